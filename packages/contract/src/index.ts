@@ -1,0 +1,88 @@
+/**
+ * `@pgs/contract`: the OpenAPI contract (`openapi/pgs.openapi.yaml`) as data, JSON Schemas
+ * and TypeScript types. Plain data and types only: no runtime dependencies, nothing of ours.
+ */
+import { openapiDocument } from './generated/openapi.ts';
+import type { components, operations } from './generated/types.ts';
+
+/** The whole contract as a constant: `openapiDocument.info.version`. */
+export { openapiDocument } from './generated/openapi.ts';
+/** The JSON Schema bundle, its `$id`, its schema names and refs into it: `schemaRef('ErrorResponse')`. */
+export { SCHEMA_BUNDLE_ID, type SchemaName, schemaBundle, schemaRef } from './generated/schemas.ts';
+/** The openapi-typescript types: `operations['getProjectStatus']['responses'][200]`. */
+export type { components, operations, paths } from './generated/types.ts';
+
+type Schemas = components['schemas'];
+
+/** The body of a 200 from `getProjectStatus`: `{ success: true, data: ProjectStatus }`. */
+export type ProjectStatusResponse = Schemas['ProjectStatusResponse'];
+/** A project in one of its three states, discriminated on `status`. */
+export type ProjectStatus = Schemas['ProjectStatus'];
+/** A project whose generation is running: `{ projectId, status: 'in_progress', estimatedCompletionMs }`. */
+export type ProjectInProgress = Schemas['ProjectInProgress'];
+/** A project whose generation finished: carries `project` and `metadata`. */
+export type ProjectCompleted = Schemas['ProjectCompleted'];
+/** A project whose generation failed (credits refunded): carries `error`. */
+export type ProjectFailed = Schemas['ProjectFailed'];
+/** The value of `status`: `'in_progress' | 'completed' | 'failed'`. */
+export type ProjectState = ProjectStatus['status'];
+/** The generated project: name, description, type, questionnaire and documents. */
+export type Project = Schemas['Project'];
+/** One generated markdown document (the contract's `Document` schema). */
+export type ProjectDocument = Schemas['Document'];
+/** The generated questionnaire; members beyond the three named ones may be present. */
+export type Questionnaire = Schemas['Questionnaire'];
+/** Metadata about a completed run: credits consumed, time taken, documents generated. */
+export type GenerationMetadata = Schemas['GenerationMetadata'];
+/** Why a generation failed: `{ code: 'generation_failed', message }`. */
+export type GenerationError = Schemas['GenerationError'];
+/** The error envelope: `{ success: false, error: { code, message, request_id, ... } }`. */
+export type ErrorResponse = Schemas['ErrorResponse'];
+/** A stable error code, e.g. `'RESOURCE_NOT_FOUND'`. */
+export type ErrorCode = Schemas['ErrorCode'];
+/** The mode of a key, its projects and its credits: `'live' | 'test'`. */
+export type Mode = Schemas['Mode'];
+/** The type of a generated project: `'web' | 'mobile' | 'mcp'`. */
+export type ProjectType = Schemas['ProjectType'];
+/** A request id, `req_<ULID>`, as in `X-Request-ID` and `error.request_id`. */
+export type RequestId = Schemas['RequestId'];
+/** An account id, `acct_<ULID>`. */
+export type AccountId = Schemas['AccountId'];
+/** An API key id, `key_<ULID>`. */
+export type KeyId = Schemas['KeyId'];
+/** The identifier of an operation of the contract, e.g. `'getProjectStatus'`. */
+export type OperationId = keyof operations;
+
+/** Admin API: body of `POST /admin/v1/accounts` (`{ name? }`). */
+export type AdminCreateAccountRequest = Schemas['AdminCreateAccountRequest'];
+/** Admin API: body of `POST /admin/v1/keys` (`{ mode, accountId?, credits?, name? }`). */
+export type AdminCreateKeyRequest = Schemas['AdminCreateKeyRequest'];
+/** Admin API: body of `POST /admin/v1/credits/grants` (`{ accountId, mode, amount }`). */
+export type AdminGrantCreditsRequest = Schemas['AdminGrantCreditsRequest'];
+/** Admin API: an account with its balances and keys. */
+export type AdminAccount = Schemas['AdminAccount'];
+/** Admin API: an API key as listed (prefix only, never the secret). */
+export type AdminKey = Schemas['AdminKey'];
+/** Admin API: `{ success: true, data: AdminAccount }`. */
+export type AdminAccountResponse = Schemas['AdminAccountResponse'];
+/** Admin API: a new key with its secret, shown once. */
+export type AdminKeyCreatedResponse = Schemas['AdminKeyCreatedResponse'];
+/** Admin API: `{ success: true, data: AdminKey }` after a revocation. */
+export type AdminKeyRevokedResponse = Schemas['AdminKeyRevokedResponse'];
+/** Admin API: a credit grant and the new balance. */
+export type AdminGrantResponse = Schemas['AdminGrantResponse'];
+
+const schemas = openapiDocument.components.schemas;
+
+/** Every error code of the contract, in its order: `ERROR_CODES.includes(code)`. */
+export const ERROR_CODES = schemas.ErrorCode.enum satisfies readonly ErrorCode[];
+/** Every mode: `['live', 'test']`. */
+export const MODES = schemas.Mode.enum satisfies readonly Mode[];
+/** Every project type: `['web', 'mobile', 'mcp']`. */
+export const PROJECT_TYPES = schemas.ProjectType.enum satisfies readonly ProjectType[];
+/** Every project state, the running one first: `['in_progress', 'completed', 'failed']`. */
+export const PROJECT_STATES = [
+  schemas.ProjectInProgress.properties.status.const,
+  schemas.ProjectCompleted.properties.status.const,
+  schemas.ProjectFailed.properties.status.const,
+] as const satisfies readonly ProjectState[];

@@ -1,0 +1,199 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
+import { VERSION_HEADERS } from '../versioning.ts';
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** `/a/0/b` → `a[0].b`; empty → the part of the request (`body`, `params`). */
+function fieldName(pointer: string, context: string): string {
+  if (pointer === '') return context;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce(
+      (name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part),
+      '',
+    );
+}
+
+function join(parent: string, child: string): string {
+  return parent === '' ? child : `${parent}.${child}`;
+}
+
+function ruleText(issue: ValidationIssue): string {
+  if (issue.keyword === 'format') return `must be a valid ${String(issue.params.format)}`;
+  if (issue.keyword === 'additionalProperties') return 'is not allowed';
+  if (issue.keyword === 'enum') {
+    return `must be one of ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}`;
+  }
+  return issue.message ?? 'is not valid';
+}
+
+/** Ajv issues → `missing_fields` (names) and `invalid_fields` (name → rule). */
+export function validationDetails(issues: readonly ValidationIssue[], context: string): Details {
+  const missing: string[] = [];
+  const invalid: Record<string, string> = {};
+  for (const issue of issues) {
+    const at = issue.instancePath === '' ? '' : fieldName(issue.instancePath, context);
+    if (issue.keyword === 'required') {
+      missing.push(join(at, String(issue.params.missingProperty)));
+    } else if (issue.keyword === 'additionalProperties') {
+      invalid[join(at, String(issue.params.additionalProperty))] = ruleText(issue);
+    } else {
+      invalid[at || context] ??= ruleText(issue);
+    }
+  }
+  return {
+    ...(missing.length ? { missing_fields: missing } : {}),
+    ...(Object.keys(invalid).length ? { invalid_fields: invalid } : {}),
+  };
+}
+
+/** Maps anything thrown while serving a request to an error of the catalogue. */
+export function toApiError(error: unknown, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
+  if (Array.isArray(fastifyError.validation)) {
+    const context = fastifyError.validationContext ?? 'request';
+    const what =
+      context === 'params' ? 'path parameter' : context === 'querystring' ? 'query' : context;
+    return new ApiError('VALIDATION_ERROR', `The request ${what} is not valid.`, {
+      details: validationDetails(fastifyError.validation, context),
+    });
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(
+        'VALIDATION_ERROR',
+        `The request body is larger than ${bodyLimit} bytes.`,
+        {
+          status: 413,
+          details: {
+            invalid_fields: { body: `must be at most ${bodyLimit} bytes` },
+            max_bytes: bodyLimit,
+          },
+        },
+      );
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        'VALIDATION_ERROR',
+        'The request body must be sent as application/json.',
+        {
+          status: 415,
+          details: {
+            invalid_fields: { 'Content-Type': 'must be application/json' },
+            supported_media_types: ['application/json'],
+          },
+        },
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_JSON', 'The request body is empty; send a JSON document.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(
+        'VALIDATION_ERROR',
+        'The Content-Length header does not match the body.',
+        {
+          details: { invalid_fields: { 'Content-Length': 'must equal the body length' } },
+        },
+      );
+    default:
+      break;
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    // Fastify's own client errors (bad URL, bad headers): their messages are meant for clients.
+    return new ApiError('VALIDATION_ERROR', fastifyError.message ?? 'The request is not valid.', {
+      status: status === 404 || status === 405 || status === 413 || status === 415 ? status : 400,
+    });
+  }
+  return new ApiError('INTERNAL_ERROR', undefined, { cause: error });
+}
+
+/** Sends an error in the envelope, with the request id and the error's own headers. */
+export function sendError(reply: FastifyReply, error: ApiError, docsUrl: string): FastifyReply {
+  // Errors raised before the onRequest hooks ran (framework errors) still get these headers.
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', reply.request.id);
+  if (!reply.hasHeader('api-version')) reply.headers(VERSION_HEADERS);
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(errorEnvelope(error, String(reply.request.id), docsUrl)));
+}
+
+interface RoutePattern {
+  methods: string[];
+  matcher: RegExp;
+}
+
+function patternFor(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+export interface ErrorHandlingOptions {
+  docsUrl: string;
+  bodyLimit: number;
+}
+
+/**
+ * Answers every error, including Fastify's own (unknown route, wrong method, parse and
+ * validation errors), in the contract's envelope with the request id.
+ */
+export const errorHandling = fp(
+  async (app: FastifyInstance, { docsUrl, bodyLimit }: ErrorHandlingOptions) => {
+    const routes: RoutePattern[] = [];
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      routes.push({ methods: methods.map(String), matcher: patternFor(route.url ?? route.path) });
+    });
+
+    app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      const apiError = toApiError(error, bodyLimit);
+      if (apiError.code === 'INTERNAL_ERROR') {
+        request.log.error({ err: error }, 'request failed');
+      } else if (apiError.status >= 500) {
+        request.log.warn({ err: error }, 'request failed');
+      }
+      return sendError(reply, apiError, docsUrl);
+    });
+
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = [
+        ...new Set(routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods)),
+      ];
+      if (allowed.length > 0) {
+        return sendError(
+          reply,
+          new ApiError('VALIDATION_ERROR', `${request.method} is not allowed on ${path}.`, {
+            status: 405,
+            headers: { allow: allowed.join(', ') },
+            details: { method: request.method, allowed_methods: allowed },
+          }),
+          docsUrl,
+        );
+      }
+      return sendError(
+        reply,
+        new ApiError('RESOURCE_NOT_FOUND', `No route ${request.method} ${path}.`, {
+          details: { resource_type: 'route', resource_id: `${request.method} ${path}` },
+        }),
+        docsUrl,
+      );
+    });
+  },
+  { name: 'pgs-errors' },
+);

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { EMBEDDED_KEY_PATTERN } from '../../accounts/api-keys.ts';
+import { ApiError } from '../../errors.ts';
+import { VERSION_HEADERS } from '../versioning.ts';
+
+function decodedQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return '';
+  const query = url.slice(at + 1);
+  try {
+    return decodeURIComponent(query.replace(/\+/g, ' '));
+  } catch {
+    return query;
+  }
+}
+
+/**
+ * First on every request: the `X-Request-ID` and version headers (so even a 404 or a
+ * parse error carries them), then the screen that refuses an API key in the URL before
+ * it is used or logged any further.
+ */
+export const requestContext = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      reply.headers(VERSION_HEADERS);
+      if (EMBEDDED_KEY_PATTERN.test(decodedQuery(request.url))) {
+        throw new ApiError(
+          'SECURITY_VIOLATION',
+          'An API key was sent in the query string. Send it only in the Authorization header, and revoke this one: URLs are logged.',
+          { details: { field: 'query', issue: 'api_key_in_query' } },
+        );
+      }
+    });
+  },
+  { name: 'pgs-request-context' },
+);

@@ -1,0 +1,133 @@
+import type {
+  AdminCreateAccountRequest,
+  AdminCreateKeyRequest,
+  AdminGrantCreditsRequest,
+} from '@pgs/contract';
+import { schemaRef } from '@pgs/contract';
+import type { FastifyInstance } from 'fastify';
+import { AccountNotFoundError, type Accounts } from '../../../accounts/service.ts';
+import { ApiError } from '../../../errors.ts';
+import { errorResponses } from '../schemas.ts';
+
+export interface AdminRoutesOptions {
+  accounts: Accounts;
+}
+
+const notFound = (resourceType: 'account' | 'key', id: string) =>
+  new ApiError('RESOURCE_NOT_FOUND', `No ${resourceType} with this identifier exists.`, {
+    details: { resource_type: resourceType, resource_id: id },
+  });
+
+async function orNotFound<T>(work: Promise<T>, accountId: string | undefined): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AccountNotFoundError && accountId !== undefined)
+      throw notFound('account', accountId);
+    throw error;
+  }
+}
+
+const idParams = (name: string, schema: 'AccountId' | 'KeyId') => ({
+  type: 'object',
+  required: [name],
+  additionalProperties: false,
+  properties: { [name]: schemaRef(schema) },
+});
+
+/** The operator API under `/admin/v1`: accounts, API keys and credit grants. */
+export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoutesOptions) {
+  app.post<{ Body: AdminCreateAccountRequest | undefined }>(
+    '/accounts',
+    {
+      config: { operationId: 'adminCreateAccount' },
+      schema: {
+        body: schemaRef('AdminCreateAccountRequest'),
+        response: {
+          201: schemaRef('AdminAccountResponse'),
+          ...errorResponses(400, 401, 403, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const account = await accounts.createAccount({ name: request.body?.name ?? null });
+      return reply.code(201).send({ success: true, data: account });
+    },
+  );
+
+  app.get<{ Params: { accountId: string } }>(
+    '/accounts/:accountId',
+    {
+      config: { operationId: 'adminGetAccount' },
+      schema: {
+        params: idParams('accountId', 'AccountId'),
+        response: { 200: schemaRef('AdminAccountResponse'), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const account = await accounts.getAccount(request.params.accountId);
+      if (account === undefined) throw notFound('account', request.params.accountId);
+      return { success: true, data: account };
+    },
+  );
+
+  app.post<{ Body: AdminCreateKeyRequest }>(
+    '/keys',
+    {
+      config: { operationId: 'adminCreateKey' },
+      schema: {
+        body: schemaRef('AdminCreateKeyRequest'),
+        response: {
+          201: schemaRef('AdminKeyCreatedResponse'),
+          ...errorResponses(400, 401, 403, 404, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { mode, accountId, credits, name } = request.body;
+      const created = await orNotFound(
+        accounts.createKey({ mode, accountId, credits, name }),
+        accountId,
+      );
+      return reply.code(201).send({ success: true, data: created });
+    },
+  );
+
+  app.delete<{ Params: { keyId: string } }>(
+    '/keys/:keyId',
+    {
+      config: { operationId: 'adminRevokeKey' },
+      schema: {
+        params: idParams('keyId', 'KeyId'),
+        response: { 200: schemaRef('AdminKeyRevokedResponse'), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const key = await accounts.revokeKey(request.params.keyId);
+      if (key === undefined) throw notFound('key', request.params.keyId);
+      return { success: true, data: key };
+    },
+  );
+
+  app.post<{ Body: AdminGrantCreditsRequest }>(
+    '/credits/grants',
+    {
+      config: { operationId: 'adminGrantCredits' },
+      schema: {
+        body: schemaRef('AdminGrantCreditsRequest'),
+        response: {
+          201: schemaRef('AdminGrantResponse'),
+          ...errorResponses(400, 401, 403, 404, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, mode, amount } = request.body;
+      const balance = await orNotFound(
+        accounts.grantCredits({ accountId, mode, amount }),
+        accountId,
+      );
+      return reply.code(201).send({ success: true, data: { accountId, mode, amount, balance } });
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import { schemaBundle } from '@pgs/contract';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Accounts } from './accounts/service.ts';
+import { clientErrorResponse } from './api/client-error.ts';
+import { adminAuth, apiKeyAuth } from './api/plugins/auth.ts';
+import { errorHandling, sendError, toApiError } from './api/plugins/errors.ts';
+import { jsonBody } from './api/plugins/json-body.ts';
+import { rateLimit } from './api/plugins/rate-limit.ts';
+import { requestContext } from './api/plugins/request-context.ts';
+import { versioning } from './api/plugins/versioning.ts';
+import { adminRoutes } from './api/routes/admin/index.ts';
+import { docsRoutes } from './api/routes/docs.ts';
+import { projectRoutes } from './api/routes/projects/index.ts';
+import type { Config } from './config.ts';
+import { ProjectStatusReader } from './generation/status.ts';
+import { newRequestId } from './ids.ts';
+import type { Limiters } from './limits/rules.ts';
+import type { Database } from './storage/db.ts';
+
+/** What the app is built from; `main.ts` makes these from the config, tests make their own. */
+export interface AppDeps {
+  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy'>;
+  database: Database;
+  adminToken: string;
+  limiters: Limiters;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the Fastify app; never listens (`main.ts` does).
+ *
+ * @example
+ * const app = await buildApp({ config, database, adminToken, limiters });
+ * const res = await app.inject({ method: 'GET', url: '/health' });
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(error, config.docsUrl));
+      else socket.destroy(error);
+    },
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, toApiError(error, config.bodyLimitBytes), config.docsUrl);
+    },
+  });
+
+  // One Ajv (JSON Schema 2020-12, the OpenAPI 3.1 dialect) holding the contract's schemas.
+  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, coerceTypes: false });
+  addFormats.default(ajv);
+  ajv.addSchema(schemaBundle);
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  // Response schemas document the routes; bodies are plain JSON.stringify (or
+  // pre-serialized bytes), which measured faster than fast-json-stringify here.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  const accounts = new Accounts(database.db);
+  const statusReader = new ProjectStatusReader(database.db);
+
+  await app.register(errorHandling, { docsUrl: config.docsUrl, bodyLimit: config.bodyLimitBytes });
+  await app.register(jsonBody);
+  await app.register(requestContext);
+
+  await app.register(
+    async (api) => {
+      await api.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
+      await api.register(rateLimit, { limiters: deps.limiters });
+      await api.register(versioning);
+      await api.register(projectRoutes, { statusReader });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await app.register(
+    async (admin) => {
+      await admin.register(adminAuth, {
+        token: deps.adminToken,
+        failures: deps.limiters.authFailures,
+      });
+      await admin.register(adminRoutes, { accounts });
+    },
+    { prefix: '/admin/v1' },
+  );
+
+  await app.register(docsRoutes);
+  app.get('/health', async () => ({ status: 'ok' }));
+  return app;
+}

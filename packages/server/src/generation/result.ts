@@ -1,0 +1,42 @@
+import type { GenerationMetadata, Project, ProjectCompleted } from '@pgs/contract';
+import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
+
+/** The message of a failed project; the contract says it states the refund. */
+export const GENERATION_FAILED_MESSAGE =
+  'The AI service timed out while generating the project. Your credits have been refunded.';
+
+/**
+ * The `data` of a completed project, from its stored row and documents. Built once, when
+ * the project completes: completed projects never change.
+ */
+export function completedStatus(
+  row: Pick<ProjectRow, 'id' | 'name' | 'description' | 'type' | 'questionnaire'>,
+  documents: readonly DocumentRow[],
+  metadata: GenerationMetadata,
+): ProjectCompleted {
+  if (
+    row.name === null ||
+    row.description === null ||
+    row.type === null ||
+    row.questionnaire === null
+  ) {
+    throw new Error(
+      `project ${row.id} is not ready to complete: name, description, type or questionnaire missing`,
+    );
+  }
+  const project: Project = {
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    questionnaire: row.questionnaire as Project['questionnaire'],
+    documents: documents.map((doc) => ({
+      type: doc.type,
+      filename: doc.filename,
+      content: doc.content,
+      generated_at: doc.generatedAt.toISOString(),
+      stage: doc.stage,
+      tokens_used: doc.tokensUsed,
+    })),
+  };
+  return { projectId: row.id, status: 'completed', project, metadata };
+}

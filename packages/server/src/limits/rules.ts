@@ -1,0 +1,30 @@
+import {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitRule,
+  type RateLimitStore,
+} from './rate-limiter.ts';
+
+/**
+ * The documented limits (README, docs/api.md). `status` is the seed's: 100 requests per
+ * minute per API key on getProjectStatus.
+ */
+export const RATE_LIMIT_RULES = {
+  status: { name: 'status', points: 100, durationSec: 60, window: '1 minute' },
+  /** Failed authentications per client address (they never count against a key). */
+  authFailures: { name: 'auth_failures', points: 30, durationSec: 60, window: '1 minute' },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type Limiters = { readonly [K in keyof typeof RATE_LIMIT_RULES]: RateLimiter };
+
+/** One limiter per rule, all on the same store. */
+export async function createLimiters(
+  store: RateLimitStore,
+  rules: { readonly [K in keyof typeof RATE_LIMIT_RULES]: RateLimitRule } = RATE_LIMIT_RULES,
+): Promise<Limiters> {
+  const [status, authFailures] = await Promise.all([
+    createRateLimiter(rules.status, store),
+    createRateLimiter(rules.authFailures, store),
+  ]);
+  return { status, authFailures };
+}

@@ -1,0 +1,129 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** An account owns API keys, projects and one credit balance per mode. */
+export const accounts = pgTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  createdAt: createdAt(),
+});
+
+/** API keys; only a SHA-256 hash of the secret is kept. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    name: text('name'),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('api_keys_account_idx').on(t.accountId),
+    check('api_keys_mode_check', sql`${t.mode} in ('live', 'test')`),
+  ],
+);
+
+/** The current balance per account and mode; changed only together with a ledger entry. */
+export const creditBalances = pgTable(
+  'credit_balances',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode] })],
+);
+
+/**
+ * Every credit movement. `movementKey` is unique, so a movement retried after a crash
+ * (for example `project:<id>:refund`) is recorded once.
+ */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    projectId: uuid('project_id'),
+    movementKey: text('movement_key').notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('credit_ledger_account_idx').on(t.accountId, t.mode)],
+);
+
+/** A project and its generation state. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    status: text('status', { enum: ['in_progress', 'completed', 'failed'] }).notNull(),
+    idea: text('idea').notNull(),
+    type: text('type', { enum: ['web', 'mobile', 'mcp'] }),
+    name: text('name'),
+    description: text('description'),
+    questionnaire: jsonb('questionnaire'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    creditsReserved: integer('credits_reserved').notNull().default(0),
+    creditsConsumed: integer('credits_consumed'),
+    generationTimeMs: integer('generation_time_ms'),
+    estimatedCompletionAt: timestamp('estimated_completion_at', { withTimezone: true }),
+    /** The completed response body, serialized once: completed projects never change. */
+    resultBody: text('result_body'),
+    resultEtag: text('result_etag'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('projects_account_idx').on(t.accountId, t.mode, t.createdAt),
+    check('projects_status_check', sql`${t.status} in ('in_progress', 'completed', 'failed')`),
+  ],
+);
+
+/** Generated documents, stored the moment each exists. */
+export const documents = pgTable(
+  'documents',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    type: text('type').notNull(),
+    filename: text('filename').notNull(),
+    content: text('content').notNull(),
+    stage: text('stage').notNull(),
+    tokensUsed: integer('tokens_used').notNull(),
+    generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.type] })],
+);

@@ -1,0 +1,79 @@
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import type { Tx } from '../db.ts';
+import { documents, projects } from '../schema.ts';
+import type { Mode } from './accounts.ts';
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type NewProjectRow = typeof projects.$inferInsert;
+export type DocumentRow = typeof documents.$inferSelect;
+
+export async function insertProject(tx: Tx, row: NewProjectRow): Promise<ProjectRow> {
+  const [created] = await tx.insert(projects).values(row).returning();
+  return created!;
+}
+
+const { resultBody: _resultBody, ...summaryColumns } = getTableColumns(projects);
+/** A project row without its (large) result body. */
+export type ProjectSummary = Omit<ProjectRow, 'resultBody'>;
+
+/** The project with this id, only if it belongs to this account and mode; without its body. */
+export async function findOwnedProject(
+  tx: Tx,
+  id: string,
+  accountId: string,
+  mode: Mode,
+): Promise<ProjectSummary | undefined> {
+  const [row] = await tx
+    .select(summaryColumns)
+    .from(projects)
+    .where(and(eq(projects.id, id), eq(projects.accountId, accountId), eq(projects.mode, mode)));
+  return row;
+}
+
+/** The serialized body of a completed project. */
+export async function findProjectResultBody(
+  tx: Tx,
+  id: string,
+): Promise<string | null | undefined> {
+  const [row] = await tx
+    .select({ body: projects.resultBody })
+    .from(projects)
+    .where(eq(projects.id, id));
+  return row?.body;
+}
+
+export async function findProject(tx: Tx, id: string): Promise<ProjectRow | undefined> {
+  const [row] = await tx.select().from(projects).where(eq(projects.id, id));
+  return row;
+}
+
+export async function updateProject(
+  tx: Tx,
+  id: string,
+  values: Partial<Omit<NewProjectRow, 'id'>>,
+): Promise<ProjectRow | undefined> {
+  const [row] = await tx
+    .update(projects)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(projects.id, id))
+    .returning();
+  return row;
+}
+
+/** Stores a document once; a second store of the same kind changes nothing. */
+export async function insertDocument(tx: Tx, row: DocumentRow): Promise<boolean> {
+  const inserted = await tx
+    .insert(documents)
+    .values(row)
+    .onConflictDoNothing({ target: [documents.projectId, documents.type] })
+    .returning({ type: documents.type });
+  return inserted.length > 0;
+}
+
+export async function listDocuments(tx: Tx, projectId: string): Promise<DocumentRow[]> {
+  return tx
+    .select()
+    .from(documents)
+    .where(eq(documents.projectId, projectId))
+    .orderBy(asc(documents.position), asc(documents.type));
+}

@@ -12,7 +12,11 @@ describe.each(await backends())('smoke on %s', (backend) => {
     const key = await h.createKey('test');
     for (const status of ['in_progress', 'completed', 'failed'] as const) {
       const id = await h.seedProject(key, { status });
-      const res = await h.request({ method: 'GET', url: `/api/v1/projects/${id}`, headers: bearer(key.key) });
+      const res = await h.request({
+        method: 'GET',
+        url: `/api/v1/projects/${id}`,
+        headers: bearer(key.key),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.status).toBe(status);
     }

@@ -30,6 +30,8 @@ export interface HarnessOptions {
   rules?: Partial<Record<keyof typeof RATE_LIMIT_RULES, RateLimitRule>>;
   store?: (database: Database) => RateLimitStore;
   bodyLimitBytes?: number;
+  /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** The real app on a real database, with helpers that check every response against the contract. */
@@ -51,7 +53,10 @@ export type ProjectSeed =
   | { status: 'completed'; documents?: number }
   | { status: 'failed'; message?: string };
 
-export async function startHarness(backend: Backend, options: HarnessOptions = {}): Promise<Harness> {
+export async function startHarness(
+  backend: Backend,
+  options: HarnessOptions = {},
+): Promise<Harness> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Database;
   if (backend === 'postgres') {
@@ -65,11 +70,16 @@ export async function startHarness(backend: Backend, options: HarnessOptions = {
   const store = options.store?.(database) ?? { kind: 'memory' };
   const limiters = await createLimiters(store, { ...RATE_LIMIT_RULES, ...options.rules });
   const app = await buildApp({
-    config: { docsUrl: DOCS_URL, bodyLimitBytes: options.bodyLimitBytes ?? 65_536, trustProxy: false },
+    config: {
+      docsUrl: DOCS_URL,
+      bodyLimitBytes: options.bodyLimitBytes ?? 65_536,
+      trustProxy: false,
+    },
     database,
     adminToken,
     limiters,
   });
+  await options.extend?.(app);
   await app.ready();
   const accounts = new Accounts(database.db);
 
@@ -95,14 +105,17 @@ export async function startHarness(backend: Backend, options: HarnessOptions = {
         status: 'in_progress',
         idea: 'A habit tracker for remote teams that nudges people at the right time.',
         estimatedCompletionAt:
-          seed.status === 'in_progress' ? new Date(now + (seed.estimatedCompletionMs ?? 60_000)) : null,
+          seed.status === 'in_progress'
+            ? new Date(now + (seed.estimatedCompletionMs ?? 60_000))
+            : null,
       });
       if (seed.status === 'failed') {
         await updateProject(database.db, id, {
           status: 'failed',
           errorCode: 'generation_failed',
           errorMessage:
-            seed.message ?? 'The AI service timed out while generating the project. Your credits have been refunded.',
+            seed.message ??
+            'The AI service timed out while generating the project. Your credits have been refunded.',
         });
       }
       if (seed.status === 'completed') {

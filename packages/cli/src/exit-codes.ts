@@ -1,0 +1,72 @@
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+} from '@pgs/client';
+import { MissingTokenError, UsageError } from './errors.ts';
+
+/**
+ * The exit codes of `pgs`, one per class of failure, so scripts can branch on them.
+ *
+ * @example
+ * if ((await run(argv, io)) === EXIT.CONNECTION) console.error('start the server first');
+ */
+export const EXIT = {
+  OK: 0,
+  UNEXPECTED: 1,
+  USAGE: 2,
+  AUTHENTICATION: 3,
+  NOT_FOUND: 4,
+  VALIDATION: 5,
+  RATE_LIMITED: 6,
+  CONNECTION: 7,
+  SERVER: 8,
+} as const;
+
+/** One of the values of {@link EXIT}. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The exit-code table as it appears in the help text. */
+export const EXIT_CODES_HELP = `Exit codes:
+  0  ok
+  1  unexpected error (including HTTP statuses not listed here)
+  2  usage: unknown command, bad flag or bad value
+  3  authentication: no admin token found, or the server rejected it (401)
+  4  not found (404)
+  5  validation: the server rejected the request (400, 413, 415, 422)
+  6  rate limited (429)
+  7  connection: the server could not be reached, or timed out
+  8  server error (5xx)`;
+
+/**
+ * Maps a thrown error to its exit code.
+ *
+ * @example
+ * exitCodeFor(new UsageError('unknown flag')); // 2
+ */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError) return EXIT.USAGE;
+  if (error instanceof MissingTokenError) return EXIT.AUTHENTICATION;
+  if (error instanceof APIConnectionError) return EXIT.CONNECTION;
+  if (!(error instanceof APIError)) return EXIT.UNEXPECTED;
+  if (error instanceof AuthenticationError) return EXIT.AUTHENTICATION;
+  if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
+  if (
+    error instanceof BadRequestError ||
+    error instanceof PayloadTooLargeError ||
+    error instanceof UnsupportedMediaTypeError ||
+    error instanceof UnprocessableEntityError
+  ) {
+    return EXIT.VALIDATION;
+  }
+  if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
+  if (error instanceof InternalServerError) return EXIT.SERVER;
+  return EXIT.UNEXPECTED;
+}

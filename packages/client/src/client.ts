@@ -1,0 +1,59 @@
+import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
+import { createTransport, type FetchLike, readEnv, type SleepFn, type Transport } from './core.ts';
+import { PgsError } from './errors.ts';
+import { Projects } from './resources/projects.ts';
+
+/** Options shared by {@link Pgs} and {@link PgsAdmin}. */
+export interface CommonClientOptions {
+  /** Retries after the first attempt of a request; default 2. */
+  maxRetries?: number | undefined;
+  /** Time limit of one attempt in milliseconds; default 60 000. */
+  timeoutMs?: number | undefined;
+  /** A `fetch` implementation; default `globalThis.fetch`. */
+  fetch?: FetchLike | undefined;
+  /** Headers added to every request. */
+  headers?: Record<string, string> | undefined;
+  /** Waits between retries; tests inject one that does not sleep. */
+  sleep?: SleepFn | undefined;
+  /** Source of the backoff jitter, a number in [0, 1). */
+  random?: (() => number) | undefined;
+}
+
+/** Options of {@link Pgs}. */
+export interface PgsOptions extends CommonClientOptions {
+  /** `pgs_test_…` or `pgs_live_…`; default `PGS_API_KEY`. */
+  apiKey?: string | undefined;
+  /**
+   * The server root (`http://127.0.0.1:3000`) or the versioned base (ending in
+   * `/v1`, e.g. `http://127.0.0.1:3000/api/v1`); default `PGS_BASE_URL`, else
+   * `http://127.0.0.1:3000`.
+   */
+  baseUrl?: string | undefined;
+}
+
+/**
+ * The PGS API client.
+ *
+ * @example
+ * const pgs = new Pgs({ apiKey: process.env.PGS_API_KEY });
+ * const project = await pgs.projects.get('7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21');
+ */
+export class Pgs {
+  /** The versioned base every path is appended to, e.g. `http://127.0.0.1:3000/api/v1`. */
+  readonly baseUrl: string;
+  /** Generated projects. */
+  readonly projects: Projects;
+
+  constructor({
+    apiKey = readEnv('PGS_API_KEY'),
+    baseUrl = readEnv('PGS_BASE_URL') ?? DEFAULT_SERVER_URL,
+    ...common
+  }: PgsOptions = {}) {
+    if (!apiKey) {
+      throw new PgsError('Missing API key: pass new Pgs({ apiKey }) or set PGS_API_KEY.');
+    }
+    this.baseUrl = apiBaseUrl(baseUrl);
+    const request: Transport = createTransport({ ...common, baseUrl: this.baseUrl, token: apiKey });
+    this.projects = new Projects(request);
+  }
+}

@@ -1,0 +1,479 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { abortableSleep } from '../src/core.ts';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InsufficientCreditsError,
+  InternalServerError,
+  InvalidJsonError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  Pgs,
+  PgsAdmin,
+  PgsError,
+  RateLimitError,
+  type SleepFn,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  VERSION,
+} from '../src/index.ts';
+import { envelope, hang, json, startServer, type TestServer } from './http-server.ts';
+
+const KEY = 'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789';
+const PROJECT_ID = '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21';
+const REQ = 'req_01JD6WQ8V4Z9K3M2N5P7R8S0TA';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const inProgress = {
+  success: true,
+  data: { projectId: PROJECT_ID, status: 'in_progress', estimatedCompletionMs: 42000 },
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** A sleep that does not sleep, and remembers what it was asked to wait. */
+function recordingSleep(): { sleep: SleepFn; delays: number[] } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+  };
+}
+
+function client(options: ConstructorParameters<typeof Pgs>[0] = {}): Pgs {
+  return new Pgs({ apiKey: KEY, baseUrl: server.url, ...options });
+}
+
+function admin(options: ConstructorParameters<typeof PgsAdmin>[0] = {}): PgsAdmin {
+  return new PgsAdmin({ adminToken: 'adm_secret', baseUrl: server.url, ...options });
+}
+
+describe('projects.get', () => {
+  it('returns the data member, discriminated on status, with the expected headers', async () => {
+    server.reply(json(200, inProgress, { 'x-request-id': REQ }));
+    const project = await client().projects.get(PROJECT_ID);
+    expect(project).toEqual(inProgress.data);
+    if (project.status === 'in_progress') expect(project.estimatedCompletionMs).toBe(42000);
+
+    const [req] = server.requests;
+    expect(req?.method).toBe('GET');
+    expect(req?.url).toBe(`/api/v1/projects/${PROJECT_ID}`);
+    expect(req?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(req?.headers.accept).toBe('application/json');
+    expect(req?.headers['x-pgs-client']).toBe(`pgs-js/${VERSION}`);
+    expect(req?.headers['user-agent']).toMatch(/^pgs-js\/\S+ node\//);
+    expect(req?.headers['idempotency-key']).toBeUndefined();
+    expect(req?.headers['content-type']).toBeUndefined();
+  });
+
+  it('refuses an empty id before any request', async () => {
+    server.reply(json(200, inProgress));
+    await expect(client().projects.get('')).rejects.toBeInstanceOf(PgsError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('error classes', () => {
+  const cases: [number, string, abstract new (...args: never[]) => APIError][] = [
+    [400, 'VALIDATION_ERROR', ValidationError],
+    [400, 'INVALID_JSON', InvalidJsonError],
+    [400, 'SOMETHING_ELSE', BadRequestError],
+    [401, 'AUTHENTICATION_FAILED', AuthenticationError],
+    [402, 'INSUFFICIENT_CREDITS', InsufficientCreditsError],
+    [403, 'SECURITY_VIOLATION', PermissionDeniedError],
+    [404, 'RESOURCE_NOT_FOUND', NotFoundError],
+    [409, 'CONFLICT', ConflictError],
+    [413, 'VALIDATION_ERROR', PayloadTooLargeError],
+    [415, 'VALIDATION_ERROR', UnsupportedMediaTypeError],
+    [422, 'VALIDATION_ERROR', UnprocessableEntityError],
+    [429, 'RATE_LIMIT_EXCEEDED', RateLimitError],
+    [500, 'INTERNAL_ERROR', InternalServerError],
+    [503, 'INTERNAL_ERROR', InternalServerError],
+  ];
+
+  it.each(cases)('%i %s → %o', async (status, code, Class) => {
+    const requestId = `req_01JD6WQ8V4Z9K3M2N5P7R8S${String(status).padStart(3, '0')}`;
+    server.reply(json(status, envelope(code, `message ${status}`, requestId)));
+    const error = await client({ maxRetries: 0 })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(PgsError);
+    const e = error as APIError;
+    expect(e.status).toBe(status);
+    expect(e.code).toBe(code);
+    expect(e.message).toBe(`message ${status}`);
+    expect(e.requestId).toBe(requestId);
+    expect(e.documentation).toBe(`https://docs.pgs.dev/errors#${code}`);
+    expect(e.name).toBe(Class.name);
+  });
+
+  it('reads details: missing and invalid fields, auth issue, rate-limit hints', async () => {
+    server.reply(
+      json(
+        400,
+        envelope('VALIDATION_ERROR', 'Invalid body', REQ, {
+          missing_fields: ['mode'],
+          invalid_fields: { credits: 'must be >= 0' },
+        }),
+      ),
+    );
+    const validation = (await admin()
+      .keys.create({ mode: 'test' })
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(validation).toBeInstanceOf(ValidationError);
+    expect(validation.missingFields).toEqual(['mode']);
+    expect(validation.invalidFields).toEqual({ credits: 'must be >= 0' });
+
+    server.reply(
+      json(401, envelope('AUTHENTICATION_FAILED', 'revoked', REQ, { issue: 'revoked' }), {
+        'www-authenticate': 'Bearer',
+      }),
+    );
+    const auth = (await client()
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e)) as AuthenticationError;
+    expect(auth.details).toEqual({ issue: 'revoked' });
+    expect(auth.headers.get('www-authenticate')).toBe('Bearer');
+
+    server.reply(
+      json(
+        429,
+        envelope('RATE_LIMIT_EXCEEDED', 'Too many', REQ, {
+          retry_after: 60,
+          limit: 100,
+          window: '1 minute',
+        }),
+        { 'x-ratelimit-reset': '1800000000' },
+      ),
+    );
+    const limited = (await client({ maxRetries: 0 })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e)) as RateLimitError;
+    expect(limited.retryAfter).toBe(60);
+    expect(limited.resetAt?.toISOString()).toBe(new Date(1_800_000_000_000).toISOString());
+  });
+
+  it('falls back gracefully for a body that is not an error envelope', async () => {
+    server.reply((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': REQ });
+      res.end('<h1>Bad Gateway</h1>');
+    });
+    const error = (await client({ maxRetries: 0 })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e)) as InternalServerError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.status).toBe(502);
+    expect(error.code).toBeUndefined();
+    expect(error.requestId).toBe(REQ);
+    expect(error.message).toBe('502 <h1>Bad Gateway</h1>');
+  });
+});
+
+describe('retries', () => {
+  it('retries a 503 and then succeeds, backing off with jitter', async () => {
+    server.reply(json(503, envelope('INTERNAL_ERROR', 'down')), json(200, inProgress));
+    const { sleep, delays } = recordingSleep();
+    const project = await client({ sleep, random: () => 0.5 }).projects.get(PROJECT_ID);
+    expect(project.status).toBe('in_progress');
+    expect(server.requests).toHaveLength(2);
+    expect(delays).toEqual([250]); // 0.5 · min(8 s, 0.5 s · 2^0)
+  });
+
+  it('gives up after maxRetries and throws the last error', async () => {
+    server.reply(json(500, envelope('INTERNAL_ERROR', 'boom')));
+    const { sleep, delays } = recordingSleep();
+    const error = await client({ sleep, random: () => 1 - Number.EPSILON })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(3);
+    expect(delays.map(Math.round)).toEqual([500, 1000]);
+  });
+
+  it.each([
+    [400, 'VALIDATION_ERROR'],
+    [401, 'AUTHENTICATION_FAILED'],
+    [403, 'SECURITY_VIOLATION'],
+    [404, 'RESOURCE_NOT_FOUND'],
+  ])('never retries a %i', async (status, code) => {
+    server.reply(json(status, envelope(code, 'no')), json(200, inProgress));
+    const { sleep, delays } = recordingSleep();
+    await expect(client({ sleep }).projects.get(PROJECT_ID)).rejects.toBeInstanceOf(APIError);
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it.each([408, 409])('retries a %i', async (status) => {
+    server.reply(json(status, envelope('CONFLICT', 'again')), json(200, inProgress));
+    const { sleep } = recordingSleep();
+    await expect(client({ sleep }).projects.get(PROJECT_ID)).resolves.toMatchObject({
+      status: 'in_progress',
+    });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours Retry-After in seconds on a 429', async () => {
+    server.reply(
+      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow down'), { 'retry-after': '1' }),
+      json(200, inProgress),
+    );
+    const { sleep, delays } = recordingSleep();
+    await client({ sleep }).projects.get(PROJECT_ID);
+    expect(delays).toEqual([1000]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours Retry-After as an HTTP date, and details.retry_after without a header', async () => {
+    const at = new Date(Date.now() + 5_000).toUTCString();
+    server.reply(
+      json(503, envelope('INTERNAL_ERROR', 'later'), { 'retry-after': at }),
+      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow', REQ, { retry_after: 2 })),
+      json(200, inProgress),
+    );
+    const { sleep, delays } = recordingSleep();
+    await client({ sleep }).projects.get(PROJECT_ID);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThan(3_000);
+    expect(delays[0]).toBeLessThanOrEqual(5_000);
+    expect(delays[1]).toBe(2_000);
+  });
+
+  it('throws at once when Retry-After is longer than it is willing to wait', async () => {
+    server.reply(
+      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow'), { 'retry-after': '3600' }),
+      json(200, inProgress),
+    );
+    const { sleep, delays } = recordingSleep();
+    const error = (await client({ sleep })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.retryAfter).toBe(3600);
+    expect(delays).toEqual([]);
+  });
+
+  it('retries network errors, then throws APIConnectionError', async () => {
+    const closed = await startServer();
+    const url = closed.url;
+    await closed.close();
+    const { sleep, delays } = recordingSleep();
+    const error = await new Pgs({ apiKey: KEY, baseUrl: url, sleep }).projects
+      .get(PROJECT_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect(delays).toHaveLength(2);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('sends one Idempotency-Key on a POST and reuses it across retries', async () => {
+    const created = {
+      success: true,
+      data: {
+        key: KEY,
+        keyId: 'key_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+        accountId: 'acct_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+        mode: 'test',
+        createdAt: '2026-11-22T10:00:00.000Z',
+        creditsGranted: 50,
+      },
+    };
+    server.reply(
+      json(503, envelope('INTERNAL_ERROR', 'down')),
+      json(500, envelope('INTERNAL_ERROR', 'down')),
+      json(201, created),
+    );
+    const { sleep } = recordingSleep();
+    const pgsAdmin = admin({ sleep });
+    await expect(pgsAdmin.keys.create({ mode: 'test', credits: 50 })).resolves.toEqual(
+      created.data,
+    );
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(UUID);
+    expect(new Set(keys).size).toBe(1);
+    expect(server.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ mode: 'test', credits: 50 });
+
+    // A new call is a new operation: a new key. A caller's own key is sent as given.
+    server.reply(json(201, created));
+    await pgsAdmin.keys.create({ mode: 'test' });
+    await pgsAdmin.keys.create({ mode: 'test' }, { idempotencyKey: 'my-key-1' });
+    const [second, third] = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(second).toMatch(UUID);
+    expect(second).not.toBe(keys[0]);
+    expect(third).toBe('my-key-1');
+  });
+});
+
+describe('timeouts and aborts', () => {
+  it('turns a slow attempt into APIConnectionTimeoutError, after retrying it', async () => {
+    server.reply(hang);
+    const { sleep } = recordingSleep();
+    const error = await client({ timeoutMs: 50, maxRetries: 1, sleep })
+      .projects.get(PROJECT_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a per-request timeout overrides the client one', async () => {
+    server.reply(hang);
+    const error = await client({ timeoutMs: 60_000 })
+      .projects.get(PROJECT_ID, { timeoutMs: 50, maxRetries: 0 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
+  it('rejects with APIUserAbortError when the caller aborts a request in flight', async () => {
+    server.reply(hang);
+    const controller = new AbortController();
+    const pending = client().projects.get(PROJECT_ID, { signal: controller.signal });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('an abort during the backoff sleep rejects promptly, with no further attempt', async () => {
+    server.reply(
+      json(503, envelope('INTERNAL_ERROR', 'down'), { 'retry-after': '30' }),
+      json(200, inProgress),
+    );
+    const controller = new AbortController();
+    let sleeping!: () => void;
+    const asleep = new Promise<void>((resolve) => {
+      sleeping = resolve;
+    });
+    const sleep: SleepFn = (ms, signal) => {
+      sleeping();
+      return abortableSleep(ms, signal);
+    };
+    const started = performance.now();
+    const pending = client({ sleep }).projects.get(PROJECT_ID, { signal: controller.signal });
+    await asleep;
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    server.reply(json(200, inProgress));
+    await expect(
+      client().projects.get(PROJECT_ID, { signal: AbortSignal.abort() }),
+    ).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('base URL and configuration', () => {
+  it.each([
+    ['the server root', ''],
+    ['the root with a slash', '/'],
+    ['the versioned base', '/api/v1'],
+    ['the versioned base with a slash', '/api/v1/'],
+  ])('Pgs accepts %s', async (_name, suffix) => {
+    server.reply(json(200, inProgress));
+    const pgs = client({ baseUrl: `${server.url}${suffix}` });
+    expect(pgs.baseUrl).toBe(`${server.url}/api/v1`);
+    await pgs.projects.get(PROJECT_ID);
+    expect(server.requests[0]?.url).toBe(`/api/v1/projects/${PROJECT_ID}`);
+  });
+
+  it.each([
+    ['', 'the server root'],
+    ['/api/v1', 'an API base'],
+    ['/admin/v1/', 'an admin base'],
+  ])('PgsAdmin strips %s (%s) to the root', async (suffix) => {
+    server.reply(
+      json(200, {
+        success: true,
+        data: {
+          keyId: 'key_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+          accountId: 'acct_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+          mode: 'test',
+          prefix: 'pgs_test_abcd',
+          name: null,
+          createdAt: '2026-11-22T10:00:00.000Z',
+          revokedAt: '2026-11-22T11:00:00.000Z',
+        },
+      }),
+    );
+    const pgsAdmin = admin({ baseUrl: `${server.url}${suffix}` });
+    expect(pgsAdmin.baseUrl).toBe(`${server.url}/admin/v1`);
+    const revoked = await pgsAdmin.keys.revoke('key_01JD6WQ8V4Z9K3M2N5P7R8S0TA');
+    expect(revoked.revokedAt).toBe('2026-11-22T11:00:00.000Z');
+    const [req] = server.requests;
+    expect(req?.method).toBe('DELETE');
+    expect(req?.url).toBe('/admin/v1/keys/key_01JD6WQ8V4Z9K3M2N5P7R8S0TA');
+    expect(req?.headers.authorization).toBe('Bearer adm_secret');
+  });
+
+  it('falls back to PGS_API_KEY and PGS_BASE_URL', async () => {
+    vi.stubEnv('PGS_API_KEY', KEY);
+    vi.stubEnv('PGS_BASE_URL', `${server.url}/api/v1`);
+    server.reply(json(200, inProgress));
+    const pgs = new Pgs();
+    expect(pgs.baseUrl).toBe(`${server.url}/api/v1`);
+    await pgs.projects.get(PROJECT_ID);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('defaults to http://127.0.0.1:3000 and requires a key', () => {
+    vi.stubEnv('PGS_API_KEY', '');
+    vi.stubEnv('PGS_BASE_URL', '');
+    expect(() => new Pgs()).toThrow(/PGS_API_KEY/);
+    expect(new Pgs({ apiKey: KEY }).baseUrl).toBe('http://127.0.0.1:3000/api/v1');
+    expect(() => new PgsAdmin({ adminToken: '' })).toThrow(/PGS_ADMIN_TOKEN/);
+    expect(() => new Pgs({ apiKey: KEY, baseUrl: 'not a url' })).toThrow(PgsError);
+  });
+
+  it('admin resources send the documented paths and bodies', async () => {
+    const account = {
+      accountId: 'acct_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+      name: 'Acme',
+      createdAt: '2026-11-22T10:00:00.000Z',
+      balances: { live: 0, test: 0 },
+      keys: [],
+    };
+    const grant = { accountId: account.accountId, mode: 'live', amount: 5, balance: 5 };
+    server.reply(
+      json(201, { success: true, data: account }),
+      json(200, { success: true, data: account }),
+      json(201, { success: true, data: grant }),
+    );
+    const pgsAdmin = admin();
+    await expect(pgsAdmin.accounts.create({ name: 'Acme' })).resolves.toEqual(account);
+    await expect(pgsAdmin.accounts.get(account.accountId)).resolves.toEqual(account);
+    await expect(
+      pgsAdmin.credits.grant({ accountId: account.accountId, mode: 'live', amount: 5 }),
+    ).resolves.toEqual(grant);
+    expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      'POST /admin/v1/accounts {"name":"Acme"}',
+      `GET /admin/v1/accounts/${account.accountId} `,
+      `POST /admin/v1/credits/grants {"accountId":"${account.accountId}","mode":"live","amount":5}`,
+    ]);
+  });
+});

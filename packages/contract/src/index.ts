@@ -40,6 +40,18 @@ export type GenerationError = Schemas['GenerationError'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 /** A stable error code, e.g. `'RESOURCE_NOT_FOUND'`. */
 export type ErrorCode = Schemas['ErrorCode'];
+/** A code of an operation beyond the published status interface, e.g. `'INSUFFICIENT_CREDITS'`. */
+export type OperationErrorCode = Schemas['OperationErrorCode'];
+/** Any error code the API answers with. */
+export type AnyErrorCode = ErrorCode | OperationErrorCode;
+/** The envelope of an error with an {@link OperationErrorCode}. */
+export type OperationErrorResponse = Schemas['OperationErrorResponse'];
+/** Body of `POST /projects`: `{ idea, type?, name?, simulate? }`. */
+export type CreateProjectRequest = Schemas['CreateProjectRequest'];
+/** Body of a 202 from `POST /projects`: the in-progress status. */
+export type ProjectAcceptedResponse = Schemas['ProjectAcceptedResponse'];
+/** Body of a 200 from `GET /credits`: `{ mode, balance, reserved }`. */
+export type CreditsResponse = Schemas['CreditsResponse'];
 /** The mode of a key, its projects and its credits: `'live' | 'test'`. */
 export type Mode = Schemas['Mode'];
 /** The type of a generated project: `'web' | 'mobile' | 'mcp'`. */
@@ -76,6 +88,9 @@ const schemas = openapiDocument.components.schemas;
 
 /** Every error code of the contract, in its order: `ERROR_CODES.includes(code)`. */
 export const ERROR_CODES = schemas.ErrorCode.enum satisfies readonly ErrorCode[];
+/** The codes of operations beyond the published status interface. */
+export const OPERATION_ERROR_CODES = schemas.OperationErrorCode
+  .enum satisfies readonly OperationErrorCode[];
 /** Every mode: `['live', 'test']`. */
 export const MODES = schemas.Mode.enum satisfies readonly Mode[];
 /** Every project type: `['web', 'mobile', 'mcp']`. */

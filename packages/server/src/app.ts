@@ -1,7 +1,7 @@
 import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse } from './api/client-error.ts';
 import { adminAuth, apiKeyAuth } from './api/plugins/auth.ts';
@@ -11,9 +11,11 @@ import { rateLimit } from './api/plugins/rate-limit.ts';
 import { requestContext } from './api/plugins/request-context.ts';
 import { versioning } from './api/plugins/versioning.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
+import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import type { Config } from './config.ts';
+import { type Dispatcher, Projects } from './generation/projects.ts';
 import { ProjectStatusReader } from './generation/status.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
@@ -25,7 +27,10 @@ export interface AppDeps {
   database: Database;
   adminToken: string;
   limiters: Limiters;
-  logger?: FastifyServerOptions['logger'];
+  /** Puts new projects' generations on the queue. */
+  dispatcher: Dispatcher;
+  /** The process's logger (pino); none means silent. */
+  logger?: FastifyBaseLogger;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -56,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One Ajv (JSON Schema 2020-12, the OpenAPI 3.1 dialect) holding the contract's schemas.
   const ajv = new Ajv2020({ allErrors: true, strictSchema: false, coerceTypes: false });
   addFormats.default(ajv);
+  // ajv-formats' uuid also accepts `urn:uuid:…`, which PostgreSQL's uuid type refuses.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   ajv.addSchema(schemaBundle);
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   // Response schemas document the routes; bodies are plain JSON.stringify (or
@@ -64,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const accounts = new Accounts(database.db);
   const statusReader = new ProjectStatusReader(database.db);
+  const projects = new Projects(database.db, deps.dispatcher);
 
   await app.register(errorHandling, { docsUrl: config.docsUrl, bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBody);
@@ -74,7 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
       await api.register(rateLimit, { limiters: deps.limiters });
       await api.register(versioning);
-      await api.register(projectRoutes, { statusReader });
+      await api.register(projectRoutes, { statusReader, projects, db: database.db });
+      await api.register(creditRoutes, { db: database.db });
     },
     { prefix: '/api/v1' },
   );

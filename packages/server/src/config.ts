@@ -23,7 +23,16 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Create a development account with a test key on the first start of an empty database. */
   readonly seedDevAccount: boolean;
+  /** `all` serves the API and runs generations; `api` and `worker` split them (PostgreSQL only). */
+  readonly role: Role;
+  /** Generations one process runs at once. */
+  readonly workerConcurrency: number;
+  /** Time limit of one AI call, in milliseconds. */
+  readonly aiTimeoutMs: number;
 }
+
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
 export class ConfigError extends Error {
@@ -96,6 +105,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     url(env, 'PGS_DOCS_URL', ['http', 'https'])?.replace(/\/+$/, '') ??
     `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port || 3000}/docs`;
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
+  const role = (read(env, 'PGS_ROLE') ?? 'all') as Role;
+  if (!ROLES.includes(role)) {
+    throw new ConfigError(`PGS_ROLE=${role} is invalid: expected one of ${ROLES.join(', ')}`);
+  }
+  if (role !== 'all' && databaseUrl === undefined) {
+    throw new ConfigError(
+      `PGS_ROLE=${role} needs DATABASE_URL: separate API and worker processes share one PostgreSQL database (the embedded database belongs to one process)`,
+    );
+  }
   return Object.freeze({
     port,
     host,
@@ -108,5 +126,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     bodyLimitBytes: integer(env, 'PGS_BODY_LIMIT_BYTES', 65_536, 1_024, 10_485_760),
     trustProxy: boolean(env, 'PGS_TRUST_PROXY', false),
     seedDevAccount: boolean(env, 'PGS_SEED_DEV_ACCOUNT', databaseUrl === undefined),
+    role,
+    workerConcurrency: integer(env, 'PGS_WORKER_CONCURRENCY', 4, 1, 64),
+    aiTimeoutMs: integer(env, 'PGS_AI_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
   });
 }

@@ -1,29 +1,80 @@
-import type { ErrorCode } from '@pgs/contract';
+import type { AnyErrorCode } from '@pgs/contract';
 
 interface CatalogueEntry {
   /** The HTTP status the code is answered with unless a case states another (413, 415, 405). */
   readonly status: number;
   /** The message used when the raiser gives none. */
   readonly message: string;
+  /** When the code is answered and what to do about it (the reference page at /docs/errors). */
+  readonly description: string;
 }
 
 /**
- * The error catalogue: every code of the contract's `ErrorCode` enum, its status and
- * default message. `satisfies Record<ErrorCode, …>` makes a code added to the OpenAPI
- * document break the build until it is catalogued here.
+ * The error catalogue: every code of the contract (`ErrorCode` and `OperationErrorCode`),
+ * its status and default message. `satisfies Record<AnyErrorCode, …>` makes a code added
+ * to the OpenAPI document break the build until it is catalogued here.
  */
 export const ERROR_CATALOGUE = {
-  AUTHENTICATION_FAILED: { status: 401, message: 'The API key is missing or not valid.' },
-  RESOURCE_NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
-  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests.' },
-  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
-  VALIDATION_ERROR: { status: 400, message: 'The request is not valid.' },
-  SECURITY_VIOLATION: { status: 403, message: 'The request was refused for security reasons.' },
+  AUTHENTICATION_FAILED: {
+    status: 401,
+    message: 'The API key is missing or not valid.',
+    description:
+      'The API key is missing, malformed, unknown or revoked. details.field names the input, details.issue says why (missing, malformed, invalid_key, revoked). Send "Authorization: Bearer pgs_test_…".',
+  },
+  RESOURCE_NOT_FOUND: {
+    status: 404,
+    message: 'The requested resource does not exist.',
+    description:
+      'No such resource is visible to your key (projects belong to one account and one mode), or no such route. details.resource_type and details.resource_id say what was looked up.',
+  },
+  RATE_LIMIT_EXCEEDED: {
+    status: 429,
+    message: 'Too many requests.',
+    description:
+      'Too many requests in the window. Wait details.retry_after seconds (also in Retry-After) before retrying.',
+  },
+  INVALID_JSON: {
+    status: 400,
+    message: 'The request body is not valid JSON.',
+    description: 'The request body is not valid JSON.',
+  },
+  VALIDATION_ERROR: {
+    status: 400,
+    message: 'The request is not valid.',
+    description:
+      'A parameter, header or body is not valid: details.missing_fields lists what is missing and details.invalid_fields maps each bad field to its rule. Also: 413 body too large, 415 not JSON, 405 wrong method, unsupported API version (details.supported_versions).',
+  },
+  SECURITY_VIOLATION: {
+    status: 403,
+    message: 'The request was refused for security reasons.',
+    description:
+      'The request was refused: an API key in the query string or the body (revoke that key), or a prototype-pollution key (__proto__, constructor.prototype) in a JSON body.',
+  },
+  INSUFFICIENT_CREDITS: {
+    status: 402,
+    message: "The credit balance in this key's mode does not cover the price.",
+    description:
+      "The balance in the key's mode does not cover the project's price. details.required and details.available say by how much; grant or buy credits and retry (the same Idempotency-Key may be reused: errors are not remembered).",
+  },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed.',
+    description:
+      'A request with the same Idempotency-Key is still being processed. Retry after Retry-After (1 second) to receive its result.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request.',
+    description:
+      'The Idempotency-Key was already used with a different request body in the last 24 hours. Use a new key for a new request.',
+  },
   INTERNAL_ERROR: {
     status: 500,
     message: 'An unexpected error occurred. Quote the request id if you contact support.',
+    description:
+      'An unexpected fault on our side. Retry with backoff; quote the request id if it persists.',
   },
-} as const satisfies Record<ErrorCode, CatalogueEntry>;
+} as const satisfies Record<AnyErrorCode, CatalogueEntry>;
 
 export type Details = Record<string, unknown>;
 
@@ -45,12 +96,12 @@ interface ApiErrorOptions {
  */
 export class ApiError extends Error {
   override name = 'ApiError';
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly status: number;
   readonly details: Details | undefined;
   readonly headers: Record<string, string | number>;
 
-  constructor(code: ErrorCode, message?: string, options: ApiErrorOptions = {}) {
+  constructor(code: AnyErrorCode, message?: string, options: ApiErrorOptions = {}) {
     super(message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? ERROR_CATALOGUE[code].status;

@@ -1,51 +1,10 @@
-import path from 'node:path';
-import { Redis } from 'ioredis';
-import { generateAdminToken } from './accounts/api-keys.ts';
-import { Accounts } from './accounts/service.ts';
-import { loggerOptions } from './api/logging.ts';
-import { buildApp } from './app.ts';
+import { createLogger } from './api/logging.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import type { RateLimitStore } from './limits/rate-limiter.ts';
-import { createLimiters } from './limits/rules.ts';
-import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
-import { type Database, openDatabase } from './storage/db.ts';
+import { DEV_CREDITS, startRuntime } from './runtime.ts';
 
-const DEV_CREDITS = 1000;
-
-async function openStorage(
-  config: Config,
-): Promise<{ database: Database; release: () => Promise<void> }> {
-  if (config.databaseUrl !== undefined) {
-    return {
-      database: await openDatabase({ kind: 'postgres', url: config.databaseUrl }),
-      release: async () => {},
-    };
-  }
-  await import('node:fs/promises').then((fs) => fs.mkdir(config.dataDir, { recursive: true }));
-  const release = await lockDataDir(config.dataDir);
+function readConfig(): Config {
   try {
-    return { database: await openDatabase({ kind: 'pglite', dataDir: config.dataDir }), release };
-  } catch (error) {
-    await release();
-    throw error;
-  }
-}
-
-async function seedDevelopmentAccount(database: Database): Promise<string | undefined> {
-  const accounts = new Accounts(database.db);
-  if (!(await accounts.isEmpty())) return undefined;
-  const created = await accounts.createKey({
-    mode: 'test',
-    credits: DEV_CREDITS,
-    name: 'development',
-  });
-  return created.key;
-}
-
-async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`PGS cannot start: ${error.message}`);
@@ -53,63 +12,48 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
 
-  const { database, release } = await openStorage(config);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined;
-  redis?.on('error', () => {
-    // Reconnects by itself; meanwhile the limiters count in memory (insurance limiter).
-  });
-  const store: RateLimitStore = redis
-    ? { kind: 'redis', client: redis }
-    : database.pool
-      ? { kind: 'postgres', pool: database.pool }
-      : { kind: 'memory' };
-  const adminToken =
-    config.adminToken ??
-    (await ensureSecretFile(path.join(config.dataDir, 'admin-token'), generateAdminToken));
+async function main(): Promise<void> {
+  const config = readConfig();
+  const log = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, log);
 
-  const app = await buildApp({
-    config,
-    database,
-    adminToken,
-    limiters: await createLimiters(store),
-    logger: loggerOptions(config.logLevel),
-  });
-  const devKey = config.seedDevAccount ? await seedDevelopmentAccount(database) : undefined;
-
-  let closing = false;
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    redis?.disconnect();
-    await database.close();
-    await release();
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await runtime.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
+  const storage =
+    runtime.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  if (runtime.app === undefined) {
+    console.log(
+      `PGS worker running (storage: ${storage}, concurrency ${config.workerConcurrency})`,
+    );
+    return;
+  }
+  await runtime.app.listen({ port: config.port, host: config.host });
+  const address = runtime.app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const storage =
-    database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
-  console.log(`PGS listening on http://${host}:${port} (storage: ${storage})`);
-  if (devKey !== undefined) {
-    console.log(`Test API key: ${devKey}`);
+  const base = `http://${host}:${port}`;
+  console.log(`PGS listening on ${base} (storage: ${storage}, role: ${config.role})`);
+  if (runtime.devKey !== undefined) {
+    console.log(`Test API key: ${runtime.devKey}`);
     console.log(
-      `  (a development account with ${DEV_CREDITS} test credits; the key is shown only now)`,
+      `  a development account with ${DEV_CREDITS} test credits; the key is shown only now. Try:`,
     );
     console.log(
-      `  curl -H "Authorization: Bearer ${devKey}" http://${host}:${port}/api/v1/projects/00000000-0000-4000-8000-000000000000`,
+      `  curl -s -X POST ${base}/api/v1/projects -H "Authorization: Bearer ${runtime.devKey}" -H "Content-Type: application/json" -d '{"idea":"A habit tracker for remote teams"}'`,
     );
   } else if (config.seedDevAccount) {
-    console.log('Create a test key with: npx pgs keys create --mode test --credits 1000');
+    console.log('Create another test key with: npx pgs keys create --mode test --credits 1000');
   }
 }
 

@@ -34,11 +34,198 @@ export const openapiDocument = {
       "description": "Generated projects and their status."
     },
     {
+      "name": "credits",
+      "description": "The credit balance of the calling key's account, in the key's mode."
+    },
+    {
       "name": "admin",
       "description": "Operator API for accounts, API keys and credits (`/admin/v1`, admin token)."
     }
   ],
   "paths": {
+    "/projects": {
+      "post": {
+        "operationId": "createProject",
+        "summary": "Create a project",
+        "description": "Starts generating a project from an idea. The price of the project's documents is reserved\nfrom the key's credit balance at once (402 when it does not cover it); on completion exactly\nthe documents generated are charged and the rest released; on failure everything is refunded.\nAnswers 202 with the in-progress status; poll `Location` until the project is `completed`\nor `failed`.\n\nSend an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries\nsafe: the same key and body replay the first response for 24 hours.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateProjectRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Accepted; generation is running.",
+            "headers": {
+              "Location": {
+                "description": "The project's status URL.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Retry-After": {
+                "description": "Suggested seconds before the first poll (10 to 30).",
+                "required": true,
+                "schema": {
+                  "type": "integer",
+                  "minimum": 10,
+                  "maximum": 30
+                }
+              },
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectAcceptedResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "402": {
+            "$ref": "#/components/responses/InsufficientCredits"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "409": {
+            "$ref": "#/components/responses/IdempotencyConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/credits": {
+      "get": {
+        "operationId": "getCredits",
+        "summary": "Get the credit balance",
+        "description": "The calling key's balance in its own mode (live and test are separate), and what in-progress projects hold in reserve.",
+        "tags": [
+          "credits"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The balance.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CreditsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
     "/projects/{projectId}": {
       "get": {
         "operationId": "getProjectStatus",
@@ -551,6 +738,17 @@ export const openapiDocument = {
           ]
         }
       },
+      "IdempotencyKey": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "Makes a POST safe to retry: the same key with the same body replays the first response for\n24 hours (scoped to the key's account and mode). The same key with another body → 422;\nwhile the first request is still running → 409 with `Retry-After: 1`.\n",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
       "IfNoneMatch": {
         "name": "If-None-Match",
         "in": "header",
@@ -767,6 +965,67 @@ export const openapiDocument = {
                   "window": "1 minute"
                 }
               }
+            }
+          }
+        }
+      },
+      "InsufficientCredits": {
+        "description": "INSUFFICIENT_CREDITS, the balance in the key's mode does not cover the project's price.",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            },
+            "example": {
+              "success": false,
+              "error": {
+                "code": "INSUFFICIENT_CREDITS",
+                "message": "This project costs 51 credits; 12 are available.",
+                "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                "documentation": "https://docs.pgs.dev/errors#INSUFFICIENT_CREDITS",
+                "details": {
+                  "required": 51,
+                  "available": 12
+                }
+              }
+            }
+          }
+        }
+      },
+      "IdempotencyConflict": {
+        "description": "IDEMPOTENCY_CONFLICT, a request with this Idempotency-Key is still being processed.",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            }
+          }
+        }
+      },
+      "IdempotencyKeyReused": {
+        "description": "IDEMPOTENCY_KEY_REUSED, this Idempotency-Key was used with a different request.",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
             }
           }
         }
@@ -1083,6 +1342,158 @@ export const openapiDocument = {
           "SECURITY_VIOLATION",
           "INTERNAL_ERROR"
         ]
+      },
+      "OperationErrorCode": {
+        "type": "string",
+        "description": "Codes of operations beyond the published status interface (never answered by getProjectStatus).",
+        "enum": [
+          "INSUFFICIENT_CREDITS",
+          "IDEMPOTENCY_CONFLICT",
+          "IDEMPOTENCY_KEY_REUSED"
+        ]
+      },
+      "OperationErrorResponse": {
+        "type": "object",
+        "description": "The error envelope, with a code of OperationErrorCode.",
+        "required": [
+          "success",
+          "error"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": false
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message",
+              "request_id"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "code": {
+                "$ref": "#/components/schemas/OperationErrorCode"
+              },
+              "message": {
+                "type": "string"
+              },
+              "request_id": {
+                "$ref": "#/components/schemas/RequestId"
+              },
+              "documentation": {
+                "type": "string",
+                "format": "uri"
+              },
+              "details": {
+                "type": "object",
+                "additionalProperties": true,
+                "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`.\n"
+              }
+            }
+          }
+        }
+      },
+      "CreateProjectRequest": {
+        "type": "object",
+        "required": [
+          "idea"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "idea": {
+            "type": "string",
+            "minLength": 10,
+            "maxLength": 5000,
+            "description": "The project idea, in plain words."
+          },
+          "type": {
+            "$ref": "#/components/schemas/ProjectType"
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 80,
+            "description": "The project's name; generated when absent."
+          },
+          "simulate": {
+            "type": "object",
+            "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`.",
+            "required": [
+              "outcome"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "outcome": {
+                "type": "string",
+                "enum": [
+                  "completed",
+                  "failed"
+                ]
+              },
+              "durationMs": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 600000,
+                "default": 0
+              }
+            }
+          }
+        }
+      },
+      "ProjectAcceptedResponse": {
+        "type": "object",
+        "description": "The in-progress status of the project just created.",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/ProjectInProgress"
+          }
+        }
+      },
+      "CreditsResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "mode",
+              "balance",
+              "reserved"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "mode": {
+                "$ref": "#/components/schemas/Mode"
+              },
+              "balance": {
+                "type": "integer",
+                "description": "Credits available to spend now."
+              },
+              "reserved": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Credits held by projects still in progress (already taken from the balance)."
+              }
+            }
+          }
+        }
       },
       "ErrorResponse": {
         "type": "object",

@@ -296,6 +296,158 @@ export const schemaBundle = {
         "INTERNAL_ERROR"
       ]
     },
+    "OperationErrorCode": {
+      "type": "string",
+      "description": "Codes of operations beyond the published status interface (never answered by getProjectStatus).",
+      "enum": [
+        "INSUFFICIENT_CREDITS",
+        "IDEMPOTENCY_CONFLICT",
+        "IDEMPOTENCY_KEY_REUSED"
+      ]
+    },
+    "OperationErrorResponse": {
+      "type": "object",
+      "description": "The error envelope, with a code of OperationErrorCode.",
+      "required": [
+        "success",
+        "error"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": false
+        },
+        "error": {
+          "type": "object",
+          "required": [
+            "code",
+            "message",
+            "request_id"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "code": {
+              "$ref": "#/$defs/OperationErrorCode"
+            },
+            "message": {
+              "type": "string"
+            },
+            "request_id": {
+              "$ref": "#/$defs/RequestId"
+            },
+            "documentation": {
+              "type": "string",
+              "format": "uri"
+            },
+            "details": {
+              "type": "object",
+              "additionalProperties": true,
+              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`.\n"
+            }
+          }
+        }
+      }
+    },
+    "CreateProjectRequest": {
+      "type": "object",
+      "required": [
+        "idea"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "idea": {
+          "type": "string",
+          "minLength": 10,
+          "maxLength": 5000,
+          "description": "The project idea, in plain words."
+        },
+        "type": {
+          "$ref": "#/$defs/ProjectType"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 80,
+          "description": "The project's name; generated when absent."
+        },
+        "simulate": {
+          "type": "object",
+          "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`.",
+          "required": [
+            "outcome"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "outcome": {
+              "type": "string",
+              "enum": [
+                "completed",
+                "failed"
+              ]
+            },
+            "durationMs": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 600000,
+              "default": 0
+            }
+          }
+        }
+      }
+    },
+    "ProjectAcceptedResponse": {
+      "type": "object",
+      "description": "The in-progress status of the project just created.",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/ProjectInProgress"
+        }
+      }
+    },
+    "CreditsResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "mode",
+            "balance",
+            "reserved"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "mode": {
+              "$ref": "#/$defs/Mode"
+            },
+            "balance": {
+              "type": "integer",
+              "description": "Credits available to spend now."
+            },
+            "reserved": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Credits held by projects still in progress (already taken from the balance)."
+            }
+          }
+        }
+      }
+    },
     "ErrorResponse": {
       "type": "object",
       "description": "The error envelope.",

@@ -1,4 +1,5 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { type Logger, pino } from 'pino';
 import type { LogLevel } from '../config.ts';
 
 const KEY_IN_TEXT = /pgs_(live|test|admin)_[0-9A-Za-z]+/g;
@@ -9,11 +10,14 @@ export function redactKeys(text: string): string {
 }
 
 /**
- * Pino options for the server: JSON lines with the request id, and no secret in them
- * (the Authorization header is never logged; keys in URLs are redacted).
+ * The process's logger: JSON lines with the request id, and no secret in them (the
+ * Authorization header is never logged; keys in URLs are redacted).
+ *
+ * @example
+ * const log = createLogger('info');
  */
-export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions['logger']> {
-  return {
+export function createLogger(level: LogLevel): Logger {
+  return pino({
     level,
     serializers: {
       req: (request: FastifyRequest) => ({
@@ -21,6 +25,7 @@ export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions
         url: redactKeys(request.url),
         remoteAddress: request.ip,
       }),
+      err: pino.stdSerializers.err,
     },
-  };
+  });
 }

@@ -1,7 +1,31 @@
 import { ulid } from 'ulid';
 import type { Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
-import { getBalance, recordMovement } from '../storage/sql/credits.ts';
+import {
+  debitIfCovered,
+  getBalance,
+  recordMovement,
+  sumReservedCredits,
+} from '../storage/sql/credits.ts';
+
+/** The balance does not cover a price. */
+export class InsufficientCreditsError extends Error {
+  override name = 'InsufficientCreditsError';
+  readonly required: number;
+  readonly available: number;
+
+  constructor(required: number, available: number) {
+    super(`This project costs ${required} credits; ${available} are available.`);
+    this.required = required;
+    this.available = available;
+  }
+}
+
+interface ProjectCharge {
+  projectId: string;
+  accountId: string;
+  mode: Mode;
+}
 
 /**
  * Adds credits to an account's balance in one mode; returns the new balance.
@@ -19,6 +43,88 @@ export async function grantCredits(
     movementKey: `grant:${ulid()}`,
   });
   return balance ?? getBalance(tx, grant.accountId, grant.mode);
+}
+
+/**
+ * Reserves a project's price at creation (movement `project:<id>:reserve`); throws
+ * {@link InsufficientCreditsError} when the balance is short. Run in the creating transaction.
+ */
+export async function reserveCredits(
+  tx: Tx,
+  charge: ProjectCharge & { amount: number },
+): Promise<void> {
+  if (charge.amount === 0) return;
+  const result = await debitIfCovered(tx, {
+    accountId: charge.accountId,
+    mode: charge.mode,
+    amount: charge.amount,
+    kind: 'reserve',
+    projectId: charge.projectId,
+    movementKey: `project:${charge.projectId}:reserve`,
+  });
+  if (result === false) {
+    throw new InsufficientCreditsError(
+      charge.amount,
+      await getBalance(tx, charge.accountId, charge.mode),
+    );
+  }
+}
+
+/**
+ * Settles a completed project: the reservation minus what was consumed goes back to the
+ * balance (movement `project:<id>:release`), exactly once however often it is called.
+ */
+export async function settleCredits(
+  tx: Tx,
+  charge: ProjectCharge & { reserved: number; consumed: number },
+): Promise<void> {
+  const unused = charge.reserved - charge.consumed;
+  await recordMovement(tx, {
+    accountId: charge.accountId,
+    mode: charge.mode,
+    amount: 0,
+    kind: 'consume',
+    projectId: charge.projectId,
+    movementKey: `project:${charge.projectId}:consume`,
+  });
+  if (unused <= 0) return;
+  await recordMovement(tx, {
+    accountId: charge.accountId,
+    mode: charge.mode,
+    amount: unused,
+    kind: 'release',
+    projectId: charge.projectId,
+    movementKey: `project:${charge.projectId}:release`,
+  });
+}
+
+/** Gives a failed project's whole reservation back (movement `project:<id>:refund`), once. */
+export async function refundCredits(
+  tx: Tx,
+  charge: ProjectCharge & { reserved: number },
+): Promise<void> {
+  if (charge.reserved <= 0) return;
+  await recordMovement(tx, {
+    accountId: charge.accountId,
+    mode: charge.mode,
+    amount: charge.reserved,
+    kind: 'refund',
+    projectId: charge.projectId,
+    movementKey: `project:${charge.projectId}:refund`,
+  });
+}
+
+/** The spendable balance and what in-progress projects hold in reserve. */
+export async function creditSummary(
+  tx: Tx,
+  accountId: string,
+  mode: Mode,
+): Promise<{ balance: number; reserved: number }> {
+  const [balance, reserved] = await Promise.all([
+    getBalance(tx, accountId, mode),
+    sumReservedCredits(tx, accountId, mode),
+  ]);
+  return { balance, reserved };
 }
 
 export { getBalance };

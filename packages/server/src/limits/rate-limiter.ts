@@ -54,7 +54,7 @@ function decision(rule: RateLimitRule, res: RateLimiterRes, allowed: boolean): R
   };
 }
 
-async function backend(rule: RateLimitRule, store: RateLimitStore): Promise<RateLimiterAbstract> {
+function backend(rule: RateLimitRule, store: RateLimitStore): RateLimiterAbstract {
   const base = {
     points: rule.points,
     duration: rule.durationSec,
@@ -71,18 +71,15 @@ async function backend(rule: RateLimitRule, store: RateLimitStore): Promise<Rate
         insuranceLimiter: new RateLimiterMemory(base),
       });
     case 'postgres':
-      return new Promise((resolve, reject) => {
-        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-          {
-            ...base,
-            storeClient: store.pool,
-            storeType: 'pool',
-            tableName: 'rate_limits',
-            clearExpiredByTimeout: true,
-            insuranceLimiter: new RateLimiterMemory(base),
-          },
-          (error?: unknown) => (error ? reject(error) : resolve(limiter)),
-        );
+      return new RateLimiterPostgres({
+        ...base,
+        storeClient: store.pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        // Our migrations create the table: concurrent CREATE TABLE races in PostgreSQL.
+        tableCreated: true,
+        clearExpiredByTimeout: true,
+        insuranceLimiter: new RateLimiterMemory(base),
       });
     default: {
       const never: never = store;
@@ -103,7 +100,7 @@ export async function createRateLimiter(
   rule: RateLimitRule,
   store: RateLimitStore,
 ): Promise<RateLimiter> {
-  const limiter = await backend(rule, store);
+  const limiter = backend(rule, store);
   return {
     rule,
     async consume(key) {

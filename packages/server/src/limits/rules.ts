@@ -11,6 +11,10 @@ import {
  */
 export const RATE_LIMIT_RULES = {
   status: { name: 'status', points: 100, durationSec: 60, window: '1 minute' },
+  /** POST /projects, per API key. */
+  create: { name: 'create', points: 30, durationSec: 60, window: '1 minute' },
+  /** GET /credits, per API key. */
+  credits: { name: 'credits', points: 60, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */
   authFailures: { name: 'auth_failures', points: 30, durationSec: 60, window: '1 minute' },
 } as const satisfies Record<string, RateLimitRule>;
@@ -22,9 +26,7 @@ export async function createLimiters(
   store: RateLimitStore,
   rules: { readonly [K in keyof typeof RATE_LIMIT_RULES]: RateLimitRule } = RATE_LIMIT_RULES,
 ): Promise<Limiters> {
-  const [status, authFailures] = await Promise.all([
-    createRateLimiter(rules.status, store),
-    createRateLimiter(rules.authFailures, store),
-  ]);
-  return { status, authFailures };
+  const names = Object.keys(rules) as (keyof typeof RATE_LIMIT_RULES)[];
+  const limiters = await Promise.all(names.map((name) => createRateLimiter(rules[name], store)));
+  return Object.fromEntries(names.map((name, i) => [name, limiters[i]!])) as unknown as Limiters;
 }

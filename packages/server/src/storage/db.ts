@@ -22,6 +22,8 @@ export interface Database {
   /** The raw client, for collaborators that need one (the queue, the rate limiter's store). */
   readonly pglite: PGlite | undefined;
   readonly pool: pg.Pool | undefined;
+  /** The PostgreSQL connection string (collaborators that open their own connections). */
+  readonly url: string | undefined;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       lock.release();
     }
-    return { kind: 'postgres', db, pool, pglite: undefined, close: () => pool.end() };
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      pglite: undefined,
+      url: options.url,
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (options.kind === 'pglite') {
@@ -71,6 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db: db as unknown as Db,
     pglite: client,
     pool: undefined,
+    url: undefined,
     close: () => client.close(),
   };
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -10,6 +11,7 @@ import {
   text,
   timestamp,
   uuid,
+  varchar,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -91,6 +93,10 @@ export const projects = pgTable(
     name: text('name'),
     description: text('description'),
     questionnaire: jsonb('questionnaire'),
+    /** The name the client asked for, if any; the definition stage keeps it. */
+    requestedName: text('requested_name'),
+    /** Test keys only: `{ outcome, durationMs }` asked for at creation. */
+    simulate: jsonb('simulate'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     creditsReserved: integer('credits_reserved').notNull().default(0),
@@ -127,3 +133,46 @@ export const documents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.type] })],
 );
+
+/**
+ * Idempotency keys of POST requests, per account and mode, kept 24 hours. A row is
+ * `processing` while its first request runs, then holds the response to replay.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull(),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    key: text('key').notNull(),
+    operation: text('operation').notNull(),
+    requestHash: text('request_hash').notNull(),
+    state: text('state', { enum: ['processing', 'done'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.mode, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** Measured generation time per document kind (moving average), for estimates. */
+export const generationStats = pgTable('generation_stats', {
+  kind: text('kind').primaryKey(),
+  samples: integer('samples').notNull(),
+  avgMs: doublePrecision('avg_ms').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Rate-limit counters when they live in PostgreSQL: rate-limiter-flexible's own table,
+ * created here so processes starting together never race to create it.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});

@@ -4,9 +4,13 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { buildApp } from '../../src/app.ts';
+import { offlineModels } from '../../src/generation/models.ts';
+import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
 import { completedStatus } from '../../src/generation/result.ts';
+import { GenerationWorkflow, type WorkflowOptions } from '../../src/generation/workflow.ts';
 import type { RateLimitRule, RateLimitStore } from '../../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
+import { GenerationQueue } from '../../src/queue/generation-queue.ts';
 import { type Database, openDatabase } from '../../src/storage/db.ts';
 import type { Mode } from '../../src/storage/sql/accounts.ts';
 import {
@@ -19,6 +23,12 @@ import { createTestDatabase, postgresUnavailable } from './services.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
+const noDispatcher: Dispatcher = {
+  enqueue: async () => {
+    throw new Error('start the harness with { generation: "workers" } to create projects');
+  },
+};
+
 /** The backends to run a suite on: PGlite always, PostgreSQL when reachable (always in CI). */
 export async function backends(): Promise<Backend[]> {
   return (await postgresUnavailable()) === undefined ? ['pglite', 'postgres'] : ['pglite'];
@@ -30,6 +40,14 @@ export interface HarnessOptions {
   rules?: Partial<Record<keyof typeof RATE_LIMIT_RULES, RateLimitRule>>;
   store?: (database: Database) => RateLimitStore;
   bodyLimitBytes?: number;
+  /**
+   * `workers`: a real generation queue (pg-boss on the same database) with workers running
+   * the offline engine, so projects can be created and run to their end. Default: none
+   * (creating a project then throws).
+   */
+  generation?: 'none' | 'workers';
+  /** Workflow settings for `generation: 'workers'`. */
+  workflow?: WorkflowOptions;
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -69,6 +87,24 @@ export async function startHarness(
   const adminToken = generateAdminToken();
   const store = options.store?.(database) ?? { kind: 'memory' };
   const limiters = await createLimiters(store, { ...RATE_LIMIT_RULES, ...options.rules });
+  let queue: GenerationQueue | undefined;
+  let dispatcher: Dispatcher = noDispatcher;
+  if (options.generation === 'workers') {
+    queue = await GenerationQueue.create(database, { concurrency: 4, retryDelaySeconds: 1 });
+    const workflow = new GenerationWorkflow(
+      database.db,
+      new Projects(database.db, queue),
+      offlineModels(),
+      { retryDelayMs: 10, ...options.workflow },
+    );
+    await queue.start({
+      run: async (job) => {
+        await workflow.run(job);
+      },
+      dead: (projectId) => workflow.giveUp(projectId),
+    });
+    dispatcher = queue;
+  }
   const app = await buildApp({
     config: {
       docsUrl: DOCS_URL,
@@ -78,6 +114,7 @@ export async function startHarness(
     database,
     adminToken,
     limiters,
+    dispatcher,
   });
   await options.extend?.(app);
   await app.ready();
@@ -162,6 +199,7 @@ export async function startHarness(
     },
     async close() {
       await app.close();
+      await queue?.stop(2_000);
       await database.close();
       await dropDatabase?.();
     },

@@ -82,7 +82,15 @@ export const adminAuth = fp(
     const expected = digest(token);
     app.addHook('onRequest', async (request) => {
       const bearer = bearerToken(request);
-      if ('issue' in bearer) throw await authFailure(request, bearer.issue, failures);
+      if ('issue' in bearer) {
+        const error = await authFailure(request, bearer.issue, failures);
+        if (error.code !== 'AUTHENTICATION_FAILED') throw error;
+        throw new ApiError(
+          'AUTHENTICATION_FAILED',
+          'Send the admin token as "Authorization: Bearer <admin token>".',
+          { details: error.details ?? {}, headers: error.headers },
+        );
+      }
       if (!timingSafeEqual(digest(bearer.token), expected)) {
         const error = await authFailure(request, 'invalid_key', failures);
         if (error.code === 'AUTHENTICATION_FAILED') {

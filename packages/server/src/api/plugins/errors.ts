@@ -93,8 +93,6 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
           },
         },
       );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('INVALID_JSON', 'The request body is empty; send a JSON document.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(
         'VALIDATION_ERROR',

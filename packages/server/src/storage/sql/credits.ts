@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
-import { creditBalances, creditLedger } from '../schema.ts';
+import { creditBalances, creditLedger, projects } from '../schema.ts';
 import type { Mode } from './accounts.ts';
 
 export interface Movement {
@@ -43,4 +43,61 @@ export async function getBalance(tx: Tx, accountId: string, mode: Mode): Promise
     .from(creditBalances)
     .where(and(eq(creditBalances.accountId, accountId), eq(creditBalances.mode, mode)));
   return row?.balance ?? 0;
+}
+
+/**
+ * Takes `amount` from the balance only if the balance covers it, recording the movement
+ * once. Returns the balance after, `undefined` when this movement was already recorded,
+ * or `false` when the balance is short (nothing is recorded then).
+ */
+export async function debitIfCovered(
+  tx: Tx,
+  movement: Omit<Movement, 'amount'> & { amount: number },
+): Promise<number | undefined | false> {
+  const inserted = await tx
+    .insert(creditLedger)
+    .values({ ...movement, amount: -movement.amount, projectId: movement.projectId ?? null })
+    .onConflictDoNothing({ target: creditLedger.movementKey })
+    .returning({ id: creditLedger.id });
+  if (inserted.length === 0) return undefined;
+  const [row] = await tx
+    .update(creditBalances)
+    .set({ balance: sql`${creditBalances.balance} - ${movement.amount}` })
+    .where(
+      and(
+        eq(creditBalances.accountId, movement.accountId),
+        eq(creditBalances.mode, movement.mode),
+        gte(creditBalances.balance, movement.amount),
+      ),
+    )
+    .returning({ balance: creditBalances.balance });
+  if (row === undefined) {
+    await tx.delete(creditLedger).where(eq(creditLedger.movementKey, movement.movementKey));
+    return false;
+  }
+  return row.balance;
+}
+
+/** The movements recorded for one project, oldest first. */
+export async function listProjectMovements(tx: Tx, projectId: string) {
+  return tx
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.projectId, projectId))
+    .orderBy(creditLedger.id);
+}
+
+/** Credits held by the in-progress projects of an account in one mode. */
+export async function sumReservedCredits(tx: Tx, accountId: string, mode: Mode): Promise<number> {
+  const [row] = await tx
+    .select({ reserved: sql<number>`coalesce(sum(${projects.creditsReserved}), 0)::int` })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.accountId, accountId),
+        eq(projects.mode, mode),
+        eq(projects.status, 'in_progress'),
+      ),
+    );
+  return row?.reserved ?? 0;
 }

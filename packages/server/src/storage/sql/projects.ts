@@ -77,3 +77,29 @@ export async function listDocuments(tx: Tx, projectId: string): Promise<Document
     .where(eq(documents.projectId, projectId))
     .orderBy(asc(documents.position), asc(documents.type));
 }
+
+/**
+ * Moves an in-progress project to a final state; false when it was no longer in progress
+ * (the guard that makes each final transition, and its credit movement, happen once).
+ */
+export async function transitionProject(
+  tx: Tx,
+  id: string,
+  values: Partial<Omit<NewProjectRow, 'id'>> & { status: 'completed' | 'failed' },
+): Promise<boolean> {
+  const rows = await tx
+    .update(projects)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(projects.id, id), eq(projects.status, 'in_progress')))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Ids of the projects still generating. */
+export async function listInProgressProjectIds(tx: Tx): Promise<string[]> {
+  const rows = await tx
+    .select({ id: projects.id })
+    .from(projects)
+    .where(eq(projects.status, 'in_progress'));
+  return rows.map((row) => row.id);
+}

@@ -41,6 +41,10 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
     '/accounts',
     {
       config: { operationId: 'adminCreateAccount' },
+      // The body is optional: no body means an account without a name.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         body: schemaRef('AdminCreateAccountRequest'),
         response: {

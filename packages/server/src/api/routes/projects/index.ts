@@ -1,11 +1,17 @@
-import { schemaRef } from '@pgs/contract';
+import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
+import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
+import type { Projects } from '../../../generation/projects.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
+import type { Db } from '../../../storage/db.ts';
+import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 
 export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
+  projects: Projects;
+  db: Db;
 }
 
 /** Seconds a client should wait before polling an in-progress project again (seed: 10–30 s). */
@@ -22,7 +28,71 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /** `/projects` routes of API v1. */
-export async function projectRoutes(app: FastifyInstance, { statusReader }: ProjectRoutesOptions) {
+export async function projectRoutes(
+  app: FastifyInstance,
+  { statusReader, projects, db }: ProjectRoutesOptions,
+) {
+  app.post<{ Body: CreateProjectRequest }>(
+    '/projects',
+    {
+      config: { operationId: 'createProject', rateLimit: 'create' },
+      schema: {
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
+        },
+        body: schemaRef('CreateProjectRequest'),
+        response: {
+          202: schemaRef('ProjectAcceptedResponse'),
+          ...errorResponses(400, 401, 402, 403, 409, 413, 415, 422, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { idea, type, name, simulate } = request.body;
+      if (simulate !== undefined && request.principal.mode !== 'test') {
+        throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
+          details: {
+            invalid_fields: { simulate: 'is only available with test keys (pgs_test_…)' },
+          },
+        });
+      }
+      return withIdempotency(db, request, reply, 'createProject', async () => {
+        try {
+          const created = await projects.create(request.principal, {
+            idea,
+            type,
+            name,
+            simulate: simulate && {
+              outcome: simulate.outcome,
+              durationMs: simulate.durationMs ?? 0,
+            },
+          });
+          const data = {
+            projectId: created.projectId,
+            status: 'in_progress',
+            estimatedCompletionMs: created.estimatedCompletionMs,
+          };
+          return {
+            status: 202,
+            headers: {
+              location: `/api/v1/projects/${created.projectId}`,
+              'retry-after': String(pollHint(created.estimatedCompletionMs)),
+            },
+            body: JSON.stringify({ success: true, data }),
+          };
+        } catch (error) {
+          if (error instanceof InsufficientCreditsError) {
+            throw new ApiError('INSUFFICIENT_CREDITS', error.message, {
+              details: { required: error.required, available: error.available },
+            });
+          }
+          throw error;
+        }
+      });
+    },
+  );
+
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId',
     {

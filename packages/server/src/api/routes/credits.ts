@@ -1,0 +1,24 @@
+import { schemaRef } from '@pgs/contract';
+import type { FastifyInstance } from 'fastify';
+import { creditSummary } from '../../credits/ledger.ts';
+import type { Db } from '../../storage/db.ts';
+import { errorResponses } from './schemas.ts';
+
+/** `GET /credits`: the calling key's balance in its mode. */
+export async function creditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.get(
+    '/credits',
+    {
+      config: { operationId: 'getCredits', rateLimit: 'credits' },
+      schema: {
+        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        response: { 200: schemaRef('CreditsResponse'), ...errorResponses(400, 401, 403, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { accountId, mode } = request.principal;
+      const summary = await creditSummary(db, accountId, mode);
+      return { success: true, data: { mode, ...summary } };
+    },
+  );
+}

@@ -1,0 +1,282 @@
+import type { ProjectType } from '@pgs/contract';
+
+/** The stages of the workflow, in order; a document belongs to one. */
+export const STAGES = [
+  'project-brief',
+  'requirements',
+  'design',
+  'planning',
+  'documentation',
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** A kind of generated document and what it needs before it can be written. */
+export interface DocumentKind {
+  /** `data.project.documents[].type` */
+  readonly kind: string;
+  readonly title: string;
+  readonly filename: string;
+  readonly stage: Stage;
+  /** Kinds whose content this one builds on; it starts when they are stored. */
+  readonly dependsOn: readonly string[];
+  /** Credits charged when this document is generated (the price table in docs/api.md). */
+  readonly credits: number;
+  /** What the document must cover, in order; it guides both the AI prompt and the offline engine. */
+  readonly sections: readonly string[];
+  /** Relative size, used to spread a simulated duration and as a prior for estimates. */
+  readonly weight: number;
+}
+
+const brief: DocumentKind = {
+  kind: 'project-brief',
+  title: 'Project Brief',
+  filename: 'PROJECT_BRIEF.md',
+  stage: 'project-brief',
+  dependsOn: [],
+  credits: 5,
+  weight: 3,
+  sections: [
+    'Overview',
+    'Problem',
+    'Target audience',
+    'Goals and success metrics',
+    'Scope',
+    'Risks',
+  ],
+};
+
+const requirements: DocumentKind = {
+  kind: 'product-requirements',
+  title: 'Product Requirements',
+  filename: 'PRODUCT_REQUIREMENTS.md',
+  stage: 'requirements',
+  dependsOn: ['project-brief'],
+  credits: 8,
+  weight: 5,
+  sections: [
+    'Summary',
+    'Personas',
+    'Functional requirements',
+    'Non-functional requirements',
+    'Out of scope',
+    'Acceptance criteria',
+  ],
+};
+
+const stories: DocumentKind = {
+  kind: 'user-stories',
+  title: 'User Stories',
+  filename: 'USER_STORIES.md',
+  stage: 'requirements',
+  dependsOn: ['project-brief'],
+  credits: 5,
+  weight: 4,
+  sections: ['Epics', 'Stories', 'Acceptance criteria', 'Edge cases'],
+};
+
+const architecture = (dependsOn: readonly string[]): DocumentKind => ({
+  kind: 'architecture',
+  title: 'Architecture',
+  filename: 'ARCHITECTURE.md',
+  stage: 'design',
+  dependsOn,
+  credits: 8,
+  weight: 5,
+  sections: [
+    'Context',
+    'Components',
+    'Technology choices',
+    'Data flow',
+    'Security',
+    'Deployment',
+    'Observability',
+  ],
+});
+
+const planning = (dependsOn: readonly string[]): DocumentKind => ({
+  kind: 'implementation-plan',
+  title: 'Implementation Plan',
+  filename: 'IMPLEMENTATION_PLAN.md',
+  stage: 'planning',
+  dependsOn,
+  credits: 6,
+  weight: 4,
+  sections: ['Milestones', 'Tasks', 'Dependencies', 'Testing strategy', 'Release checklist'],
+});
+
+const readme: DocumentKind = {
+  kind: 'readme',
+  title: 'README',
+  filename: 'README.md',
+  stage: 'documentation',
+  dependsOn: ['architecture'],
+  credits: 3,
+  weight: 2,
+  sections: [
+    'About',
+    'Features',
+    'Tech stack',
+    'Getting started',
+    'Project structure',
+    'Contributing',
+  ],
+};
+
+const WEB: readonly DocumentKind[] = [
+  brief,
+  requirements,
+  stories,
+  architecture(['product-requirements']),
+  {
+    kind: 'api-design',
+    title: 'API Design',
+    filename: 'API_DESIGN.md',
+    stage: 'design',
+    dependsOn: ['product-requirements'],
+    credits: 6,
+    weight: 4,
+    sections: [
+      'Conventions',
+      'Authentication',
+      'Resources and endpoints',
+      'Errors',
+      'Pagination and limits',
+      'Versioning',
+    ],
+  },
+  {
+    kind: 'data-model',
+    title: 'Data Model',
+    filename: 'DATA_MODEL.md',
+    stage: 'design',
+    dependsOn: ['product-requirements'],
+    credits: 6,
+    weight: 4,
+    sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
+  },
+  planning(['architecture', 'api-design', 'data-model', 'user-stories']),
+  readme,
+];
+
+const MOBILE: readonly DocumentKind[] = [
+  brief,
+  requirements,
+  stories,
+  architecture(['product-requirements']),
+  {
+    kind: 'screens',
+    title: 'Screens',
+    filename: 'SCREENS.md',
+    stage: 'design',
+    dependsOn: ['product-requirements', 'user-stories'],
+    credits: 6,
+    weight: 4,
+    sections: ['Screen inventory', 'Screen details', 'Empty and error states', 'Accessibility'],
+  },
+  {
+    kind: 'navigation',
+    title: 'Navigation',
+    filename: 'NAVIGATION.md',
+    stage: 'design',
+    dependsOn: ['screens'],
+    credits: 4,
+    weight: 3,
+    sections: ['Navigation structure', 'Routes', 'Deep links', 'Back behaviour'],
+  },
+  {
+    kind: 'offline-and-permissions',
+    title: 'Offline Support and Permissions',
+    filename: 'OFFLINE_AND_PERMISSIONS.md',
+    stage: 'design',
+    dependsOn: ['architecture'],
+    credits: 5,
+    weight: 3,
+    sections: ['Offline behaviour', 'Sync and conflicts', 'Device permissions', 'Privacy'],
+  },
+  planning(['architecture', 'navigation', 'offline-and-permissions']),
+  readme,
+];
+
+const MCP: readonly DocumentKind[] = [
+  brief,
+  requirements,
+  stories,
+  architecture(['product-requirements']),
+  {
+    kind: 'mcp-tools',
+    title: 'MCP Tools',
+    filename: 'MCP_TOOLS.md',
+    stage: 'design',
+    dependsOn: ['product-requirements'],
+    credits: 6,
+    weight: 4,
+    sections: ['Tool catalogue', 'Input schemas', 'Results and errors', 'Safety'],
+  },
+  {
+    kind: 'mcp-resources-and-prompts',
+    title: 'MCP Resources and Prompts',
+    filename: 'MCP_RESOURCES_AND_PROMPTS.md',
+    stage: 'design',
+    dependsOn: ['product-requirements'],
+    credits: 5,
+    weight: 3,
+    sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
+  },
+  {
+    kind: 'mcp-transport-and-clients',
+    title: 'Transport and Client Configuration',
+    filename: 'MCP_TRANSPORT_AND_CLIENTS.md',
+    stage: 'design',
+    dependsOn: ['architecture', 'mcp-tools'],
+    credits: 4,
+    weight: 3,
+    sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
+  },
+  planning(['architecture', 'mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients']),
+  readme,
+];
+
+const PLANS: Record<ProjectType, readonly DocumentKind[]> = { web: WEB, mobile: MOBILE, mcp: MCP };
+
+/**
+ * The documents generated for a project type, in a dependency order.
+ *
+ * @example
+ * documentPlan('mcp').map((d) => d.kind); // ['project-brief', 'product-requirements', …]
+ */
+export function documentPlan(type: ProjectType): readonly DocumentKind[] {
+  return PLANS[type];
+}
+
+/** Credits a project of this type costs when every document is generated. */
+export function priceOf(type: ProjectType): number {
+  return PLANS[type].reduce((sum, doc) => sum + doc.credits, 0);
+}
+
+/** Credits for the documents of this plan that exist. */
+export function priceOfKinds(type: ProjectType, kinds: Iterable<string>): number {
+  const wanted = new Set(kinds);
+  return PLANS[type]
+    .filter((doc) => wanted.has(doc.kind))
+    .reduce((sum, doc) => sum + doc.credits, 0);
+}
+
+const TYPE_HINTS: Record<ProjectType, RegExp> = {
+  mcp: /\b(mcp|model context protocol|claude|llm tools?|ai assistant|agent tools?|tool server|cursor|copilot)\b/i,
+  mobile:
+    /\b(mobile|ios|android|iphone|ipad|app store|play store|smartphone|phone app|react native|flutter|on the go|offline-first)\b/i,
+  web: /\b(web|website|browser|dashboard|saas|portal|web app|webapp|site)\b/i,
+};
+
+/**
+ * The project type an idea suggests: MCP servers and mobile apps by their vocabulary,
+ * otherwise a web application.
+ *
+ * @example
+ * inferProjectType('An iPhone app to log climbs'); // 'mobile'
+ */
+export function inferProjectType(idea: string): ProjectType {
+  if (TYPE_HINTS.mcp.test(idea)) return 'mcp';
+  if (TYPE_HINTS.mobile.test(idea)) return 'mobile';
+  return 'web';
+}

@@ -1,0 +1,136 @@
+/**
+ * The offline engine's writing: a project definition and markdown documents derived
+ * deterministically from the idea and the settled definition. The offline model
+ * (`offline-model.ts`) wraps these in the AI SDK's model interface.
+ */
+import type { GenerationContext, ProjectDefinition } from './context.ts';
+import { defineProject as define } from './offline/define.ts';
+import { type Facts, factsFor } from './offline/facts.ts';
+import { blocks, bullets } from './offline/markdown.ts';
+import type { SectionWriter } from './offline/phrases.ts';
+import { ARCHITECTURE_SECTIONS } from './offline/sections-architecture.ts';
+import { BRIEF_SECTIONS } from './offline/sections-brief.ts';
+import { DELIVERY_SECTIONS } from './offline/sections-delivery.ts';
+import { MCP_SECTIONS } from './offline/sections-mcp.ts';
+import { MOBILE_SECTIONS } from './offline/sections-mobile.ts';
+import { PRODUCT_SECTIONS } from './offline/sections-product.ts';
+import { WEB_SECTIONS } from './offline/sections-web.ts';
+import { decapitalize, gerund, listing } from './offline/words.ts';
+
+type DefinitionContext = Extract<GenerationContext, { task: 'definition' }>;
+type DocumentContext = Extract<GenerationContext, { task: 'document' }>;
+
+/** Below this many words a document is topped up with a recap; "a page" of prose. */
+export const MIN_DOCUMENT_WORDS = 450;
+
+const WRITERS: Record<string, SectionWriter> = {
+  ...BRIEF_SECTIONS,
+  ...PRODUCT_SECTIONS,
+  ...ARCHITECTURE_SECTIONS,
+  ...DELIVERY_SECTIONS,
+  ...WEB_SECTIONS,
+  ...MOBILE_SECTIONS,
+  ...MCP_SECTIONS,
+};
+
+const PURPOSE: Record<string, string> = {
+  'project-brief':
+    'This brief sets out why it exists, whom it serves and what its first release must achieve',
+  'product-requirements': 'These requirements turn the brief into numbered, testable statements',
+  'user-stories':
+    'These stories describe the work from the point of view of the people who will use it',
+  architecture: 'This architecture explains how it is built and why each part is there',
+  'api-design':
+    'This API design specifies the HTTP API that the client and future integrations use',
+  'data-model': 'This data model defines the entities, tables and rules for the data it keeps',
+  screens: 'This screen guide lists every screen and what each one must show',
+  navigation:
+    'This navigation guide describes how people move between screens and how links open them',
+  'offline-and-permissions':
+    'This document covers how it behaves without a connection and which device permissions it asks for',
+  'mcp-tools': 'This document specifies the tools it exposes to AI assistants',
+  'mcp-resources-and-prompts':
+    'This document specifies the resources, templates and prompts it offers to clients',
+  'mcp-transport-and-clients':
+    'This document explains how clients connect to it and how to configure them',
+  'implementation-plan': 'This plan breaks the work into milestones, tasks and checks',
+  readme: 'This README is the front page of its repository',
+};
+
+/** The number of words in a markdown text (table rules and symbols do not count). */
+export function countWords(markdown: string): number {
+  return markdown.split(/\s+/).filter((word) => /[A-Za-z0-9]/.test(word)).length;
+}
+
+function fallbackSection(section: string): SectionWriter {
+  return (f) =>
+    blocks(
+      `This section covers ${section.toLowerCase()} for ${f.name}, ${f.aLabel} for ${f.audience}. ` +
+        `It applies the same decisions as the rest of the documents: the stack (${f.stack.join(', ')}) and the core features below.`,
+      bullets(
+        f.features.map(
+          (feature) =>
+            `**${feature}**: ${section.toLowerCase()} is settled before ${decapitalize(gerund(feature))} is built, and checked again at release.`,
+        ),
+      ),
+    );
+}
+
+function intro(f: Facts, context: DocumentContext): string {
+  const purpose =
+    PURPOSE[context.document.kind] ??
+    `This ${context.document.title} covers ${listing(context.document.sections.map((s) => s.toLowerCase()))}`;
+  const related = context.related.map((doc) => doc.title).filter(Boolean);
+  return (
+    `${f.name} is ${f.aLabel} for ${f.audience}, built with ${listing(f.stack.slice(0, 3))}. ` +
+    `It starts from the idea "${f.idea}". ${purpose}` +
+    (related.length > 0 ? `, building on the ${listing(related)}.` : '.')
+  );
+}
+
+function recap(f: Facts): string {
+  return blocks(
+    `For reference, the settled facts every ${f.name} document relies on:`,
+    bullets([
+      `Audience: ${f.audience}`,
+      `Core features: ${f.features.join('; ')}`,
+      `Tech stack: ${f.stack.join(', ')}`,
+      `Platforms: ${f.platforms.join(', ')}`,
+      `Business model: ${f.monetization}`,
+      `Success metrics: ${f.metrics.join('; ')}`,
+    ]),
+  );
+}
+
+/**
+ * The project definition for a definition call: name (or the requested one), description,
+ * type and questionnaire, all derived from the idea.
+ *
+ * @example
+ * defineProject({ task: 'definition', idea: 'A habit tracker for remote teams', type: 'web' }).name; // 'HabitLoop'
+ */
+export function defineProject(context: DefinitionContext): ProjectDefinition {
+  return define({
+    idea: context.idea,
+    type: context.type,
+    ...(context.requestedName ? { requestedName: context.requestedName } : {}),
+  });
+}
+
+/**
+ * The markdown of a document: `# <Title>: <name>`, an introduction, then one `## ` section
+ * per requested section, written from the idea and the definition.
+ *
+ * @example
+ * writeDocument({ task: 'document', idea, definition, document: documentPlan('web')[0]!, related: [] });
+ */
+export function writeDocument(context: DocumentContext): string {
+  const f = factsFor(context);
+  const sections = context.document.sections.map((section) => {
+    const writer = WRITERS[`${context.document.kind}/${section}`] ?? fallbackSection(section);
+    return `## ${section}\n\n${writer(f)}`;
+  });
+  let markdown = blocks(`# ${context.document.title}: ${f.name}`, intro(f, context), ...sections);
+  if (countWords(markdown) < MIN_DOCUMENT_WORDS) markdown = blocks(markdown, recap(f));
+  return `${markdown}\n`;
+}

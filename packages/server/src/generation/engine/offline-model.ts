@@ -1,0 +1,176 @@
+/**
+ * The offline engine as an AI SDK model: no network, deterministic for a given prompt.
+ * It reads the `<pgs-context>` block the workflow embeds in every prompt and answers
+ * with a project definition (JSON) or a markdown document, so the workflow drives it
+ * exactly like a hosted model, time-outs and aborts included.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FinishReason,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { readContext } from './context.ts';
+import { defineProject, writeDocument } from './offline-content.ts';
+
+/** The provider id, also the key of its `providerOptions`. */
+export const OFFLINE_PROVIDER = 'pgs-offline';
+
+/**
+ * `providerOptions['pgs-offline']`: how a call simulates a slow or stuck model.
+ * `delayMs` waits before answering; `hang` never answers, so the caller's `timeout` or
+ * `abortSignal` ends the call the way it ends a real model call that times out.
+ */
+export interface OfflineSimulation {
+  delayMs?: number;
+  hang?: boolean;
+}
+
+const FINISH: LanguageModelV4FinishReason = { unified: 'stop', raw: 'stop' };
+
+/** The text of every system, user and assistant message, in order. */
+function promptText(prompt: LanguageModelV4CallOptions['prompt']): string {
+  const parts: string[] = [];
+  for (const message of prompt) {
+    if (message.role === 'system') parts.push(message.content);
+    else if (message.role === 'user' || message.role === 'assistant') {
+      for (const part of message.content) if (part.type === 'text') parts.push(part.text);
+    }
+  }
+  return parts.join('\n\n');
+}
+
+function simulationOf(options: LanguageModelV4CallOptions): { delayMs: number; hang: boolean } {
+  const raw = options.providerOptions?.[OFFLINE_PROVIDER];
+  const delay = raw?.delayMs;
+  return {
+    delayMs: typeof delay === 'number' && Number.isFinite(delay) && delay > 0 ? delay : 0,
+    hang: raw?.hang === true,
+  };
+}
+
+/**
+ * Resolves after `ms` (or never, for `Infinity`), rejecting with the signal's reason as
+ * soon as it aborts. A pending hang holds a timer so the process stays alive the way an
+ * open socket would.
+ */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = Number.isFinite(ms) ? setTimeout(finish, ms) : setInterval(() => {}, 60_000);
+    function finish(): void {
+      clearTimeout(timer);
+      clearInterval(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort(): void {
+      clearTimeout(timer);
+      clearInterval(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Usage in the LanguageModelV4 shape; the offline engine has no cache and no reasoning. */
+function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
+}
+
+/** The answer to a prompt; throws when the prompt carries no PGS context. */
+export function answerPrompt(prompt: string): string {
+  const context = readContext(prompt);
+  if (!context) {
+    throw new Error(
+      `${OFFLINE_PROVIDER}: the prompt has no <pgs-context> block; the offline engine only answers ` +
+        'prompts built with renderPrompt()',
+    );
+  }
+  if (context.task === 'definition') return JSON.stringify(defineProject(context));
+  return writeDocument(context);
+}
+
+interface Produced {
+  text: string;
+  usage: LanguageModelV4Usage;
+  warnings: SharedV4Warning[];
+}
+
+async function produce(options: LanguageModelV4CallOptions): Promise<Produced> {
+  const { delayMs, hang } = simulationOf(options);
+  const signal = options.abortSignal;
+  if (hang && !signal) {
+    throw new Error(
+      `${OFFLINE_PROVIDER}: a simulated hang needs a timeout or an abortSignal; without one the call would never end`,
+    );
+  }
+  await wait(hang ? Number.POSITIVE_INFINITY : delayMs, signal);
+  const prompt = promptText(options.prompt);
+  const text = answerPrompt(prompt);
+  const warnings: SharedV4Warning[] =
+    options.tools && options.tools.length > 0
+      ? [{ type: 'unsupported', feature: 'tools', details: 'the offline engine never calls tools' }]
+      : [];
+  return { text, usage: usageOf(countTokens(prompt), countTokens(text)), warnings };
+}
+
+/** Splits an answer into stream deltas of whole lines. */
+function deltas(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+/g) ?? [];
+}
+
+/**
+ * The offline engine as an AI SDK `LanguageModelV4`.
+ *
+ * @example
+ * const { text } = await generateText({ model: createOfflineModel(), system: SYSTEM_PROMPT, prompt: renderPrompt(context) });
+ */
+export function createOfflineModel(options: { modelId?: string } = {}): LanguageModelV4 {
+  const modelId = options.modelId ?? 'pgs-offline-1';
+  return {
+    specificationVersion: 'v4',
+    provider: OFFLINE_PROVIDER,
+    modelId,
+    supportedUrls: {},
+
+    async doGenerate(call): Promise<LanguageModelV4GenerateResult> {
+      const { text, usage, warnings } = await produce(call);
+      return {
+        content: [{ type: 'text', text }],
+        finishReason: FINISH,
+        usage,
+        warnings,
+        response: { modelId },
+      };
+    },
+
+    async doStream(call): Promise<LanguageModelV4StreamResult> {
+      const { text, usage, warnings } = await produce(call);
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controller.enqueue({ type: 'stream-start', warnings });
+          controller.enqueue({ type: 'response-metadata', modelId });
+          controller.enqueue({ type: 'text-start', id: 'text-0' });
+          for (const delta of deltas(text))
+            controller.enqueue({ type: 'text-delta', id: 'text-0', delta });
+          controller.enqueue({ type: 'text-end', id: 'text-0' });
+          controller.enqueue({ type: 'finish', usage, finishReason: FINISH });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

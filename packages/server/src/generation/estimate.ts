@@ -1,0 +1,76 @@
+import type { DocumentKind } from './catalogue.ts';
+
+/** The definition call that opens every workflow, timed like a document kind. */
+export const DEFINITION_KIND = 'definition';
+
+export interface EstimateInput {
+  plan: readonly DocumentKind[];
+  /** Kinds already stored. */
+  done: ReadonlySet<string>;
+  /** Kinds being generated, with the time each started (ms). */
+  running?: ReadonlyMap<string, number>;
+  /** Whether the definition (name, questionnaire) is settled. */
+  defined: boolean;
+  /** Expected milliseconds for a kind (measured, or simulated). */
+  durationOf: (kind: string) => number;
+  now: number;
+}
+
+/**
+ * Milliseconds until the workflow is expected to finish: the longest chain of remaining
+ * work through the dependency graph (documents whose inputs are ready run concurrently),
+ * a running document counting only its expected remainder. Never negative.
+ *
+ * @example
+ * estimateRemainingMs({ plan, done: new Set(), defined: false, durationOf: () => 1000, now: Date.now() });
+ */
+export function estimateRemainingMs(input: EstimateInput): number {
+  const { plan, done, running = new Map(), durationOf, now } = input;
+  const remainingOf = (kind: string) => {
+    const started = running.get(kind);
+    const expected = durationOf(kind);
+    return started === undefined ? expected : Math.max(0, expected - (now - started));
+  };
+  const start = input.defined ? 0 : durationOf(DEFINITION_KIND);
+  const finish = new Map<string, number>();
+  let longest = start;
+  // The plan lists every kind after its dependencies, so one pass suffices.
+  for (const doc of plan) {
+    if (done.has(doc.kind)) {
+      finish.set(doc.kind, 0);
+      continue;
+    }
+    const ready = Math.max(start, ...doc.dependsOn.map((dep) => finish.get(dep) ?? 0));
+    const end = ready + remainingOf(doc.kind);
+    finish.set(doc.kind, end);
+    longest = Math.max(longest, end);
+  }
+  return Math.max(0, Math.round(longest));
+}
+
+/**
+ * How a simulated duration is spread over a plan: each kind's delay is proportional to
+ * its weight, scaled so the longest chain (the definition plus the critical path) lasts
+ * `durationMs`.
+ */
+export function spreadDuration(
+  plan: readonly DocumentKind[],
+  durationMs: number,
+): Map<string, number> {
+  const definitionWeight = 1;
+  const weightOf = new Map(plan.map((doc) => [doc.kind, doc.weight]));
+  const path = estimateRemainingMs({
+    plan,
+    done: new Set(),
+    defined: false,
+    durationOf: (kind) => (kind === DEFINITION_KIND ? definitionWeight : (weightOf.get(kind) ?? 1)),
+    now: 0,
+  });
+  const scale = path === 0 ? 0 : durationMs / path;
+  const delays = new Map<string, number>([[DEFINITION_KIND, Math.round(definitionWeight * scale)]]);
+  for (const doc of plan) delays.set(doc.kind, Math.round(doc.weight * scale));
+  return delays;
+}
+
+/** Prior expectation for a kind never measured here, in ms (real models take seconds). */
+export const priorDurationMs = (weight: number) => weight * 2_000;

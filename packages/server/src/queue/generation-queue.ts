@@ -1,0 +1,162 @@
+import { sql } from 'drizzle-orm';
+import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
+import type { Database, Tx } from '../storage/db.ts';
+
+/** The queue of project generations; one job per project, its id the project's. */
+export const GENERATE_QUEUE = 'pgs-generate';
+/** Where a generation lands after its last retry failed. */
+export const DEAD_QUEUE = 'pgs-generate-dead';
+
+/** One attempt at a project's generation. */
+export interface GenerationJob {
+  projectId: string;
+  /** 0 on the first attempt. */
+  attempt: number;
+  /** No retry follows this attempt if it throws. */
+  lastAttempt: boolean;
+  /** Aborts when the worker stops or the job's claim lapses. */
+  signal: AbortSignal;
+}
+
+export interface GenerationHandlers {
+  /** Runs (or resumes) a generation; throwing retries it, up to the queue's limit. */
+  run(job: GenerationJob): Promise<void>;
+  /** A generation whose retries are exhausted. */
+  dead(projectId: string): Promise<void>;
+}
+
+export interface GenerationQueueOptions {
+  /** Generations run at once by this process. */
+  concurrency?: number;
+  /** Retries of a generation that failed unexpectedly (a crash, a database error). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** A worker that stops sending heartbeats (a crash) loses its job to another after this. */
+  heartbeatSeconds?: number;
+}
+
+/**
+ * Dispatches generations as durable pg-boss jobs, on the embedded PGlite (its adapter,
+ * LISTEN/NOTIFY) or on PostgreSQL. Creating a project enqueues in the same transaction,
+ * so a project never exists without its job.
+ *
+ * @example
+ * const queue = await createGenerationQueue(database);
+ * await queue.start({ run: (job) => workflow.run(job), dead: (id) => workflow.giveUp(id) });
+ */
+export class GenerationQueue {
+  readonly #boss: PgBoss;
+  readonly #options: Required<GenerationQueueOptions>;
+  #working = false;
+
+  private constructor(boss: PgBoss, options: Required<GenerationQueueOptions>) {
+    this.#boss = boss;
+    this.#options = options;
+  }
+
+  static async create(
+    database: Database,
+    options: GenerationQueueOptions = {},
+  ): Promise<GenerationQueue> {
+    const settings = {
+      concurrency: options.concurrency ?? 4,
+      retryLimit: options.retryLimit ?? 3,
+      retryDelaySeconds: options.retryDelaySeconds ?? 2,
+      heartbeatSeconds: options.heartbeatSeconds ?? 10,
+    };
+    const common = { useListenNotify: true, schedule: false, monitorIntervalSeconds: 5 } as const;
+    const boss =
+      database.kind === 'pglite'
+        ? new PgBoss({ ...common, db: fromPglite(database.pglite!) })
+        : new PgBoss({ ...common, connectionString: database.url!, max: 4 });
+    boss.on('error', () => {
+      // pg-boss reports maintenance hiccups here and carries on; job failures reach handlers.
+    });
+    await boss.start();
+    await boss.createQueue(DEAD_QUEUE, { retryLimit: 5, retryDelay: 1, retryBackoff: true });
+    await boss.createQueue(GENERATE_QUEUE, {
+      notify: true,
+      retryLimit: settings.retryLimit,
+      retryDelay: settings.retryDelaySeconds,
+      retryBackoff: true,
+      retryDelayMax: 60,
+      heartbeatSeconds: settings.heartbeatSeconds,
+      expireInSeconds: 6 * 3600,
+      deadLetter: DEAD_QUEUE,
+    });
+    return new GenerationQueue(boss, settings);
+  }
+
+  /** Enqueues a project's generation, inside `tx` when given; enqueuing twice is harmless. */
+  async enqueue(projectId: string, tx?: Tx): Promise<void> {
+    await this.#boss.send(
+      GENERATE_QUEUE,
+      { projectId },
+      { id: projectId, ...(tx ? { db: fromDrizzle(tx as never, sql) } : {}) },
+    );
+  }
+
+  /** Starts this process's workers. */
+  async start(handlers: GenerationHandlers): Promise<void> {
+    this.#working = true;
+    await this.#boss.work<{ projectId: string }>(
+      GENERATE_QUEUE,
+      {
+        includeMetadata: true,
+        localConcurrency: this.#options.concurrency,
+        pollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: 2,
+      },
+      async ([received]) => {
+        if (received === undefined) return;
+        // includeMetadata is set, so the job carries its retry counters.
+        const job = received as JobWithMetadata<{ projectId: string }>;
+        await handlers.run({
+          projectId: job.data.projectId,
+          attempt: job.retryCount,
+          lastAttempt: job.retryCount >= job.retryLimit,
+          signal: job.signal,
+        });
+      },
+    );
+    await this.#boss.work<{ projectId: string }>(
+      DEAD_QUEUE,
+      { pollingIntervalSeconds: 1 },
+      async ([job]) => {
+        if (job !== undefined) await handlers.dead(job.data.projectId);
+      },
+    );
+  }
+
+  /**
+   * Embedded mode only (this process holds the data directory's lock, so no other worker
+   * exists): attempts left `active` by a process that died are failed now, so their retry
+   * starts at once instead of after the heartbeat expires; a project with no job gets one.
+   */
+  async recover(projectIds: readonly string[]): Promise<{ resumed: number; requeued: number }> {
+    let resumed = 0;
+    let requeued = 0;
+    for (const projectId of projectIds) {
+      const [job] = await this.#boss.findJobs(GENERATE_QUEUE, { id: projectId });
+      if (job === undefined) {
+        await this.enqueue(projectId);
+        requeued++;
+      } else if (job.state === 'active') {
+        await this.#boss.fail(
+          GENERATE_QUEUE,
+          { id: job.id, retryCount: job.retryCount },
+          {
+            reason: 'the process running this generation stopped',
+          },
+        );
+        resumed++;
+      }
+    }
+    return { resumed, requeued };
+  }
+
+  /** Stops the workers (waiting for running generations up to `timeoutMs`) and the queue. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    await this.#boss.stop({ graceful: this.#working, timeout: timeoutMs, close: true });
+  }
+}

@@ -29,6 +29,8 @@ export interface Config {
   readonly workerConcurrency: number;
   /** Time limit of one AI call, in milliseconds. */
   readonly aiTimeoutMs: number;
+  /** getProjectStatus requests per minute per key (the seed's 100; raise it for load tests). */
+  readonly statusRateLimit: number;
 }
 
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -129,5 +131,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     role,
     workerConcurrency: integer(env, 'PGS_WORKER_CONCURRENCY', 4, 1, 64),
     aiTimeoutMs: integer(env, 'PGS_AI_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    statusRateLimit: integer(env, 'PGS_STATUS_RATE_LIMIT', 100, 1, 10_000_000),
   });
 }

@@ -11,7 +11,7 @@ import { offlineModels } from './generation/models.ts';
 import { Projects } from './generation/projects.ts';
 import { GenerationWorkflow } from './generation/workflow.ts';
 import type { RateLimitStore } from './limits/rate-limiter.ts';
-import { createLimiters } from './limits/rules.ts';
+import { createLimiters, RATE_LIMIT_RULES } from './limits/rules.ts';
 import { GenerationQueue } from './queue/generation-queue.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
 import { type Database, openDatabase } from './storage/db.ts';
@@ -103,7 +103,10 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       config,
       database,
       adminToken,
-      limiters: await createLimiters(store),
+      limiters: await createLimiters(store, {
+        ...RATE_LIMIT_RULES,
+        status: { ...RATE_LIMIT_RULES.status, points: config.statusRateLimit },
+      }),
       dispatcher: queue,
       logger: log,
     });

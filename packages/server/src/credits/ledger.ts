@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.ts';
 import type { Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import {
@@ -40,7 +40,7 @@ export async function grantCredits(
   const balance = await recordMovement(tx, {
     ...grant,
     kind: 'grant',
-    movementKey: `grant:${ulid()}`,
+    movementKey: `grant:${newUlid()}`,
   });
   return balance ?? getBalance(tx, grant.accountId, grant.mode);
 }

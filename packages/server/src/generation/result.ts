@@ -1,10 +1,6 @@
 import type { GenerationMetadata, Project, ProjectCompleted } from '@pgs/contract';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
-/** The message of a failed project; the contract says it states the refund. */
-export const GENERATION_FAILED_MESSAGE =
-  'The AI service timed out while generating the project. Your credits have been refunded.';
-
 /**
  * The `data` of a completed project, from its stored row and documents. Built once, when
  * the project completes: completed projects never change.

@@ -18,6 +18,10 @@ interface FinalView extends StatusView {
   mode: string;
 }
 
+/** Every failed project is refunded; the message says so even if none was stored. */
+const FAILED_FALLBACK_MESSAGE =
+  'The project could not be generated. Your credits have been refunded.';
+
 const etagOf = (body: Buffer) =>
   `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 
@@ -84,7 +88,10 @@ export class ProjectStatusReader {
         const failed = view('failed', {
           projectId,
           status: 'failed',
-          error: { code: row.errorCode ?? 'generation_failed', message: row.errorMessage ?? '' },
+          error: {
+            code: row.errorCode ?? 'generation_failed',
+            message: row.errorMessage ?? FAILED_FALLBACK_MESSAGE,
+          },
         });
         return this.#remember(projectId, row.accountId, row.mode, failed);
       }

@@ -52,7 +52,7 @@ describe.skipIf(skip !== undefined)(
         DATABASE_URL: database.url,
         REDIS_URL: TEST_REDIS_URL,
         PGS_ADMIN_TOKEN: adminToken,
-        };
+      };
       // Two API processes and a worker start together: migrations serialize themselves.
       const api1 = startServerProcess({ ...env, PGS_ROLE: 'api' });
       const api2 = startServerProcess({ ...env, PGS_ROLE: 'api' });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../accounts/service.ts';
 import { ApiError } from '../errors.ts';
-import type { Db } from '../storage/db.ts';
+import type { Db, Tx } from '../storage/db.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -22,6 +22,12 @@ export interface StoredResponse {
   body: string;
 }
 
+/**
+ * Stores the response to replay, inside the transaction that makes the request's effect,
+ * so a crash can never leave the effect without the response that names it.
+ */
+export type Remember = (tx: Tx, response: StoredResponse) => Promise<void>;
+
 /** JSON with sorted keys: two bodies that differ only in key order are the same request. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -32,6 +38,13 @@ function canonical(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** What identifies a request under one key: the operation and its body, canonically. */
+export function requestHash(operation: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${operation}\n${canonical(body ?? null)}`)
+    .digest('hex');
 }
 
 function send(reply: FastifyReply, response: StoredResponse, replayed: boolean): FastifyReply {
@@ -45,7 +58,8 @@ function send(reply: FastifyReply, response: StoredResponse, replayed: boolean):
  * and mode, kept 24 h): the same key and body replay the first 2xx response; the same key
  * with another body → 422 IDEMPOTENCY_KEY_REUSED; a duplicate while the first is still
  * running → 409 IDEMPOTENCY_CONFLICT with `Retry-After: 1`. Errors are not remembered, so
- * a request that failed can be retried with the same key once its cause is fixed.
+ * a request that failed can be retried with the same key once its cause is fixed. The
+ * handler should call `remember` in the transaction that makes its effect.
  *
  * @example
  * return withIdempotency(db, request, reply, 'createProject', async () => ({ status: 202, headers, body }));
@@ -55,10 +69,10 @@ export async function withIdempotency(
   request: FastifyRequest,
   reply: FastifyReply,
   operation: string,
-  handler: () => Promise<StoredResponse>,
+  handler: (remember: Remember) => Promise<StoredResponse>,
 ): Promise<FastifyReply> {
   const raw = request.headers['idempotency-key'];
-  if (raw === undefined) return send(reply, await handler(), false);
+  if (raw === undefined) return send(reply, await handler(async () => {}), false);
   const key = Array.isArray(raw) ? raw.join(',') : raw;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
     throw new ApiError('VALIDATION_ERROR', 'The Idempotency-Key header is not valid.', {
@@ -71,18 +85,16 @@ export async function withIdempotency(
   }
   const principal: Principal = request.principal;
   const scope = { accountId: principal.accountId, mode: principal.mode, key };
-  const requestHash = createHash('sha256')
-    .update(`${operation}\n${canonical(request.body ?? null)}`)
-    .digest('hex');
+  const hash = requestHash(operation, request.body);
   const existing = await claimIdempotencyKey(db, {
     ...scope,
     operation,
-    requestHash,
+    requestHash: hash,
     expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
     staleBefore: new Date(Date.now() - STALE_CLAIM_MS),
   });
   if (existing !== undefined) {
-    if (existing.requestHash !== requestHash) {
+    if (existing.requestHash !== hash) {
       throw new ApiError(
         'IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
@@ -106,17 +118,22 @@ export async function withIdempotency(
       true,
     );
   }
+  let remembered = false;
+  const remember: Remember = async (tx, response) => {
+    await completeIdempotencyKey(tx, scope, response);
+    remembered = true;
+  };
   let response: StoredResponse;
   try {
-    response = await handler();
+    response = await handler(remember);
   } catch (error) {
     await releaseIdempotencyKey(db, scope);
     throw error;
   }
-  if (response.status >= 200 && response.status < 300) {
-    await completeIdempotencyKey(db, scope, response);
-  } else {
+  if (response.status < 200 || response.status >= 300) {
     await releaseIdempotencyKey(db, scope);
+  } else if (!remembered) {
+    await completeIdempotencyKey(db, scope, response);
   }
   return send(reply, response, false);
 }

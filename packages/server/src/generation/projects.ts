@@ -39,6 +39,12 @@ export interface CreateProjectInput {
   simulate?: Simulation | undefined;
 }
 
+/** A project just created. */
+export interface CreatedProject {
+  projectId: string;
+  estimatedCompletionMs: number;
+}
+
 /** Puts a project's generation on the queue, inside the creating transaction. */
 export interface Dispatcher {
   enqueue(projectId: string, tx: Tx): Promise<void>;
@@ -88,7 +94,11 @@ export class Projects {
   async create(
     principal: Principal,
     input: CreateProjectInput,
-  ): Promise<{ projectId: string; estimatedCompletionMs: number }> {
+    options: {
+      /** Runs inside the creating transaction (e.g. to remember an idempotent response). */
+      withinTransaction?: (tx: Tx, created: CreatedProject) => Promise<void>;
+    } = {},
+  ): Promise<CreatedProject> {
     const type = input.type ?? inferProjectType(input.idea);
     const plan = documentPlan(type);
     const price = priceOf(type);
@@ -118,6 +128,7 @@ export class Projects {
       });
       await reserveCredits(tx, { ...principal, projectId, amount: price });
       await this.#dispatcher.enqueue(projectId, tx);
+      await options.withinTransaction?.(tx, { projectId, estimatedCompletionMs });
     });
     return { projectId, estimatedCompletionMs };
   }

@@ -64,7 +64,14 @@ export class GenerationQueue {
       retryDelaySeconds: options.retryDelaySeconds ?? 2,
       heartbeatSeconds: options.heartbeatSeconds ?? 10,
     };
-    const common = { useListenNotify: true, schedule: false, monitorIntervalSeconds: 5 } as const;
+    // Missed heartbeats are found by the supervisor's pass (default every 60 s): run it every
+    // 5 s so a dead worker's job is retried within about 15 s.
+    const common = {
+      useListenNotify: true,
+      schedule: false,
+      monitorIntervalSeconds: 5,
+      superviseIntervalSeconds: 5,
+    } as const;
     const boss =
       database.kind === 'pglite'
         ? new PgBoss({ ...common, db: fromPglite(database.pglite!) })

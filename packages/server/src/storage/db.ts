@@ -52,7 +52,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const lock = await pool.connect();
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+      // On the locked connection itself: a pool of one would otherwise wait for itself.
+      await migratePg(drizzlePg({ client: lock, schema }), { migrationsFolder });
     } finally {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       lock.release();

@@ -109,16 +109,25 @@ export class Proc {
     return `--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}\n---`;
   }
 
-  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<Exit> {
+  async kill(signal: NodeJS.Signals = 'SIGKILL', timeoutMs = 30_000): Promise<Exit> {
     if (this.exit === undefined) this.child.kill(signal);
-    return this.waitForExit(15_000);
+    return this.waitForExit(timeoutMs);
   }
+}
+
+/** This process's environment without the server's own settings (a developer's PGS_*, DATABASE_URL…). */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(PGS_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$)/.test(name),
+    ),
+  );
 }
 
 /** Starts `packages/server/src/main.ts` the way a user does, with `env` added to the environment. */
 export function startServerProcess(env: NodeJS.ProcessEnv): Proc {
   return new Proc(['packages/server/src/main.ts'], {
-    ...process.env,
+    ...inheritedEnv(),
     PORT: '0',
     HOST: '127.0.0.1',
     PGS_LOG_LEVEL: 'warn',

@@ -2,7 +2,7 @@ import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
-import type { Projects } from '../../../generation/projects.ts';
+import type { CreatedProject, Projects } from '../../../generation/projects.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
@@ -57,9 +57,24 @@ export async function projectRoutes(
           },
         });
       }
-      return withIdempotency(db, request, reply, 'createProject', async () => {
+      const respond = (created: CreatedProject) => ({
+        status: 202,
+        headers: {
+          location: `/api/v1/projects/${created.projectId}`,
+          'retry-after': String(pollHint(created.estimatedCompletionMs)),
+        },
+        body: JSON.stringify({
+          success: true,
+          data: {
+            projectId: created.projectId,
+            status: 'in_progress',
+            estimatedCompletionMs: created.estimatedCompletionMs,
+          },
+        }),
+      });
+      return withIdempotency(db, request, reply, 'createProject', async (remember) => {
         try {
-          const created = await projects.create(request.principal, {
+          const input = {
             idea,
             type,
             name,
@@ -67,20 +82,11 @@ export async function projectRoutes(
               outcome: simulate.outcome,
               durationMs: simulate.durationMs ?? 0,
             },
+          };
+          const created = await projects.create(request.principal, input, {
+            withinTransaction: (tx, project) => remember(tx, respond(project)),
           });
-          const data = {
-            projectId: created.projectId,
-            status: 'in_progress',
-            estimatedCompletionMs: created.estimatedCompletionMs,
-          };
-          return {
-            status: 202,
-            headers: {
-              location: `/api/v1/projects/${created.projectId}`,
-              'retry-after': String(pollHint(created.estimatedCompletionMs)),
-            },
-            body: JSON.stringify({ success: true, data }),
-          };
+          return respond(created);
         } catch (error) {
           if (error instanceof InsufficientCreditsError) {
             throw new ApiError('INSUFFICIENT_CREDITS', error.message, {

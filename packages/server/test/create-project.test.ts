@@ -1,0 +1,563 @@
+import type { ProjectType } from '@pgs/contract';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedKey } from '../src/accounts/service.ts';
+import { refundCredits } from '../src/credits/ledger.ts';
+import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
+import { Projects } from '../src/generation/projects.ts';
+import { creditLedger, projects } from '../src/storage/schema.ts';
+import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
+
+/**
+ * Issue 3 items 1, 3, 4, 5, 6, 7, 8 and docs/api.md "Creating projects" and "Credits":
+ * POST /api/v1/projects end to end with the real queue, workers and offline engine.
+ */
+
+const IN_PROGRESS_KEYS = ['estimatedCompletionMs', 'projectId', 'status'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A room for the polls of a suite that runs projects to their end; limits are tested elsewhere. */
+const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
+
+/**
+ * Re-runs `probe` until it returns something other than `undefined`, or fails at the deadline
+ * with the last value seen.
+ */
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  { timeoutMs = 20_000, intervalMs = 25, what = 'the condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+const words = (markdown: string) => markdown.split(/\s+/).filter((w) => /\w/.test(w)).length;
+
+/** The value of a response header sent once. */
+function header(res: LightMyRequestResponse, name: string): string {
+  const value = res.headers[name.toLowerCase()];
+  expect(value, `header ${name}`).toBeDefined();
+  expect(Array.isArray(value), `header ${name} sent once`).toBe(false);
+  return String(value);
+}
+
+/** The price of the kinds of a type's plan that were generated (the docs/api.md table). */
+function priceOfGenerated(type: ProjectType, kinds: readonly string[]): number {
+  return documentPlan(type)
+    .filter((doc) => kinds.includes(doc.kind))
+    .reduce((sum, doc) => sum + doc.credits, 0);
+}
+
+describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(backend, {
+      generation: 'workers',
+      workflow: { retryDelayMs: 10 },
+      rules: {
+        status: { name: 'status', ...ROOMY },
+        create: { name: 'create', ...ROOMY },
+        credits: { name: 'credits', ...ROOMY },
+      },
+    });
+  });
+  afterAll(async () => h?.close());
+
+  const create = (key: CreatedKey, body: unknown, headers: Record<string, string> = {}) =>
+    h.request({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: { ...bearer(key.key), 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(body),
+    });
+  const get = (key: CreatedKey, id: string, headers: Record<string, string> = {}) =>
+    h.request({
+      method: 'GET',
+      url: `/api/v1/projects/${id}`,
+      headers: { ...bearer(key.key), ...headers },
+    });
+  const credits = async (key: CreatedKey) => {
+    const res = await h.request({
+      method: 'GET',
+      url: '/api/v1/credits',
+      headers: bearer(key.key),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data as { mode: string; balance: number; reserved: number };
+  };
+  /** Polls the project until it leaves in_progress; returns the final response. */
+  const settle = (key: CreatedKey, id: string, timeoutMs = 20_000) =>
+    waitFor(
+      async () => {
+        const res = await get(key, id);
+        expect(res.statusCode).toBe(200);
+        const data = res.json().data;
+        if (data.status === 'in_progress') {
+          expect(Object.keys(data).sort()).toEqual(IN_PROGRESS_KEYS);
+          expect(data.estimatedCompletionMs).toBeGreaterThanOrEqual(0);
+          return undefined;
+        }
+        return res;
+      },
+      { timeoutMs, what: `project ${id} to finish` },
+    );
+  const projectsOf = (key: CreatedKey) =>
+    h.database.db.select().from(projects).where(eq(projects.accountId, key.accountId));
+  const ledgerOf = (key: CreatedKey) =>
+    h.database.db.select().from(creditLedger).where(eq(creditLedger.accountId, key.accountId));
+
+  describe('a project from an idea', () => {
+    const idea =
+      'A web dashboard where community gardeners share compost schedules, seed swaps and watering rotas for their allotments.';
+    let key: CreatedKey;
+    let projectId: string;
+    let completed: LightMyRequestResponse;
+
+    it('answers 202 with the in_progress envelope, Location and Retry-After', async () => {
+      key = await h.createKey('test', { credits: 500 });
+      const res = await create(key, { idea });
+      expect(res.statusCode).toBe(202);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['data', 'success']);
+      expect(body.success).toBe(true);
+      expect(Object.keys(body.data).sort()).toEqual(IN_PROGRESS_KEYS);
+      expect(body.data.projectId).toMatch(UUID);
+      expect(body.data.status).toBe('in_progress');
+      expect(Number.isInteger(body.data.estimatedCompletionMs)).toBe(true);
+      expect(body.data.estimatedCompletionMs).toBeGreaterThanOrEqual(0);
+      projectId = body.data.projectId;
+      expect(header(res, 'location')).toBe(`/api/v1/projects/${projectId}`);
+      const retryAfter = Number(header(res, 'retry-after'));
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(10);
+      expect(retryAfter).toBeLessThanOrEqual(30);
+      // Not a replay: there was no Idempotency-Key.
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('polls to completed with ≥ 5 documents from ≥ 3 stages, each a full page', async () => {
+      completed = await settle(key, projectId);
+      const { data } = completed.json();
+      expect(data.status).toBe('completed');
+      expect(Object.keys(data).sort()).toEqual(['metadata', 'project', 'projectId', 'status']);
+      expect(data.projectId).toBe(projectId);
+      const { project } = data;
+      expect(project.type).toBe('web');
+      expect(typeof project.name).toBe('string');
+      expect(project.name.length).toBeGreaterThan(0);
+      expect(project.description.length).toBeGreaterThan(0);
+      expect(typeof project.questionnaire.targetAudience).toBe('string');
+      expect(typeof project.questionnaire.monetization).toBe('string');
+      expect(project.questionnaire.techStack.length).toBeGreaterThan(0);
+
+      const docs = project.documents as Array<Record<string, unknown>>;
+      expect(docs.length).toBeGreaterThanOrEqual(5);
+      expect(new Set(docs.map((d) => d.stage)).size).toBeGreaterThanOrEqual(3);
+      // Exactly the web plan, each kind once.
+      expect(docs.map((d) => d.type).sort()).toEqual(
+        documentPlan('web')
+          .map((d) => d.kind)
+          .sort(),
+      );
+      for (const doc of docs) {
+        expect(Object.keys(doc).sort()).toEqual([
+          'content',
+          'filename',
+          'generated_at',
+          'stage',
+          'tokens_used',
+          'type',
+        ]);
+        const planned = documentPlan('web').find((d) => d.kind === doc.type);
+        expect(doc.filename).toBe(planned?.filename);
+        expect(doc.stage).toBe(planned?.stage);
+        const content = doc.content as string;
+        expect(content, `${doc.type} is markdown with a title`).toMatch(/^# /);
+        expect(content, `${doc.type} has sections`).toMatch(/^## /m);
+        expect(words(content), `${doc.type} word count`).toBeGreaterThanOrEqual(450);
+        expect(new Date(doc.generated_at as string).toISOString()).toBe(doc.generated_at);
+        expect(Number.isInteger(doc.tokens_used)).toBe(true);
+        expect(doc.tokens_used as number).toBeGreaterThan(0);
+        // Specific to this idea and consistent with the chosen name.
+        expect(content, `${doc.type} names the project`).toContain(project.name);
+        expect(content, `${doc.type} has no placeholders`).not.toMatch(
+          /lorem ipsum|\bTODO\b|\bTBD\b|\{\{|\[insert/i,
+        );
+      }
+      const all = docs.map((d) => d.content as string).join('\n');
+      for (const word of ['gardeners', 'compost', 'allotments']) {
+        expect(all.toLowerCase(), `the documents mention "${word}"`).toContain(word);
+      }
+      const brief = docs.find((d) => d.type === 'project-brief')?.content as string;
+      expect(brief.toLowerCase()).toMatch(/compost|gardeners/);
+    });
+
+    it('metadata counts the documents and charges exactly their catalogue prices', async () => {
+      const { data } = completed.json();
+      const kinds = (data.project.documents as Array<{ type: string }>).map((d) => d.type);
+      expect(data.metadata.documentsGenerated).toBe(kinds.length);
+      expect(data.metadata.creditsConsumed).toBe(priceOfGenerated('web', kinds));
+      expect(data.metadata.creditsConsumed).toBe(priceOf('web'));
+      expect(Number.isInteger(data.metadata.generationTimeMs)).toBe(true);
+      expect(data.metadata.generationTimeMs).toBeGreaterThanOrEqual(0);
+      expect(await credits(key)).toEqual({
+        mode: 'test',
+        balance: 500 - data.metadata.creditsConsumed,
+        reserved: 0,
+      });
+      const movements = (await ledgerOf(key)).filter((m) => m.projectId === projectId);
+      expect(movements.map((m) => [m.movementKey, m.amount]).sort()).toEqual(
+        [
+          [`project:${projectId}:consume`, 0],
+          [`project:${projectId}:reserve`, -priceOf('web')],
+        ].sort(),
+      );
+    });
+
+    it('is immutable: the same bytes and ETag on every read, 304 for If-None-Match', async () => {
+      const first = await get(key, projectId);
+      const second = await get(key, projectId);
+      expect(first.statusCode).toBe(200);
+      expect(second.body).toBe(first.body);
+      const etag = header(first, 'etag');
+      expect(header(second, 'etag')).toBe(etag);
+      expect(first.body).toBe(completed.body);
+      expect(header(first, 'cache-control')).toBe('private, max-age=86400');
+      // The bytes served are the ones serialized once at completion.
+      const [row] = await h.database.db.select().from(projects).where(eq(projects.id, projectId));
+      expect(first.body).toBe(row?.resultBody);
+      expect(row?.resultEtag).toBe(etag);
+
+      const notModified = await get(key, projectId, { 'if-none-match': etag });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.body).toBe('');
+      expect(header(notModified, 'etag')).toBe(etag);
+    });
+  });
+
+  describe('project types', () => {
+    const cases: Array<{
+      what: string;
+      body: Record<string, unknown>;
+      type: ProjectType;
+      expected: string[];
+      absent: string[];
+    }> = [
+      {
+        what: 'an idea mentioning an "iPhone app" is inferred mobile',
+        body: {
+          idea: 'An iPhone app that lets boulderers log their climbing sessions and grade progress at the gym.',
+        },
+        type: 'mobile',
+        expected: ['screens', 'navigation', 'offline-and-permissions'],
+        absent: ['api-design', 'mcp-tools'],
+      },
+      {
+        what: 'an idea mentioning an "MCP server" is inferred mcp',
+        body: {
+          idea: 'An MCP server that exposes a bakery inventory so the owner can ask about flour stock and orders.',
+        },
+        type: 'mcp',
+        expected: ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients'],
+        absent: ['api-design', 'screens'],
+      },
+      {
+        what: 'an idea with no hint is inferred web',
+        body: {
+          idea: 'A place for neighbours to lend each other ladders, drills and garden tools.',
+        },
+        type: 'web',
+        expected: ['api-design', 'data-model'],
+        absent: ['screens', 'mcp-tools'],
+      },
+      {
+        what: 'a given type wins over the vocabulary of the idea',
+        body: {
+          idea: 'An iPhone app for choirs to share rehearsal notes and sheet music between singers.',
+          type: 'web',
+        },
+        type: 'web',
+        expected: ['api-design', 'data-model'],
+        absent: ['screens', 'navigation', 'offline-and-permissions'],
+      },
+    ];
+
+    it.each(cases)(
+      '$what, with its type-specific documents',
+      async ({ body, type, expected, absent }) => {
+        const key = await h.createKey('test', { credits: 100 });
+        const res = await create(key, body);
+        expect(res.statusCode).toBe(202);
+        const final = await settle(key, res.json().data.projectId);
+        const { data } = final.json();
+        expect(data.status).toBe('completed');
+        expect(data.project.type).toBe(type);
+        const kinds = (data.project.documents as Array<{ type: string }>).map((d) => d.type);
+        expect(kinds.sort()).toEqual(
+          documentPlan(type)
+            .map((d) => d.kind)
+            .sort(),
+        );
+        for (const kind of expected) expect(kinds).toContain(kind);
+        for (const kind of absent) expect(kinds).not.toContain(kind);
+        expect(data.metadata.creditsConsumed).toBe(priceOf(type));
+        expect(await credits(key)).toEqual({
+          mode: 'test',
+          balance: 100 - priceOf(type),
+          reserved: 0,
+        });
+      },
+    );
+
+    it('a given name is kept and used in every document', async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const name = 'Trellis Board';
+      const res = await create(key, {
+        idea: 'A shared planner for allotment societies to split plots, tools and watering duty.',
+        name,
+      });
+      expect(res.statusCode).toBe(202);
+      const { data } = (await settle(key, res.json().data.projectId)).json();
+      expect(data.status).toBe('completed');
+      expect(data.project.name).toBe(name);
+      for (const doc of data.project.documents) expect(doc.content).toContain(name);
+    });
+
+    it('accepts the boundaries: an idea of 10 and of 5,000 characters', async () => {
+      const key = await h.createKey('test', { credits: 200 });
+      const longest = 'A web tool for allotment societies. '.repeat(200).slice(0, 5_000);
+      for (const idea of ['Dog walker', longest]) {
+        expect([10, 5_000]).toContain(idea.length);
+        const res = await create(key, { idea });
+        expect(res.statusCode, `idea of ${idea.length} characters`).toBe(202);
+        const { data } = (await settle(key, res.json().data.projectId)).json();
+        expect(data.status).toBe('completed');
+      }
+    });
+  });
+
+  describe('validation', () => {
+    const idea = 'A recipe box that plans a week of dinners from what is in the fridge.';
+    const cases: Array<{
+      what: string;
+      body: unknown;
+      mode?: 'live' | 'test';
+      missing?: string[];
+      invalid?: string;
+    }> = [
+      { what: 'missing idea', body: { type: 'web' }, missing: ['idea'] },
+      { what: 'an empty body object', body: {}, missing: ['idea'] },
+      { what: 'an idea of 9 characters', body: { idea: 'Dog walks' }, invalid: 'idea' },
+      { what: 'an idea of 5,001 characters', body: { idea: 'x'.repeat(5_001) }, invalid: 'idea' },
+      { what: 'an idea that is not a string', body: { idea: 1234567890123 }, invalid: 'idea' },
+      { what: "type 'desktop'", body: { idea, type: 'desktop' }, invalid: 'type' },
+      { what: 'an empty name', body: { idea, name: '' }, invalid: 'name' },
+      { what: 'a name of 81 characters', body: { idea, name: 'n'.repeat(81) }, invalid: 'name' },
+      { what: 'an unknown field', body: { idea, colour: 'green' }, invalid: 'colour' },
+      {
+        what: 'simulate.durationMs 600001',
+        body: { idea, simulate: { outcome: 'completed', durationMs: 600_001 } },
+        invalid: 'simulate.durationMs',
+      },
+      {
+        what: 'simulate.durationMs −1',
+        body: { idea, simulate: { outcome: 'completed', durationMs: -1 } },
+        invalid: 'simulate.durationMs',
+      },
+      {
+        what: "simulate.outcome 'maybe'",
+        body: { idea, simulate: { outcome: 'maybe', durationMs: 10 } },
+        invalid: 'simulate.outcome',
+      },
+      {
+        what: 'simulate without outcome',
+        body: { idea, simulate: { durationMs: 10 } },
+        missing: ['simulate.outcome'],
+      },
+      {
+        what: 'simulate with a live key',
+        body: { idea, simulate: { outcome: 'completed', durationMs: 0 } },
+        mode: 'live',
+        invalid: 'simulate',
+      },
+    ];
+
+    it.each(cases)(
+      '$what → 400 VALIDATION_ERROR; no project, no credit movement',
+      async ({ body, mode = 'test', missing, invalid }) => {
+        const key = await h.createKey(mode, { credits: 100 });
+        const res = await create(key, body);
+        expect(res.statusCode).toBe(400);
+        const { error } = res.json();
+        expect(error.code).toBe('VALIDATION_ERROR');
+        if (missing) expect(error.details.missing_fields).toEqual(missing);
+        if (invalid) {
+          expect(Object.keys(error.details.invalid_fields ?? {})).toContain(invalid);
+          expect(typeof error.details.invalid_fields[invalid]).toBe('string');
+        }
+        expect(await projectsOf(key)).toEqual([]);
+        expect((await ledgerOf(key)).map((m) => m.kind)).toEqual(['grant']);
+        expect(await credits(key)).toEqual({ mode, balance: 100, reserved: 0 });
+      },
+    );
+
+    it('a live key without simulate is accepted', async () => {
+      const key = await h.createKey('live', { credits: 100 });
+      const res = await create(key, { idea });
+      expect(res.statusCode).toBe(202);
+      const { data } = (await settle(key, res.json().data.projectId)).json();
+      expect(data.status).toBe('completed');
+      expect(await credits(key)).toEqual({
+        mode: 'live',
+        balance: 100 - priceOf('web'),
+        reserved: 0,
+      });
+    });
+  });
+
+  describe('credits', () => {
+    it.each([
+      { type: 'web' as const, balance: priceOf('web') - 1 },
+      { type: 'mobile' as const, balance: priceOf('mobile') - 1 },
+      { type: 'mcp' as const, balance: 0 },
+    ])(
+      '402 INSUFFICIENT_CREDITS for a $type project with $balance credits; nothing reserved',
+      async ({ type, balance }) => {
+        const key = await h.createKey('test', { credits: balance });
+        const res = await create(key, {
+          idea: 'A tool that reminds a household when to descale the kettle and change filters.',
+          type,
+        });
+        expect(res.statusCode).toBe(402);
+        const { error } = res.json();
+        expect(error.code).toBe('INSUFFICIENT_CREDITS');
+        expect(error.details).toEqual({ required: priceOf(type), available: balance });
+        expect(await projectsOf(key)).toEqual([]);
+        expect((await ledgerOf(key)).every((m) => m.kind === 'grant')).toBe(true);
+        expect(await credits(key)).toEqual({ mode: 'test', balance, reserved: 0 });
+      },
+    );
+
+    it('the exact price is enough', async () => {
+      const key = await h.createKey('test', { credits: priceOf('mcp') });
+      const res = await create(key, {
+        idea: 'An MCP server that answers questions about a library catalogue and loans.',
+      });
+      expect(res.statusCode).toBe(202);
+      const { data } = (await settle(key, res.json().data.projectId)).json();
+      expect(data.status).toBe('completed');
+      expect(await credits(key)).toEqual({ mode: 'test', balance: 0, reserved: 0 });
+    });
+  });
+
+  describe('simulate', () => {
+    it('completed after ~1500 ms: in_progress with a falling, never negative estimate, then completed', async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const res = await create(key, {
+        idea: 'A web app where a book club votes on the next novel and schedules meetups.',
+        simulate: { outcome: 'completed', durationMs: 1_500 },
+      });
+      expect(res.statusCode).toBe(202);
+      const accepted = res.json().data;
+      expect(accepted.estimatedCompletionMs).toBeGreaterThan(0);
+      expect(accepted.estimatedCompletionMs).toBeLessThanOrEqual(1_500 + 50);
+      const id = accepted.projectId as string;
+
+      const first = await get(key, id);
+      expect(first.statusCode).toBe(200);
+      const firstData = first.json().data;
+      expect(firstData.status).toBe('in_progress');
+      expect(Object.keys(firstData).sort()).toEqual(IN_PROGRESS_KEYS);
+      expect(firstData.estimatedCompletionMs).toBeGreaterThan(0);
+      expect(header(first, 'cache-control')).toBe('no-cache');
+      const retryAfter = Number(header(first, 'retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(10);
+      expect(retryAfter).toBeLessThanOrEqual(30);
+      // The price is held while it runs.
+      expect(await credits(key)).toEqual({
+        mode: 'test',
+        balance: 100 - priceOf('web'),
+        reserved: priceOf('web'),
+      });
+
+      // A later read shows less time left; every read is a whole, non-negative number.
+      const estimates: number[] = [firstData.estimatedCompletionMs];
+      const later = await waitFor(
+        async () => {
+          const data = (await get(key, id)).json().data;
+          if (data.status !== 'in_progress') throw new Error(`finished too soon: ${data.status}`);
+          expect(Number.isInteger(data.estimatedCompletionMs)).toBe(true);
+          expect(data.estimatedCompletionMs).toBeGreaterThanOrEqual(0);
+          estimates.push(data.estimatedCompletionMs);
+          return data.estimatedCompletionMs < firstData.estimatedCompletionMs
+            ? (data.estimatedCompletionMs as number)
+            : undefined;
+        },
+        { timeoutMs: 1_400, what: 'the estimate to fall' },
+      );
+      expect(later).toBeLessThan(firstData.estimatedCompletionMs);
+
+      const final = await settle(key, id);
+      const { data } = final.json();
+      expect(data.status).toBe('completed');
+      // The simulation kept it in progress for about its duration.
+      expect(data.metadata.generationTimeMs).toBeGreaterThanOrEqual(1_400);
+      expect(data.metadata.creditsConsumed).toBe(priceOf('web'));
+      for (const estimate of estimates) expect(estimate).toBeGreaterThanOrEqual(0);
+      expect(await credits(key)).toEqual({
+        mode: 'test',
+        balance: 100 - priceOf('web'),
+        reserved: 0,
+      });
+    });
+
+    it('failed: ends failed with generation_failed, the refund stated, in GET /credits and once in the ledger', async () => {
+      const key = await h.createKey('test', { credits: 120 });
+      const res = await create(key, {
+        idea: 'A mobile app that tracks the tides for sea swimmers on the go.',
+        simulate: { outcome: 'failed', durationMs: 600 },
+      });
+      expect(res.statusCode).toBe(202);
+      const id = res.json().data.projectId as string;
+      const price = priceOf('mobile');
+      const final = await settle(key, id);
+      const { data } = final.json();
+      expect(data.status).toBe('failed');
+      expect(Object.keys(data).sort()).toEqual(['error', 'projectId', 'status']);
+      expect(data.error.code).toBe('generation_failed');
+      expect(data.error.message).toMatch(/refund/i);
+      expect(header(final, 'cache-control')).toBe('private, max-age=86400');
+
+      expect(await credits(key)).toEqual({ mode: 'test', balance: 120, reserved: 0 });
+      const movements = (await ledgerOf(key)).filter((m) => m.projectId === id);
+      expect(movements.map((m) => [m.movementKey, m.kind, m.amount])).toEqual([
+        [`project:${id}:reserve`, 'reserve', -price],
+        [`project:${id}:refund`, 'refund', price],
+      ]);
+
+      // The refund happens once, however often failure is reported again (a retried job).
+      const again = new Projects(h.database.db, { enqueue: async () => {} });
+      expect(await again.fail(id, 'again')).toBe(false);
+      await refundCredits(h.database.db, {
+        projectId: id,
+        accountId: key.accountId,
+        mode: 'test',
+        reserved: price,
+      });
+      const after = (await ledgerOf(key)).filter((m) => m.movementKey === `project:${id}:refund`);
+      expect(after).toHaveLength(1);
+      expect(await credits(key)).toEqual({ mode: 'test', balance: 120, reserved: 0 });
+
+      // A failed result never changes either.
+      const reread = await get(key, id);
+      expect(reread.body).toBe(final.body);
+      const etag = header(reread, 'etag');
+      expect((await get(key, id, { 'if-none-match': etag })).statusCode).toBe(304);
+    });
+  });
+});

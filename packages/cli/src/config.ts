@@ -1,9 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { MissingTokenError, UsageError } from './errors.ts';
+import { MissingApiKeyError, MissingTokenError, UsageError } from './errors.ts';
 
 /** The environment as the CLI sees it (injected, so tests need not touch `process.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the API key came from, to name it in error messages. */
+export interface ApiKey {
+  key: string;
+  /** `the --api-key flag` or `PGS_API_KEY`. */
+  source: string;
+}
 
 /** Where the admin token came from, to name it in error messages. */
 export interface AdminToken {
@@ -80,5 +87,27 @@ export async function resolveAdminToken(
     `no admin token found: looked at --admin-token (not given), PGS_ADMIN_TOKEN (not set) and ` +
       `the token file, but ${problem} (${dirOrigin}). The server writes that file on its first ` +
       'start; run pgs from the directory you started it in, or set PGS_DATA_DIR or PGS_ADMIN_TOKEN.',
+  );
+}
+
+/** How to get an API key, for the messages that need one. */
+export const API_KEY_HELP =
+  'Use the "Test API key" npm start printed on its first start, or create one while the ' +
+  'server runs: npx pgs keys create --mode test --credits 1000';
+
+/**
+ * The API key: `--api-key`, else `PGS_API_KEY`. Throws {@link MissingApiKeyError}
+ * saying how to get one.
+ *
+ * @example
+ * const { key, source } = resolveApiKey(undefined, process.env);
+ */
+export function resolveApiKey(flag: string | undefined, env: Env): ApiKey {
+  const fromFlag = nonEmpty(flag);
+  if (fromFlag) return { key: fromFlag, source: 'the --api-key flag' };
+  const fromEnv = nonEmpty(env.PGS_API_KEY);
+  if (fromEnv) return { key: fromEnv, source: 'PGS_API_KEY' };
+  throw new MissingApiKeyError(
+    `no API key: pass --api-key or set PGS_API_KEY (export PGS_API_KEY=pgs_test_…). ${API_KEY_HELP}.`,
   );
 }

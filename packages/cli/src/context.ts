@@ -1,11 +1,16 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
-import type { CommonClientOptions, FetchLike, PgsAdmin } from '@pgs/client';
+import type { CommonClientOptions, FetchLike, Pgs, PgsAdmin } from '@pgs/client';
 import type { Env } from './config.ts';
 import { UsageError } from './errors.ts';
+import type { ErrorContext } from './output.ts';
 
 /** Anything with a `write(string)`: `process.stdout`, or a buffer in tests. */
 export interface Writer {
   write(chunk: string): unknown;
+  /** True on a terminal: `pgs generate` then draws a progress bar instead of lines. */
+  isTTY?: boolean | undefined;
+  /** The terminal's width, to keep the progress bar on one line. */
+  columns?: number | undefined;
 }
 
 /**
@@ -24,6 +29,10 @@ export interface Io {
   cwd?: string | undefined;
   /** Extra SDK options (retries, timeout, an injected sleep), mostly for tests. */
   client?: CommonClientOptions | undefined;
+  /** Aborts waits and requests (the bin wires it to Ctrl-C): exit 130. */
+  signal?: AbortSignal | undefined;
+  /** The clock of the progress display; default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** Parsed option values, as `node:util` `parseArgs` returns them. */
@@ -38,6 +47,10 @@ export interface CommandContext {
   json: boolean;
   /** The admin client, built on first use from `--base-url` / `--admin-token` and the environment. */
   admin(): Promise<PgsAdmin>;
+  /** The API client, built on first use from `--base-url` / `--api-key` and the environment. */
+  client(): Pgs;
+  /** What the run knows so far, for an actionable error message (e.g. the project id). */
+  errorContext: ErrorContext;
   /** Writes one line to stdout. */
   print(line: string): void;
 }
@@ -57,6 +70,8 @@ export interface Command {
   usage: string;
   /** The help text below the synopsis (options, examples). */
   help: string;
+  /** Which credential it needs, and so which common options it takes. */
+  credential: 'admin' | 'api-key';
   /** Its own options; the common ones are added by the dispatcher. */
   options: ParseArgsOptionsConfig;
   run(ctx: CommandContext): Promise<void>;

@@ -1,3 +1,5 @@
+import type { ProjectFailed } from '@pgs/client';
+
 /**
  * A mistake in the command line: unknown command, bad flag or bad value (exit 2).
  *
@@ -23,4 +25,34 @@ export class UsageError extends Error {
  */
 export class MissingTokenError extends Error {
   override name = 'MissingTokenError';
+}
+
+/**
+ * No API key was given; the message says where to get one (exit 3).
+ *
+ * @example
+ * throw new MissingApiKeyError('no API key: pass --api-key or set PGS_API_KEY');
+ */
+export class MissingApiKeyError extends Error {
+  override name = 'MissingApiKeyError';
+}
+
+/**
+ * The project ended `failed` (exit 9). Not an error of the request: the API answered
+ * 200 with the failed status, which the command printed or reports here.
+ *
+ * @example
+ * if (result.status === 'failed') throw new GenerationFailedError(result);
+ */
+export class GenerationFailedError extends Error {
+  override name = 'GenerationFailedError';
+  readonly projectId: string;
+  /** `error.code` of the failed status, e.g. `generation_failed`. */
+  readonly code: string;
+
+  constructor(status: ProjectFailed) {
+    super(`generation failed: ${status.error.message}`);
+    this.projectId = status.projectId;
+    this.code = status.error.code;
+  }
 }

@@ -1,16 +1,24 @@
 import {
   APIConnectionError,
   APIError,
+  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  InsufficientCreditsError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
+  PollTimeoutError,
   RateLimitError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from '@pgs/client';
-import { MissingTokenError, UsageError } from './errors.ts';
+import {
+  GenerationFailedError,
+  MissingApiKeyError,
+  MissingTokenError,
+  UsageError,
+} from './errors.ts';
 
 /**
  * The exit codes of `pgs`, one per class of failure, so scripts can branch on them.
@@ -28,6 +36,10 @@ export const EXIT = {
   RATE_LIMITED: 6,
   CONNECTION: 7,
   SERVER: 8,
+  GENERATION_FAILED: 9,
+  INSUFFICIENT_CREDITS: 10,
+  WAIT_TIMEOUT: 11,
+  INTERRUPTED: 130,
 } as const;
 
 /** One of the values of {@link EXIT}. */
@@ -38,12 +50,16 @@ export const EXIT_CODES_HELP = `Exit codes:
   0  ok
   1  unexpected error (including HTTP statuses not listed here)
   2  usage: unknown command, bad flag or bad value
-  3  authentication: no admin token found, or the server rejected it (401)
+  3  authentication: no API key or admin token found, or the server rejected it (401)
   4  not found (404)
   5  validation: the server rejected the request (400, 413, 415, 422)
   6  rate limited (429)
   7  connection: the server could not be reached, or timed out
-  8  server error (5xx)`;
+  8  server error (5xx)
+  9  generation failed: the project ended failed (its credits were refunded)
+ 10  insufficient credits (402)
+ 11  still in progress when --max-wait ran out (the project keeps generating)
+130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
  * Maps a thrown error to its exit code.
@@ -53,7 +69,12 @@ export const EXIT_CODES_HELP = `Exit codes:
  */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.USAGE;
-  if (error instanceof MissingTokenError) return EXIT.AUTHENTICATION;
+  if (error instanceof MissingTokenError || error instanceof MissingApiKeyError) {
+    return EXIT.AUTHENTICATION;
+  }
+  if (error instanceof GenerationFailedError) return EXIT.GENERATION_FAILED;
+  if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
+  if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;
   if (error instanceof APIConnectionError) return EXIT.CONNECTION;
   if (!(error instanceof APIError)) return EXIT.UNEXPECTED;
   if (error instanceof AuthenticationError) return EXIT.AUTHENTICATION;
@@ -67,6 +88,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     return EXIT.VALIDATION;
   }
   if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
+  if (error instanceof InsufficientCreditsError) return EXIT.INSUFFICIENT_CREDITS;
   if (error instanceof InternalServerError) return EXIT.SERVER;
   return EXIT.UNEXPECTED;
 }

@@ -5,10 +5,33 @@
  * import { run } from '@pgs/cli';
  * process.exitCode = await run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
  */
-export { GROUPS, type Group } from './commands/index.ts';
-export { type AdminToken, dataDir, type Env, resolveAdminToken, resolveBaseUrl } from './config.ts';
+export { COMMANDS, GROUPS, type Group } from './commands/index.ts';
+export {
+  type AdminToken,
+  API_KEY_HELP,
+  type ApiKey,
+  dataDir,
+  type Env,
+  resolveAdminToken,
+  resolveApiKey,
+  resolveBaseUrl,
+} from './config.ts';
 export type { Command, CommandContext, Io, Values, Writer } from './context.ts';
-export { MissingTokenError, UsageError } from './errors.ts';
+export { defaultOutDir, safeFilename, slugify, writeDocuments } from './documents.ts';
+export {
+  GenerationFailedError,
+  MissingApiKeyError,
+  MissingTokenError,
+  UsageError,
+} from './errors.ts';
 export { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeFor } from './exit-codes.ts';
 export { programHelp, run } from './main.ts';
 export { type ErrorContext, reportError } from './output.ts';
+export {
+  createProgressView,
+  formatDuration,
+  type ProgressOptions,
+  type ProgressView,
+  progressBar,
+  progressLine,
+} from './progress.ts';

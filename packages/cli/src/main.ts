@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { PgsAdmin, VERSION } from '@pgs/client';
-import { ADMIN_OPTIONS_HELP } from './commands/common.ts';
-import { GROUPS, type Group } from './commands/index.ts';
-import { resolveAdminToken, resolveBaseUrl } from './config.ts';
+import { Pgs, PgsAdmin, VERSION } from '@pgs/client';
+import { ADMIN_OPTIONS_HELP, API_OPTIONS_HELP } from './commands/common.ts';
+import { COMMANDS, GROUPS, type Group } from './commands/index.ts';
+import { resolveAdminToken, resolveApiKey, resolveBaseUrl } from './config.ts';
 import { type Command, type CommandContext, type Io, stringValue } from './context.ts';
 import { UsageError } from './errors.ts';
 import { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeFor } from './exit-codes.ts';
@@ -48,11 +48,18 @@ async function dispatch(
   }
   if (first.startsWith('-')) throw new UsageError(`unknown option ${JSON.stringify(first)}`);
 
+  const top = COMMANDS.get(first);
+  if (top) return runCommand(top, argv.slice(1), io, json, context);
   const group = GROUPS.get(first);
   if (!group) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
   if (second === '-h' || second === '--help') {
-    io.stdout.write(`${groupHelp(first, group)}\n`);
+    io.stdout.write(
+      `${group.default ? defaultHelp(first, group, group.default) : groupHelp(first, group)}\n`,
+    );
     return EXIT.OK;
+  }
+  if (group.default && (second === undefined || second.startsWith('-'))) {
+    return runCommand(group.default, argv.slice(1), io, json, context);
   }
   if (second === undefined || second.startsWith('-')) {
     throw new UsageError(
@@ -103,11 +110,26 @@ async function runCommand(
 
   const values = parsed.values;
   let admin: PgsAdmin | undefined;
+  let client: Pgs | undefined;
   const ctx: CommandContext = {
     values,
     positionals: parsed.positionals,
     io,
     json,
+    errorContext: context,
+    client() {
+      if (client) return client;
+      const baseUrl = resolveBaseUrl(stringValue(values, 'base-url'), io.env);
+      const { key, source } = resolveApiKey(stringValue(values, 'api-key'), io.env);
+      context.apiKeySource = source;
+      client = new Pgs({
+        ...io.client,
+        apiKey: key,
+        baseUrl,
+        ...(io.fetch ? { fetch: io.fetch } : {}),
+      });
+      return client;
+    },
     async admin() {
       if (admin) return admin;
       const baseUrl = resolveBaseUrl(stringValue(values, 'base-url'), io.env);
@@ -140,24 +162,52 @@ async function runCommand(
  * console.log(programHelp());
  */
 export function programHelp(): string {
-  const rows: [string, string][] = [];
+  const all: Command[] = [...COMMANDS.values()];
   for (const group of GROUPS.values()) {
-    for (const command of group.verbs.values()) rows.push([command.name, command.summary]);
+    if (group.default) all.push(group.default);
+    all.push(...group.verbs.values());
   }
-  const width = Math.max(...rows.map(([name]) => name.length)) + 3;
+  const width = Math.max(...all.map((c) => c.name.length)) + 3;
+  const rows = (credential: Command['credential']) =>
+    all
+      .filter((c) => c.credential === credential)
+      .map((c) => `  ${c.name.padEnd(width)}${c.summary}`)
+      .join('\n');
   return `pgs ${VERSION}: the command line of PGS, the Project Generation Service
 
 Usage: pgs <command> [options]
 
-Commands:
-${rows.map(([name, summary]) => `  ${name.padEnd(width)}${summary}`).join('\n')}
+Projects (an API key: --api-key or $PGS_API_KEY):
+${rows('api-key')}
+
+Operators (the admin token: --admin-token, $PGS_ADMIN_TOKEN or the token file):
+${rows('admin')}
 
 Run 'pgs <command> --help' for a command's options.
 
-${ADMIN_OPTIONS_HELP}
+Options:
+  --base-url URL         the server; default $PGS_BASE_URL, else http://127.0.0.1:$PORT
+                         (PORT default 3000); the server root or a base ending in /v1
+  --api-key KEY          project commands: the API key; default $PGS_API_KEY
+  --admin-token TOKEN    operator commands: default $PGS_ADMIN_TOKEN, else the file
+                         admin-token in $PGS_DATA_DIR (default ./.pgs)
+  --json                 print one JSON line on stdout; errors as JSON on stderr
+  -h, --help             show help
   -v, --version          print the version
 
+No API key yet? Use the "Test API key" npm start printed on its first start, or create
+one while the server runs: npx pgs keys create --mode test --credits 1000
+
 ${EXIT_CODES_HELP}`;
+}
+
+function defaultHelp(name: string, group: Group, command: Command): string {
+  const others = [...group.verbs.values()].map((c) => `  ${c.usage}`).join('\n');
+  return `${commandHelp(command)}
+
+Also under pgs ${name}:
+${others}
+Run 'pgs ${name} <command> --help' for their options.`;
 }
 
 function groupHelp(name: string, group: Group): string {
@@ -181,7 +231,7 @@ Usage: ${command.usage}
 
 ${command.help}
 
-${ADMIN_OPTIONS_HELP}
+${command.credential === 'admin' ? ADMIN_OPTIONS_HELP : API_OPTIONS_HELP}
 
 ${EXIT_CODES_HELP}`;
 }

@@ -2,17 +2,33 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
+  InsufficientCreditsError,
   InternalServerError,
+  NotFoundError,
+  PollTimeoutError,
   RateLimitError,
   ValidationError,
 } from '@pgs/client';
+import { API_KEY_HELP } from './config.ts';
 import type { Writer } from './context.ts';
-import { MissingTokenError, UsageError } from './errors.ts';
+import {
+  GenerationFailedError,
+  MissingApiKeyError,
+  MissingTokenError,
+  UsageError,
+} from './errors.ts';
 
 /** What the failing run knew, to make the message actionable. */
 export interface ErrorContext {
   /** Where the admin token came from, once it was resolved. */
   tokenSource?: string | undefined;
+  /** Where the API key came from, once it was resolved. */
+  apiKeySource?: string | undefined;
+  /** The project being waited for, to say how to resume. */
+  projectId?: string | undefined;
+  /** The --out of the command, to repeat it in the resume hint. */
+  outDir?: string | undefined;
 }
 
 /**
@@ -68,6 +84,34 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
   if (error instanceof MissingTokenError) {
     return { code: 'ADMIN_TOKEN_MISSING', message: error.message };
   }
+  if (error instanceof MissingApiKeyError) {
+    return { code: 'API_KEY_MISSING', message: error.message };
+  }
+  if (error instanceof GenerationFailedError) {
+    return {
+      code: 'GENERATION_FAILED',
+      message: `${error.message} (${error.code})`,
+      details: { projectId: error.projectId, generation_error_code: error.code },
+    };
+  }
+  if (error instanceof PollTimeoutError) {
+    const left = error.lastStatus?.estimatedCompletionMs;
+    return {
+      code: 'WAIT_TIMEOUT',
+      message:
+        `project ${error.projectId} was still in progress after ${Math.round(error.waitedMs / 1000)} s` +
+        (left !== undefined ? ` (about ${Math.ceil(left / 1000)} s left)` : ''),
+      details: { projectId: error.projectId },
+      hint: resumeHint(error.projectId, context),
+    };
+  }
+  if (error instanceof APIUserAbortError) {
+    return {
+      code: 'INTERRUPTED',
+      message: 'interrupted',
+      hint: context.projectId ? resumeHint(context.projectId, context) : undefined,
+    };
+  }
   if (error instanceof APIConnectionError) {
     return {
       code: error instanceof APIConnectionTimeoutError ? 'CONNECTION_TIMEOUT' : 'CONNECTION_ERROR',
@@ -91,12 +135,33 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
   return { code: 'UNEXPECTED_ERROR', message };
 }
 
+function resumeHint(projectId: string, context: ErrorContext): string {
+  const out = context.outDir !== undefined ? ` --out ${shellWord(context.outDir)}` : '';
+  return `The project keeps generating on the server. Wait for it again with: pgs wait ${projectId}${out}`;
+}
+
+function shellWord(word: string): string {
+  return /^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 function hintFor(error: APIError, context: ErrorContext): string | undefined {
   if (error.status === 401) {
     const issue = typeof error.details?.issue === 'string' ? ` (${error.details.issue})` : '';
+    if (context.apiKeySource !== undefined) {
+      return `The server rejected the API key${issue} from ${context.apiKeySource}. ${API_KEY_HELP}.`;
+    }
     return `The server rejected the admin token${issue}${
       context.tokenSource ? ` from ${context.tokenSource}` : ''
     }.`;
+  }
+  if (error instanceof InsufficientCreditsError) {
+    return (
+      'See the balance with: pgs credits. An operator adds credits with: ' +
+      'pgs credits grant --account ACCOUNT --mode test|live --amount N'
+    );
+  }
+  if (error instanceof NotFoundError && context.apiKeySource !== undefined) {
+    return 'Live and test keys see separate projects: use the key that created it.';
   }
   if (error instanceof ValidationError) {
     const fields = [

@@ -1,6 +1,7 @@
 import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
 import { createTransport, type FetchLike, readEnv, type SleepFn, type Transport } from './core.ts';
 import { PgsError } from './errors.ts';
+import { Credits } from './resources/credits.ts';
 import { Projects } from './resources/projects.ts';
 
 /** Options shared by {@link Pgs} and {@link PgsAdmin}. */
@@ -17,6 +18,8 @@ export interface CommonClientOptions {
   sleep?: SleepFn | undefined;
   /** Source of the backoff jitter, a number in [0, 1). */
   random?: (() => number) | undefined;
+  /** The clock in epoch milliseconds (Retry-After dates, rate-limit resets, wait deadlines). */
+  now?: (() => number) | undefined;
 }
 
 /** Options of {@link Pgs}. */
@@ -29,6 +32,11 @@ export interface PgsOptions extends CommonClientOptions {
    * `http://127.0.0.1:3000`.
    */
   baseUrl?: string | undefined;
+  /**
+   * Finished (`completed` or `failed`) projects kept in memory so that reading them
+   * again makes no request; default 100, 0 turns the cache off.
+   */
+  maxCachedProjects?: number | undefined;
 }
 
 /**
@@ -36,17 +44,21 @@ export interface PgsOptions extends CommonClientOptions {
  *
  * @example
  * const pgs = new Pgs({ apiKey: process.env.PGS_API_KEY });
- * const project = await pgs.projects.get('7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21');
+ * const { projectId } = await pgs.projects.create({ idea: 'A habit tracker for remote teams' });
+ * const result = await pgs.projects.waitForCompletion(projectId);
  */
 export class Pgs {
   /** The versioned base every path is appended to, e.g. `http://127.0.0.1:3000/api/v1`. */
   readonly baseUrl: string;
-  /** Generated projects. */
+  /** Generated projects: create, get, waitForCompletion. */
   readonly projects: Projects;
+  /** The key's credit balance. */
+  readonly credits: Credits;
 
   constructor({
     apiKey = readEnv('PGS_API_KEY'),
     baseUrl = readEnv('PGS_BASE_URL') ?? DEFAULT_SERVER_URL,
+    maxCachedProjects,
     ...common
   }: PgsOptions = {}) {
     if (!apiKey) {
@@ -54,6 +66,14 @@ export class Pgs {
     }
     this.baseUrl = apiBaseUrl(baseUrl);
     const request: Transport = createTransport({ ...common, baseUrl: this.baseUrl, token: apiKey });
-    this.projects = new Projects(request);
+    this.projects = new Projects(request, {
+      baseUrl: this.baseUrl,
+      sleep: common.sleep,
+      now: common.now,
+      random: common.random,
+      timeoutMs: common.timeoutMs,
+      maxCachedProjects,
+    });
+    this.credits = new Credits(request);
   }
 }

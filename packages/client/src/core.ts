@@ -148,7 +148,7 @@ export function createTransport({
             })
           : new APIConnectionError({ message: connectionMessage(url, cause), cause });
         if (attempt >= retries) throw error;
-        await wait(sleep, backoffMs(attempt, random), userSignal);
+        await waitOrAbort(sleep, backoffMs(attempt, random), userSignal);
         continue;
       } finally {
         clearTimeout(timer);
@@ -164,7 +164,7 @@ export function createTransport({
       const delay = retryDelayMs(response.headers, error, attempt, { random, now });
       // A server asking for a longer pause than we are willing to sit through: let the caller decide.
       if (delay > maxRetryAfterMs) throw error;
-      await wait(sleep, delay, userSignal);
+      await waitOrAbort(sleep, delay, userSignal);
     }
   };
 }
@@ -199,7 +199,18 @@ function retryDelayMs(
   return backoffMs(attempt, random);
 }
 
-async function wait(sleep: SleepFn, ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Sleeps with `sleep`, turning an abort (during or right after the sleep) into
+ * {@link APIUserAbortError}, so no further request starts after the caller gave up.
+ *
+ * @example
+ * await waitOrAbort(abortableSleep, 10_000, options.signal);
+ */
+export async function waitOrAbort(
+  sleep: SleepFn,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
     await sleep(ms, signal);
   } catch (cause) {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@pgs/contract';
+import type { ErrorCode, ProjectInProgress } from '@pgs/contract';
 
 /** Members of `error.details` as the server sends them: free-form, specific to the code. */
 export type ErrorDetails = Record<string, unknown>;
@@ -227,6 +227,57 @@ export class APIUserAbortError extends PgsError {
   constructor({ message = 'Request was aborted.', cause }: CauseInit = {}) {
     super(message, cause === undefined ? undefined : { cause });
   }
+}
+
+/** What {@link PollTimeoutError} is built from. */
+export interface PollTimeoutInit {
+  projectId: string;
+  /** The last in-progress status seen, if any poll succeeded. */
+  lastStatus: ProjectInProgress | undefined;
+  /** How long the wait lasted, in milliseconds. */
+  waitedMs: number;
+  /** The `maxWaitMs` that ran out. */
+  maxWaitMs: number;
+  /** The last failed poll, when the wait ended on one (e.g. a 429 asking to wait past the deadline). */
+  cause?: unknown;
+}
+
+/**
+ * `projects.waitForCompletion` reached `maxWaitMs` while the project was still
+ * `in_progress`. The project keeps generating on the server: wait again, or read
+ * it later with `projects.get`.
+ *
+ * @example
+ * catch (err) { if (err instanceof PollTimeoutError) console.log(err.lastStatus?.estimatedCompletionMs); }
+ */
+export class PollTimeoutError extends PgsError {
+  override name = 'PollTimeoutError';
+  readonly projectId: string;
+  /** The last in-progress status seen (its `estimatedCompletionMs`), or undefined when no poll succeeded. */
+  readonly lastStatus: ProjectInProgress | undefined;
+  readonly waitedMs: number;
+  readonly maxWaitMs: number;
+
+  constructor({ projectId, lastStatus, waitedMs, maxWaitMs, cause }: PollTimeoutInit) {
+    const estimate =
+      lastStatus !== undefined
+        ? `; the last estimate was ${Math.ceil(lastStatus.estimatedCompletionMs / 1000)} s left`
+        : '';
+    super(
+      `Project ${projectId} was still in progress after ${formatSeconds(waitedMs)} ` +
+        `(maxWaitMs ${maxWaitMs})${estimate}. It keeps generating: wait again or read it later.`,
+      cause === undefined ? undefined : { cause },
+    );
+    this.projectId = projectId;
+    this.lastStatus = lastStatus;
+    this.waitedMs = waitedMs;
+    this.maxWaitMs = maxWaitMs;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) || s >= 10 ? Math.round(s) : s.toFixed(1)} s`;
 }
 
 type APIErrorClass = new (status: number, message: string, init?: APIErrorInit) => APIError;

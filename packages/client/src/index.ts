@@ -5,6 +5,8 @@
  * @example
  * import { Pgs, NotFoundError } from '@pgs/client';
  * const pgs = new Pgs({ apiKey: 'pgs_test_…' });
+ * const { projectId } = await pgs.projects.create({ idea: 'A habit tracker for remote teams' });
+ * const result = await pgs.projects.waitForCompletion(projectId); // 'completed' or 'failed'
  * try { console.log((await pgs.projects.get(id)).status); } catch (err) { if (err instanceof NotFoundError) console.log('no such project'); }
  */
 
@@ -12,13 +14,18 @@ export type {
   AccountId,
   AdminAccount,
   AdminKey,
+  AnyErrorCode,
+  CreateProjectRequest,
+  CreditsResponse,
   ErrorCode,
   ErrorResponse,
   GenerationError,
   GenerationMetadata,
   KeyId,
   Mode,
+  OperationErrorCode,
   Project,
+  ProjectAcceptedResponse,
   ProjectCompleted,
   ProjectDocument,
   ProjectFailed,
@@ -47,6 +54,7 @@ export {
   type SleepFn,
   type Transport,
   type TransportOptions,
+  waitOrAbort,
 } from './core.ts';
 export {
   APIConnectionError,
@@ -66,12 +74,29 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   PgsError,
+  PollTimeoutError,
+  type PollTimeoutInit,
   parseRetryAfterMs,
   RateLimitError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.ts';
+export {
+  DEFAULT_MAX_CONSECUTIVE_ERRORS,
+  DEFAULT_MAX_WAIT_MS,
+  MAX_POLL_INTERVAL_MS,
+  MIN_POLL_INTERVAL_MS,
+  type PollClock,
+  type PollOnce,
+  type PollProgress,
+  type ProjectResult,
+  pollBackoffMs,
+  pollUntilDone,
+  rateLimitDelayMs,
+  serverPollIntervalMs,
+  type WaitOptions,
+} from './polling.ts';
 export {
   AdminAccounts,
   type AdminCreateAccountParams,
@@ -86,5 +111,12 @@ export {
   type AdminKeyCreated,
   AdminKeys,
 } from './resources/admin/keys.ts';
-export { Projects } from './resources/projects.ts';
+export { type CreditBalance, Credits } from './resources/credits.ts';
+export {
+  DEFAULT_MAX_CACHED_PROJECTS,
+  type ProjectCreated,
+  type ProjectCreateParams,
+  Projects,
+  type ProjectsOptions,
+} from './resources/projects.ts';
 export { VERSION } from './version.ts';

@@ -1,5 +1,5 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
-import type { Mode } from '@pgs/client';
+import type { Mode, ProjectType } from '@pgs/client';
 import { stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 
@@ -20,6 +20,76 @@ export const ADMIN_OPTIONS_HELP = `Common options:
                          current directory). Prefer those two: flags show in ps.
   --json                 print one JSON line on stdout; errors as JSON on stderr
   -h, --help             show this help`;
+
+/** Options every project command (API key) takes. */
+export const API_OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** Their help text. */
+export const API_OPTIONS_HELP = `Common options:
+  --base-url URL         the server; default $PGS_BASE_URL, else http://127.0.0.1:$PORT
+                         (PORT default 3000). The server root or a base ending in /v1
+                         (e.g. http://127.0.0.1:3000/api/v1), as for the SDK.
+  --api-key KEY          the API key (pgs_test_... or pgs_live_...); default $PGS_API_KEY.
+                         Prefer the variable: flags show in ps.
+  --json                 print one JSON line on stdout; errors as JSON on stderr
+  -h, --help             show this help`;
+
+// Keyed by ProjectType so that a new type in the contract breaks the build here until handled.
+const PROJECT_TYPES = { web: true, mobile: true, mcp: true } as const satisfies Record<
+  ProjectType,
+  true
+>;
+
+/**
+ * The optional `--type` (web, mobile or mcp), or a usage error.
+ *
+ * @example
+ * const type = projectTypeValue(ctx.values, 'generate');
+ */
+export function projectTypeValue(values: Values, command: string): ProjectType | undefined {
+  const raw = stringValue(values, 'type');
+  if (raw === undefined) return undefined;
+  if (!Object.hasOwn(PROJECT_TYPES, raw)) {
+    throw new UsageError(
+      `--type must be web, mobile or mcp, not ${JSON.stringify(raw)}`,
+      `pgs ${command}`,
+    );
+  }
+  return raw as ProjectType;
+}
+
+const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration option in milliseconds: `1500` or `1500ms`, `1.5s`, `10m`, `1h`; or a usage error.
+ *
+ * @example
+ * durationValue(ctx.values, 'max-wait', 'wait'); // 600000 for --max-wait 10m
+ */
+export function durationValue(
+  values: Values,
+  name: string,
+  command: string,
+  { max = 24 * 3_600_000 }: { max?: number } = {},
+): number | undefined {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(raw);
+  const ms = match ? Math.round(Number(match[1]) * UNITS_MS[match[2] ?? '']!) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms > max) {
+    throw new UsageError(
+      `--${name} must be a duration such as 1500 (milliseconds), 1.5s or 10m, ` +
+        `at most ${max / 1000} s, not ${JSON.stringify(raw)}`,
+      `pgs ${command}`,
+    );
+  }
+  return ms;
+}
 
 // Keyed by Mode so that a new mode in the contract breaks the build here until handled.
 const MODES = { test: true, live: true } as const satisfies Record<Mode, true>;

@@ -1,15 +1,30 @@
 import type { Command } from '../context.ts';
-import { creditsGrant } from './credits.ts';
+import { creditsGrant, creditsShow } from './credits.ts';
+import { generate } from './generate.ts';
 import { keysCreate, keysRevoke } from './keys.ts';
+import { status, wait } from './projects.ts';
 
-/** A command group, `pgs <group> <verb>`. */
+/** A command group, `pgs <group> <verb>`; `default` runs for `pgs <group>` alone. */
 export interface Group {
   summary: string;
   verbs: ReadonlyMap<string, Command>;
+  default?: Command | undefined;
 }
 
 /**
- * Every command, by group and verb; a new command module is one more line here.
+ * The project commands, `pgs <command>` (an API key), by name.
+ *
+ * @example
+ * COMMANDS.get('generate'); // generate
+ */
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([
+  ['generate', generate],
+  ['status', status],
+  ['wait', wait],
+]);
+
+/**
+ * Every command group, by group and verb; a new command module is one more line here.
  *
  * @example
  * GROUPS.get('keys')?.verbs.get('create'); // keysCreate
@@ -25,5 +40,8 @@ export const GROUPS: ReadonlyMap<string, Group> = new Map([
       ]),
     },
   ],
-  ['credits', { summary: 'Credits', verbs: new Map([['grant', creditsGrant]]) }],
+  [
+    'credits',
+    { summary: 'Credits', default: creditsShow, verbs: new Map([['grant', creditsGrant]]) },
+  ],
 ]);

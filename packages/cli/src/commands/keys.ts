@@ -16,6 +16,7 @@ export const keysCreate: Command = {
   name: CREATE,
   summary: 'Create an API key (for a new account unless --account is given)',
   usage: 'pgs keys create --mode test|live [--account ID] [--credits N] [--name NAME] [--json]',
+  credential: 'admin',
   help: `Creates an API key and prints it. The key is shown only once: store it.
 
 Options:
@@ -81,6 +82,7 @@ export const keysRevoke: Command = {
   name: REVOKE,
   summary: 'Revoke an API key',
   usage: 'pgs keys revoke KEY_ID [--json]',
+  credential: 'admin',
   help: `Revokes an API key; it stops working on its next request. Revoking twice is not an error.
 
 Arguments:

@@ -1,30 +1,223 @@
-import type { ProjectStatus, ProjectStatusResponse } from '@pgs/contract';
-import type { RequestOptions } from '../core.ts';
+import type {
+  ProjectAcceptedResponse,
+  ProjectInProgress,
+  ProjectStatus,
+  ProjectStatusResponse,
+  ProjectType,
+} from '@pgs/contract';
+import {
+  abortableSleep,
+  DEFAULT_TIMEOUT_MS,
+  type RequestOptions,
+  type Transport,
+} from '../core.ts';
+import { PgsError, parseRetryAfterMs } from '../errors.ts';
+import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
 import { APIResource, segment } from './resource.ts';
+
+/** Body of `projects.create`. */
+export interface ProjectCreateParams {
+  /** The project idea in plain words, 10 to 5,000 characters. */
+  idea: string;
+  /** `web`, `mobile` or `mcp`; inferred from the idea when absent. */
+  type?: ProjectType | undefined;
+  /** The project's name (1 to 80 characters); generated when absent. */
+  name?: string | undefined;
+  /**
+   * Test keys only: end as `outcome` after about `durationMs` (0 to 600,000), to
+   * exercise every state without waiting on a model.
+   */
+  simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
+}
+
+/** The in-progress status of a project just created, with what came with the 202. */
+export interface ProjectCreated extends ProjectInProgress {
+  /** The project's status URL (the `Location` header), absolute. */
+  location: string;
+  /** Seconds the server suggests before the first poll (`Retry-After`, 10 to 30). */
+  retryAfter: number | undefined;
+  /** True when the server replayed its answer to an earlier request with the same idempotency key. */
+  replayed: boolean;
+}
+
+/** How {@link Projects} is built; {@link Pgs} passes its own options. */
+export interface ProjectsOptions {
+  /** The versioned API base, to make `Location` absolute. */
+  baseUrl?: string | undefined;
+  sleep?: PollClock['sleep'] | undefined;
+  now?: (() => number) | undefined;
+  random?: (() => number) | undefined;
+  timeoutMs?: number | undefined;
+  /** Finished projects kept in memory; 0 turns the cache off. Default 100. */
+  maxCachedProjects?: number | undefined;
+}
+
+/** Default `maxCachedProjects`. @example new Pgs({ maxCachedProjects: DEFAULT_MAX_CACHED_PROJECTS * 10 }); */
+export const DEFAULT_MAX_CACHED_PROJECTS = 100;
 
 /**
  * Generated projects. `pgs.projects`.
  *
+ * A `completed` or `failed` project never changes again, so the client keeps it (by
+ * id, in memory, the `maxCachedProjects` most recent): a later `get` or
+ * `waitForCompletion` of it answers from memory without a request.
+ *
  * @example
- * const project = await pgs.projects.get('7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21');
- * if (project.status === 'completed') console.log(project.project.name);
+ * const { projectId } = await pgs.projects.create({ idea: 'A habit tracker for remote teams' });
+ * const result = await pgs.projects.waitForCompletion(projectId);
+ * if (result.status === 'completed') console.log(result.project.name);
  */
 export class Projects extends APIResource {
+  readonly #baseUrl: string | undefined;
+  readonly #clock: PollClock;
+  readonly #maxCached: number;
+  // Insertion order doubles as recency: a hit is re-inserted, the oldest is evicted.
+  readonly #finished = new Map<string, ProjectResult>();
+
+  constructor(request: Transport, options: ProjectsOptions = {}) {
+    super(request);
+    this.#baseUrl = options.baseUrl;
+    this.#clock = {
+      sleep: options.sleep ?? abortableSleep,
+      now: options.now ?? Date.now,
+      random: options.random ?? Math.random,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+    const maxCached = options.maxCachedProjects ?? DEFAULT_MAX_CACHED_PROJECTS;
+    if (
+      !(Number.isSafeInteger(maxCached) || maxCached === Number.POSITIVE_INFINITY) ||
+      maxCached < 0
+    ) {
+      throw new PgsError('maxCachedProjects must be a non-negative integer (or Infinity).');
+    }
+    this.#maxCached = maxCached;
+  }
+
+  /**
+   * Starts generating a project; resolves with its in-progress status once the
+   * server accepted it (202). The price is reserved from the key's balance at once
+   * (`InsufficientCreditsError` when it does not cover it). An `Idempotency-Key` is
+   * generated when `options.idempotencyKey` is absent and kept across the automatic
+   * retries, so a retry never creates a second project; pass your own key to make
+   * retries across processes safe too.
+   *
+   * @example
+   * const created = await pgs.projects.create({ idea: 'A habit tracker for remote teams', type: 'web' });
+   * console.log(created.projectId, created.estimatedCompletionMs);
+   */
+  async create(params: ProjectCreateParams, options: RequestOptions = {}): Promise<ProjectCreated> {
+    const body: Record<string, unknown> = { idea: params.idea };
+    if (params.type !== undefined) body.type = params.type;
+    if (params.name !== undefined) body.name = params.name;
+    if (params.simulate !== undefined) {
+      body.simulate = {
+        outcome: params.simulate.outcome,
+        ...(params.simulate.durationMs !== undefined
+          ? { durationMs: params.simulate.durationMs }
+          : {}),
+      };
+    }
+    const response = await this.request<ProjectAcceptedResponse>({
+      ...options,
+      method: 'POST',
+      path: '/projects',
+      body,
+    });
+    const { data } = response.body;
+    const retryAfterMs = parseRetryAfterMs(response.headers, this.#clock.now());
+    const location = response.headers.get('location') ?? `/projects/${data.projectId}`;
+    return {
+      ...data,
+      location: this.#absolute(location),
+      retryAfter: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    };
+  }
+
   /**
    * Reads a project's status: `in_progress` (with `estimatedCompletionMs`),
    * `completed` (with `project` and `metadata`) or `failed` (with `error`). A
-   * failed generation is a status, not a thrown error.
+   * failed generation is a status, not a thrown error. A finished project is
+   * answered from the client's memory when it was seen before.
    *
    * @example
    * const p = await pgs.projects.get(id);
    * switch (p.status) { case 'in_progress': wait(p.estimatedCompletionMs); break; case 'failed': console.error(p.error.message); }
    */
   async get(projectId: string, options: RequestOptions = {}): Promise<ProjectStatus> {
-    const { body } = await this.request<ProjectStatusResponse>({
-      ...options,
-      method: 'GET',
-      path: `/projects/${segment('projectId', projectId)}`,
-    });
+    const path = `/projects/${segment('projectId', projectId)}`;
+    const cached = this.#cached(projectId);
+    if (cached !== undefined) return cached;
+    const { body } = await this.request<ProjectStatusResponse>({ ...options, method: 'GET', path });
+    this.#remember(projectId, body.data);
     return body.data;
+  }
+
+  /**
+   * Polls a project until it is `completed` or `failed` and resolves with that
+   * status: a failed generation is a result (check `status`), not an exception.
+   *
+   * - Pace: the server's `Retry-After` on each in-progress answer (clamped to 10–30 s),
+   *   unless `pollIntervalMs` is given. The first poll is immediate.
+   * - 429: waits for `Retry-After` (else `X-RateLimit-Reset`), without counting it as a failure.
+   * - 5xx, 408, 409, network errors and request time-outs: exponential backoff with
+   *   full jitter; `maxConsecutiveErrors` in a row (default 10) throw the last one.
+   * - 400, 401, 403, 404 (any other error): thrown at once (`AuthenticationError`, `NotFoundError`, ...).
+   * - `signal`: rejects at once with `APIUserAbortError`, even while sleeping.
+   * - `maxWaitMs` (default 30 min): {@link PollTimeoutError} with `lastStatus`; sooner if a
+   *   429 asks to wait past it.
+   * - `onProgress(status, progress)`: after every in-progress poll.
+   * - A project already seen finished resolves from memory without a request.
+   *
+   * @example
+   * const result = await pgs.projects.waitForCompletion(id, {
+   *   maxWaitMs: 10 * 60_000,
+   *   onProgress: (s) => console.log(`about ${Math.ceil(s.estimatedCompletionMs / 1000)} s left`),
+   * });
+   */
+  async waitForCompletion(projectId: string, options: WaitOptions = {}): Promise<ProjectResult> {
+    const path = `/projects/${segment('projectId', projectId)}`;
+    const cached = this.#cached(projectId);
+    if (cached !== undefined) return cached;
+    const result = await pollUntilDone(
+      async ({ signal, timeoutMs }) =>
+        this.request<ProjectStatusResponse>({
+          method: 'GET',
+          path,
+          signal,
+          timeoutMs,
+          maxRetries: 0,
+        }),
+      projectId,
+      options,
+      this.#clock,
+    );
+    this.#remember(projectId, result);
+    return result;
+  }
+
+  #cached(projectId: string): ProjectResult | undefined {
+    const hit = this.#finished.get(projectId);
+    if (hit === undefined) return undefined;
+    this.#finished.delete(projectId);
+    this.#finished.set(projectId, hit);
+    // A copy, so a caller that edits its result cannot change what the next caller gets.
+    return structuredClone(hit);
+  }
+
+  #remember(projectId: string, status: ProjectStatus): void {
+    if (status.status === 'in_progress' || this.#maxCached <= 0) return;
+    this.#finished.delete(projectId);
+    this.#finished.set(projectId, structuredClone(status));
+    while (this.#finished.size > this.#maxCached) {
+      const oldest = this.#finished.keys().next().value;
+      if (oldest === undefined) break;
+      this.#finished.delete(oldest);
+    }
+  }
+
+  #absolute(location: string): string {
+    if (this.#baseUrl === undefined || !URL.canParse(location, this.#baseUrl)) return location;
+    return new URL(location, this.#baseUrl).href;
   }
 }

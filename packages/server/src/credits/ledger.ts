@@ -71,8 +71,9 @@ export async function reserveCredits(
 }
 
 /**
- * Settles a completed project: the reservation minus what was consumed goes back to the
- * balance (movement `project:<id>:release`), exactly once however often it is called.
+ * Settles a completed project: records the charge (movement `project:<id>:consume`, amount
+ * 0: the reservation already took it) and gives back the reservation minus what was
+ * consumed (`project:<id>:release`), each exactly once however often it is called.
  */
 export async function settleCredits(
   tx: Tx,

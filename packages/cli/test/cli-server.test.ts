@@ -92,7 +92,9 @@ if (!SERVER_EXISTS) {
       const progress = lines.filter((l) => l.startsWith('in_progress: '));
       expect(progress.length).toBeGreaterThanOrEqual(1);
       // The server asks for 10–30 s between polls; the CLI follows it by default.
-      expect(progress[0]).toMatch(/^in_progress: about \d+ s left \(next check in 10 s\)$/);
+      expect(progress[0]).toMatch(
+        /^in_progress: (about \d+ s left|finishing) \(next check in 10 s\)$/,
+      );
 
       const files = await markdownFiles(out);
       expect(files.length).toBeGreaterThanOrEqual(5);

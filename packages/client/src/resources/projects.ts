@@ -79,7 +79,7 @@ export class Projects extends APIResource {
     this.#baseUrl = options.baseUrl;
     this.#clock = {
       sleep: options.sleep ?? abortableSleep,
-      now: options.now ?? Date.now,
+      now: options.now ?? (() => Date.now()),
       random: options.random ?? Math.random,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     };

@@ -1,0 +1,155 @@
+import type { ProjectCreateParams } from '@pgs/client';
+import type { Command, Values } from '../context.ts';
+import { stringValue } from '../context.ts';
+import { checkOutDir } from '../documents.ts';
+import { UsageError } from '../errors.ts';
+import { formatDuration } from '../progress.ts';
+import { API_OPTIONS, durationValue, projectTypeValue } from './common.ts';
+import {
+  deliver,
+  PROGRESS_HELP,
+  reportFailure,
+  WAIT_OPTIONS_HELP,
+  waitWithProgress,
+} from './results.ts';
+
+const NAME = 'generate';
+
+function simulateValue(
+  values: Values,
+  durationMs: number | undefined,
+): ProjectCreateParams['simulate'] {
+  const outcome = stringValue(values, 'simulate');
+  if (outcome === undefined) {
+    if (durationMs !== undefined) {
+      throw new UsageError('--duration needs --simulate completed|failed', `pgs ${NAME}`);
+    }
+    return undefined;
+  }
+  if (outcome !== 'completed' && outcome !== 'failed') {
+    throw new UsageError(
+      `--simulate must be completed or failed, not ${JSON.stringify(outcome)}`,
+      `pgs ${NAME}`,
+    );
+  }
+  return { outcome, durationMs };
+}
+
+/**
+ * `pgs generate "<idea>"`: creates a project, shows its progress and writes its documents.
+ *
+ * @example
+ * pgs generate "A habit tracker for remote teams" --out ./habits
+ */
+export const generate: Command = {
+  name: NAME,
+  summary: 'Generate a project from an idea and write its documents',
+  usage:
+    'pgs generate "<idea>" [--type web|mobile|mcp] [--name NAME] [--out DIR] [--no-wait] [--json]',
+  credential: 'api-key',
+  help: `Creates a project from the idea (its price in credits is reserved at once), waits
+for it with live progress, then writes every document into DIR and prints each path
+and a summary (name, type, documents, credits consumed).
+
+Arguments:
+  "<idea>"               the project idea in plain words, 10 to 5,000 characters
+
+Options:
+  --type web|mobile|mcp  the kind of project; inferred from the idea when absent
+  --name NAME            the project's name; generated when absent
+  --out DIR              where to write the documents; default ./<project-name>/ (or
+                         ./<project-name>-2/ ... when that holds files). A given DIR
+                         must be missing or empty, unless --force
+  --force                write into a non-empty DIR, overwriting files of the same names
+  --no-wait              print the project id and exit; follow it with pgs wait ID --out DIR
+${WAIT_OPTIONS_HELP}
+  --simulate completed|failed
+                         test keys only: end as given after --duration, without a model
+  --duration DURATION    with --simulate: how long the project stays in progress (e.g. 1500)
+
+${PROGRESS_HELP}
+
+With --json: no progress; one line on stdout, the final status as the API returns it
+(with --no-wait, the created in-progress status). The documents are written all the same.
+
+A project that ends failed prints the reason and exits 9 (its credits were refunded).
+
+Examples:
+  pgs generate "A habit tracker for remote teams" --out ./habits
+  ID=$(pgs generate "An MCP server for our wiki" --type mcp --no-wait)
+  pgs wait "$ID" --out ./wiki-mcp`,
+  options: {
+    ...API_OPTIONS,
+    type: { type: 'string' },
+    name: { type: 'string' },
+    out: { type: 'string' },
+    force: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
+    'poll-interval': { type: 'string' },
+    'max-wait': { type: 'string' },
+    simulate: { type: 'string' },
+    duration: { type: 'string' },
+  },
+  async run(ctx) {
+    const { values } = ctx;
+    const idea = ctx.positionals.join(' ').trim();
+    if (idea === '')
+      throw new UsageError('missing the idea: pgs generate "<idea>"', 'pgs generate');
+    const type = projectTypeValue(values, NAME);
+    const name = stringValue(values, 'name');
+    if (name !== undefined && name.trim() === '') {
+      throw new UsageError('--name must not be empty', `pgs ${NAME}`);
+    }
+    const out = stringValue(values, 'out');
+    if (out !== undefined && out.trim() === '') {
+      throw new UsageError('--out must not be empty', `pgs ${NAME}`);
+    }
+    const force = values.force === true;
+    const noWait = values['no-wait'] === true;
+    const durationMs = durationValue(values, 'duration', NAME, { max: 600_000 });
+    const simulate = simulateValue(values, durationMs);
+    const pollIntervalMs = durationValue(values, 'poll-interval', NAME);
+    const maxWaitMs = durationValue(values, 'max-wait', NAME);
+    if (noWait && (out !== undefined || force)) {
+      throw new UsageError(
+        '--no-wait writes nothing: give --out to pgs wait ID instead',
+        `pgs ${NAME}`,
+      );
+    }
+    // Before the price is reserved: a DIR that holds files would fail only at the end.
+    if (out !== undefined) await checkOutDir(ctx.io.cwd ?? process.cwd(), out, force, NAME);
+    if (out !== undefined) ctx.errorContext.outDir = out;
+
+    const pgs = ctx.client();
+    const created = await pgs.projects.create(
+      { idea, type, name, simulate },
+      { signal: ctx.io.signal },
+    );
+    if (noWait) {
+      const { projectId, status, estimatedCompletionMs } = created;
+      if (ctx.json) {
+        ctx.print(JSON.stringify({ projectId, status, estimatedCompletionMs }));
+      } else {
+        ctx.print(projectId);
+        ctx.io.stderr.write(`Follow it with: pgs wait ${projectId} --out DIR\n`);
+      }
+      return;
+    }
+
+    if (!ctx.json) {
+      ctx.print(
+        `Created project ${created.projectId} ` +
+          `(about ${formatDuration(created.estimatedCompletionMs)} of generation estimated)`,
+      );
+    }
+    const result = await waitWithProgress(
+      ctx,
+      pgs,
+      created.projectId,
+      { pollIntervalMs, maxWaitMs },
+      created,
+    );
+    reportFailure(ctx, result);
+    if (result.status === 'completed') await deliver(ctx, result, { out, useDefault: true, force });
+  },
+};

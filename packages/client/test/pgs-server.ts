@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// The real server as a subprocess, started the way `npm start` starts it. Shared by the
+// SDK's and the CLI's integration tests (packages/cli/test imports it from here).
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname, '../../..');
+/** The pinned Node (24), which runs our .ts directly. */
+export const NODE = join(ROOT, 'node_modules/.bin/node');
+/** The server's entry point. */
+export const SERVER_MAIN = join(ROOT, 'packages/server/src/main.ts');
+/** False until the server package has its entry point; tests skip with a reason then. */
+export const SERVER_EXISTS = existsSync(SERVER_MAIN);
+const START_DEADLINE_MS = 45_000;
+
+/** A running server on an ephemeral port with its own data directory. */
+export interface RealServer {
+  /** `http://127.0.0.1:<port>`, the server root. */
+  url: string;
+  /** The test API key of the development account (1,000 test credits) printed at start. */
+  apiKey: string;
+  /** The temporary `PGS_DATA_DIR`. */
+  dataDir: string;
+  /** The operator token the embedded server wrote to `<dataDir>/admin-token`. */
+  adminToken(): Promise<string>;
+  /** SIGTERM (SIGKILL after 10 s), then removes the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The environment without anything of ours that could leak in from the developer's shell.
+ *
+ * @example
+ * spawn(NODE, [CLI_BIN, 'credits'], { env: { ...cleanEnv(), PGS_API_KEY: key } });
+ */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(PGS_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$)/.test(name)) delete env[name];
+  }
+  return env;
+}
+
+/** Resolves once the server printed its listening line and its key; rejects if it dies first. */
+function waitForStart(child: ChildProcess): Promise<{ url: string; apiKey: string }> {
+  return new Promise((resolvePromise, reject) => {
+    let stdout = '';
+    let stderr = '';
+    let settled = false;
+    const timer = setTimeout(
+      () => fail(new Error(`no listening line and key within ${START_DEADLINE_MS} ms`)),
+      START_DEADLINE_MS,
+    );
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+    };
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout?.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s;
+      const url = /^PGS listening on (http:\/\/127\.0\.0\.1:\d+)/m.exec(stdout)?.[1];
+      const apiKey = /^Test API key: (pgs_test_[0-9A-Za-z]+)/m.exec(stdout)?.[1];
+      if (url && apiKey && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolvePromise({ url, apiKey });
+      }
+    });
+    child.on('exit', (code, signal) =>
+      fail(new Error(`the server exited early (code ${code}, signal ${signal})`)),
+    );
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts `packages/server/src/main.ts` with `PORT=0`, `HOST=127.0.0.1`, a fresh
+ * `PGS_DATA_DIR` and `PGS_LOG_LEVEL=warn`, and waits (with a deadline) for
+ * `PGS listening on …` and `Test API key: …`.
+ *
+ * @example
+ * const server = await startRealServer(); // ... await server.stop();
+ */
+export async function startRealServer(): Promise<RealServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pgs-real-server-'));
+  const child = spawn(NODE, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...cleanEnv(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PGS_DATA_DIR: dataDir,
+      PGS_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = async () => {
+    await stopChild(child);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const { url, apiKey } = await waitForStart(child);
+    return {
+      url,
+      apiKey,
+      dataDir,
+      adminToken: async () => (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim(),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

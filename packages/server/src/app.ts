@@ -17,6 +17,7 @@ import { projectRoutes } from './api/routes/projects/index.ts';
 import type { Config } from './config.ts';
 import { type Dispatcher, Projects } from './generation/projects.ts';
 import { ProjectStatusReader } from './generation/status.ts';
+import { engineOf, type ModelSelector } from './generation/workflow.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
 import type { Database } from './storage/db.ts';
@@ -29,6 +30,8 @@ export interface AppDeps {
   limiters: Limiters;
   /** Puts new projects' generations on the queue. */
   dispatcher: Dispatcher;
+  /** The models projects are generated with (estimates depend on them). */
+  models: ModelSelector;
   /** The process's logger (pino); none means silent. */
   logger?: FastifyBaseLogger;
 }
@@ -71,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const accounts = new Accounts(database.db);
   const statusReader = new ProjectStatusReader(database.db);
-  const projects = new Projects(database.db, deps.dispatcher);
+  const projects = new Projects(database.db, deps.dispatcher, engineOf(deps.models));
 
   await app.register(errorHandling, { docsUrl: config.docsUrl, bodyLimit: config.bodyLimitBytes });
   await app.register(jsonBody);

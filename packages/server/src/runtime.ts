@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { offlineModels } from './generation/models.ts';
 import { Projects } from './generation/projects.ts';
-import { GenerationWorkflow } from './generation/workflow.ts';
+import { engineOf, GenerationWorkflow } from './generation/workflow.ts';
 import type { RateLimitStore } from './limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from './limits/rules.ts';
 import { GenerationQueue } from './queue/generation-queue.ts';
@@ -68,9 +68,10 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   );
 
   const queue = await GenerationQueue.create(database, { concurrency: config.workerConcurrency });
-  const projects = new Projects(database.db, queue);
+  const models = offlineModels();
+  const projects = new Projects(database.db, queue, engineOf(models));
   if (config.role !== 'api') {
-    const workflow = new GenerationWorkflow(database.db, projects, offlineModels(), {
+    const workflow = new GenerationWorkflow(database.db, projects, models, {
       aiTimeoutMs: config.aiTimeoutMs,
       log: log.child({ component: 'workflow' }),
     });
@@ -108,6 +109,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
         status: { ...RATE_LIMIT_RULES.status, points: config.statusRateLimit },
       }),
       dispatcher: queue,
+      models,
       logger: log,
     });
     const accounts = new Accounts(database.db);

@@ -541,7 +541,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
       ]);
 
       // The refund happens once, however often failure is reported again (a retried job).
-      const again = new Projects(h.database.db, { enqueue: async () => {} });
+      const again = new Projects(h.database.db, { enqueue: async () => {} }, () => 'offline');
       expect(await again.fail(id, 'again')).toBe(false);
       await refundCredits(h.database.db, {
         projectId: id,

@@ -3,13 +3,17 @@ import { assertMatchesContract } from '@pgs/contract/testing';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAdminToken } from '../src/accounts/api-keys.ts';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { buildApp } from '../src/app.ts';
-import type { Dispatcher } from '../src/generation/projects.ts';
 import { createLimiters } from '../src/limits/rules.ts';
 import { documents, projects } from '../src/storage/schema.ts';
-import { backends, bearer, DOCS_URL, type Harness, startHarness } from './helpers/harness.ts';
+import {
+  backends,
+  bearer,
+  buildTestApp,
+  DOCS_URL,
+  type Harness,
+  startHarness,
+} from './helpers/harness.ts';
 
 /** Seed §4.1 (getProjectStatus), §2 (fields), §3 (states), issue 2 items 3 and 4. */
 
@@ -22,11 +26,6 @@ const DATA_KEYS = {
 } as const;
 
 // The second app below only reads; creating a project through it is not part of this suite.
-const noDispatcher: Dispatcher = {
-  enqueue: async () => {
-    throw new Error('this app does not create projects');
-  },
-};
 
 /** The value of a response header that must be present once. */
 function header(res: LightMyRequestResponse, name: string): string {
@@ -418,12 +417,8 @@ describe.each(await backends())('GET /api/v1/projects/{projectId} on %s', (backe
     expect(first!.body).toBe((await projectRow(id))?.resultBody);
 
     // A second app on the same database starts with a cold cache and reads the stored bytes.
-    const second = await buildApp({
-      config: { docsUrl: DOCS_URL, bodyLimitBytes: 65_536, trustProxy: false },
-      database: h.database,
-      adminToken: generateAdminToken(),
+    const second = await buildTestApp(h.database, {
       limiters: await createLimiters({ kind: 'memory' }),
-      dispatcher: noDispatcher,
     });
     try {
       const url = `/api/v1/projects/${id}`;

@@ -5,10 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAdminToken } from '../src/accounts/api-keys.ts';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { buildApp } from '../src/app.ts';
-import type { Dispatcher } from '../src/generation/projects.ts';
 import type { RateLimitStore } from '../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../src/limits/rules.ts';
 import type { Database } from '../src/storage/db.ts';
@@ -16,7 +13,7 @@ import {
   type Backend,
   backends,
   bearer,
-  DOCS_URL,
+  buildTestApp,
   type Harness,
   startHarness,
 } from './helpers/harness.ts';
@@ -158,11 +155,6 @@ describe.each(available)('rate limit, 100 requests per minute per key, on %s', (
 });
 
 // The same behaviour with the counters in a shared store, through a small rule.
-const noDispatcher: Dispatcher = {
-  enqueue: async () => {
-    throw new Error('this app does not create projects');
-  },
-};
 const SMALL_RULES = {
   status: { name: 'status', points: 3, durationSec: 60, window: '1 minute' },
 };
@@ -187,12 +179,8 @@ function storeSuite(
   });
 
   it(`shares the count between two apps on ${name} (the scale-out mode)`, async () => {
-    const second = await buildApp({
-      config: { docsUrl: DOCS_URL, bodyLimitBytes: 65_536, trustProxy: false },
-      database: h.database,
-      adminToken: generateAdminToken(),
+    const second = await buildTestApp(h.database, {
       limiters: await createLimiters(store(h.database), { ...RATE_LIMIT_RULES, ...SMALL_RULES }),
-      dispatcher: noDispatcher,
     });
     try {
       const key = await h.createKey('test');

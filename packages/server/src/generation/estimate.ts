@@ -72,5 +72,15 @@ export function spreadDuration(
   return delays;
 }
 
-/** Prior expectation for a kind never measured here, in ms (real models take seconds). */
-export const priorDurationMs = (weight: number) => weight * 2_000;
+/**
+ * Prior expectation for a kind never measured with this engine, in ms: the offline engine
+ * answers in tens of milliseconds, real models take seconds.
+ */
+export const priorDurationMs = (weight: number, engine: string) =>
+  weight * (engine === OFFLINE_ENGINE ? 60 : 2_000);
+
+/** The engine name of the built-in offline engine (measurements are kept per engine). */
+export const OFFLINE_ENGINE = 'offline';
+
+/** The key under which a kind's measured duration is kept: one average per engine and kind. */
+export const statKey = (engine: string, kind: string) => `${engine}:${kind}`;

@@ -1,5 +1,6 @@
 import type { ProjectRow } from '../storage/sql/projects.ts';
 import { createOfflineModel } from './engine/offline-model.ts';
+import { OFFLINE_ENGINE } from './estimate.ts';
 import type { ModelChoice, ModelSelector } from './workflow.ts';
 
 /**
@@ -11,6 +12,10 @@ import type { ModelChoice, ModelSelector } from './workflow.ts';
  * const models = offlineModels();
  */
 export function offlineModels(): ModelSelector {
-  const offline: ModelChoice = { model: createOfflineModel(), offline: true };
+  const offline: ModelChoice = {
+    model: createOfflineModel(),
+    offline: true,
+    engine: OFFLINE_ENGINE,
+  };
   return { forProject: (_project: Pick<ProjectRow, 'mode' | 'simulate'>) => offline };
 }

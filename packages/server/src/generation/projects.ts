@@ -3,6 +3,7 @@ import type { ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import type { Db, Tx } from '../storage/db.ts';
+import type { Mode } from '../storage/sql/accounts.ts';
 import {
   findProject,
   insertProject,
@@ -23,6 +24,7 @@ import {
   estimateRemainingMs,
   priorDurationMs,
   spreadDuration,
+  statKey,
 } from './estimate.ts';
 import { completedStatus } from './result.ts';
 
@@ -58,6 +60,7 @@ export function durationsFor(
   plan: readonly DocumentKind[],
   simulate: Simulation | null | undefined,
   measured: ReadonlyMap<string, number>,
+  engine: string,
 ): (kind: string) => number {
   if (simulate) {
     const delays = spreadDuration(plan, simulate.durationMs);
@@ -65,7 +68,8 @@ export function durationsFor(
   }
   const weights = new Map(plan.map((doc) => [doc.kind, doc.weight]));
   return (kind) =>
-    measured.get(kind) ?? priorDurationMs(kind === DEFINITION_KIND ? 2 : (weights.get(kind) ?? 3));
+    measured.get(statKey(engine, kind)) ??
+    priorDurationMs(kind === DEFINITION_KIND ? 2 : (weights.get(kind) ?? 3), engine);
 }
 
 const etagOf = (body: string) =>
@@ -82,11 +86,21 @@ const etagOf = (body: string) =>
 export class Projects {
   readonly #db: Db;
   readonly #dispatcher: Dispatcher;
+  readonly #engineFor: (mode: Mode) => string;
   readonly #now: () => number;
 
-  constructor(db: Db, dispatcher: Dispatcher, now: () => number = Date.now) {
+  /**
+   * @param engineFor The engine that generates a key mode's projects (for estimates).
+   */
+  constructor(
+    db: Db,
+    dispatcher: Dispatcher,
+    engineFor: (mode: Mode) => string,
+    now: () => number = Date.now,
+  ) {
     this.#db = db;
     this.#dispatcher = dispatcher;
+    this.#engineFor = engineFor;
     this.#now = now;
   }
 
@@ -103,7 +117,12 @@ export class Projects {
     const plan = documentPlan(type);
     const price = priceOf(type);
     const projectId = randomUUID();
-    const durationOf = durationsFor(plan, input.simulate, await readGenerationStats(this.#db));
+    const durationOf = durationsFor(
+      plan,
+      input.simulate,
+      await readGenerationStats(this.#db),
+      this.#engineFor(principal.mode),
+    );
     const now = this.#now();
     const estimatedCompletionMs = estimateRemainingMs({
       plan,

@@ -19,7 +19,7 @@ import {
   SYSTEM_PROMPT,
 } from './engine/context.ts';
 import { OFFLINE_PROVIDER } from './engine/offline-model.ts';
-import { DEFINITION_KIND, estimateRemainingMs } from './estimate.ts';
+import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
 
 /** The model a project is generated with. */
@@ -27,12 +27,18 @@ export interface ModelChoice {
   model: LanguageModel;
   /** The built-in offline engine (it honours `simulate`). */
   offline: boolean;
+  /** Names the engine in measurements (`offline`, or provider and model). */
+  engine: string;
 }
 
 /** Chooses the model for a project: test keys always get the offline engine. */
 export interface ModelSelector {
   forProject(project: Pick<ProjectRow, 'mode' | 'simulate'>): ModelChoice;
 }
+
+/** The engine a mode's projects are generated with, for estimates made before a run. */
+export const engineOf = (models: ModelSelector) => (mode: 'live' | 'test') =>
+  models.forProject({ mode, simulate: null }).engine;
 
 /** An AI call that outlasted its time limit (the model never answered in time). */
 export class AiTimeoutError extends Error {
@@ -168,7 +174,12 @@ export class GenerationWorkflow {
     const plan = documentPlan(type);
     const simulate = (project.simulate as Simulation | null) ?? undefined;
     const choice = this.#models.forProject(project);
-    const durationOf = durationsFor(plan, simulate, await readGenerationStats(this.#db));
+    const durationOf = durationsFor(
+      plan,
+      simulate,
+      await readGenerationStats(this.#db),
+      choice.engine,
+    );
     const stored = new Map(
       (await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc]),
     );
@@ -213,7 +224,11 @@ export class GenerationWorkflow {
         questionnaire: definition.questionnaire,
       });
       if (!simulate)
-        await recordGenerationTime(this.#db, DEFINITION_KIND, this.#options.now() - started);
+        await recordGenerationTime(
+          this.#db,
+          statKey(choice.engine, DEFINITION_KIND),
+          this.#options.now() - started,
+        );
     } else {
       definition = {
         name: project.name,
@@ -275,7 +290,13 @@ export class GenerationWorkflow {
       await insertDocument(this.#db, row);
       stored.set(doc.kind, row);
       running.delete(doc.kind);
-      if (!simulate) await recordGenerationTime(this.#db, doc.kind, this.#options.now() - started);
+      if (!simulate) {
+        await recordGenerationTime(
+          this.#db,
+          statKey(choice.engine, doc.kind),
+          this.#options.now() - started,
+        );
+      }
       await updateEstimate(true);
     };
 

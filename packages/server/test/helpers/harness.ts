@@ -3,11 +3,15 @@ import { assertMatchesContract } from '@pgs/contract/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import { offlineModels } from '../../src/generation/models.ts';
 import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
 import { completedStatus } from '../../src/generation/result.ts';
-import { GenerationWorkflow, type WorkflowOptions } from '../../src/generation/workflow.ts';
+import {
+  engineOf,
+  GenerationWorkflow,
+  type WorkflowOptions,
+} from '../../src/generation/workflow.ts';
 import type { RateLimitRule, RateLimitStore } from '../../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
@@ -22,6 +26,30 @@ import {
 import { createTestDatabase, postgresUnavailable } from './services.ts';
 
 export type Backend = 'pglite' | 'postgres';
+
+/**
+ * The real app on a database, with test defaults: no queue (creating a project throws),
+ * the offline models, in-memory limits with the documented rules.
+ */
+export async function buildTestApp(
+  database: Database,
+  overrides: Partial<Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken'>> & {
+    bodyLimitBytes?: number;
+  } = {},
+): Promise<FastifyInstance> {
+  return buildApp({
+    config: {
+      docsUrl: DOCS_URL,
+      bodyLimitBytes: overrides.bodyLimitBytes ?? 65_536,
+      trustProxy: false,
+    },
+    database,
+    adminToken: overrides.adminToken ?? generateAdminToken(),
+    limiters: overrides.limiters ?? (await createLimiters({ kind: 'memory' })),
+    dispatcher: overrides.dispatcher ?? noDispatcher,
+    models: overrides.models ?? offlineModels(),
+  });
+}
 
 const noDispatcher: Dispatcher = {
   enqueue: async () => {
@@ -87,14 +115,15 @@ export async function startHarness(
   const adminToken = generateAdminToken();
   const store = options.store?.(database) ?? { kind: 'memory' };
   const limiters = await createLimiters(store, { ...RATE_LIMIT_RULES, ...options.rules });
+  const models = offlineModels();
   let queue: GenerationQueue | undefined;
   let dispatcher: Dispatcher = noDispatcher;
   if (options.generation === 'workers') {
     queue = await GenerationQueue.create(database, { concurrency: 4, retryDelaySeconds: 1 });
     const workflow = new GenerationWorkflow(
       database.db,
-      new Projects(database.db, queue),
-      offlineModels(),
+      new Projects(database.db, queue, engineOf(models)),
+      models,
       { retryDelayMs: 10, ...options.workflow },
     );
     await queue.start({
@@ -105,16 +134,12 @@ export async function startHarness(
     });
     dispatcher = queue;
   }
-  const app = await buildApp({
-    config: {
-      docsUrl: DOCS_URL,
-      bodyLimitBytes: options.bodyLimitBytes ?? 65_536,
-      trustProxy: false,
-    },
-    database,
+  const app = await buildTestApp(database, {
     adminToken,
     limiters,
     dispatcher,
+    models,
+    ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
   });
   await options.extend?.(app);
   await app.ready();

@@ -2,13 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
 import { generationStats } from '../schema.ts';
 
-/** Average measured milliseconds per document kind. */
+/** Average measured milliseconds per key (engine and document kind). */
 export async function readGenerationStats(tx: Tx): Promise<Map<string, number>> {
   const rows = await tx.select().from(generationStats);
   return new Map(rows.map((row) => [row.kind, row.avgMs]));
 }
 
-/** Folds one measurement into the kind's moving average (the newest counts for `weight`). */
+/** Folds one measurement into the key's moving average (the newest counts for `weight`). */
 export async function recordGenerationTime(
   tx: Tx,
   kind: string,

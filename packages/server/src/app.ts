@@ -73,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const accounts = new Accounts(database.db);
+  const stopWatching = await accounts.watchRevocations(database);
+  app.addHook('onClose', async () => stopWatching());
   const statusReader = new ProjectStatusReader(database.db);
   const projects = new Projects(database.db, deps.dispatcher, engineOf(deps.models));
 

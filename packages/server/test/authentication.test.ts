@@ -98,8 +98,29 @@ describe.each(await backends())('authentication on %s', (backend) => {
       const before = await get(bearer(key.key));
       expect(before.statusCode).toBe(404);
       expect(before.json().error.code).toBe('RESOURCE_NOT_FOUND');
-      await h.accounts.revokeKey(key.keyId);
+      // Revoked through the admin API of the same process: refused on the very next request.
+      const revoked = await h.request({
+        method: 'DELETE',
+        url: `/admin/v1/keys/${key.keyId}`,
+        headers: bearer(h.adminToken),
+      });
+      expect(revoked.statusCode).toBe(200);
       expectAuthFailure(await get(bearer(key.key)), 'revoked');
+    });
+
+    it('a key revoked by another process is refused here too, though this one had verified it', async () => {
+      const key = await h.createKey('test');
+      expect((await get(bearer(key.key))).statusCode).toBe(404); // verified and cached here
+      // `h.accounts` stands for another process on the same database: the revocation
+      // reaches this app by NOTIFY, within moments rather than at the cache's expiry.
+      await h.accounts.revokeKey(key.keyId);
+      const deadline = Date.now() + 5_000;
+      let res = await get(bearer(key.key));
+      while (res.statusCode !== 401 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        res = await get(bearer(key.key));
+      }
+      expectAuthFailure(res, 'revoked');
     });
   });
 

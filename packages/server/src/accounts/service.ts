@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { grantCredits } from '../credits/ledger.ts';
 import { newAccountId, newKeyId } from '../ids.ts';
-import type { Db } from '../storage/db.ts';
+import type { Database, Db } from '../storage/db.ts';
+import { listen, notify } from '../storage/notifications.ts';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -53,6 +55,18 @@ export interface KeyView {
   revokedAt: string | null;
 }
 
+/** Where revocations are announced to every process on the database. */
+const REVOKED_CHANNEL = 'pgs_key_revoked';
+
+export interface AccountsOptions {
+  /**
+   * How long a verified key is trusted without a database read. Revocations reach every
+   * process at once (NOTIFY); the limit bounds the damage of a lost notification.
+   */
+  cacheTtlMs?: number;
+  cacheSize?: number;
+}
+
 export class AccountNotFoundError extends Error {
   override name = 'AccountNotFoundError';
 }
@@ -76,20 +90,41 @@ const keyView = (row: ApiKeyRow): KeyView => ({
  */
 export class Accounts {
   readonly #db: Db;
+  /** Verified keys by hash: the status endpoint's hot path reads no database row. */
+  readonly #verified: LRUCache<string, Principal>;
 
-  constructor(db: Db) {
+  constructor(db: Db, { cacheTtlMs = 60_000, cacheSize = 10_000 }: AccountsOptions = {}) {
     this.#db = db;
+    this.#verified = new LRUCache({ max: cacheSize, ttl: cacheTtlMs });
   }
 
   /** Resolves the secret sent as a bearer token. */
   async authenticate(key: string): Promise<AuthResult> {
     if (parseApiKey(key) === undefined) return { ok: false, issue: 'malformed' };
     const hash = hashApiKey(key);
+    const cached = this.#verified.get(hash);
+    if (cached !== undefined) return { ok: true, principal: cached };
     const row = await findApiKeyByHash(this.#db, hash);
-    if (row === undefined || !sameHash(row.keyHash, hash))
+    if (row === undefined || !sameHash(row.keyHash, hash)) {
       return { ok: false, issue: 'invalid_key' };
+    }
     if (row.revokedAt !== null) return { ok: false, issue: 'revoked' };
-    return { ok: true, principal: { keyId: row.id, accountId: row.accountId, mode: row.mode } };
+    const principal: Principal = { keyId: row.id, accountId: row.accountId, mode: row.mode };
+    this.#verified.set(hash, principal);
+    return { ok: true, principal };
+  }
+
+  /**
+   * Drops revoked keys from this process's cache as soon as any process revokes them.
+   * Returns the function that stops listening.
+   */
+  async watchRevocations(database: Database): Promise<() => Promise<void>> {
+    return listen(
+      database,
+      REVOKED_CHANNEL,
+      (hash) => this.#verified.delete(hash),
+      () => this.#verified.clear(),
+    );
   }
 
   async createAccount(input: { name?: string | null } = {}): Promise<AccountView> {
@@ -140,9 +175,16 @@ export class Accounts {
     });
   }
 
+  /** Revokes a key; every process stops accepting it at once. */
   async revokeKey(keyId: string): Promise<KeyView | undefined> {
-    const row = await revokeApiKey(this.#db, keyId, new Date());
-    return row && keyView(row);
+    const row = await this.#db.transaction(async (tx) => {
+      const revoked = await revokeApiKey(tx, keyId, new Date());
+      if (revoked) await notify(tx, REVOKED_CHANNEL, revoked.keyHash);
+      return revoked;
+    });
+    if (row === undefined) return undefined;
+    this.#verified.delete(row.keyHash);
+    return keyView(row);
   }
 
   async grantCredits(input: { accountId: string; mode: Mode; amount: number }): Promise<number> {

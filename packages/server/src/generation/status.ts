@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
 import type { Db } from '../storage/db.ts';
-import { findOwnedProject, findProjectResultBody } from '../storage/sql/projects.ts';
+import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
 
 /** A status response ready to send: the body bytes and their validator. */
 export interface StatusView {
@@ -68,7 +68,12 @@ export class ProjectStatusReader {
         ? cached
         : undefined;
     }
-    const row = await findOwnedProject(this.#db, projectId, principal.accountId, principal.mode);
+    const row = await findOwnedProjectStatus(
+      this.#db,
+      projectId,
+      principal.accountId,
+      principal.mode,
+    );
     if (row === undefined) return undefined;
     switch (row.status) {
       case 'in_progress': {

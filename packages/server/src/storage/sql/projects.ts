@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
 import { documents, projects } from '../schema.ts';
 import type { Mode } from './accounts.ts';
@@ -12,19 +12,27 @@ export async function insertProject(tx: Tx, row: NewProjectRow): Promise<Project
   return created!;
 }
 
-const { resultBody: _resultBody, ...summaryColumns } = getTableColumns(projects);
-/** A project row without its (large) result body. */
-export type ProjectSummary = Omit<ProjectRow, 'resultBody'>;
+/** What the status endpoint reads of a project: few columns, as it runs on every poll. */
+const statusColumns = {
+  accountId: projects.accountId,
+  mode: projects.mode,
+  status: projects.status,
+  estimatedCompletionAt: projects.estimatedCompletionAt,
+  errorCode: projects.errorCode,
+  errorMessage: projects.errorMessage,
+  resultEtag: projects.resultEtag,
+};
+export type ProjectStatusRow = { [K in keyof typeof statusColumns]: ProjectRow[K] };
 
-/** The project with this id, only if it belongs to this account and mode; without its body. */
-export async function findOwnedProject(
+/** The status of the project with this id, only if it belongs to this account and mode. */
+export async function findOwnedProjectStatus(
   tx: Tx,
   id: string,
   accountId: string,
   mode: Mode,
-): Promise<ProjectSummary | undefined> {
+): Promise<ProjectStatusRow | undefined> {
   const [row] = await tx
-    .select(summaryColumns)
+    .select(statusColumns)
     .from(projects)
     .where(and(eq(projects.id, id), eq(projects.accountId, accountId), eq(projects.mode, mode)));
   return row;

@@ -26,7 +26,14 @@ interface Server {
 async function startServer(dataDir: string, env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, ['packages/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PGS_DATA_DIR: dataDir, PGS_LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PGS_DATA_DIR: dataDir,
+      PGS_LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -57,7 +64,10 @@ async function api(server: Server, method: string, url: string, body?: unknown) 
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-async function createAndWait(server: Server, idea: string): Promise<{ id: string; ms: number; bytes: number }> {
+async function createAndWait(
+  server: Server,
+  idea: string,
+): Promise<{ id: string; ms: number; bytes: number }> {
   const started = performance.now();
   const created = await api(server, 'POST', '/api/v1/projects', { idea });
   const id = JSON.parse(created.text).data.projectId as string;
@@ -72,7 +82,8 @@ async function createAndWait(server: Server, idea: string): Promise<{ id: string
   }
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function load(title: string, url: string, headers: Record<string, string>) {
   const result = await autocannon({ url, connections, duration: seconds, headers });
@@ -95,15 +106,22 @@ async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-'));
   const started = performance.now();
   const server = await startServer(dataDir, { PGS_STATUS_RATE_LIMIT: '10000000' });
-  console.log(`PGS bench on Node ${process.versions.node}, ${os.cpus().length} cores; ${connections} connections, ${seconds} s per run`);
-  console.log(`start (first open, initdb and migrations): ${Math.round(performance.now() - started)} ms; RSS ${await rssMb(server.child.pid!)} MB`);
+  console.log(
+    `PGS bench on Node ${process.versions.node}, ${os.cpus().length} cores; ${connections} connections, ${seconds} s per run`,
+  );
+  console.log(
+    `start (first open, initdb and migrations): ${Math.round(performance.now() - started)} ms; RSS ${await rssMb(server.child.pid!)} MB`,
+  );
 
   try {
     // Generation end to end with the offline engine: POST → completed, polled every 5 ms.
     const runs: number[] = [];
     let completed = { id: '', ms: 0, bytes: 0 };
     for (let i = 0; i < 10; i++) {
-      completed = await createAndWait(server, `A habit tracker for remote teams, variant ${i}, with streaks and nudges`);
+      completed = await createAndWait(
+        server,
+        `A habit tracker for remote teams, variant ${i}, with streaks and nudges`,
+      );
       runs.push(completed.ms);
     }
     runs.sort((a, b) => a - b);
@@ -118,16 +136,37 @@ async function main() {
     });
     const runningId = JSON.parse(running.text).data.projectId as string;
     const auth = { authorization: `Bearer ${server.key}` };
-    const etag = (await api(server, 'GET', `/api/v1/projects/${completed.id}`)).headers.get('etag') ?? '';
+    const etag =
+      (await api(server, 'GET', `/api/v1/projects/${completed.id}`)).headers.get('etag') ?? '';
 
-    await load('GET completed project (cached bytes)', `${server.base}/api/v1/projects/${completed.id}`, auth);
-    await load('GET completed project, If-None-Match → 304', `${server.base}/api/v1/projects/${completed.id}`, {
-      ...auth,
-      'if-none-match': etag,
-    });
-    await load('GET in-progress project (database read)', `${server.base}/api/v1/projects/${runningId}`, auth);
-    await load('GET unknown project → 404', `${server.base}/api/v1/projects/00000000-0000-4000-8000-000000000000`, auth);
-    await load('GET without a key → 401 (per-address limit)', `${server.base}/api/v1/projects/${completed.id}`, {});
+    await load(
+      'GET completed project (cached bytes)',
+      `${server.base}/api/v1/projects/${completed.id}`,
+      auth,
+    );
+    await load(
+      'GET completed project, If-None-Match → 304',
+      `${server.base}/api/v1/projects/${completed.id}`,
+      {
+        ...auth,
+        'if-none-match': etag,
+      },
+    );
+    await load(
+      'GET in-progress project (database read)',
+      `${server.base}/api/v1/projects/${runningId}`,
+      auth,
+    );
+    await load(
+      'GET unknown project → 404',
+      `${server.base}/api/v1/projects/00000000-0000-4000-8000-000000000000`,
+      auth,
+    );
+    await load(
+      'GET without a key → 401 (per-address limit)',
+      `${server.base}/api/v1/projects/${completed.id}`,
+      {},
+    );
     console.log(`RSS after load: ${await rssMb(server.child.pid!)} MB`);
   } finally {
     server.child.kill('SIGTERM');

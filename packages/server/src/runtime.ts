@@ -15,7 +15,10 @@ import { createLimiters, RATE_LIMIT_RULES } from './limits/rules.ts';
 import { GenerationQueue } from './queue/generation-queue.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
 import { type Database, openDatabase } from './storage/db.ts';
+import { deleteExpiredIdempotencyKeys } from './storage/sql/idempotency.ts';
 import { listInProgressProjectIds } from './storage/sql/projects.ts';
+
+const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 /** Credits the development account starts with. */
 export const DEV_CREDITS = 1000;
@@ -91,6 +94,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
 
   let app: FastifyInstance | undefined;
   let devKey: string | undefined;
+  let sweep: NodeJS.Timeout | undefined;
   if (config.role !== 'worker') {
     const store: RateLimitStore = redis
       ? { kind: 'redis', client: redis }
@@ -112,6 +116,13 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       models,
       logger: log,
     });
+    // Idempotency keys are kept 24 h; sweep the expired ones now and then.
+    sweep = setInterval(() => {
+      deleteExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
+        log.warn({ err: error }, 'sweeping expired idempotency keys failed'),
+      );
+    }, SWEEP_INTERVAL_MS);
+    sweep.unref();
     const accounts = new Accounts(database.db);
     if (config.seedDevAccount && (await accounts.isEmpty())) {
       devKey = (
@@ -126,6 +137,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     app,
     devKey,
     async stop() {
+      clearInterval(sweep);
       await app?.close();
       await queue.stop();
       redis?.disconnect();

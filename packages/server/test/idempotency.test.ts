@@ -5,7 +5,10 @@ import type { CreatedKey } from '../src/accounts/service.ts';
 import { IDEMPOTENCY_TTL_MS, requestHash, STALE_CLAIM_MS } from '../src/api/idempotency.ts';
 import { priceOf } from '../src/generation/catalogue.ts';
 import { creditLedger, idempotencyKeys, projects } from '../src/storage/schema.ts';
-import { claimIdempotencyKey } from '../src/storage/sql/idempotency.ts';
+import {
+  claimIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+} from '../src/storage/sql/idempotency.ts';
 import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
 
 /**
@@ -293,5 +296,29 @@ describe.each(await backends())('Idempotency-Key on POST /api/v1/projects on %s'
     const first = await post(key, { idea: IDEA }, longest);
     expect(first.statusCode).toBe(202);
     expectReplayOf(await post(key, { idea: IDEA }, longest), first);
+  });
+
+  it('the periodic sweep deletes expired keys and keeps live ones', async () => {
+    const key = await h.createKey('test', { credits: 500 });
+    const claim = (idem: string, expiresAt: Date) =>
+      claimIdempotencyKey(h.database.db, {
+        accountId: key.accountId,
+        mode: key.mode,
+        key: idem,
+        operation: 'createProject',
+        requestHash: requestHashOf({ idea: IDEA }),
+        expiresAt,
+        staleBefore: new Date(Date.now() - STALE_CLAIM_MS),
+      });
+    const expired = newKey();
+    const live = newKey();
+    await claim(expired, new Date(Date.now() - 1_000));
+    await claim(live, new Date(Date.now() + IDEMPOTENCY_TTL_MS));
+    expect(await deleteExpiredIdempotencyKeys(h.database.db)).toBeGreaterThanOrEqual(1);
+    const left = await h.database.db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.accountId, key.accountId));
+    expect(left.map((row) => row.key)).toEqual([live]);
   });
 });

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,8 +12,6 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
 export const NODE = join(ROOT, 'node_modules/.bin/node');
 /** The server's entry point. */
 export const SERVER_MAIN = join(ROOT, 'packages/server/src/main.ts');
-/** False until the server package has its entry point; tests skip with a reason then. */
-export const SERVER_EXISTS = existsSync(SERVER_MAIN);
 const START_DEADLINE_MS = 45_000;
 
 /** A running server on an ephemeral port with its own data directory. */

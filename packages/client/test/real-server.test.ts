@@ -17,14 +17,7 @@ import {
   type ProjectInProgress,
   ValidationError,
 } from '../src/index.ts';
-import {
-  cleanEnv,
-  NODE,
-  type RealServer,
-  ROOT,
-  SERVER_EXISTS,
-  startRealServer,
-} from './pgs-server.ts';
+import { cleanEnv, NODE, type RealServer, ROOT, startRealServer } from './pgs-server.ts';
 
 // The SDK against the real server on an ephemeral port; `simulate` drives every state.
 // Polls are paced with pollIntervalMs here to keep the tests short; the server's own
@@ -46,212 +39,204 @@ function countingFetch(): { fetch: FetchLike; count: () => number } {
   };
 }
 
-if (!SERVER_EXISTS) {
-  it.skip('skipped: packages/server/src/main.ts does not exist yet', () => {});
-} else {
-  describe('the SDK against the real server', () => {
-    let server: RealServer;
-    const pgs = (options: PgsOptions = {}) =>
-      new Pgs({ apiKey: server.apiKey, baseUrl: server.url, ...options });
+describe('the SDK against the real server', () => {
+  let server: RealServer;
+  const pgs = (options: PgsOptions = {}) =>
+    new Pgs({ apiKey: server.apiKey, baseUrl: server.url, ...options });
 
-    beforeAll(async () => {
-      server = await startRealServer();
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
-
-    it('completed: progress while in_progress, then the project; a second read is from memory', async () => {
-      const counter = countingFetch();
-      const client = pgs({ fetch: counter.fetch });
-      const before = await client.credits.get();
-      const created = await client.projects.create({
-        idea: IDEA,
-        simulate: { outcome: 'completed', durationMs: 1_500 },
-      });
-      expect(created).toMatchObject({
-        status: 'in_progress',
-        location: `${server.url}/api/v1/projects/${created.projectId}`,
-        replayed: false,
-      });
-      expect(created.retryAfter).toBeGreaterThanOrEqual(10);
-      expect(created.retryAfter).toBeLessThanOrEqual(30);
-
-      const progress: ProjectInProgress[] = [];
-      const result = await client.projects.waitForCompletion(created.projectId, {
-        pollIntervalMs: 250,
-        maxWaitMs: 15_000,
-        onProgress: (status) => {
-          progress.push(status);
-        },
-      });
-      expect(progress.length).toBeGreaterThanOrEqual(2);
-      for (const status of progress) {
-        expect(Object.keys(status).sort()).toEqual([
-          'estimatedCompletionMs',
-          'projectId',
-          'status',
-        ]);
-      }
-      const estimates = progress.map((s) => s.estimatedCompletionMs);
-      expect(estimates[0]).toBeLessThanOrEqual(1_500);
-      expect(estimates.at(-1)).toBeLessThan(estimates[0]!);
-
-      expect(result.status).toBe('completed');
-      if (result.status !== 'completed') return;
-      expect(result.project.documents.length).toBeGreaterThanOrEqual(5);
-      expect(result.project.documents.every((d) => d.filename.endsWith('.md'))).toBe(true);
-      expect(result.metadata.documentsGenerated).toBe(result.project.documents.length);
-      expect(result.metadata.creditsConsumed).toBeGreaterThan(0);
-
-      const requests = counter.count();
-      await expect(client.projects.get(created.projectId)).resolves.toEqual(result);
-      await expect(client.projects.waitForCompletion(created.projectId)).resolves.toEqual(result);
-      expect(counter.count()).toBe(requests);
-
-      const after = await client.credits.get();
-      expect(after).toEqual({
-        mode: 'test',
-        balance: before.balance - result.metadata.creditsConsumed,
-        reserved: 0,
-      });
-    });
-
-    it('completed by the offline engine itself (no simulate), the type inferred', async () => {
-      const client = pgs();
-      const created = await client.projects.create({ idea: IDEA });
-      const result = await client.projects.waitForCompletion(created.projectId, {
-        pollIntervalMs: 200,
-        maxWaitMs: 30_000,
-      });
-      expect(result.status).toBe('completed');
-      if (result.status !== 'completed') return;
-      expect(result.project.type).toBe('web');
-      expect(result.project.questionnaire.targetAudience).toBeTruthy();
-      expect(result.project.documents.map((d) => d.filename)).toContain('README.md');
-    });
-
-    it('failed: a result with generation_failed, and the credits come back', async () => {
-      const client = pgs();
-      const before = await client.credits.get();
-      const created = await client.projects.create({
-        idea: IDEA,
-        simulate: { outcome: 'failed', durationMs: 300 },
-      });
-      const result = await client.projects.waitForCompletion(created.projectId, {
-        pollIntervalMs: 200,
-        maxWaitMs: 15_000,
-      });
-      expect(result).toMatchObject({
-        projectId: created.projectId,
-        status: 'failed',
-        error: { code: 'generation_failed' },
-      });
-      if (result.status === 'failed') expect(result.error.message).toMatch(/refunded/);
-      expect(await client.credits.get()).toEqual(before);
-    });
-
-    it('in_progress: get shows the estimate and the reservation; maxWaitMs ends the wait', async () => {
-      const client = pgs();
-      const created = await client.projects.create({
-        idea: IDEA,
-        type: 'mcp',
-        name: 'Habit MCP',
-        simulate: { outcome: 'completed', durationMs: 60_000 },
-      });
-      const status = await client.projects.get(created.projectId);
-      expect(status.status).toBe('in_progress');
-      if (status.status === 'in_progress') {
-        expect(status.estimatedCompletionMs).toBeGreaterThan(50_000);
-        expect(status.estimatedCompletionMs).toBeLessThanOrEqual(60_000);
-      }
-      expect((await client.credits.get()).reserved).toBeGreaterThanOrEqual(50);
-
-      const error = (await client.projects
-        .waitForCompletion(created.projectId, { pollIntervalMs: 100, maxWaitMs: 350 })
-        .catch((e: unknown) => e)) as PollTimeoutError;
-      expect(error).toBeInstanceOf(PollTimeoutError);
-      expect(error.lastStatus).toMatchObject({
-        projectId: created.projectId,
-        status: 'in_progress',
-      });
-    });
-
-    it('the same Idempotency-Key replays the first answer: one project, charged once', async () => {
-      const client = pgs();
-      const key = `test-${randomUUID()}`;
-      const params = { idea: IDEA, simulate: { outcome: 'completed' as const, durationMs: 0 } };
-      const first = await client.projects.create(params, { idempotencyKey: key });
-      const balance = (await client.credits.get()).balance;
-      const second = await client.projects.create(params, { idempotencyKey: key });
-      expect(second.projectId).toBe(first.projectId);
-      expect(first.replayed).toBe(false);
-      expect(second.replayed).toBe(true);
-      expect((await client.credits.get()).balance).toBe(balance);
-    });
-
-    it('typed errors: 401, 404, 400 and 402 stop at once', async () => {
-      const counter = countingFetch();
-      const bad = new Pgs({
-        apiKey: `pgs_test_${'x'.repeat(40)}`,
-        baseUrl: `${server.url}/api/v1`,
-        fetch: counter.fetch,
-      });
-      const unauthorized = await bad.projects
-        .waitForCompletion(randomUUID())
-        .catch((e: unknown) => e);
-      expect(unauthorized).toBeInstanceOf(AuthenticationError);
-      expect(unauthorized).toMatchObject({ status: 401, code: 'AUTHENTICATION_FAILED' });
-      expect((unauthorized as AuthenticationError).requestId).toMatch(/^req_/);
-      expect(counter.count()).toBe(1);
-
-      const client = pgs();
-      await expect(client.projects.waitForCompletion(randomUUID())).rejects.toBeInstanceOf(
-        NotFoundError,
-      );
-      const malformed = await client.projects.get('not-a-uuid').catch((e: unknown) => e);
-      expect(malformed).toBeInstanceOf(ValidationError);
-      expect(Object.keys((malformed as ValidationError).invalidFields)).toContain('projectId');
-      const short = await client.projects.create({ idea: 'short' }).catch((e: unknown) => e);
-      expect(short).toBeInstanceOf(ValidationError);
-      expect(Object.keys((short as ValidationError).invalidFields)).toContain('idea');
-
-      const admin = new PgsAdmin({ adminToken: await server.adminToken(), baseUrl: server.url });
-      const poor = await admin.keys.create({ mode: 'test', credits: 10 });
-      const error = (await pgs({ apiKey: poor.key })
-        .projects.create({ idea: IDEA })
-        .catch((e: unknown) => e)) as InsufficientCreditsError;
-      expect(error).toBeInstanceOf(InsufficientCreditsError);
-      expect(error.details).toMatchObject({ available: 10 });
-    });
-
-    it('the README example is examples/quickstart.ts and runs as written (server-paced polls)', async () => {
-      const readme = await readFile(README, 'utf8');
-      const example = await readFile(EXAMPLE, 'utf8');
-      const block = /```ts\n(import \{[\s\S]*?)```/.exec(readme)?.[1];
-      expect(block).toBe(example);
-
-      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-        (resolve, reject) => {
-          const child = spawn(NODE, [EXAMPLE], {
-            cwd: ROOT,
-            env: { ...cleanEnv(), PGS_API_KEY: server.apiKey, PGS_BASE_URL: server.url },
-          });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-          child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-          child.on('error', reject);
-          child.on('close', (code) => resolve({ code, stdout, stderr }));
-        },
-      );
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      const lines = run.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^Created project [0-9a-f-]{36}$/);
-      expect(lines).toContainEqual(expect.stringMatching(/^in_progress: about \d+ s left$/));
-      expect(lines).toContainEqual(expect.stringMatching(/^\S.* \(web\), \d+ credits:$/));
-      expect(lines.filter((l) => /^ {2}[A-Z_]+\.md$/.test(l)).length).toBeGreaterThanOrEqual(5);
-    }, 45_000);
+  beforeAll(async () => {
+    server = await startRealServer();
   });
-}
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('completed: progress while in_progress, then the project; a second read is from memory', async () => {
+    const counter = countingFetch();
+    const client = pgs({ fetch: counter.fetch });
+    const before = await client.credits.get();
+    const created = await client.projects.create({
+      idea: IDEA,
+      simulate: { outcome: 'completed', durationMs: 1_500 },
+    });
+    expect(created).toMatchObject({
+      status: 'in_progress',
+      location: `${server.url}/api/v1/projects/${created.projectId}`,
+      replayed: false,
+    });
+    expect(created.retryAfter).toBeGreaterThanOrEqual(10);
+    expect(created.retryAfter).toBeLessThanOrEqual(30);
+
+    const progress: ProjectInProgress[] = [];
+    const result = await client.projects.waitForCompletion(created.projectId, {
+      pollIntervalMs: 250,
+      maxWaitMs: 15_000,
+      onProgress: (status) => {
+        progress.push(status);
+      },
+    });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    for (const status of progress) {
+      expect(Object.keys(status).sort()).toEqual(['estimatedCompletionMs', 'projectId', 'status']);
+    }
+    const estimates = progress.map((s) => s.estimatedCompletionMs);
+    expect(estimates[0]).toBeLessThanOrEqual(1_500);
+    expect(estimates.at(-1)).toBeLessThan(estimates[0]!);
+
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(result.project.documents.length).toBeGreaterThanOrEqual(5);
+    expect(result.project.documents.every((d) => d.filename.endsWith('.md'))).toBe(true);
+    expect(result.metadata.documentsGenerated).toBe(result.project.documents.length);
+    expect(result.metadata.creditsConsumed).toBeGreaterThan(0);
+
+    const requests = counter.count();
+    await expect(client.projects.get(created.projectId)).resolves.toEqual(result);
+    await expect(client.projects.waitForCompletion(created.projectId)).resolves.toEqual(result);
+    expect(counter.count()).toBe(requests);
+
+    const after = await client.credits.get();
+    expect(after).toEqual({
+      mode: 'test',
+      balance: before.balance - result.metadata.creditsConsumed,
+      reserved: 0,
+    });
+  });
+
+  it('completed by the offline engine itself (no simulate), the type inferred', async () => {
+    const client = pgs();
+    const created = await client.projects.create({ idea: IDEA });
+    const result = await client.projects.waitForCompletion(created.projectId, {
+      pollIntervalMs: 200,
+      maxWaitMs: 30_000,
+    });
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(result.project.type).toBe('web');
+    expect(result.project.questionnaire.targetAudience).toBeTruthy();
+    expect(result.project.documents.map((d) => d.filename)).toContain('README.md');
+  });
+
+  it('failed: a result with generation_failed, and the credits come back', async () => {
+    const client = pgs();
+    const before = await client.credits.get();
+    const created = await client.projects.create({
+      idea: IDEA,
+      simulate: { outcome: 'failed', durationMs: 300 },
+    });
+    const result = await client.projects.waitForCompletion(created.projectId, {
+      pollIntervalMs: 200,
+      maxWaitMs: 15_000,
+    });
+    expect(result).toMatchObject({
+      projectId: created.projectId,
+      status: 'failed',
+      error: { code: 'generation_failed' },
+    });
+    if (result.status === 'failed') expect(result.error.message).toMatch(/refunded/);
+    expect(await client.credits.get()).toEqual(before);
+  });
+
+  it('in_progress: get shows the estimate and the reservation; maxWaitMs ends the wait', async () => {
+    const client = pgs();
+    const created = await client.projects.create({
+      idea: IDEA,
+      type: 'mcp',
+      name: 'Habit MCP',
+      simulate: { outcome: 'completed', durationMs: 60_000 },
+    });
+    const status = await client.projects.get(created.projectId);
+    expect(status.status).toBe('in_progress');
+    if (status.status === 'in_progress') {
+      expect(status.estimatedCompletionMs).toBeGreaterThan(50_000);
+      expect(status.estimatedCompletionMs).toBeLessThanOrEqual(60_000);
+    }
+    expect((await client.credits.get()).reserved).toBeGreaterThanOrEqual(50);
+
+    const error = (await client.projects
+      .waitForCompletion(created.projectId, { pollIntervalMs: 100, maxWaitMs: 350 })
+      .catch((e: unknown) => e)) as PollTimeoutError;
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect(error.lastStatus).toMatchObject({
+      projectId: created.projectId,
+      status: 'in_progress',
+    });
+  });
+
+  it('the same Idempotency-Key replays the first answer: one project, charged once', async () => {
+    const client = pgs();
+    const key = `test-${randomUUID()}`;
+    const params = { idea: IDEA, simulate: { outcome: 'completed' as const, durationMs: 0 } };
+    const first = await client.projects.create(params, { idempotencyKey: key });
+    const balance = (await client.credits.get()).balance;
+    const second = await client.projects.create(params, { idempotencyKey: key });
+    expect(second.projectId).toBe(first.projectId);
+    expect(first.replayed).toBe(false);
+    expect(second.replayed).toBe(true);
+    expect((await client.credits.get()).balance).toBe(balance);
+  });
+
+  it('typed errors: 401, 404, 400 and 402 stop at once', async () => {
+    const counter = countingFetch();
+    const bad = new Pgs({
+      apiKey: `pgs_test_${'x'.repeat(40)}`,
+      baseUrl: `${server.url}/api/v1`,
+      fetch: counter.fetch,
+    });
+    const unauthorized = await bad.projects
+      .waitForCompletion(randomUUID())
+      .catch((e: unknown) => e);
+    expect(unauthorized).toBeInstanceOf(AuthenticationError);
+    expect(unauthorized).toMatchObject({ status: 401, code: 'AUTHENTICATION_FAILED' });
+    expect((unauthorized as AuthenticationError).requestId).toMatch(/^req_/);
+    expect(counter.count()).toBe(1);
+
+    const client = pgs();
+    await expect(client.projects.waitForCompletion(randomUUID())).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const malformed = await client.projects.get('not-a-uuid').catch((e: unknown) => e);
+    expect(malformed).toBeInstanceOf(ValidationError);
+    expect(Object.keys((malformed as ValidationError).invalidFields)).toContain('projectId');
+    const short = await client.projects.create({ idea: 'short' }).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(ValidationError);
+    expect(Object.keys((short as ValidationError).invalidFields)).toContain('idea');
+
+    const admin = new PgsAdmin({ adminToken: await server.adminToken(), baseUrl: server.url });
+    const poor = await admin.keys.create({ mode: 'test', credits: 10 });
+    const error = (await pgs({ apiKey: poor.key })
+      .projects.create({ idea: IDEA })
+      .catch((e: unknown) => e)) as InsufficientCreditsError;
+    expect(error).toBeInstanceOf(InsufficientCreditsError);
+    expect(error.details).toMatchObject({ available: 10 });
+  });
+
+  it('the README example is examples/quickstart.ts and runs as written (server-paced polls)', async () => {
+    const readme = await readFile(README, 'utf8');
+    const example = await readFile(EXAMPLE, 'utf8');
+    const block = /```ts\n(import \{[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(example);
+
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn(NODE, [EXAMPLE], {
+          cwd: ROOT,
+          env: { ...cleanEnv(), PGS_API_KEY: server.apiKey, PGS_BASE_URL: server.url },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+        child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Created project [0-9a-f-]{36}$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^in_progress: about \d+ s left$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\S.* \(web\), \d+ credits:$/));
+    expect(lines.filter((l) => /^ {2}[A-Z_]+\.md$/.test(l)).length).toBeGreaterThanOrEqual(5);
+  }, 45_000);
+});

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
@@ -26,7 +26,7 @@ import {
   spreadDuration,
   statKey,
 } from './estimate.ts';
-import { completedStatus } from './result.ts';
+import { completedStatus, etagOf } from './result.ts';
 
 /** Test keys only: make a project end a given way after a given time. */
 export interface Simulation {
@@ -71,9 +71,6 @@ export function durationsFor(
     measured.get(statKey(engine, kind)) ??
     priorDurationMs(kind === DEFINITION_KIND ? 2 : (weights.get(kind) ?? 3), engine);
 }
-
-const etagOf = (body: string) =>
-  `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 
 /**
  * Project life cycle: creation (price reserved, job enqueued, one transaction), and the

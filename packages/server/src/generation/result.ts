@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GenerationMetadata, Project, ProjectCompleted } from '@pgs/contract';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
@@ -35,4 +36,9 @@ export function completedStatus(
     })),
   };
   return { projectId: row.id, status: 'completed', project, metadata };
+}
+
+/** A strong validator of a response body: `"<27 base64url characters of its SHA-1>"`. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
 import type { Db } from '../storage/db.ts';
 import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
+import { etagOf } from './result.ts';
 
 /** A status response ready to send: the body bytes and their validator. */
 export interface StatusView {
@@ -21,9 +21,6 @@ interface FinalView extends StatusView {
 /** Every failed project is refunded; the message says so even if none was stored. */
 const FAILED_FALLBACK_MESSAGE =
   'The project could not be generated. Your credits have been refunded.';
-
-const etagOf = (body: Buffer) =>
-  `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 
 function view(status: StatusView['status'], data: unknown): StatusView {
   const body = Buffer.from(JSON.stringify({ success: true, data }));

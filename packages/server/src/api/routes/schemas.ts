@@ -6,6 +6,3 @@ export function errorResponses(
 ): Record<number, ReturnType<typeof schemaRef>> {
   return Object.fromEntries(statuses.map((status) => [status, schemaRef('ErrorResponse')]));
 }
-
-/** A route body schema taken from the contract. */
-export const bodySchema = schemaRef;

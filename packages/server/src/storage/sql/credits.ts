@@ -78,15 +78,6 @@ export async function debitIfCovered(
   return row.balance;
 }
 
-/** The movements recorded for one project, oldest first. */
-export async function listProjectMovements(tx: Tx, projectId: string) {
-  return tx
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.projectId, projectId))
-    .orderBy(creditLedger.id);
-}
-
 /** Credits held by the in-progress projects of an account in one mode. */
 export async function sumReservedCredits(tx: Tx, accountId: string, mode: Mode): Promise<number> {
   const [row] = await tx

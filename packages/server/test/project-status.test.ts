@@ -271,6 +271,16 @@ describe.each(await backends())('GET /api/v1/projects/{projectId} on %s', (backe
     });
   });
 
+  it('an id in upper case finds the project, and every state names it in lower case', async () => {
+    const key = await h.createKey('test');
+    for (const status of ['in_progress', 'completed', 'failed'] as const) {
+      const id = await h.seedProject(key, { status });
+      const res = await get(key, id.toUpperCase());
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.projectId).toBe(id);
+    }
+  });
+
   describe('not found', () => {
     it('an unknown id → 404 RESOURCE_NOT_FOUND naming the project and the requested id', async () => {
       const key = await h.createKey('test');

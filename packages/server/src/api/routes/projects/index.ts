@@ -123,7 +123,8 @@ export async function projectRoutes(
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      const view = await statusReader.read(request.principal, projectId);
+      // UUIDs compare case-insensitively; every body names the project in its canonical form.
+      const view = await statusReader.read(request.principal, projectId.toLowerCase());
       if (view === undefined) {
         throw new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
           details: { resource_type: 'project', resource_id: projectId },

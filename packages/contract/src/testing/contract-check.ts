@@ -6,6 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { openapiDocument } from '../generated/openapi.ts';
 import { SCHEMA_BUNDLE_ID, schemaBundle } from '../generated/schemas.ts';
+import { COMPONENT_SCHEMA_REF, toJsonSchema } from '../json-schema.ts';
 
 /** A response as `app.inject()` returns it (headers as Node gives them). */
 export interface ContractResponse {
@@ -43,15 +44,6 @@ interface Route {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const COMPONENT_SCHEMA_REF = '#/components/schemas/';
-const OPENAPI_ONLY_KEYWORDS = new Set(['discriminator', 'example', 'xml', 'externalDocs']);
-const SCHEMA_MAP_KEYWORDS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'dependentSchemas',
-]);
-const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'default']);
 
 const document = openapiDocument as unknown as Json;
 
@@ -275,26 +267,7 @@ function validator(schema: Json): ValidateFunction {
 }
 
 // The generator's rewrite, with absolute refs: an inline schema is compiled on its own.
-function toBundleSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toBundleSchema);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (OPENAPI_ONLY_KEYWORDS.has(key)) continue;
-    if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_SCHEMA_REF)) {
-      out[key] = `${SCHEMA_BUNDLE_ID}#/$defs/${value.slice(COMPONENT_SCHEMA_REF.length)}`;
-    } else if (SCHEMA_MAP_KEYWORDS.has(key) && value !== null && typeof value === 'object') {
-      out[key] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, toBundleSchema(sub)]),
-      );
-    } else if (DATA_KEYWORDS.has(key)) {
-      out[key] = value;
-    } else {
-      out[key] = toBundleSchema(value);
-    }
-  }
-  return out;
-}
+const toBundleSchema = (schema: unknown) => toJsonSchema(schema, `${SCHEMA_BUNDLE_ID}#/$defs/`);
 
 // Follows `$ref`s between components (responses, headers) to the object itself.
 function resolve(node: object): Json {

@@ -40,7 +40,7 @@ export interface AppDeps {
  * Builds the Fastify app; never listens (`main.ts` does).
  *
  * @example
- * const app = await buildApp({ config, database, adminToken, limiters });
+ * const app = await buildApp({ config, database, adminToken, limiters, dispatcher, models });
  * const res = await app.inject({ method: 'GET', url: '/health' });
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -34,6 +34,14 @@ export function parseApiKey(key: string): { mode: Mode } | undefined {
   return match ? { mode: match[1] as Mode } : undefined;
 }
 
+/** Anything shaped like a PGS key or admin token, for redaction. */
+const SECRET_IN_TEXT = /pgs_(live|test|admin)_[0-9A-Za-z]+/g;
+
+/** Replaces anything shaped like a PGS key or admin token (log lines never carry secrets). */
+export function redactKeys(text: string): string {
+  return text.replace(SECRET_IN_TEXT, 'pgs_$1_[redacted]');
+}
+
 /** Looks like a PGS key anywhere in a text (used to refuse keys in URLs and bodies). */
 export const EMBEDDED_KEY_PATTERN = /pgs_(?:live|test)_[0-9A-Za-z]{32,}/;
 

@@ -1,13 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type Logger, pino } from 'pino';
+import { redactKeys } from '../accounts/api-keys.ts';
 import type { LogLevel } from '../config.ts';
-
-const KEY_IN_TEXT = /pgs_(live|test|admin)_[0-9A-Za-z]+/g;
-
-/** Replaces anything shaped like a PGS key or admin token. */
-export function redactKeys(text: string): string {
-  return text.replace(KEY_IN_TEXT, 'pgs_$1_[redacted]');
-}
 
 /**
  * The process's logger: JSON lines with the request id, and no secret in them (the

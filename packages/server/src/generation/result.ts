@@ -2,6 +2,17 @@ import { createHash } from 'node:crypto';
 import type { GenerationMetadata, Project, ProjectCompleted } from '@pgs/contract';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
+/** `data.error.message` of failed projects: the contract says it states the refund. */
+export const FAILURE_MESSAGES = {
+  timeout:
+    'The AI service timed out while generating the project. Your credits have been refunded.',
+  failure: 'The AI service failed while generating the project. Your credits have been refunded.',
+  exhausted:
+    'The project could not be generated after several attempts. Your credits have been refunded.',
+  /** A failed project whose cause was not recorded. */
+  unknown: 'The project could not be generated. Your credits have been refunded.',
+} as const;
+
 /**
  * The `data` of a completed project, from its stored row and documents. Built once, when
  * the project completes: completed projects never change.

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
 import type { Db } from '../storage/db.ts';
 import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
-import { etagOf } from './result.ts';
+import { etagOf, FAILURE_MESSAGES } from './result.ts';
 
 /** A status response ready to send: the body bytes and their validator. */
 export interface StatusView {
@@ -17,10 +17,6 @@ interface FinalView extends StatusView {
   accountId: string;
   mode: string;
 }
-
-/** Every failed project is refunded; the message says so even if none was stored. */
-const FAILED_FALLBACK_MESSAGE =
-  'The project could not be generated. Your credits have been refunded.';
 
 function view(status: StatusView['status'], data: unknown): StatusView {
   const body = Buffer.from(JSON.stringify({ success: true, data }));
@@ -92,7 +88,7 @@ export class ProjectStatusReader {
           status: 'failed',
           error: {
             code: row.errorCode ?? 'generation_failed',
-            message: row.errorMessage ?? FAILED_FALLBACK_MESSAGE,
+            message: row.errorMessage ?? FAILURE_MESSAGES.unknown,
           },
         });
         return this.#remember(projectId, row.accountId, row.mode, failed);

@@ -21,6 +21,7 @@ import {
 import { OFFLINE_PROVIDER } from './engine/offline-model.ts';
 import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
+import { FAILURE_MESSAGES } from './result.ts';
 
 /** The model a project is generated with. */
 export interface ModelChoice {
@@ -49,14 +50,6 @@ export class AiTimeoutError extends Error {
 export class AiFailureError extends Error {
   override name = 'AiFailureError';
 }
-
-export const FAILURE_MESSAGES = {
-  timeout:
-    'The AI service timed out while generating the project. Your credits have been refunded.',
-  failure: 'The AI service failed while generating the project. Your credits have been refunded.',
-  exhausted:
-    'The project could not be generated after several attempts. Your credits have been refunded.',
-} as const;
 
 export interface WorkflowOptions {
   /** Time limit of one AI call. */

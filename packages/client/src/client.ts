@@ -1,26 +1,11 @@
 import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
-import { createTransport, type FetchLike, readEnv, type SleepFn, type Transport } from './core.ts';
+import { type CommonClientOptions, createTransport, readEnv, type Transport } from './core.ts';
 import { PgsError } from './errors.ts';
 import { Credits } from './resources/credits.ts';
 import { Projects } from './resources/projects.ts';
 
-/** Options shared by {@link Pgs} and {@link PgsAdmin}. */
-export interface CommonClientOptions {
-  /** Retries after the first attempt of a request; default 2. */
-  maxRetries?: number | undefined;
-  /** Time limit of one attempt in milliseconds; default 60 000. */
-  timeoutMs?: number | undefined;
-  /** A `fetch` implementation; default `globalThis.fetch`. */
-  fetch?: FetchLike | undefined;
-  /** Headers added to every request. */
-  headers?: Record<string, string> | undefined;
-  /** Waits between retries; tests inject one that does not sleep. */
-  sleep?: SleepFn | undefined;
-  /** Source of the backoff jitter, a number in [0, 1). */
-  random?: (() => number) | undefined;
-  /** The clock in epoch milliseconds (Retry-After dates, rate-limit resets, wait deadlines). */
-  now?: (() => number) | undefined;
-}
+/** Options shared by {@link Pgs} and {@link PgsAdmin}: the transport's knobs. */
+export type { CommonClientOptions };
 
 /** Options of {@link Pgs}. */
 export interface PgsOptions extends CommonClientOptions {

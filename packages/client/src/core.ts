@@ -49,22 +49,30 @@ export interface APIResponse<T> {
 /** Sends one logical request (with its retries) and resolves with the parsed 2xx body. */
 export type Transport = <T>(spec: RequestSpec) => Promise<APIResponse<T>>;
 
+/** Options shared by `Pgs` and `PgsAdmin`: how requests are made and retried. */
+export interface CommonClientOptions {
+  /** Retries after the first attempt of a request; default 2. */
+  maxRetries?: number | undefined;
+  /** Time limit of one attempt in milliseconds; default 60 000. */
+  timeoutMs?: number | undefined;
+  /** A `fetch` implementation; default `globalThis.fetch`. */
+  fetch?: FetchLike | undefined;
+  /** Headers added to every request. */
+  headers?: Record<string, string> | undefined;
+  /** Waits between retries; tests inject one that does not sleep. */
+  sleep?: SleepFn | undefined;
+  /** Source of the backoff jitter, a number in [0, 1). */
+  random?: (() => number) | undefined;
+  /** The clock in epoch milliseconds (Retry-After dates, rate-limit resets, wait deadlines). */
+  now?: (() => number) | undefined;
+}
+
 /** How a transport is built: the resolved base URL, the bearer token, and the knobs. */
-export interface TransportOptions {
+export interface TransportOptions extends CommonClientOptions {
   /** Base URL without a trailing slash; request paths are appended to it. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <token>`. */
   token: string;
-  maxRetries?: number | undefined;
-  timeoutMs?: number | undefined;
-  fetch?: FetchLike | undefined;
-  /** Headers added to every request. */
-  headers?: Record<string, string> | undefined;
-  sleep?: SleepFn | undefined;
-  /** A number in [0, 1) for the backoff jitter. */
-  random?: (() => number) | undefined;
-  /** Epoch milliseconds, to read `Retry-After` dates. */
-  now?: (() => number) | undefined;
   /** Longest `Retry-After` honoured; a longer one ends the retries and throws. */
   maxRetryAfterMs?: number | undefined;
 }

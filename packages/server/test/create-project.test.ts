@@ -7,7 +7,7 @@ import { refundCredits } from '../src/credits/ledger.ts';
 import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
 import { Projects } from '../src/generation/projects.ts';
 import { creditLedger, projects } from '../src/storage/schema.ts';
-import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
+import { backends, type Harness, startHarness } from './helpers/harness.ts';
 
 /**
  * Issue 3 items 1, 3, 4, 5, 6, 7, 8 and docs/api.md "Creating projects" and "Credits":
@@ -68,28 +68,11 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
   });
   afterAll(async () => h?.close());
 
-  const create = (key: CreatedKey, body: unknown, headers: Record<string, string> = {}) =>
-    h.request({
-      method: 'POST',
-      url: '/api/v1/projects',
-      headers: { ...bearer(key.key), 'content-type': 'application/json', ...headers },
-      payload: JSON.stringify(body),
-    });
-  const get = (key: CreatedKey, id: string, headers: Record<string, string> = {}) =>
-    h.request({
-      method: 'GET',
-      url: `/api/v1/projects/${id}`,
-      headers: { ...bearer(key.key), ...headers },
-    });
-  const credits = async (key: CreatedKey) => {
-    const res = await h.request({
-      method: 'GET',
-      url: '/api/v1/credits',
-      headers: bearer(key.key),
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().data as { mode: string; balance: number; reserved: number };
-  };
+  const create = (key: CreatedKey, body: unknown, headers?: Record<string, string>) =>
+    h.createProject(key, body, headers);
+  const get = (key: CreatedKey, id: string, headers?: Record<string, string>) =>
+    h.getProject(key, id, headers);
+  const credits = (key: CreatedKey) => h.credits(key);
   /** Polls the project until it leaves in_progress; returns the final response. */
   const settle = (key: CreatedKey, id: string, timeoutMs = 20_000) =>
     waitFor(

@@ -62,15 +62,7 @@ describe.each(await backends())('Idempotency-Key on POST /api/v1/projects on %s'
         .from(creditLedger)
         .where(and(eq(creditLedger.accountId, key.accountId), eq(creditLedger.mode, key.mode)))
     ).filter((m) => m.kind === 'reserve');
-  const credits = async (key: CreatedKey) => {
-    const res = await h.request({
-      method: 'GET',
-      url: '/api/v1/credits',
-      headers: bearer(key.key),
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().data as { balance: number; reserved: number };
-  };
+  const credits = (key: CreatedKey) => h.credits(key);
   const expectReplayOf = (replay: LightMyRequestResponse, first: LightMyRequestResponse) => {
     expect(replay.statusCode).toBe(first.statusCode);
     expect(replay.body).toBe(first.body);

@@ -51,12 +51,8 @@ describe.each(await backends())('GET /api/v1/projects/{projectId} on %s', (backe
   });
   afterAll(async () => h?.close());
 
-  const get = (key: CreatedKey, id: string, headers: Record<string, string> = {}) =>
-    h.request({
-      method: 'GET',
-      url: `/api/v1/projects/${id}`,
-      headers: { ...bearer(key.key), ...headers },
-    });
+  const get = (key: CreatedKey, id: string, headers?: Record<string, string>) =>
+    h.getProject(key, id, headers);
 
   const projectRow = async (id: string) => {
     const [row] = await h.database.db.select().from(projects).where(eq(projects.id, id));

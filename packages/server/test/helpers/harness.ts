@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
@@ -91,6 +92,20 @@ export interface Harness {
   /** A new account with one key. */
   createKey(mode?: Mode, options?: { accountId?: string; credits?: number }): Promise<CreatedKey>;
   seedProject(key: CreatedKey, state: ProjectSeed): Promise<string>;
+  /** `GET /api/v1/projects/{id}` with the key (checked against the contract). */
+  getProject(
+    key: CreatedKey,
+    id: string,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  /** `POST /api/v1/projects` with the key and a JSON body. */
+  createProject(
+    key: CreatedKey,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  /** `GET /api/v1/credits` with the key; asserts 200 and returns `data`. */
+  credits(key: CreatedKey): Promise<{ mode: string; balance: number; reserved: number }>;
   close(): Promise<void>;
 }
 
@@ -145,15 +160,38 @@ export async function startHarness(
   await app.ready();
   const accounts = new Accounts(database.db);
 
+  const request = async (opts: InjectOptions & { url: string }) => {
+    const res = await app.inject(opts);
+    assertMatchesContract(opts.method ?? 'GET', opts.url, res);
+    return res;
+  };
   return {
     app,
     database,
     adminToken,
     accounts,
-    async request(opts) {
-      const res = await app.inject(opts);
-      assertMatchesContract(opts.method ?? 'GET', opts.url, res);
-      return res;
+    request,
+    getProject: (key, id, headers = {}) =>
+      request({
+        method: 'GET',
+        url: `/api/v1/projects/${id}`,
+        headers: { ...bearer(key.key), ...headers },
+      }),
+    createProject: (key, body, headers = {}) =>
+      request({
+        method: 'POST',
+        url: '/api/v1/projects',
+        headers: { ...bearer(key.key), 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      }),
+    async credits(key) {
+      const res = await request({
+        method: 'GET',
+        url: '/api/v1/credits',
+        headers: bearer(key.key),
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().data;
     },
     createKey: (mode = 'test', opts = {}) =>
       accounts.createKey({ mode, accountId: opts.accountId, credits: opts.credits }),

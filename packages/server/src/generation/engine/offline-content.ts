@@ -65,7 +65,7 @@ export function countWords(markdown: string): number {
 function fallbackSection(section: string): SectionWriter {
   return (f) =>
     blocks(
-      `This section covers ${section.toLowerCase()} for ${f.name}, ${f.aLabel} for ${f.audience}. ` +
+      `This section covers ${section.toLowerCase()} for ${f.name}, ${f.aLabel} for ${f.audienceShort}. ` +
         `It applies the same decisions as the rest of the documents: the stack (${f.stack.join(', ')}) and the core features below.`,
       bullets(
         f.features.map(
@@ -82,7 +82,7 @@ function intro(f: Facts, context: DocumentContext): string {
     `This ${context.document.title} covers ${listing(context.document.sections.map((s) => s.toLowerCase()))}`;
   const related = context.related.map((doc) => doc.title).filter(Boolean);
   return (
-    `${f.name} is ${f.aLabel} for ${f.audience}, built with ${listing(f.stack.slice(0, 3))}. ` +
+    `${f.name} is ${f.aLabel} for ${f.audienceShort}, built with ${listing(f.stack.slice(0, 3))}. ` +
     `It starts from the idea "${f.idea}". ${purpose}` +
     (related.length > 0 ? `, building on the ${listing(related)}.` : '.')
   );

@@ -4,18 +4,20 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../catalogue.ts';
-import {
-  type GenerationContext,
-  PROJECT_DEFINITION_SCHEMA,
-  type ProjectDefinition,
-  renderPrompt,
-  SYSTEM_PROMPT,
-} from './context.ts';
+import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../prompts/definition.ts';
+import { DOCUMENT_SYSTEM as SYSTEM_PROMPT } from '../prompts/system.ts';
+import { contextBlock, type GenerationContext, type ProjectDefinition } from './context.ts';
 import { countWords } from './offline-content.ts';
 import { createOfflineModel } from './offline-model.ts';
 
 const model = createOfflineModel();
-const validate = new Ajv2020({ strict: false }).compile(PROJECT_DEFINITION_SCHEMA);
+const validate = new Ajv2020({ strict: false }).compile({
+  allOf: [DEFINITION_SCHEMA, DEFINITION_RULES],
+});
+const PROJECT_DEFINITION_SCHEMA = DEFINITION_SCHEMA;
+/** A prompt as PGS's own prompts carry the context: prose, then the JSON block. */
+const renderPrompt = (context: GenerationContext) =>
+  `Write what the context asks for.\n\n${contextBlock(context)}`;
 
 const IDEAS: Record<ProjectType, string[]> = {
   web: [
@@ -67,7 +69,6 @@ async function document(idea: string, definition: ProjectDefinition, kind: strin
       {
         kind: 'project-brief',
         title: 'Project Brief',
-        excerpt: `# Project Brief: ${definition.name}`,
       },
     ],
   };
@@ -102,7 +103,7 @@ describe('offline model: project definition', () => {
 
   it('uses the idea: audience, features from its verbs and a stack suited to the type', async () => {
     const web = (await define(IDEAS.web[0]!, 'web')).output;
-    expect(web.questionnaire.targetAudience).toBe('remote teams');
+    expect(web.questionnaire.targetAudience).toMatch(/^Remote teams who .+\.$/);
     expect(web.questionnaire.coreFeatures).toEqual(
       expect.arrayContaining(['Build routines', 'Celebrate streaks']),
     );
@@ -111,7 +112,7 @@ describe('offline model: project definition', () => {
     );
 
     const mobile = (await define(IDEAS.mobile[0]!, 'mobile')).output;
-    expect(mobile.questionnaire.targetAudience).toBe('nurses');
+    expect(mobile.questionnaire.targetAudience).toMatch(/^Nurses who .+\.$/);
     expect(mobile.questionnaire.coreFeatures).toEqual(
       expect.arrayContaining(['Swap shifts', 'Track overtime']),
     );
@@ -315,7 +316,6 @@ describe('offline model: streaming', () => {
         {
           kind: 'project-brief',
           title: 'Project Brief',
-          excerpt: `# Project Brief: ${definition.name}`,
         },
       ],
     };

@@ -15,7 +15,8 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { readContext } from './context.ts';
+import { FinalTimeoutError } from '../failures.ts';
+import { type GenerationContext, readContext } from './context.ts';
 import { defineProject, writeDocument } from './offline-content.ts';
 
 /** The provider id, also the key of its `providerOptions`. */
@@ -89,15 +90,35 @@ function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usag
   };
 }
 
-/** The answer to a prompt; throws when the prompt carries no PGS context. */
-export function answerPrompt(prompt: string): string {
+/**
+ * A test key's `simulate`, as the offline model plays it: each part of the project takes
+ * its share of the duration, and a failing simulation times out for good on `failKind`.
+ */
+export interface ProjectSimulation {
+  /** Milliseconds per part: `definition` or a document kind. */
+  delays: ReadonlyMap<string, number>;
+  /** The part whose call times out (the project then fails with the time-out message). */
+  failKind?: string;
+}
+
+function contextOf(prompt: string): GenerationContext {
   const context = readContext(prompt);
   if (!context) {
     throw new Error(
       `${OFFLINE_PROVIDER}: the prompt has no <pgs-context> block; the offline engine only answers ` +
-        'prompts built with renderPrompt()',
+        "PGS's own prompts (generation/prompts)",
     );
   }
+  return context;
+}
+
+/** The part a context asks for: `definition` or the document's kind. */
+const partOf = (context: GenerationContext) =>
+  context.task === 'definition' ? 'definition' : context.document.kind;
+
+/** The answer to a prompt; throws when the prompt carries no PGS context. */
+export function answerPrompt(prompt: string): string {
+  const context = contextOf(prompt);
   if (context.task === 'definition') return JSON.stringify(defineProject(context));
   return writeDocument(context);
 }
@@ -108,16 +129,26 @@ interface Produced {
   warnings: SharedV4Warning[];
 }
 
-async function produce(options: LanguageModelV4CallOptions): Promise<Produced> {
+async function produce(
+  options: LanguageModelV4CallOptions,
+  simulation: ProjectSimulation | undefined,
+): Promise<Produced> {
   const { delayMs, hang } = simulationOf(options);
   const signal = options.abortSignal;
+  const prompt = promptText(options.prompt);
+  if (simulation) {
+    const part = partOf(contextOf(prompt));
+    await wait(simulation.delays.get(part) ?? 0, signal);
+    if (simulation.failKind === part) {
+      throw new FinalTimeoutError(`${OFFLINE_PROVIDER}: simulated AI service time-out on ${part}`);
+    }
+  }
   if (hang && !signal) {
     throw new Error(
       `${OFFLINE_PROVIDER}: a simulated hang needs a timeout or an abortSignal; without one the call would never end`,
     );
   }
   await wait(hang ? Number.POSITIVE_INFINITY : delayMs, signal);
-  const prompt = promptText(options.prompt);
   const text = answerPrompt(prompt);
   const warnings: SharedV4Warning[] =
     options.tools && options.tools.length > 0
@@ -135,9 +166,12 @@ function deltas(text: string): string[] {
  * The offline engine as an AI SDK `LanguageModelV4`.
  *
  * @example
- * const { text } = await generateText({ model: createOfflineModel(), system: SYSTEM_PROMPT, prompt: renderPrompt(context) });
+ * const { system, prompt } = definitionPrompt({ idea: 'A habit tracker for remote teams' });
+ * const { text } = await generateText({ model: createOfflineModel(), system, prompt });
  */
-export function createOfflineModel(options: { modelId?: string } = {}): LanguageModelV4 {
+export function createOfflineModel(
+  options: { modelId?: string; simulation?: ProjectSimulation } = {},
+): LanguageModelV4 {
   const modelId = options.modelId ?? 'pgs-offline-1';
   return {
     specificationVersion: 'v4',
@@ -146,7 +180,7 @@ export function createOfflineModel(options: { modelId?: string } = {}): Language
     supportedUrls: {},
 
     async doGenerate(call): Promise<LanguageModelV4GenerateResult> {
-      const { text, usage, warnings } = await produce(call);
+      const { text, usage, warnings } = await produce(call, options.simulation);
       return {
         content: [{ type: 'text', text }],
         finishReason: FINISH,
@@ -157,7 +191,7 @@ export function createOfflineModel(options: { modelId?: string } = {}): Language
     },
 
     async doStream(call): Promise<LanguageModelV4StreamResult> {
-      const { text, usage, warnings } = await produce(call);
+      const { text, usage, warnings } = await produce(call, options.simulation);
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           controller.enqueue({ type: 'stream-start', warnings });

@@ -1,5 +1,7 @@
 import type { ProjectType } from '@pgs/contract';
+import { inferProjectType } from '../../catalogue.ts';
 import type { ProjectDefinition } from '../context.ts';
+import { audienceInSentence, describeAudience } from './audience.ts';
 import { type IdeaReading, readIdea } from './idea.ts';
 import {
   article,
@@ -76,17 +78,6 @@ function chooseName(reading: IdeaReading, type: ProjectType, seed: string): stri
   if (candidates.length === 0)
     candidates.push(`${pick(FALLBACK_NAMES, seed)} ${pascal(reading.product)}`);
   return clip(pick(candidates, `${seed}|name`), 80);
-}
-
-function chooseAudience(reading: IdeaReading, type: ProjectType): string {
-  if (reading.audience) return reading.audience;
-  const subject = reading.purpose ?? `use ${article(reading.product)} ${reading.product}`;
-  if (type === 'mcp') {
-    const assistant = reading.assistant ?? 'AI assistants such as Claude';
-    return `developers and teams who want ${assistant} to ${subject}`;
-  }
-  if (type === 'mobile') return `people on the go who want to ${subject}`;
-  return `small teams and individuals who want to ${subject}`;
 }
 
 function techStack(reading: IdeaReading, type: ProjectType, seed: string): string[] {
@@ -312,42 +303,44 @@ function monetization(reading: IdeaReading, type: ProjectType, seed: string): st
 
 /**
  * Settles a project from its idea: a name (or the requested one), a description that
- * restates the idea, the type, and a questionnaire derived from the idea's words.
+ * restates the idea, the type (inferred from the idea when none is given), and a
+ * questionnaire derived from the idea's words.
  *
  * @example
- * defineProject({ idea: 'An iPhone app for nurses to swap shifts', type: 'mobile' }).questionnaire.targetAudience; // 'nurses'
+ * defineProject({ idea: 'An iPhone app for nurses to swap shifts', type: 'mobile' }).questionnaire.targetAudience;
+ * // 'Nurses who work long, changing rotas on busy wards and want to swap shifts, …'
  */
 export function defineProject(input: {
   idea: string;
-  type: ProjectType;
+  type?: ProjectType | undefined;
   requestedName?: string;
 }): ProjectDefinition {
   const reading = readIdea(input.idea);
-  const seed = `${input.type}|${reading.text}`;
+  // A request without a type leaves the choice to the model; offline, the idea decides.
+  const type = input.type ?? inferProjectType(input.idea);
+  const seed = `${type}|${reading.text}`;
   const requested = input.requestedName?.trim();
-  const name = requested ? clip(requested, 80) : chooseName(reading, input.type, seed);
-  const targetAudience = chooseAudience(reading, input.type);
-  const stack = techStack(reading, input.type, seed);
-  const features = coreFeatures(reading, input.type, seed);
-  const label = TYPE_LABEL[input.type];
-  const opening = reading.audience
-    ? `${name} is ${article(label)} ${label} for ${targetAudience}${reading.purpose ? ` that lets them ${reading.purpose}` : ''}.`
-    : `${name} is ${article(label)} ${label} for ${targetAudience}.`;
+  const name = requested ? clip(requested, 80) : chooseName(reading, type, seed);
+  const targetAudience = describeAudience(reading, type);
+  const stack = techStack(reading, type, seed);
+  const features = coreFeatures(reading, type, seed);
+  const label = TYPE_LABEL[type];
   const sentence =
-    `${opening} It starts from the idea "${clip(reading.text, 200)}" and centres on ` +
+    `${name} is ${article(label)} ${label} for ${audienceInSentence(targetAudience, reading.text)}. ` +
+    `It starts from the idea "${clip(reading.text, 200)}" and centres on ` +
     `${listing(features.slice(0, 3).map((feature) => decapitalize(gerund(feature))))}.`;
   return {
     name,
     description: clip(sentence, 600),
-    type: input.type,
+    type,
     questionnaire: {
       targetAudience,
-      monetization: monetization(reading, input.type, seed),
+      monetization: monetization(reading, type, seed),
       techStack: stack,
-      platforms: platforms(reading, input.type, stack),
+      platforms: platforms(reading, type, stack),
       coreFeatures: features,
-      constraints: constraints(reading, input.type),
-      successMetrics: successMetrics(reading, input.type, seed, features),
+      constraints: constraints(reading, type),
+      successMetrics: successMetrics(reading, type, seed, features),
     },
   };
 }

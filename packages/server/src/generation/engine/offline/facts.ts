@@ -1,5 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import type { DocumentRequest, ProjectDefinition, RelatedDocument } from '../context.ts';
+import { audienceInSentence, audienceNoun } from './audience.ts';
 import { isAction, mainNoun, TYPE_LABEL } from './define.ts';
 import { type IdeaReading, readIdea } from './idea.ts';
 import {
@@ -68,8 +69,9 @@ export interface Facts {
   /** The idea, on one line and at most 220 characters, for quoting. */
   idea: string;
   reading: IdeaReading;
+  /** The audience sentence, ready to follow "for": "nurses who work nights and want to …". */
   audience: string;
-  /** The audience without its "who …" clause: "nurses", "developers and teams". */
+  /** The audience as a noun phrase, without its "who …" clause: "nurses", "developers and teams". */
   audienceShort: string;
   /** What users do with it, as an infinitive phrase. */
   purpose: string;
@@ -271,7 +273,7 @@ export function factsFor(input: {
   const label = TYPE_LABEL[definition.type];
   const seed = `${definition.name}|${reading.text}`;
   const names = shuffled(FIRST_NAMES, seed);
-  const audience = q.targetAudience;
+  const audience = audienceInSentence(q.targetAudience, reading.text);
   const base = {
     kind: document.kind,
     title: document.title,
@@ -284,7 +286,7 @@ export function factsFor(input: {
     idea: clip(reading.text, 220),
     reading,
     audience,
-    audienceShort: audience.split(' who ')[0] ?? audience,
+    audienceShort: audienceNoun(audience),
     purpose: reading.purpose ?? decapitalize(actions[0] ?? `use ${definition.name}`),
     features,
     actions,

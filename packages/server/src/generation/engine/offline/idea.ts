@@ -179,10 +179,48 @@ function readActions(tokens: Token[]): string[] {
 
 /** "for AI assistants", "for Claude": the client of an MCP server, not its audience. */
 const AI_CLIENT =
-  /\b(ai|assistants?|agents?|llms?|models?|claude|chatgpt|cursor|copilot|gemini)\b/i;
+  /\b(ai|assistants?|llms?|claude|chatgpt|cursor|copilot|gemini)\b|^(agents?|models?)$/i;
 
 const NOT_AUDIENCE =
   /^(free|fun|example|instance|now|later|good|ever|sale|rent|hire|life|everyone|anyone|all)$/i;
+
+/** Plural nouns for people and groups of people that no suffix rule catches. */
+const PEOPLE = new Set(
+  `people folks teams team staff crew crews families family friends parents children kids couples users
+  customers clients members students nurses doctors patients owners adults seniors elderly athletes chefs
+  cooks fans moms dads mums households communities groups clubs organisations organizations businesses
+  companies startups agencies shops stores schools clinics hospitals charities nonprofits colleagues
+  neighbours neighbors roommates flatmates residents tenants guests hosts beginners experts professionals
+  creatives pros artists nomads retirees veterans caregivers carers homeowners landlords learners
+  graduates candidates advocates delegates associates`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Plural nouns whose suffix looks like a person's ("-ers", "-ents") but that name things. */
+const THINGS = new Set(
+  `events payments documents components containers servers orders folders papers letters computers
+  browsers markers printers filters clusters numbers parameters chapters posters stickers calls meetings
+  vegetables records headers layers trackers reminders timers counters sensors monitors
+  elements moments comments assignments appointments departments environments investments apartments
+  statements segments shipments settlements plants variants grants`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/**
+ * Whether a phrase names people ("elderly parents", "small clinics") rather than a thing
+ * ("video calls", "Kubernetes"), judged by its last word.
+ *
+ * @example
+ * namesPeople('remote teams'); // true
+ */
+export function namesPeople(phrase: string): boolean {
+  const last = (phrase.trim().split(/\s+/).pop() ?? '').toLowerCase();
+  if (PEOPLE.has(last)) return true;
+  if (THINGS.has(last)) return false;
+  return /(ers|ors|ists|ians|ants|ents|eers|ees|esses|ives|men)$/.test(last);
+}
 
 function readAudience(sentence: string): string | undefined {
   for (const match of sentence.matchAll(
@@ -195,7 +233,8 @@ function readAudience(sentence: string): string | undefined {
       /ing$/i.test(first) ||
       /ing$/i.test(phrase) ||
       NOT_AUDIENCE.test(first) ||
-      AI_CLIENT.test(phrase)
+      AI_CLIENT.test(phrase) ||
+      !namesPeople(phrase)
     )
       continue;
     const rest = sentence.slice((match.index ?? 0) + match[0].length);
@@ -208,7 +247,8 @@ function readAudience(sentence: string): string | undefined {
     /\b(?:where|lets|helps|so)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*[^s\s]s)\s+([a-z]+)/.exec(
       sentence,
     );
-  if (subject?.[1] && subject[2] && VERBS.has(baseVerb(subject[2]))) return subject[1];
+  if (subject?.[1] && subject[2] && VERBS.has(baseVerb(subject[2])) && namesPeople(subject[1]))
+    return subject[1];
   return undefined;
 }
 

@@ -128,7 +128,7 @@ function components(f: Facts): string[][] {
 export const ARCHITECTURE_SECTIONS: Record<string, SectionWriter> = {
   'architecture/Context': (f) =>
     blocks(
-      `${f.name} is ${f.aLabel} for ${f.audience}; its job is to let them ${f.purpose}. This document describes how it is built ` +
+      `${f.name} is ${f.aLabel} for ${f.audienceShort}; its job is to let them ${f.purpose}. This document describes how it is built ` +
         `so that the requirements (FR and NFR numbers) can be met and changed safely.`,
       f.type === 'mcp'
         ? `${f.name} sits between an MCP client such as ${listing(f.platforms.slice(0, 2), 'or')} and the systems that hold the data. The assistant decides when to call a tool; ${f.name} decides what the tool may do.`

@@ -14,7 +14,7 @@ const PAINS = [
 export const BRIEF_SECTIONS: Record<string, SectionWriter> = {
   'project-brief/Overview': (f) =>
     blocks(
-      `${f.name} is ${f.aLabel} for ${f.audience}. It exists to let ${f.type === 'mcp' ? 'their assistant' : 'them'} ${f.purpose}, and it grew out of a single sentence: "${f.idea}". ` +
+      `${f.name} is ${f.aLabel} for ${f.audienceShort}. It exists to let ${f.type === 'mcp' ? 'their assistant' : 'them'} ${f.purpose}, and it grew out of a single sentence: "${f.idea}". ` +
         `Everything in this brief, and in the documents that follow it, keeps that sentence in view: the ${f.main.plural} it works with, the people it serves and the outcome they want.`,
       `The first release delivers ${f.features.length} core capabilities:`,
       bullets(f.features.map((feature) => `**${feature}**`)),

@@ -123,7 +123,7 @@ export const DELIVERY_SECTIONS: Record<string, SectionWriter> = {
   'readme/About': (f) =>
     blocks(
       f.description,
-      `It is built for ${f.audience} and runs on ${listing(f.platforms)}. This README explains what ${f.name} does, how to run it ` +
+      `It is built for ${f.audienceShort} and runs on ${listing(f.platforms)}. This README explains what ${f.name} does, how to run it ` +
         'locally and how to contribute.',
       `Why it exists: ${f.audienceShort} told us that the tools they use today make it slow to ${f.purpose}. ${f.name} keeps ` +
         `${f.main.plural} in one place, makes the core actions one or two steps long, and records every change. ` +

@@ -230,7 +230,7 @@ export const MCP_SECTIONS: Record<string, SectionWriter> = {
         ),
     ];
     return blocks(
-      `Prompts are reusable starting points that users pick from the client's menu; they encode good practice for ${f.audience}.`,
+      `Prompts are reusable starting points that users pick from the client's menu; they encode good practice for ${f.audienceShort}.`,
       table(
         ['Prompt', 'What it does', 'Arguments'],
         prompts.map(([name, what, args]) => [ic(name ?? ''), what ?? '', args ?? '']),

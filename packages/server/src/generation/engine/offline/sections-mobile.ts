@@ -104,7 +104,7 @@ export const MOBILE_SECTIONS: Record<string, SectionWriter> = {
 
   'screens/Empty and error states': (f) =>
     blocks(
-      `Empty and error states are designed, not left to chance, because ${f.audience} often open ${f.name} in a hurry.`,
+      `Empty and error states are designed, not left to chance, because ${f.audienceShort} often open ${f.name} in a hurry.`,
       table(
         ['Situation', 'What the user sees'],
         [
@@ -132,7 +132,7 @@ export const MOBILE_SECTIONS: Record<string, SectionWriter> = {
 
   'screens/Accessibility': (f) =>
     blocks(
-      `${f.name} must be usable by everyone among ${f.audience}, including people using assistive technology.`,
+      `${f.name} must be usable by everyone among ${f.audienceShort}, including people using assistive technology.`,
       bullets([
         'All text scales with the system font size up to the largest accessibility sizes without truncating actions.',
         'Every control has a label for VoiceOver and TalkBack; custom gestures have button alternatives.',
@@ -217,7 +217,7 @@ export const MOBILE_SECTIONS: Record<string, SectionWriter> = {
 
   'offline-and-permissions/Offline behaviour': (f) =>
     blocks(
-      `Offline support is a core promise of ${f.name}: ${f.audience} must be able to ${f.purpose} without a connection.`,
+      `Offline support is a core promise of ${f.name}: ${f.audienceShort} must be able to ${f.purpose} without a connection.`,
       bullets([
         `All ${f.entities.map((e) => e.plural).join(', ')} the user can see are stored in ${localStore(f)} on the device.`,
         'Every change is written locally first and queued for sync with a client-generated id.',

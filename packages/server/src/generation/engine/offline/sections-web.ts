@@ -98,7 +98,7 @@ export const WEB_SECTIONS: Record<string, SectionWriter> = {
 
   'api-design/Resources and endpoints': (f) =>
     blocks(
-      `Each resource has the usual collection and item endpoints; the actions that matter most to ${f.audience} get their own ` +
+      `Each resource has the usual collection and item endpoints; the actions that matter most to ${f.audienceShort} get their own ` +
         'endpoint so that their rules live in one place.',
       table(['Method', 'Path', 'Purpose'], endpoints(f)),
       `Creating ${f.main.a}:`,
@@ -167,7 +167,7 @@ export const WEB_SECTIONS: Record<string, SectionWriter> = {
 
   'data-model/Entities': (f) =>
     blocks(
-      `The data model of ${f.name} stores what ${f.audience} need to ${f.purpose}. It lives in ` +
+      `The data model of ${f.name} stores what ${f.audienceShort} need to ${f.purpose}. It lives in ` +
         `${f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'PostgreSQL'}; every row belongs to one workspace.`,
       table(
         ['Entity', 'Meaning'],

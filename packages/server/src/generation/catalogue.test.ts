@@ -1,0 +1,74 @@
+import type { ProjectType } from '@pgs/contract';
+import { describe, expect, it } from 'vitest';
+import { inferProjectType } from './catalogue.ts';
+
+const IDEAS: Record<ProjectType, readonly string[]> = {
+  mobile: [
+    'A medication reminder for elderly parents',
+    'A language-exchange app that pairs learners for video calls',
+    'An app for beekeepers to log hive inspections',
+    'A step counter that turns daily walks into a game with friends',
+    "A sleep tracker that uses the phone's microphone to detect snoring",
+    'Log meals by scanning the barcode on food packaging',
+    'A habit tracker with streaks and push notifications',
+    'Find nearby dog parks and other dog owners using GPS',
+    'A workout companion for Apple Watch that counts reps',
+    'A React Native app for field technicians to record repairs offline',
+    'Scan receipts with the camera and split bills with roommates',
+    'An Android app for farmers to identify crop diseases from a photo',
+  ],
+  mcp: [
+    'An MCP server that lets Claude run read-only queries on a SQLite database',
+    'An MCP server for Kubernetes: pods, logs and events',
+    'An MCP server for a SQLite database',
+    'Tools for Claude to search our Confluence wiki and create Jira tickets',
+    'Let an LLM query our Postgres analytics warehouse',
+    'A Model Context Protocol server exposing GitHub issues and pull requests',
+    'Give ChatGPT read access to our Stripe payments and refunds',
+    'A tool server for AI assistants to read Figma files and comments',
+    'Let AI agents book meeting rooms in our Google Calendar',
+    'Expose our Notion workspace to Cursor and Copilot as tools',
+  ],
+  web: [
+    'A mentoring marketplace with booking and payouts',
+    'A web dashboard for medication stock in care homes',
+    'A SaaS for small agencies to send invoices and track time',
+    'An admin portal for managing school enrolments',
+    'An internal tool for support staff to triage refund requests',
+    'A CRM for real-estate agents',
+    'A website where local farmers sell vegetables to restaurants',
+    'An analytics dashboard for Shopify store owners',
+    'A browser-based whiteboard for remote design workshops',
+    'A web app for landlords to collect rent and track repairs',
+    'A dashboard of what our team spends on ChatGPT and Claude each month',
+    'An online booking system for a yoga studio',
+  ],
+};
+
+const CASES = (Object.entries(IDEAS) as [ProjectType, readonly string[]][]).flatMap(
+  ([type, ideas]) => ideas.map((idea) => ({ idea, type })),
+);
+
+describe('inferProjectType', () => {
+  it.each(CASES)('reads "$idea" as $type', ({ idea, type }) => {
+    expect(inferProjectType(idea)).toBe(type);
+  });
+
+  it('lets an explicit word outweigh the domain vocabulary of another type', () => {
+    expect(inferProjectType('A medication reminder')).toBe('mobile');
+    expect(inferProjectType('A web dashboard for medication reminders')).toBe('web');
+    expect(inferProjectType('A dashboard for SQLite databases')).toBe('web');
+    expect(inferProjectType('An iPhone app with an admin dashboard')).toBe('mobile');
+  });
+
+  it('weighs the whole idea: a work setting balances personal tracking, and web wins a tie', () => {
+    expect(inferProjectType('A habit tracker')).toBe('mobile');
+    expect(inferProjectType('A habit tracker for remote teams')).toBe('web');
+    expect(inferProjectType('A workout app for sports teams')).toBe('mobile');
+  });
+
+  it('falls back to web when nothing hints at a type', () => {
+    expect(inferProjectType('Something for tracking board game scores')).toBe('web');
+    expect(inferProjectType('')).toBe('web');
+  });
+});

@@ -52,6 +52,12 @@ export type CreateProjectRequest = Schemas['CreateProjectRequest'];
 export type ProjectAcceptedResponse = Schemas['ProjectAcceptedResponse'];
 /** Body of a 200 from `GET /credits`: `{ mode, balance, reserved }`. */
 export type CreditsResponse = Schemas['CreditsResponse'];
+/** Body of a 200 from `GET /projects/{projectId}/provenance`. */
+export type ProvenanceResponse = Schemas['ProvenanceResponse'];
+/** How one part of a project (the definition or a document) was generated. */
+export type PartProvenance = Schemas['PartProvenance'];
+/** A quality-gate finding: `{ rule, message }`. */
+export type GateFinding = Schemas['GateFinding'];
 /** The mode of a key, its projects and its credits: `'live' | 'test'`. */
 export type Mode = Schemas['Mode'];
 /** The type of a generated project: `'web' | 'mobile' | 'mcp'`. */

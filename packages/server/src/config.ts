@@ -27,10 +27,37 @@ export interface Config {
   readonly role: Role;
   /** Generations one process runs at once. */
   readonly workerConcurrency: number;
+  /** The model chain for live keys (`PGS_MODELS`), first choice first. */
+  readonly models: readonly ModelSpec[];
+  /** The model chain for test keys (`PGS_TEST_MODELS`). */
+  readonly testModels: readonly ModelSpec[];
+  /** Credentials and addresses of the providers the chains name (only those). */
+  readonly providers: ProviderSettings;
   /** Time limit of one AI call, in milliseconds. */
   readonly aiTimeoutMs: number;
+  /** A streamed answer that sends nothing for this long is a time-out, in milliseconds. */
+  readonly aiIdleTimeoutMs: number;
+  /** Model calls in flight at once per worker process, shared by all projects. */
+  readonly aiConcurrency: number;
   /** getProjectStatus requests per minute per key (the seed's 100; raise it for load tests). */
   readonly statusRateLimit: number;
+}
+
+/** The AI providers a model chain may name. */
+export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'offline'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** One link of a model chain: `provider:model` (the offline engine needs no model). */
+export interface ModelSpec {
+  readonly provider: Provider;
+  readonly model: string;
+}
+
+/** What each provider needs to be called; present only for providers a chain names. */
+export interface ProviderSettings {
+  readonly openai?: { readonly apiKey: string; readonly baseURL: string | undefined };
+  readonly anthropic?: { readonly apiKey: string; readonly baseURL: string | undefined };
+  readonly 'openai-compatible'?: { readonly baseURL: string; readonly apiKey: string | undefined };
 }
 
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -83,6 +110,80 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** The offline engine's model id in a chain (`offline` alone means this). */
+export const OFFLINE_MODEL_ID = 'pgs-offline-1';
+
+/**
+ * Parses a model chain: comma-separated `provider:model`, e.g.
+ * `anthropic:claude-sonnet-4-5,openai:gpt-4.1-mini`; `offline` needs no model.
+ */
+export function parseModelChain(name: string, raw: string): ModelSpec[] {
+  const links = raw.split(',').map((link) => link.trim());
+  if (links.some((link) => link === '')) {
+    throw new ConfigError(`${name}=${raw} is invalid: an empty entry in the comma-separated list`);
+  }
+  return links.map((link) => {
+    const colon = link.indexOf(':');
+    const provider = (colon === -1 ? link : link.slice(0, colon)).trim() as Provider;
+    const model = colon === -1 ? '' : link.slice(colon + 1).trim();
+    if (!PROVIDERS.includes(provider)) {
+      throw new ConfigError(
+        `${name}: unknown provider "${provider}" in "${link}": expected one of ${PROVIDERS.join(', ')}`,
+      );
+    }
+    if (provider === 'offline') return { provider, model: model || OFFLINE_MODEL_ID };
+    if (model === '') {
+      throw new ConfigError(
+        `${name}: "${link}" names no model: write ${provider}:<model id>, e.g. ${EXAMPLE_MODEL[provider]}`,
+      );
+    }
+    return { provider, model };
+  });
+}
+
+const EXAMPLE_MODEL: Record<Exclude<Provider, 'offline'>, string> = {
+  openai: 'openai:gpt-4.1-mini',
+  anthropic: 'anthropic:claude-sonnet-4-5',
+  'openai-compatible': 'openai-compatible:llama3.1',
+};
+
+/** Reads the settings of each provider the chains name; a missing key or address is an error. */
+function providerSettings(env: Env, chains: readonly ModelSpec[]): ProviderSettings {
+  const used = new Set(chains.map((spec) => spec.provider));
+  const required = (variable: string, provider: string) => {
+    const value = read(env, variable);
+    if (value === undefined) {
+      throw new ConfigError(
+        `${variable} is missing: PGS_MODELS or PGS_TEST_MODELS names ${provider}, which needs it`,
+      );
+    }
+    return value;
+  };
+  const settings: {
+    -readonly [K in keyof ProviderSettings]: ProviderSettings[K];
+  } = {};
+  if (used.has('openai')) {
+    settings.openai = {
+      apiKey: required('OPENAI_API_KEY', 'openai'),
+      baseURL: url(env, 'OPENAI_BASE_URL', ['http', 'https']),
+    };
+  }
+  if (used.has('anthropic')) {
+    settings.anthropic = {
+      apiKey: required('ANTHROPIC_API_KEY', 'anthropic'),
+      baseURL: url(env, 'ANTHROPIC_BASE_URL', ['http', 'https']),
+    };
+  }
+  if (used.has('openai-compatible')) {
+    required('PGS_OPENAI_COMPATIBLE_BASE_URL', 'openai-compatible');
+    settings['openai-compatible'] = {
+      baseURL: url(env, 'PGS_OPENAI_COMPATIBLE_BASE_URL', ['http', 'https'])!,
+      apiKey: read(env, 'PGS_OPENAI_COMPATIBLE_API_KEY'),
+    };
+  }
+  return settings;
+}
+
 /**
  * Reads and validates the configuration; throws {@link ConfigError} naming the variable.
  *
@@ -116,6 +217,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       `PGS_ROLE=${role} needs DATABASE_URL: separate API and worker processes share one PostgreSQL database (the embedded database belongs to one process)`,
     );
   }
+  const models = parseModelChain('PGS_MODELS', read(env, 'PGS_MODELS') ?? 'offline');
+  const testModels = parseModelChain('PGS_TEST_MODELS', read(env, 'PGS_TEST_MODELS') ?? 'offline');
   return Object.freeze({
     port,
     host,
@@ -130,7 +233,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     seedDevAccount: boolean(env, 'PGS_SEED_DEV_ACCOUNT', databaseUrl === undefined),
     role,
     workerConcurrency: integer(env, 'PGS_WORKER_CONCURRENCY', 4, 1, 64),
+    models,
+    testModels,
+    providers: providerSettings(env, [...models, ...testModels]),
     aiTimeoutMs: integer(env, 'PGS_AI_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    aiIdleTimeoutMs: integer(env, 'PGS_AI_IDLE_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+    aiConcurrency: integer(env, 'PGS_AI_CONCURRENCY', 8, 1, 256),
     statusRateLimit: integer(env, 'PGS_STATUS_RATE_LIMIT', 100, 1, 10_000_000),
   });
 }

@@ -7,9 +7,10 @@ import { generateAdminToken } from './accounts/api-keys.ts';
 import { Accounts } from './accounts/service.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { offlineModels } from './generation/models.ts';
+import { ModelCaller } from './generation/calls.ts';
+import { engineOf, modelSelector } from './generation/models.ts';
 import { Projects } from './generation/projects.ts';
-import { engineOf, GenerationWorkflow } from './generation/workflow.ts';
+import { GenerationWorkflow } from './generation/workflow.ts';
 import type { RateLimitStore } from './limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from './limits/rules.ts';
 import { GenerationQueue } from './queue/generation-queue.ts';
@@ -19,6 +20,14 @@ import { deleteExpiredIdempotencyKeys } from './storage/sql/idempotency.ts';
 import { listInProgressProjectIds } from './storage/sql/projects.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+/** The provider keys, scrubbed from anything the model caller logs. */
+function providerSecrets(config: Config): string[] {
+  const { openai, anthropic } = config.providers;
+  return [openai?.apiKey, anthropic?.apiKey, config.providers['openai-compatible']?.apiKey].filter(
+    (key): key is string => key !== undefined,
+  );
+}
 
 /** Credits the development account starts with. */
 export const DEV_CREDITS = 1000;
@@ -71,11 +80,17 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   );
 
   const queue = await GenerationQueue.create(database, { concurrency: config.workerConcurrency });
-  const models = offlineModels();
+  const models = modelSelector(config);
   const projects = new Projects(database.db, queue, engineOf(models));
   if (config.role !== 'api') {
     const workflow = new GenerationWorkflow(database.db, projects, models, {
-      aiTimeoutMs: config.aiTimeoutMs,
+      caller: new ModelCaller({
+        timeoutMs: config.aiTimeoutMs,
+        idleTimeoutMs: config.aiIdleTimeoutMs,
+        concurrency: config.aiConcurrency,
+        secrets: providerSecrets(config),
+        log: log.child({ component: 'models' }),
+      }),
       log: log.child({ component: 'workflow' }),
     });
     if (database.kind === 'pglite') {

@@ -82,47 +82,124 @@ describe('loadConfig', () => {
   });
 });
 
+describe('model chains and providers (PGS_MODELS, PGS_TEST_MODELS)', () => {
+  it('defaults to the offline engine for both modes, with the documented AI limits', () => {
+    const config = loadConfig({}, CWD);
+    expect(config.models).toEqual([{ provider: 'offline', model: 'pgs-offline-1' }]);
+    expect(config.testModels).toEqual([{ provider: 'offline', model: 'pgs-offline-1' }]);
+    expect(config.providers).toEqual({});
+    expect(config).toMatchObject({
+      aiTimeoutMs: 120_000,
+      aiIdleTimeoutMs: 30_000,
+      aiConcurrency: 8,
+    });
+  });
+
+  it('reads a chain and the settings of exactly the providers it names', () => {
+    const config = loadConfig(
+      {
+        PGS_MODELS: ' anthropic:claude-sonnet-4-5 , openai:gpt-4.1-mini,openai-compatible:llama3.1',
+        PGS_TEST_MODELS: 'offline',
+        ANTHROPIC_API_KEY: 'sk-ant-x',
+        OPENAI_API_KEY: 'sk-o',
+        OPENAI_BASE_URL: 'https://proxy.example/v1',
+        PGS_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+        PGS_AI_TIMEOUT_MS: '1000',
+        PGS_AI_IDLE_TIMEOUT_MS: '1000',
+        PGS_AI_CONCURRENCY: '3',
+      },
+      CWD,
+    );
+    expect(config.models).toEqual([
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      { provider: 'openai', model: 'gpt-4.1-mini' },
+      { provider: 'openai-compatible', model: 'llama3.1' },
+    ]);
+    expect(config.providers).toEqual({
+      anthropic: { apiKey: 'sk-ant-x', baseURL: undefined },
+      openai: { apiKey: 'sk-o', baseURL: 'https://proxy.example/v1' },
+      'openai-compatible': { baseURL: 'http://127.0.0.1:11434/v1', apiKey: undefined },
+    });
+    expect(config).toMatchObject({ aiTimeoutMs: 1000, aiIdleTimeoutMs: 1000, aiConcurrency: 3 });
+  });
+
+  it('names a model id that contains colons as written (e.g. Ollama tags)', () => {
+    const config = loadConfig(
+      {
+        PGS_MODELS: 'openai-compatible:llama3.1:8b',
+        PGS_OPENAI_COMPATIBLE_BASE_URL: 'http://h/v1',
+      },
+      CWD,
+    );
+    expect(config.models).toEqual([{ provider: 'openai-compatible', model: 'llama3.1:8b' }]);
+  });
+
+  it.each([
+    [{ PGS_MODELS: 'gemini:pro' }, /PGS_MODELS.*unknown provider "gemini".*openai, anthropic/],
+    [{ PGS_MODELS: 'openai' }, /PGS_MODELS.*names no model.*openai:/],
+    [{ PGS_MODELS: 'offline,,openai:x', OPENAI_API_KEY: 'k' }, /PGS_MODELS.*empty entry/],
+    [{ PGS_MODELS: 'openai:gpt-4.1-mini' }, /OPENAI_API_KEY is missing/],
+    [{ PGS_MODELS: 'openai:gpt-4.1-mini', OPENAI_API_KEY: '   ' }, /OPENAI_API_KEY is missing/],
+    [{ PGS_TEST_MODELS: 'anthropic:claude-sonnet-4-5' }, /ANTHROPIC_API_KEY is missing/],
+    [{ PGS_MODELS: 'openai-compatible:llama3.1' }, /PGS_OPENAI_COMPATIBLE_BASE_URL is missing/],
+    [{ PGS_AI_IDLE_TIMEOUT_MS: '999' }, /PGS_AI_IDLE_TIMEOUT_MS.*1000/],
+    [{ PGS_AI_CONCURRENCY: '0' }, /PGS_AI_CONCURRENCY.*1 to 256/],
+  ])('%o → a ConfigError saying what is wrong', (env, message) => {
+    expect(() => loadConfig(env, CWD)).toThrow(ConfigError);
+    expect(() => loadConfig(env, CWD)).toThrow(message);
+  });
+});
+
 describe('starting with an invalid value', () => {
   let dataDir: string | undefined;
   afterAll(async () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('PORT=abc: exits with code 1 and a stderr line naming PORT', async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-config-test-'));
-    const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) {
-      if (!/^(PGS_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$)/.test(name)) env[name] = value;
-    }
-    const child = spawn(NODE, ['packages/server/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...env, PORT: 'abc', PGS_DATA_DIR: dataDir, PGS_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`no exit within 20 s\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }, 20_000);
-      child.on('close', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', /65535/],
+    [{ PGS_MODELS: 'anthropic:claude-sonnet-4-5' }, 'ANTHROPIC_API_KEY', /missing/],
+    [{ PGS_MODELS: 'mistral:large' }, 'PGS_MODELS', /unknown provider/],
+  ])(
+    '%o: exits with code 1 and one stderr line naming %s, before listening',
+    async (bad, name, what) => {
+      dataDir ??= await mkdtemp(path.join(os.tmpdir(), 'pgs-config-test-'));
+      const env: NodeJS.ProcessEnv = {};
+      for (const [name, value] of Object.entries(process.env)) {
+        if (!/^(PGS_|DATABASE_URL$|REDIS_URL$|PORT$|HOST$|OPENAI_|ANTHROPIC_)/.test(name))
+          env[name] = value;
+      }
+      const child = spawn(NODE, ['packages/server/src/main.ts'], {
+        cwd: ROOT,
+        env: { ...env, ...bad, PGS_DATA_DIR: dataDir, PGS_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    });
-    expect(code, stderr).toBe(1);
-    const lines = stderr.split('\n').filter((line) => line.includes('PORT'));
-    expect(lines.length, stderr).toBeGreaterThan(0);
-    expect(lines[0]).toMatch(/65535/);
-    // A configuration mistake is a message, not a stack trace.
-    expect(stderr).not.toMatch(/\n\s+at /);
-    expect(stdout).not.toMatch(/listening/);
-  }, 30_000);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`no exit within 20 s\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, 20_000);
+        child.on('close', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code, stderr).toBe(1);
+      const lines = stderr.split('\n').filter((line) => line.includes(name));
+      expect(lines.length, stderr).toBe(1);
+      expect(lines[0]).toMatch(what);
+      // A configuration mistake is a message, not a stack trace.
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stdout).not.toMatch(/listening/);
+    },
+    30_000,
+  );
 });

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { refundCredits } from '../src/credits/ledger.ts';
-import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
+import { documentPlan, priceOf, priceWithoutType } from '../src/generation/catalogue.ts';
 import { Projects } from '../src/generation/projects.ts';
 import { creditLedger, projects } from '../src/storage/schema.ts';
 import { backends, type Harness, startHarness } from './helpers/harness.ts';
@@ -58,7 +58,6 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend, {
       generation: 'workers',
-      workflow: { retryDelayMs: 10 },
       rules: {
         status: { name: 'status', ...ROOMY },
         create: { name: 'create', ...ROOMY },
@@ -193,11 +192,14 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
         balance: 500 - data.metadata.creditsConsumed,
         reserved: 0,
       });
+      // No type was asked for: the dearest type's price was held until the definition chose
+      // web, and the difference released at completion.
       const movements = (await ledgerOf(key)).filter((m) => m.projectId === projectId);
       expect(movements.map((m) => [m.movementKey, m.amount]).sort()).toEqual(
         [
           [`project:${projectId}:consume`, 0],
-          [`project:${projectId}:reserve`, -priceOf('web')],
+          [`project:${projectId}:release`, priceWithoutType() - priceOf('web')],
+          [`project:${projectId}:reserve`, -priceWithoutType()],
         ].sort(),
       );
     });
@@ -461,11 +463,11 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
       const retryAfter = Number(header(first, 'retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(10);
       expect(retryAfter).toBeLessThanOrEqual(30);
-      // The price is held while it runs.
+      // The price is held while it runs: with no type asked for, the dearest type's.
       expect(await credits(key)).toEqual({
         mode: 'test',
-        balance: 100 - priceOf('web'),
-        reserved: priceOf('web'),
+        balance: 100 - priceWithoutType(),
+        reserved: priceWithoutType(),
       });
 
       // A later read shows less time left; every read is a whole, non-negative number.

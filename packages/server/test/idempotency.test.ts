@@ -30,7 +30,6 @@ describe.each(await backends())('Idempotency-Key on POST /api/v1/projects on %s'
   beforeAll(async () => {
     h = await startHarness(backend, {
       generation: 'workers',
-      workflow: { retryDelayMs: 10 },
       rules: { create: { name: 'create', ...ROOMY }, credits: { name: 'credits', ...ROOMY } },
     });
   });

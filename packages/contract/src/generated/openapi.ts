@@ -352,6 +352,78 @@ export const openapiDocument = {
         }
       }
     },
+    "/projects/{projectId}/provenance": {
+      "get": {
+        "operationId": "getProjectProvenance",
+        "summary": "Get how a project was generated",
+        "description": "For the definition and each document generated so far: the engine (`offline` or\n`provider:model`) and prompt version that wrote it, the tokens the provider reported,\nthe model calls made (retries, fallbacks, repairs), the time it took, and what the\nquality gate found before and after its repair. Available in every state; parts are\nlisted as they are stored. The status response (`getProjectStatus`) is unchanged.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "100 requests per 1 minute per API key (shared with getProjectStatus)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The project's provenance.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProvenanceResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
     "/accounts": {
       "servers": [
         {
@@ -1409,7 +1481,8 @@ export const openapiDocument = {
             "description": "The project idea, in plain words."
           },
           "type": {
-            "$ref": "#/components/schemas/ProjectType"
+            "$ref": "#/components/schemas/ProjectType",
+            "description": "The project type. When absent, the definition stage chooses it from the idea; the\ndearest type's price is reserved until then and the difference released at completion.\n"
           },
           "name": {
             "type": "string",
@@ -1456,6 +1529,164 @@ export const openapiDocument = {
           },
           "data": {
             "$ref": "#/components/schemas/ProjectInProgress"
+          }
+        }
+      },
+      "ProvenanceResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "projectId",
+              "status",
+              "definition",
+              "documents"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "projectId": {
+                "type": "string",
+                "format": "uuid"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "in_progress",
+                  "completed",
+                  "failed"
+                ]
+              },
+              "definition": {
+                "description": "How the name, description, type and questionnaire were generated; null until they are.",
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/PartProvenance"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "documents": {
+                "type": "array",
+                "description": "One entry per stored document, in the order they were stored.",
+                "items": {
+                  "$ref": "#/components/schemas/PartProvenance"
+                }
+              }
+            }
+          }
+        }
+      },
+      "PartProvenance": {
+        "type": "object",
+        "required": [
+          "kind",
+          "engine",
+          "promptVersion",
+          "inputTokens",
+          "outputTokens",
+          "tokensUsed",
+          "attempts",
+          "repairs",
+          "durationMs",
+          "initialFindings",
+          "findings",
+          "trimmedContext",
+          "createdAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "kind": {
+            "type": "string",
+            "description": "`definition`, or the document's `type`."
+          },
+          "engine": {
+            "type": "string",
+            "description": "The model that wrote the stored answer, `offline` or `provider:model` (for example `anthropic:claude-sonnet-4-5`)."
+          },
+          "promptVersion": {
+            "type": "string",
+            "description": "The prompt that asked for it, `kind@version+system@version` (for example `architecture@1+system@1`)."
+          },
+          "inputTokens": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Input tokens the provider reported, summed over every call that produced it."
+          },
+          "outputTokens": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "tokensUsed": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "inputTokens + outputTokens; a document's `tokens_used`."
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Model calls made, every retry, fallback, repair and correction included."
+          },
+          "repairs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Repair calls after the quality gate (documents) or corrective calls after schema validation (definition)."
+          },
+          "durationMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "initialFindings": {
+            "type": "array",
+            "description": "What the quality gate (or schema validation) found in the first answer.",
+            "items": {
+              "$ref": "#/components/schemas/GateFinding"
+            }
+          },
+          "findings": {
+            "type": "array",
+            "description": "What the gate still finds in the stored answer; empty when it passed.",
+            "items": {
+              "$ref": "#/components/schemas/GateFinding"
+            }
+          },
+          "trimmedContext": {
+            "type": "array",
+            "description": "Earlier documents cut or left out of the prompt to fit its token budget.",
+            "items": {
+              "type": "string"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "GateFinding": {
+        "type": "object",
+        "required": [
+          "rule",
+          "message"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "rule": {
+            "type": "string",
+            "description": "missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition)."
+          },
+          "message": {
+            "type": "string"
           }
         }
       },

@@ -362,7 +362,8 @@ export const schemaBundle = {
           "description": "The project idea, in plain words."
         },
         "type": {
-          "$ref": "#/$defs/ProjectType"
+          "$ref": "#/$defs/ProjectType",
+          "description": "The project type. When absent, the definition stage chooses it from the idea; the\ndearest type's price is reserved until then and the difference released at completion.\n"
         },
         "name": {
           "type": "string",
@@ -409,6 +410,164 @@ export const schemaBundle = {
         },
         "data": {
           "$ref": "#/$defs/ProjectInProgress"
+        }
+      }
+    },
+    "ProvenanceResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "projectId",
+            "status",
+            "definition",
+            "documents"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "projectId": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "in_progress",
+                "completed",
+                "failed"
+              ]
+            },
+            "definition": {
+              "description": "How the name, description, type and questionnaire were generated; null until they are.",
+              "oneOf": [
+                {
+                  "$ref": "#/$defs/PartProvenance"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "documents": {
+              "type": "array",
+              "description": "One entry per stored document, in the order they were stored.",
+              "items": {
+                "$ref": "#/$defs/PartProvenance"
+              }
+            }
+          }
+        }
+      }
+    },
+    "PartProvenance": {
+      "type": "object",
+      "required": [
+        "kind",
+        "engine",
+        "promptVersion",
+        "inputTokens",
+        "outputTokens",
+        "tokensUsed",
+        "attempts",
+        "repairs",
+        "durationMs",
+        "initialFindings",
+        "findings",
+        "trimmedContext",
+        "createdAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "type": "string",
+          "description": "`definition`, or the document's `type`."
+        },
+        "engine": {
+          "type": "string",
+          "description": "The model that wrote the stored answer, `offline` or `provider:model` (for example `anthropic:claude-sonnet-4-5`)."
+        },
+        "promptVersion": {
+          "type": "string",
+          "description": "The prompt that asked for it, `kind@version+system@version` (for example `architecture@1+system@1`)."
+        },
+        "inputTokens": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Input tokens the provider reported, summed over every call that produced it."
+        },
+        "outputTokens": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "tokensUsed": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "inputTokens + outputTokens; a document's `tokens_used`."
+        },
+        "attempts": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Model calls made, every retry, fallback, repair and correction included."
+        },
+        "repairs": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Repair calls after the quality gate (documents) or corrective calls after schema validation (definition)."
+        },
+        "durationMs": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "initialFindings": {
+          "type": "array",
+          "description": "What the quality gate (or schema validation) found in the first answer.",
+          "items": {
+            "$ref": "#/$defs/GateFinding"
+          }
+        },
+        "findings": {
+          "type": "array",
+          "description": "What the gate still finds in the stored answer; empty when it passed.",
+          "items": {
+            "$ref": "#/$defs/GateFinding"
+          }
+        },
+        "trimmedContext": {
+          "type": "array",
+          "description": "Earlier documents cut or left out of the prompt to fit its token budget.",
+          "items": {
+            "type": "string"
+          }
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "GateFinding": {
+      "type": "object",
+      "required": [
+        "rule",
+        "message"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "rule": {
+          "type": "string",
+          "description": "missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition)."
+        },
+        "message": {
+          "type": "string"
         }
       }
     },

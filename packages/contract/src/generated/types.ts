@@ -75,6 +75,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get how a project was generated
+         * @description For the definition and each document generated so far: the engine (`offline` or
+         *     `provider:model`) and prompt version that wrote it, the tokens the provider reported,
+         *     the model calls made (retries, fallbacks, repairs), the time it took, and what the
+         *     quality gate found before and after its repair. Available in every state; parts are
+         *     listed as they are stored. The status response (`getProjectStatus`) is unchanged.
+         */
+        get: operations["getProjectProvenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts": {
         parameters: {
             query?: never;
@@ -303,6 +327,10 @@ export interface components {
         CreateProjectRequest: {
             /** @description The project idea, in plain words. */
             idea: string;
+            /**
+             * @description The project type. When absent, the definition stage chooses it from the idea; the
+             *     dearest type's price is reserved until then and the difference released at completion.
+             */
             type?: components["schemas"]["ProjectType"];
             /** @description The project's name; generated when absent. */
             name?: string;
@@ -319,6 +347,51 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["ProjectInProgress"];
+        };
+        ProvenanceResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** Format: uuid */
+                projectId: string;
+                /** @enum {string} */
+                status: "in_progress" | "completed" | "failed";
+                /** @description How the name, description, type and questionnaire were generated; null until they are. */
+                definition: components["schemas"]["PartProvenance"] | null;
+                /** @description One entry per stored document, in the order they were stored. */
+                documents: components["schemas"]["PartProvenance"][];
+            };
+        };
+        PartProvenance: {
+            /** @description `definition`, or the document's `type`. */
+            kind: string;
+            /** @description The model that wrote the stored answer, `offline` or `provider:model` (for example `anthropic:claude-sonnet-4-5`). */
+            engine: string;
+            /** @description The prompt that asked for it, `kind@version+system@version` (for example `architecture@1+system@1`). */
+            promptVersion: string;
+            /** @description Input tokens the provider reported, summed over every call that produced it. */
+            inputTokens: number;
+            outputTokens: number;
+            /** @description inputTokens + outputTokens; a document's `tokens_used`. */
+            tokensUsed: number;
+            /** @description Model calls made, every retry, fallback, repair and correction included. */
+            attempts: number;
+            /** @description Repair calls after the quality gate (documents) or corrective calls after schema validation (definition). */
+            repairs: number;
+            durationMs: number;
+            /** @description What the quality gate (or schema validation) found in the first answer. */
+            initialFindings: components["schemas"]["GateFinding"][];
+            /** @description What the gate still finds in the stored answer; empty when it passed. */
+            findings: components["schemas"]["GateFinding"][];
+            /** @description Earlier documents cut or left out of the prompt to fit its token budget. */
+            trimmedContext: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        GateFinding: {
+            /** @description missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition). */
+            rule: string;
+            message: string;
         };
         CreditsResponse: {
             /** @constant */
@@ -789,6 +862,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectProvenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's provenance. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvenanceResponse"];
+                };
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];

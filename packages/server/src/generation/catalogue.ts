@@ -68,7 +68,8 @@ const stories: DocumentKind = {
   title: 'User Stories',
   filename: 'USER_STORIES.md',
   stage: 'requirements',
-  dependsOn: ['project-brief'],
+  // Stories cite the FRs they serve, so they are written after the requirements.
+  dependsOn: ['product-requirements'],
   credits: 5,
   weight: 4,
   sections: ['Epics', 'Stories', 'Acceptance criteria', 'Edge cases'],
@@ -132,7 +133,8 @@ const WEB: readonly DocumentKind[] = [
     title: 'API Design',
     filename: 'API_DESIGN.md',
     stage: 'design',
-    dependsOn: ['product-requirements'],
+    // Its authentication and storage follow the architecture's choices.
+    dependsOn: ['architecture'],
     credits: 6,
     weight: 4,
     sections: [
@@ -149,7 +151,7 @@ const WEB: readonly DocumentKind[] = [
     title: 'Data Model',
     filename: 'DATA_MODEL.md',
     stage: 'design',
-    dependsOn: ['product-requirements'],
+    dependsOn: ['architecture'],
     credits: 6,
     weight: 4,
     sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
@@ -217,7 +219,8 @@ const MCP: readonly DocumentKind[] = [
     title: 'MCP Resources and Prompts',
     filename: 'MCP_RESOURCES_AND_PROMPTS.md',
     stage: 'design',
-    dependsOn: ['product-requirements'],
+    // Its prompts name the real tools.
+    dependsOn: ['mcp-tools'],
     credits: 5,
     weight: 3,
     sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
@@ -232,7 +235,13 @@ const MCP: readonly DocumentKind[] = [
     weight: 3,
     sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
   },
-  planning(['architecture', 'mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients']),
+  planning([
+    'architecture',
+    'user-stories',
+    'mcp-tools',
+    'mcp-resources-and-prompts',
+    'mcp-transport-and-clients',
+  ]),
   readme,
 ];
 
@@ -253,6 +262,16 @@ export function priceOf(type: ProjectType): number {
   return PLANS[type].reduce((sum, doc) => sum + doc.credits, 0);
 }
 
+/**
+ * Credits reserved for a project whose type the model will choose: the dearest type's
+ * price. What the chosen type's documents do not use is released at completion.
+ */
+export function priceWithoutType(): number {
+  return Math.max(
+    ...Object.values(PLANS).map((plan) => plan.reduce((sum, doc) => sum + doc.credits, 0)),
+  );
+}
+
 /** Credits for the documents of this plan that exist. */
 export function priceOfKinds(type: ProjectType, kinds: Iterable<string>): number {
   const wanted = new Set(kinds);
@@ -261,22 +280,79 @@ export function priceOfKinds(type: ProjectType, kinds: Iterable<string>): number
     .reduce((sum, doc) => sum + doc.credits, 0);
 }
 
-const TYPE_HINTS: Record<ProjectType, RegExp> = {
-  mcp: /\b(mcp|model context protocol|claude|llm tools?|ai assistant|agent tools?|tool server|cursor|copilot)\b/i,
-  mobile:
-    /\b(mobile|ios|android|iphone|ipad|app store|play store|smartphone|phone app|react native|flutter|on the go|offline-first)\b/i,
-  web: /\b(web|website|browser|dashboard|saas|portal|web app|webapp|site)\b/i,
+/**
+ * Vocabulary that suggests a project type, with a weight. Naming the type outright (MCP,
+ * iPhone, website) weighs 5, more than the domain hints of another type put together in a
+ * typical idea, so "a web dashboard for medication stock" stays web.
+ */
+const TYPE_HINTS: Record<ProjectType, readonly (readonly [RegExp, number])[]> = {
+  mcp: [
+    [/\b(mcp|model context protocol|tool server)\b/, 5],
+    [
+      /\b(lets?|letting|allows?|helps?|gives?|give)\s+(an?\s+|the\s+|our\s+|your\s+|my\s+)?(llms?|ai|claude|chatgpt|gemini|copilot|cursor|assistants?|agents?|models?)\b/,
+      4,
+    ],
+    [
+      /\btools?\s+(for|that)\s+(an?\s+|the\s+|your\s+)?(llms?|ai|claude|chatgpt|gemini|copilot|cursor|assistants?|agents?)\b/,
+      4,
+    ],
+    [/\b(ai|llm|claude|chatgpt) (assistants?|agents?)\b|\bagentic\b|\btool calls?\b/, 3],
+    [/\b(claude|chatgpt|llms?|gpt-?\d*|gemini|copilot|cursor|windsurf)\b/, 2],
+  ],
+  mobile: [
+    [
+      /\b(mobile|ios|android|iphone|ipad|app store|play store|smartphone|phone app|react native|flutter|swiftui|jetpack compose|apple watch|wear os|wearables?|smartwatch)\b/,
+      5,
+    ],
+    [
+      /\b(push notifications?|on[ -]the[ -]go|gps|geolocation|location-based|nearby|near me|camera|barcodes?|qr codes?|pedometer|step count(er|s)?|offline-first|bluetooth|nfc|healthkit|google fit|home[- ]screen widget)\b/,
+      3,
+    ],
+    [/\blanguage[- ]?(exchange|learning|learners?|practice|partners?|lessons?)\b/, 3],
+    [
+      /\b(reminders?|remind|reminds|notif(y|ies|ications?)|habits?|fitness|workouts?|steps|running|hikes?|hiking|cycling|rides|sleep|meals?|calories?|medications?|medicines?|pills?|doses?|scan(s|ning)?|photos?|selfies?|commute|in the field|on the road|walks?|flashcards?)\b/,
+      2,
+    ],
+    [/\b(apps?|tracker|log|logs|logging|journal|diary)\b/, 1],
+  ],
+  web: [
+    [/\b(web|website|web-based|browser|browser-based|webapp|saas|chrome extension)\b/, 5],
+    [
+      /\b(dashboards?|admin|portal|back-office|crm|cms|intranet|internal tools?|marketplace|analytics|reporting|landing pages?|e-?commerce|online store|webshop|b2b)\b/,
+      3,
+    ],
+    [/\b(desktop|spreadsheets?|invoices?|invoicing|billing|payouts?|back office)\b/, 2],
+    [
+      /\b(remote|distributed|hybrid) (teams?|workers?)\b|\b(employees|colleagues|coworkers|workplace|company-wide)\b/,
+      3,
+    ],
+    [/\b(teams?|booking|bookings|online|site|platform|workspace|clients)\b/, 1],
+  ],
 };
 
 /**
- * The project type an idea suggests: MCP servers and mobile apps by their vocabulary,
- * otherwise a web application.
+ * The project type an idea suggests: each type scores the weights of its hints found in the
+ * idea (each hint once) and the highest score wins. Web is the default, so it also wins a
+ * tie; between MCP and mobile, MCP does.
  *
  * @example
- * inferProjectType('An iPhone app to log climbs'); // 'mobile'
+ * inferProjectType('A medication reminder for elderly parents'); // 'mobile'
  */
 export function inferProjectType(idea: string): ProjectType {
-  if (TYPE_HINTS.mcp.test(idea)) return 'mcp';
-  if (TYPE_HINTS.mobile.test(idea)) return 'mobile';
-  return 'web';
+  const text = idea.toLowerCase();
+  const score = (type: ProjectType) =>
+    TYPE_HINTS[type].reduce(
+      (sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum),
+      0,
+    );
+  let best: ProjectType = 'web';
+  let bestScore = score('web');
+  for (const type of ['mcp', 'mobile'] as const) {
+    const current = score(type);
+    if (current > bestScore) {
+      best = type;
+      bestScore = current;
+    }
+  }
+  return best;
 }

@@ -14,8 +14,9 @@ describe('estimateRemainingMs', () => {
       durationOf: unit,
       now: 0,
     });
-    // definition → brief → requirements → architecture/api/data → plan → (readme in parallel)
-    expect(all).toBe(5000);
+    // definition → brief → requirements → architecture → api/data → plan (readme and the
+    // stories alongside)
+    expect(all).toBe(6000);
     expect(all).toBeLessThan(plan.length * 1000);
   });
 
@@ -49,7 +50,8 @@ describe('estimateRemainingMs', () => {
       durationOf: (kind) => durations.get(kind) ?? (kind === 'data-model' ? 9000 : 10),
       now: 0,
     });
-    expect(value).toBe(100 + 10 + 10 + 9000 + 10);
+    // definition, brief, requirements, architecture, data model (9 s), plan
+    expect(value).toBe(100 + 10 + 10 + 10 + 9000 + 10);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   inferProjectType,
   priceOf,
   priceOfKinds,
+  priceWithoutType,
 } from './catalogue.ts';
 import {
   DEFINITION_KIND,
@@ -110,9 +111,11 @@ export class Projects {
       withinTransaction?: (tx: Tx, created: CreatedProject) => Promise<void>;
     } = {},
   ): Promise<CreatedProject> {
+    // Without a requested type the definition stage chooses one; until then the type
+    // inferred from the idea drives the estimate, and the dearest type's price is reserved.
     const type = input.type ?? inferProjectType(input.idea);
     const plan = documentPlan(type);
-    const price = priceOf(type);
+    const price = input.type ? priceOf(type) : priceWithoutType();
     const projectId = randomUUID();
     const durationOf = durationsFor(
       plan,
@@ -136,6 +139,7 @@ export class Projects {
         status: 'in_progress',
         idea: input.idea,
         type,
+        typeRequested: input.type !== undefined,
         requestedName: input.name ?? null,
         simulate: input.simulate ?? null,
         creditsReserved: price,

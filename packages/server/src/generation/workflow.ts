@@ -1,5 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
-import { generateText, jsonSchema, type LanguageModel, Output } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { Db } from '../storage/db.ts';
 import {
   type DocumentRow,
@@ -9,59 +9,35 @@ import {
   type ProjectRow,
   updateProject,
 } from '../storage/sql/projects.ts';
+import { insertProvenance } from '../storage/sql/provenance.ts';
 import { readGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
+import { type CallResult, type CallUsage, GenerationFailedError, ModelCaller } from './calls.ts';
 import { type DocumentKind, documentPlan } from './catalogue.ts';
-import {
-  type GenerationContext,
-  PROJECT_DEFINITION_SCHEMA,
-  type ProjectDefinition,
-  renderPrompt,
-  SYSTEM_PROMPT,
-} from './engine/context.ts';
-import { OFFLINE_PROVIDER } from './engine/offline-model.ts';
+import { defineProject } from './definition.ts';
+import type { ProjectDefinition } from './engine/context.ts';
 import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
+import { checkDocument, type Finding, idsIn } from './gate.ts';
+import type { ModelSelector } from './models.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
+import {
+  CONTEXT_TOKEN_BUDGET,
+  documentPrompt,
+  type EarlierDocument,
+  ID_DEFINERS,
+  repairMessage,
+} from './prompts/render.ts';
+import type { ChainModel } from './providers.ts';
 import { FAILURE_MESSAGES } from './result.ts';
 
-/** The model a project is generated with. */
-export interface ModelChoice {
-  model: LanguageModel;
-  /** The built-in offline engine (it honours `simulate`). */
-  offline: boolean;
-  /** Names the engine in measurements (`offline`, or provider and model). */
-  engine: string;
-}
-
-/** Chooses the model for a project: test keys always get the offline engine. */
-export interface ModelSelector {
-  forProject(project: Pick<ProjectRow, 'mode' | 'simulate'>): ModelChoice;
-}
-
-/** The engine a mode's projects are generated with, for estimates made before a run. */
-export const engineOf = (models: ModelSelector) => (mode: 'live' | 'test') =>
-  models.forProject({ mode, simulate: null }).engine;
-
-/** An AI call that outlasted its time limit (the model never answered in time). */
-export class AiTimeoutError extends Error {
-  override name = 'AiTimeoutError';
-}
-
-/** An AI call that failed for good: the provider refused, or answered with nothing usable. */
-export class AiFailureError extends Error {
-  override name = 'AiFailureError';
-}
-
 export interface WorkflowOptions {
-  /** Time limit of one AI call. */
-  aiTimeoutMs?: number;
-  /** Attempts of one AI call before the project fails (time-outs and provider errors). */
-  stepAttempts?: number;
-  /** First pause between attempts; doubled each time. */
-  retryDelayMs?: number;
+  /** Makes the model calls (retry policy, time-outs, concurrency); one per process. */
+  caller?: ModelCaller;
   /** Documents generated at once within one project. */
   concurrency?: number;
+  /** Tokens of earlier documents one prompt carries at most. */
+  contextTokenBudget?: number;
   now?: () => number;
-  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log?: Logger;
 }
 
 interface Logger {
@@ -71,38 +47,53 @@ interface Logger {
 
 const silent: Logger = { info() {}, warn() {} };
 
-function isTimeout(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    if (e.name === 'TimeoutError' || e instanceof AiTimeoutError) return true;
-  }
-  return false;
+/** A model answer with everything provenance records about how it came to be. */
+interface Produced {
+  usage: CallUsage;
+  attempts: number;
+  repairs: number;
+  engine: string;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+const sum = (a: CallUsage, b: CallUsage): CallUsage => ({
+  input: a.input + b.input,
+  output: a.output + b.output,
+});
+
+/** Strips a code fence a model wrapped the whole document in. */
+function unwrap(text: string): string {
+  const trimmed = text.trim();
+  const fenced = /^```(?:markdown|md)?[ \t]*\n([\s\S]*?)\n```$/.exec(trimmed);
+  return (fenced ? fenced[1]! : trimmed).trim();
 }
 
-const EXCERPT_CHARS = 1_200;
+/** The kinds a document builds on, directly or through others, in plan order. */
+function ancestors(plan: readonly DocumentKind[], doc: DocumentKind): Set<string> {
+  const byKind = new Map(plan.map((d) => [d.kind, d]));
+  const found = new Set<string>();
+  const visit = (kind: string) => {
+    for (const dep of byKind.get(kind)?.dependsOn ?? []) {
+      if (!found.has(dep)) {
+        found.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(doc.kind);
+  return found;
+}
 
 /**
- * The generation workflow of one project: the definition (name, description,
- * questionnaire), then every document of the type's plan, each started as soon as the
- * documents it builds on are stored and stored the moment it exists. A resumed run skips
- * what is stored, so nothing is generated or charged twice. AI time-outs and provider
- * errors are retried per call; when they outlast the retries the project fails and its
- * credits are refunded. Anything else (a crash, a database error) throws, and the queue
- * retries the whole run.
+ * The generation workflow of one project: the definition (name, description, type,
+ * questionnaire) as structured output, then every document of the type's plan, each
+ * started as soon as the documents it builds on are stored, written from their full
+ * text, checked by the quality gate (and repaired once), and stored with its provenance
+ * the moment it exists. A resumed run skips what is stored, so nothing is generated or
+ * charged twice. Model failures follow the one retry policy of {@link ModelCaller}; a
+ * call no model can answer fails the project and refunds it. Anything else (a crash, a
+ * database error) throws, and the queue retries the whole run.
+ *
+ * The workflow knows no engine: the offline engine is a model like any other.
  *
  * @example
  * await workflow.run({ projectId, signal });
@@ -111,18 +102,18 @@ export class GenerationWorkflow {
   readonly #db: Db;
   readonly #projects: Projects;
   readonly #models: ModelSelector;
-  readonly #options: Required<Omit<WorkflowOptions, 'log'>>;
+  readonly #caller: ModelCaller;
+  readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller'>>;
   readonly #log: Logger;
 
   constructor(db: Db, projects: Projects, models: ModelSelector, options: WorkflowOptions = {}) {
     this.#db = db;
     this.#projects = projects;
     this.#models = models;
+    this.#caller = options.caller ?? new ModelCaller();
     this.#options = {
-      aiTimeoutMs: options.aiTimeoutMs ?? 120_000,
-      stepAttempts: options.stepAttempts ?? 3,
-      retryDelayMs: options.retryDelayMs ?? 1_000,
       concurrency: options.concurrency ?? 4,
+      contextTokenBudget: options.contextTokenBudget ?? CONTEXT_TOKEN_BUDGET,
       now: options.now ?? Date.now,
     };
     this.#log = options.log ?? silent;
@@ -143,10 +134,15 @@ export class GenerationWorkflow {
       await this.#generate(project, signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof AiTimeoutError || error instanceof AiFailureError) {
+      if (error instanceof GenerationFailedError) {
+        this.#log.warn(
+          { projectId, engine: error.engine, reason: error.reason, attempts: error.attempts },
+          error.reason === 'unauthorized'
+            ? `generation failed: ${error.engine} refused the credentials (check its API key)`
+            : 'generation failed',
+        );
         const message =
-          error instanceof AiTimeoutError ? FAILURE_MESSAGES.timeout : FAILURE_MESSAGES.failure;
-        this.#log.warn({ projectId, err: error }, 'generation failed');
+          error.reason === 'timeout' ? FAILURE_MESSAGES.timeout : FAILURE_MESSAGES.failure;
         await this.#projects.fail(projectId, message);
         return 'failed';
       }
@@ -163,28 +159,74 @@ export class GenerationWorkflow {
   }
 
   async #generate(project: ProjectRow, signal: AbortSignal): Promise<void> {
-    const type = project.type as ProjectType;
+    const simulate = (project.simulate as Simulation | null) ?? null;
+    let chain = this.#models.forProject({ mode: project.mode, simulate, type: project.type });
+    const engine = chain[0]!.engine;
+    const stats = await readGenerationStats(this.#db);
+    // After a model gave up, the rest of the run starts with the one that took over.
+    const served = (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => {
+      if (result.index > 0 && from === chain) chain = chain.slice(result.index);
+    };
+
+    let definition: ProjectDefinition;
+    if (project.name === null || project.description === null || project.questionnaire === null) {
+      const started = this.#options.now();
+      const from = chain;
+      const defined = await defineProject(this.#caller, from, project, signal);
+      served(defined, from);
+      definition = defined.definition;
+      await this.#db.transaction(async (tx) => {
+        await updateProject(tx, project.id, {
+          name: definition.name,
+          description: definition.description,
+          questionnaire: definition.questionnaire,
+          type: definition.type,
+        });
+        await insertProvenance(tx, {
+          projectId: project.id,
+          kind: DEFINITION_KIND,
+          engine: defined.engine,
+          promptVersion: defined.version,
+          inputTokens: defined.usage.input,
+          outputTokens: defined.usage.output,
+          attempts: defined.attempts,
+          durationMs: Math.max(0, Math.round(this.#options.now() - started)),
+          repairs: defined.repairs,
+          initialFindings: defined.initialErrors,
+          findings: [],
+          trimmed: [],
+        });
+      });
+      if (!simulate) {
+        await recordGenerationTime(
+          this.#db,
+          statKey(engine, DEFINITION_KIND),
+          this.#options.now() - started,
+        );
+      }
+    } else {
+      definition = {
+        name: project.name,
+        description: project.description,
+        type: project.type as ProjectType,
+        questionnaire: project.questionnaire as ProjectDefinition['questionnaire'],
+      };
+    }
+
+    const type = definition.type;
     const plan = documentPlan(type);
-    const simulate = (project.simulate as Simulation | null) ?? undefined;
-    const choice = this.#models.forProject(project);
-    const durationOf = durationsFor(
-      plan,
-      simulate,
-      await readGenerationStats(this.#db),
-      choice.engine,
-    );
+    const durationOf = durationsFor(plan, simulate, stats, engine);
     const stored = new Map(
       (await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc]),
     );
     const running = new Map<string, number>();
-
-    const updateEstimate = async (defined: boolean) => {
+    const updateEstimate = async () => {
       const now = this.#options.now();
       const remaining = estimateRemainingMs({
         plan,
         done: new Set(stored.keys()),
         running,
-        defined,
+        defined: true,
         durationOf,
         now,
       });
@@ -192,45 +234,7 @@ export class GenerationWorkflow {
         estimatedCompletionAt: new Date(now + remaining),
       });
     };
-
-    const call = (kind: string, context: GenerationContext, json: boolean) =>
-      this.#call(choice, kind, context, json, simulate, durationOf(kind), signal);
-
-    let definition: ProjectDefinition;
-    if (project.name === null || project.description === null || project.questionnaire === null) {
-      const started = this.#options.now();
-      const answer = await call(
-        DEFINITION_KIND,
-        {
-          task: 'definition',
-          idea: project.idea,
-          type,
-          ...(project.requestedName ? { requestedName: project.requestedName } : {}),
-        },
-        true,
-      );
-      definition = { ...(answer.output as ProjectDefinition), type };
-      if (project.requestedName) definition.name = project.requestedName;
-      await updateProject(this.#db, project.id, {
-        name: definition.name,
-        description: definition.description,
-        questionnaire: definition.questionnaire,
-      });
-      if (!simulate)
-        await recordGenerationTime(
-          this.#db,
-          statKey(choice.engine, DEFINITION_KIND),
-          this.#options.now() - started,
-        );
-    } else {
-      definition = {
-        name: project.name,
-        description: project.description,
-        type,
-        questionnaire: project.questionnaire as ProjectDefinition['questionnaire'],
-      };
-    }
-    await updateEstimate(true);
+    await updateEstimate();
 
     const generateDocument = async (
       doc: DocumentKind,
@@ -239,58 +243,54 @@ export class GenerationWorkflow {
     ) => {
       const started = this.#options.now();
       running.set(doc.kind, started);
-      const related = doc.dependsOn
-        .map((kind) => stored.get(kind))
-        .filter((row): row is DocumentRow => row !== undefined)
-        .map((row) => ({
-          kind: row.type,
-          title: plan.find((p) => p.kind === row.type)?.title ?? row.type,
-          excerpt: row.content.slice(0, EXCERPT_CHARS),
-        }));
-      const answer = await this.#call(
-        choice,
-        doc.kind,
-        {
-          task: 'document',
-          idea: project.idea,
+      const { content, produced, version, initialFindings, findings, trimmed } =
+        await this.#writeDocument({
+          chain,
+          served,
+          plan,
+          doc,
+          project,
           definition,
-          document: {
-            kind: doc.kind,
-            title: doc.title,
-            filename: doc.filename,
-            stage: doc.stage,
-            sections: doc.sections,
-          },
-          related,
-        },
-        false,
-        simulate,
-        durationOf(doc.kind),
-        docSignal,
-      );
-      const content = answer.text.trim();
-      if (content.length === 0) throw new AiFailureError(`the model returned an empty ${doc.kind}`);
+          stored,
+          signal: docSignal,
+        });
       const row: DocumentRow = {
         projectId: project.id,
         type: doc.kind,
         filename: doc.filename,
         content,
         stage: doc.stage,
-        tokensUsed: answer.tokens,
+        tokensUsed: produced.usage.input + produced.usage.output,
         generatedAt: new Date(this.#options.now()),
         position,
       };
-      await insertDocument(this.#db, row);
+      await this.#db.transaction(async (tx) => {
+        await insertDocument(tx, row);
+        await insertProvenance(tx, {
+          projectId: project.id,
+          kind: doc.kind,
+          engine: produced.engine,
+          promptVersion: version,
+          inputTokens: produced.usage.input,
+          outputTokens: produced.usage.output,
+          attempts: produced.attempts,
+          durationMs: Math.max(0, Math.round(this.#options.now() - started)),
+          repairs: produced.repairs,
+          initialFindings,
+          findings,
+          trimmed,
+        });
+      });
       stored.set(doc.kind, row);
       running.delete(doc.kind);
       if (!simulate) {
         await recordGenerationTime(
           this.#db,
-          statKey(choice.engine, doc.kind),
+          statKey(engine, doc.kind),
           this.#options.now() - started,
         );
       }
-      await updateEstimate(true);
+      await updateEstimate();
     };
 
     // Run every document whose inputs are stored, up to `concurrency` at once.
@@ -319,66 +319,142 @@ export class GenerationWorkflow {
     }
   }
 
-  /** One AI call with its time limit, retried on time-outs and provider errors. */
-  async #call(
-    choice: ModelChoice,
-    kind: string,
-    context: GenerationContext,
-    json: boolean,
-    simulate: Simulation | undefined,
-    simulatedMs: number,
-    signal: AbortSignal,
-  ): Promise<{ text: string; output: unknown; tokens: number }> {
-    // A simulated failure hangs the first document of the requirements stage; its time
-    // limit scales with the simulated duration so a failing simulation ends in about that time.
-    const hang = simulate?.outcome === 'failed' && kind === 'product-requirements';
-    const timeout = hang
-      ? Math.max(100, Math.round((simulate?.durationMs ?? 0) / (2 * this.#options.stepAttempts)))
-      : this.#options.aiTimeoutMs;
-    const providerOptions = choice.offline
-      ? { [OFFLINE_PROVIDER]: { delayMs: simulate ? simulatedMs : 0, hang } }
-      : undefined;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= this.#options.stepAttempts; attempt++) {
+  /** Writes one document: the prompt from the full text of its inputs, the gate, one repair. */
+  async #writeDocument(input: {
+    chain: readonly ChainModel[];
+    served: (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => void;
+    plan: readonly DocumentKind[];
+    doc: DocumentKind;
+    project: ProjectRow;
+    definition: ProjectDefinition;
+    stored: ReadonlyMap<string, DocumentRow>;
+    signal: AbortSignal;
+  }): Promise<{
+    content: string;
+    produced: Produced;
+    version: string;
+    initialFindings: Finding[];
+    findings: Finding[];
+    trimmed: string[];
+  }> {
+    const { plan, doc, definition, stored, signal } = input;
+    const direct = new Set(doc.dependsOn);
+    const earlier: EarlierDocument[] = [...ancestors(plan, doc)]
+      .map((kind) => stored.get(kind))
+      .filter((row): row is DocumentRow => row !== undefined)
+      .map((row) => ({
+        kind: row.type,
+        title: plan.find((p) => p.kind === row.type)?.title ?? row.type,
+        filename: row.filename,
+        content: row.content,
+        // What it builds on directly matters most, then the documents that define the IDs.
+        priority: direct.has(row.type) ? 0 : ID_DEFINERS[row.type] ? 1 : 2,
+      }));
+    const rendered = documentPrompt({
+      idea: input.project.idea,
+      definition,
+      document: doc,
+      earlier,
+      budget: this.#options.contextTokenBudget,
+    });
+
+    const knownIds = new Set<string>();
+    for (const row of earlier) {
+      for (const id of idsIn(row.content, ID_DEFINERS[row.kind] ?? [])) knownIds.add(id);
+    }
+    const requirements = stored.get('product-requirements');
+    const gate = (content: string) =>
+      checkDocument({
+        kind: doc.kind,
+        content,
+        projectName: definition.name,
+        sections: doc.sections,
+        knownIds,
+        defines: ID_DEFINERS[doc.kind] ?? [],
+        ...(doc.kind === 'implementation-plan' && requirements
+          ? { mustCover: idsIn(requirements.content, ['FR']) }
+          : {}),
+      });
+
+    const messages: ModelMessage[] = [{ role: 'user', content: rendered.prompt }];
+    const spec = {
+      kind: doc.kind,
+      system: rendered.system,
+      maxOutputTokens: rendered.maxOutputTokens,
+    };
+    const from = input.chain;
+    const first = await this.#caller.call(from, { ...spec, messages }, signal);
+    input.served(first, from);
+    let content = unwrap(first.text);
+    const initialFindings = gate(content);
+    let findings = initialFindings;
+    const produced: Produced = {
+      usage: first.usage,
+      attempts: first.attempts,
+      repairs: 0,
+      engine: first.model.engine,
+    };
+
+    if (initialFindings.length > 0) {
+      produced.repairs = 1;
       try {
-        const prompt = renderPrompt(context);
-        const common = {
-          model: choice.model,
-          system: SYSTEM_PROMPT,
-          prompt,
-          abortSignal: signal,
-          timeout,
-          maxRetries: 2,
-          ...(providerOptions ? { providerOptions } : {}),
-        };
-        const result = json
-          ? await generateText({
-              ...common,
-              output: Output.object({ schema: jsonSchema(PROJECT_DEFINITION_SCHEMA) }),
-            })
-          : await generateText(common);
-        const usage = result.totalUsage ?? result.usage;
-        const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-        return { text: result.text, output: json ? result.output : undefined, tokens };
+        const repairChain = from.slice(first.index);
+        const repair = await this.#caller.call(
+          repairChain,
+          {
+            ...spec,
+            messages: [
+              ...messages,
+              { role: 'assistant', content: content || '(no answer)' },
+              { role: 'user', content: repairMessage(initialFindings) },
+            ],
+          },
+          signal,
+        );
+        produced.usage = sum(produced.usage, repair.usage);
+        produced.attempts += repair.attempts;
+        const candidate = unwrap(repair.text);
+        const after = gate(candidate);
+        // Keep the repair unless it made things worse (an empty or shorter-on-sections answer).
+        if (candidate !== '' && after.length <= initialFindings.length) {
+          content = candidate;
+          findings = after;
+          produced.engine = repair.model.engine;
+        }
       } catch (error) {
         if (signal.aborted) throw error;
-        lastError = error;
-        this.#log.warn({ kind, attempt, err: error }, 'AI call failed');
-        if (attempt < this.#options.stepAttempts) {
-          await sleep(this.#options.retryDelayMs * 2 ** (attempt - 1), signal);
-        }
+        // A repair that cannot be made leaves the first answer, findings recorded; a refusal
+        // of the credentials still ends the project.
+        if (!(error instanceof GenerationFailedError) || error.reason === 'unauthorized')
+          throw error;
+        produced.attempts += error.attempts;
+        this.#log.warn(
+          { projectId: input.project.id, kind: doc.kind, reason: error.reason },
+          'repair failed; keeping the first answer',
+        );
       }
     }
-    if (isTimeout(lastError)) {
-      throw new AiTimeoutError(
-        `${kind}: no answer within ${timeout} ms after ${this.#options.stepAttempts} attempts`,
-        {
-          cause: lastError,
-        },
+    if (content === '') {
+      throw new GenerationFailedError(`${doc.kind}: the model answered with an empty document`, {
+        reason: 'invalid-output',
+        engine: produced.engine,
+        attempts: produced.attempts,
+        cause: undefined,
+      });
+    }
+    if (findings.length > 0) {
+      this.#log.info(
+        { projectId: input.project.id, kind: doc.kind, findings: findings.map((f) => f.rule) },
+        'document kept with quality findings',
       );
     }
-    throw new AiFailureError(`${kind}: ${(lastError as Error)?.message ?? 'failed'}`, {
-      cause: lastError,
-    });
+    return {
+      content: `${content}\n`,
+      produced,
+      version: rendered.version,
+      initialFindings,
+      findings,
+      trimmed: rendered.trimmed,
+    };
   }
 }

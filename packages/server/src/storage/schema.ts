@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -95,6 +96,11 @@ export const projects = pgTable(
     questionnaire: jsonb('questionnaire'),
     /** The name the client asked for, if any; the definition stage keeps it. */
     requestedName: text('requested_name'),
+    /**
+     * Whether the client chose the type. When it did not, `type` holds a provisional type
+     * (inferred from the idea) until the definition stage settles it.
+     */
+    typeRequested: boolean('type_requested').notNull().default(true),
     /** Test keys only: `{ outcome, durationMs }` asked for at creation. */
     simulate: jsonb('simulate'),
     errorCode: text('error_code'),
@@ -132,6 +138,39 @@ export const documents = pgTable(
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.type] })],
+);
+
+/**
+ * How each part of a project was generated: the definition (`kind = 'definition'`) and
+ * every document. Written in the transaction that stores the part.
+ */
+export const provenance = pgTable(
+  'provenance',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    kind: text('kind').notNull(),
+    /** `offline` or `provider:model`: the model that wrote the final answer. */
+    engine: text('engine').notNull(),
+    /** The prompt's `kind@version+system@n`. */
+    promptVersion: text('prompt_version').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    /** Model calls made, every model and retry included, repairs and corrections too. */
+    attempts: integer('attempts').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** Repair (documents) or correction (definition) calls made after a first answer. */
+    repairs: integer('repairs').notNull(),
+    /** What the quality gate found in the first answer (before any repair). */
+    initialFindings: jsonb('initial_findings').notNull(),
+    /** What the gate still finds in the stored answer. */
+    findings: jsonb('findings').notNull(),
+    /** Earlier documents cut or left out of the prompt to fit its token budget. */
+    trimmed: jsonb('trimmed').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind] })],
 );
 
 /**

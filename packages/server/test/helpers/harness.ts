@@ -5,14 +5,11 @@ import { expect } from 'vitest';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
-import { offlineModels } from '../../src/generation/models.ts';
+import { ModelCaller, type ModelCallerOptions } from '../../src/generation/calls.ts';
+import { engineOf, type ModelSelector, offlineModels } from '../../src/generation/models.ts';
 import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
 import { completedStatus } from '../../src/generation/result.ts';
-import {
-  engineOf,
-  GenerationWorkflow,
-  type WorkflowOptions,
-} from '../../src/generation/workflow.ts';
+import { GenerationWorkflow, type WorkflowOptions } from '../../src/generation/workflow.ts';
 import type { RateLimitRule, RateLimitStore } from '../../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
@@ -76,7 +73,11 @@ export interface HarnessOptions {
    */
   generation?: 'none' | 'workers';
   /** Workflow settings for `generation: 'workers'`. */
-  workflow?: WorkflowOptions;
+  workflow?: Omit<WorkflowOptions, 'caller'>;
+  /** Model-call settings (retry pauses default to 10 ms here). */
+  caller?: ModelCallerOptions;
+  /** The model chains; default: the offline engine for both modes. */
+  models?: ModelSelector;
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -130,7 +131,7 @@ export async function startHarness(
   const adminToken = generateAdminToken();
   const store = options.store?.(database) ?? { kind: 'memory' };
   const limiters = await createLimiters(store, { ...RATE_LIMIT_RULES, ...options.rules });
-  const models = offlineModels();
+  const models = options.models ?? offlineModels();
   let queue: GenerationQueue | undefined;
   let dispatcher: Dispatcher = noDispatcher;
   if (options.generation === 'workers') {
@@ -139,7 +140,7 @@ export async function startHarness(
       database.db,
       new Projects(database.db, queue, engineOf(models)),
       models,
-      { retryDelayMs: 10, ...options.workflow },
+      { ...options.workflow, caller: new ModelCaller({ retryDelayMs: 10, ...options.caller }) },
     );
     await queue.start({
       run: async (job) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
 import type { CreatedProject, Projects } from '../../../generation/projects.ts';
+import { readProvenance } from '../../../generation/provenance.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
@@ -18,6 +19,18 @@ export interface ProjectRoutesOptions {
 export function pollHint(estimatedCompletionMs: number): number {
   return Math.min(30, Math.max(10, Math.ceil(estimatedCompletionMs / 1000)));
 }
+
+const projectIdParams = {
+  type: 'object',
+  required: ['projectId'],
+  additionalProperties: false,
+  properties: { projectId: { type: 'string', format: 'uuid' } },
+} as const;
+
+const notFound = (projectId: string) =>
+  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
+    details: { resource_type: 'project', resource_id: projectId },
+  });
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
@@ -104,12 +117,7 @@ export async function projectRoutes(
     {
       config: { operationId: 'getProjectStatus', rateLimit: 'status' },
       schema: {
-        params: {
-          type: 'object',
-          required: ['projectId'],
-          additionalProperties: false,
-          properties: { projectId: { type: 'string', format: 'uuid' } },
-        },
+        params: projectIdParams,
         headers: {
           type: 'object',
           properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
@@ -125,11 +133,7 @@ export async function projectRoutes(
       const { projectId } = request.params;
       // UUIDs compare case-insensitively; every body names the project in its canonical form.
       const view = await statusReader.read(request.principal, projectId.toLowerCase());
-      if (view === undefined) {
-        throw new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
-          details: { resource_type: 'project', resource_id: projectId },
-        });
-      }
+      if (view === undefined) throw notFound(projectId);
       reply.header('etag', view.etag);
       if (view.status === 'in_progress') {
         reply.header('cache-control', 'no-cache');
@@ -140,6 +144,28 @@ export async function projectRoutes(
       }
       if (matches(request.headers['if-none-match'], view.etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(view.body);
+    },
+  );
+
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/provenance',
+    {
+      // Shares the status limit: it is read alongside the status, by the same clients.
+      config: { operationId: 'getProjectProvenance', rateLimit: 'status' },
+      schema: {
+        params: projectIdParams,
+        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        response: {
+          200: schemaRef('ProvenanceResponse'),
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const { projectId } = request.params;
+      const body = await readProvenance(db, request.principal, projectId.toLowerCase());
+      if (body === undefined) throw notFound(projectId);
+      return body;
     },
   );
 }

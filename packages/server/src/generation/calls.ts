@@ -1,0 +1,331 @@
+/**
+ * Model calls under the one retry policy: each call is tried up to `attemptsPerModel`
+ * times on a model while its failures are retryable, then the next model of the chain
+ * takes over; permanent failures skip the retries. The SDK's own retries are off
+ * (`maxRetries: 0`) so the attempts made are exactly the ones counted here.
+ */
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+  streamText,
+} from 'ai';
+import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
+import type { ChainModel } from './providers.ts';
+
+/** One model call: the same messages go to each model of the chain. */
+export interface CallSpec {
+  /** What is generated (a document kind or `definition`), for logs. */
+  kind: string;
+  system: string;
+  messages: ModelMessage[];
+  maxOutputTokens: number;
+  /** Structured output: the answer is JSON for this schema (sent to the provider). */
+  schema?: JSONSchema7;
+}
+
+export interface CallUsage {
+  input: number;
+  output: number;
+}
+
+export interface CallResult {
+  /** The answer's text (for structured output, the raw JSON text). */
+  text: string;
+  /** Structured output, parsed (validation is the caller's). */
+  output?: unknown;
+  /** Usage the provider reported for the successful attempt and any failed one that reported it. */
+  usage: CallUsage;
+  /** The model that answered, and its index in the chain. */
+  model: ChainModel;
+  index: number;
+  /** Attempts made, on every model, including the one that answered. */
+  attempts: number;
+}
+
+/** A call that no model of the chain could answer. */
+export class GenerationFailedError extends Error {
+  override name = 'GenerationFailedError';
+  /** The last failure's reason: `timeout` fails the project with the time-out message. */
+  readonly reason: FailureReason;
+  /** The engine that failed last (`provider:model`). */
+  readonly engine: string;
+  readonly attempts: number;
+  constructor(
+    message: string,
+    options: { reason: FailureReason; engine: string; attempts: number; cause: unknown },
+  ) {
+    super(message, { cause: options.cause });
+    this.reason = options.reason;
+    this.engine = options.engine;
+    this.attempts = options.attempts;
+  }
+}
+
+export interface ModelCallerOptions {
+  /** Time limit of one attempt, in ms. */
+  timeoutMs?: number;
+  /** A streamed answer that sends nothing for this long fails the attempt, in ms. */
+  idleTimeoutMs?: number;
+  /** Attempts in flight at once in this process, shared by every project. */
+  concurrency?: number;
+  /** Attempts per model while failures are retryable (at least 1). */
+  attemptsPerModel?: number;
+  /** First pause between attempts; doubled each time, with jitter. */
+  retryDelayMs?: number;
+  /** The longest `retry-after` honoured; a longer one moves on to the next model. */
+  maxRetryAfterMs?: number;
+  /** Provider keys: never written to a log line, even when a provider echoes one. */
+  secrets?: readonly string[];
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
+const KEY_LIKE = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g;
+
+/** A message with the given secrets and anything key-like replaced by `[redacted]`. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out.replace(KEY_LIKE, '[redacted]');
+}
+
+/**
+ * A counting semaphore whose waiters leave the queue when their signal aborts (p-limit
+ * and friends keep an aborted task queued until its turn).
+ */
+export class Semaphore {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  /** Resolves with a release function once a slot is free. */
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    signal.throwIfAborted();
+    if (this.#free > 0) {
+      this.#free--;
+      return this.#releaser();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(grant);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        reject(signal.reason);
+      };
+      this.#waiting.push(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return this.#releaser();
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const silent = { warn() {} };
+
+/**
+ * Calls models under the retry policy and the process-wide concurrency limit.
+ *
+ * @example
+ * const caller = new ModelCaller({ timeoutMs: 120_000, idleTimeoutMs: 30_000, concurrency: 8 });
+ * const { text, usage } = await caller.call(chain, { kind: 'readme', system, messages, maxOutputTokens: 4000 }, signal);
+ */
+export class ModelCaller {
+  readonly #options: Required<Omit<ModelCallerOptions, 'log' | 'secrets'>>;
+  readonly #secrets: readonly string[];
+  readonly #slots: Semaphore;
+  readonly #log: NonNullable<ModelCallerOptions['log']>;
+
+  constructor(options: ModelCallerOptions = {}) {
+    this.#options = {
+      timeoutMs: options.timeoutMs ?? 120_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+      concurrency: options.concurrency ?? 8,
+      attemptsPerModel: Math.max(1, options.attemptsPerModel ?? 3),
+      retryDelayMs: options.retryDelayMs ?? 1_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    };
+    this.#slots = new Semaphore(this.#options.concurrency);
+    this.#secrets = options.secrets ?? [];
+    this.#log = options.log ?? silent;
+  }
+
+  /** The most attempts one call can make on a chain of `models` models. */
+  maxAttempts(models: number): number {
+    return this.#options.attemptsPerModel * models;
+  }
+
+  /** Calls the chain's models in order until one answers; throws {@link GenerationFailedError}. */
+  async call(
+    chain: readonly ChainModel[],
+    spec: CallSpec,
+    signal: AbortSignal,
+  ): Promise<CallResult> {
+    if (chain.length === 0) throw new Error('an empty model chain');
+    let attempts = 0;
+    const usage: CallUsage = { input: 0, output: 0 };
+    let last: { error: unknown; classified: Classified; engine: string } | undefined;
+    for (const [index, model] of chain.entries()) {
+      for (let attempt = 1; attempt <= this.#options.attemptsPerModel; attempt++) {
+        attempts++;
+        try {
+          const answer = await this.#attempt(model, spec, signal, usage);
+          return { ...answer, usage, model, index, attempts };
+        } catch (error) {
+          if (signal.aborted) throw signal.reason ?? error;
+          const classified = classify(error);
+          last = { error, classified, engine: model.engine };
+          this.#log.warn(
+            {
+              kind: spec.kind,
+              engine: model.engine,
+              attempt,
+              reason: classified.reason,
+              status: classified.status,
+              action: classified.action,
+              // Only the name and a scrubbed message: a provider error carries the request
+              // (the prompt) and its answer may echo the key.
+              err: {
+                name: (error as Error)?.name,
+                message: scrub(String((error as Error)?.message ?? error), this.#secrets),
+              },
+            },
+            'model call failed',
+          );
+          if (classified.action === 'fail-project') throw this.#failed(spec, last, attempts);
+          if (classified.action === 'next-model') break;
+          if (attempt === this.#options.attemptsPerModel) break;
+          const pause = this.#pause(attempt, classified);
+          if (pause === undefined) break;
+          await sleep(pause, signal);
+        }
+      }
+    }
+    throw this.#failed(spec, last!, attempts);
+  }
+
+  #failed(
+    spec: CallSpec,
+    last: { error: unknown; classified: Classified; engine: string },
+    attempts: number,
+  ): GenerationFailedError {
+    const { reason, status } = last.classified;
+    return new GenerationFailedError(
+      `${spec.kind}: ${last.engine} failed (${reason}${status ? ` ${status}` : ''}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+      { reason, engine: last.engine, attempts, cause: undefined },
+    );
+  }
+
+  /** The pause before the next attempt; undefined when the provider asks for longer than we wait. */
+  #pause(attempt: number, classified: Classified): number | undefined {
+    if (classified.retryAfterMs !== undefined) {
+      return classified.retryAfterMs > this.#options.maxRetryAfterMs
+        ? undefined
+        : classified.retryAfterMs;
+    }
+    const base = this.#options.retryDelayMs * 2 ** (attempt - 1);
+    return Math.round(base * (0.5 + Math.random() / 2));
+  }
+
+  async #attempt(
+    model: ChainModel,
+    spec: CallSpec,
+    signal: AbortSignal,
+    usage: CallUsage,
+  ): Promise<{ text: string; output?: unknown }> {
+    const release = await this.#slots.acquire(signal);
+    try {
+      const common = {
+        model: model.model,
+        system: spec.system,
+        messages: spec.messages,
+        maxOutputTokens: spec.maxOutputTokens,
+        maxRetries: 0,
+        abortSignal: signal,
+      };
+      if (spec.schema !== undefined) {
+        try {
+          const result = await generateText({
+            ...common,
+            timeout: { totalMs: this.#options.timeoutMs },
+            output: Output.object({ schema: jsonSchema(spec.schema) }),
+          });
+          add(usage, result.totalUsage);
+          return { text: result.text, output: result.output };
+        } catch (error) {
+          // An answer that is not JSON is the caller's to correct, not a failed call.
+          if (NoObjectGeneratedError.isInstance(error)) {
+            if (error.usage) add(usage, error.usage);
+            return { text: error.text ?? '', output: undefined };
+          }
+          throw error;
+        }
+      }
+      const result = streamText({
+        ...common,
+        timeout: {
+          totalMs: this.#options.timeoutMs,
+          firstChunkMs: this.#options.idleTimeoutMs,
+          chunkMs: this.#options.idleTimeoutMs,
+        },
+      });
+      let text = '';
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') text += part.text;
+        else if (part.type === 'error') throw part.error;
+        else if (part.type === 'abort')
+          throw new DOMException('the stream was aborted', 'AbortError');
+        else if (part.type === 'finish') {
+          add(usage, part.totalUsage);
+          if (part.finishReason === 'content-filter') {
+            throw new ContentRefusedError(`${model.engine} refused to write the ${spec.kind}`);
+          }
+        }
+      }
+      return { text };
+    } finally {
+      release();
+    }
+  }
+}
+
+function add(
+  usage: CallUsage,
+  reported: { inputTokens?: number | undefined; outputTokens?: number | undefined },
+) {
+  usage.input += reported.inputTokens ?? 0;
+  usage.output += reported.outputTokens ?? 0;
+}

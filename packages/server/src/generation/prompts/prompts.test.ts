@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { ProjectType } from '@pgs/contract';
+import { describe, expect, it } from 'vitest';
+import { documentPlan } from '../catalogue.ts';
+import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
+import type { DocumentPrompt } from './types.ts';
+import lock from './versions.lock.json' with { type: 'json' };
+
+const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
+const LOCK: Readonly<Record<string, { version: number; sha256: string }>> = lock;
+const PROMPTS = Object.values(DOCUMENT_PROMPTS);
+
+/** The words a prompt is, as the lock fingerprints them. */
+const sha256Of = (prompt: DocumentPrompt) =>
+  createHash('sha256').update(JSON.stringify(prompt)).digest('hex');
+
+/** Every piece of text a model would read from a prompt. */
+const textsOf = (prompt: DocumentPrompt) => [
+  prompt.reader,
+  prompt.purpose,
+  ...Object.entries(prompt.sections).flat(),
+  ...prompt.rules,
+];
+
+// Prompts stay clear of the placeholder patterns the quality gate rejects in documents, so
+// no prompt can teach the model to write one.
+const PLACEHOLDERS = [/\bTODO\b/i, /\bTBD\b/i, /lorem ipsum/i, /\[insert/i, /<your/i];
+
+describe('document prompts', () => {
+  describe.each(TYPES)('the %s plan', (type) => {
+    it.each(documentPlan(type).map((doc) => [doc.kind, doc] as const))(
+      '%s has a prompt with the catalogue sections in order',
+      (kind, doc) => {
+        const prompt = documentPromptOf(kind);
+        expect(prompt.kind).toBe(kind);
+        expect(Object.keys(prompt.sections)).toEqual([...doc.sections]);
+      },
+    );
+  });
+
+  it('rejects an unknown kind', () => {
+    expect(() => documentPromptOf('toString')).toThrow(/toString/);
+    expect(() => documentPromptOf('changelog')).toThrow(/changelog/);
+  });
+
+  it('locks exactly the kinds that have prompts', () => {
+    expect(Object.keys(LOCK).sort()).toEqual(Object.keys(DOCUMENT_PROMPTS).sort());
+  });
+
+  it.each(PROMPTS.map((prompt) => [prompt.kind, prompt] as const))(
+    '%s matches versions.lock.json',
+    (kind, prompt) => {
+      const locked = LOCK[kind];
+      const sha256 = sha256Of(prompt);
+      if (!locked)
+        throw new Error(`prompt ${kind} is not in versions.lock.json (sha256 ${sha256})`);
+      if (prompt.version < locked.version)
+        throw new Error(
+          `prompt ${kind} is at version ${prompt.version}, below ${locked.version} in versions.lock.json: versions only go up`,
+        );
+      if (prompt.version === locked.version && sha256 !== locked.sha256)
+        throw new Error(
+          `prompt ${kind} changed: bump its version and update versions.lock.json (sha256 ${sha256})`,
+        );
+      if (prompt.version > locked.version || sha256 !== locked.sha256)
+        throw new Error(
+          `prompt ${kind} is at version ${prompt.version}: update versions.lock.json to { "version": ${prompt.version}, "sha256": "${sha256}" }`,
+        );
+    },
+  );
+
+  it.each(PROMPTS.map((prompt) => [prompt.kind, prompt] as const))(
+    '%s contains no placeholder pattern',
+    (_kind, prompt) => {
+      for (const text of textsOf(prompt))
+        for (const pattern of PLACEHOLDERS) expect(text).not.toMatch(pattern);
+    },
+  );
+
+  it.each(PROMPTS.map((prompt) => [prompt.kind, prompt] as const))(
+    '%s has a version and an output limit within bounds',
+    (_kind, prompt) => {
+      expect(Number.isInteger(prompt.version) && prompt.version >= 1).toBe(true);
+      expect(prompt.maxOutputTokens).toBeGreaterThanOrEqual(1_000);
+      expect(prompt.maxOutputTokens).toBeLessThanOrEqual(16_000);
+    },
+  );
+});

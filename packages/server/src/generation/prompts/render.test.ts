@@ -1,0 +1,106 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { documentPlan } from '../catalogue.ts';
+import { type ProjectDefinition, readContext } from '../engine/context.ts';
+import { citableIds, documentPrompt, type EarlierDocument, fitToBudget } from './render.ts';
+
+const definition: ProjectDefinition = {
+  name: 'MentorLoop',
+  description: 'A marketplace where junior designers book paid sessions with senior mentors.',
+  type: 'web',
+  questionnaire: {
+    targetAudience:
+      'Junior product designers in their first two years who want portfolio feedback.',
+    monetization: '15% commission on each booked session',
+    techStack: ['TypeScript', 'Next.js', 'PostgreSQL', 'Stripe Connect'],
+    platforms: ['Web'],
+    coreFeatures: ['Book a session with a mentor', 'Pay out mentors weekly', 'Review a portfolio'],
+    constraints: ['PCI scope stays with Stripe'],
+    successMetrics: ['40% of mentees book a second session within 30 days'],
+  },
+};
+
+const section = (title: string, words: number) =>
+  `## ${title}\n\n${Array.from({ length: words }, (_, i) => `word${i}`).join(' ')}\n`;
+const doc = (kind: string, priority: number, sections: number, words = 200): EarlierDocument => ({
+  kind,
+  title: kind,
+  filename: `${kind}.md`,
+  priority,
+  content: `# ${kind}\n\n${Array.from({ length: sections }, (_, i) => section(`S${i}`, words)).join('\n')}`,
+});
+
+describe('fitToBudget', () => {
+  it('keeps everything that fits, in the order given', () => {
+    const docs = [doc('a', 2, 2), doc('b', 0, 2)];
+    const { kept, trimmed } = fitToBudget(docs, 100_000);
+    expect(kept.map((d) => d.kind)).toEqual(['a', 'b']);
+    expect(trimmed).toEqual([]);
+  });
+
+  it('cuts the least important first, at a section boundary, and leaves out what no longer fits', () => {
+    const important = doc('important', 0, 3);
+    const middle = doc('middle', 1, 3);
+    const least = doc('least', 2, 3);
+    const budget = countTokens(important.content) + Math.floor(countTokens(middle.content) / 2);
+    const { kept, trimmed } = fitToBudget([least, middle, important], budget);
+    expect(kept.map((d) => [d.kind, d.cut])).toEqual([
+      ['middle', true],
+      ['important', false],
+    ]);
+    expect(trimmed).toEqual(['middle', 'least']);
+    const cut = kept.find((d) => d.kind === 'middle')!;
+    expect(middle.content.startsWith(cut.content)).toBe(true);
+    expect(cut.content.trimEnd().endsWith('word199')).toBe(true);
+    expect(kept.reduce((n, d) => n + countTokens(d.content), 0)).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('documentPrompt', () => {
+  const plan = documentPlan('web');
+  const architecture = plan.find((d) => d.kind === 'architecture')!;
+  const requirements = `# Product Requirements: MentorLoop\n\n## Functional requirements\n\n**FR-1** Book.\n**FR-2** Pay.\n\n## Non-functional requirements\n\n**NFR-1** Fast.\n`;
+
+  it('carries the earlier documents in full, the project as a readable context block, every section and the citable IDs', () => {
+    const rendered = documentPrompt({
+      idea: 'A mentoring marketplace',
+      definition,
+      document: architecture,
+      earlier: [
+        {
+          kind: 'product-requirements',
+          title: 'Product Requirements',
+          filename: 'PRODUCT_REQUIREMENTS.md',
+          content: requirements,
+          priority: 0,
+        },
+      ],
+    });
+    expect(rendered.prompt).toContain(requirements.trim());
+    for (const heading of architecture.sections)
+      expect(rendered.prompt).toContain(`"## ${heading}"`);
+    expect(rendered.prompt).toContain('FR-1, FR-2, NFR-1');
+    expect(rendered.prompt.indexOf(requirements.trim())).toBeLessThan(
+      rendered.prompt.indexOf('Write the Architecture'),
+    );
+    expect(readContext(rendered.prompt)).toMatchObject({
+      task: 'document',
+      document: { kind: 'architecture' },
+    });
+    expect(rendered.version).toMatch(/^architecture@\d+\+system@\d+$/);
+    expect(rendered.maxOutputTokens).toBeGreaterThan(1_000);
+    expect(rendered.trimmed).toEqual([]);
+  });
+});
+
+describe('citableIds', () => {
+  it('lists FR, NFR then US, numerically', () => {
+    expect(citableIds(['US-2 FR-10 NFR-1 FR-2 FR-10', 'US-1'])).toEqual([
+      'FR-2',
+      'FR-10',
+      'NFR-1',
+      'US-1',
+      'US-2',
+    ]);
+  });
+});

@@ -1,0 +1,185 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { DocumentKind } from '../catalogue.ts';
+import { contextBlock, type ProjectDefinition } from '../engine/context.ts';
+import { documentPromptOf } from './documents/index.ts';
+import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
+import { promptId } from './types.ts';
+
+/** Tokens of earlier documents one prompt carries at most (o200k, as counted here). */
+export const CONTEXT_TOKEN_BUDGET = 48_000;
+
+/** An earlier document, in full, that the new one builds on. */
+export interface EarlierDocument {
+  kind: string;
+  title: string;
+  filename: string;
+  content: string;
+  /** Lower is kept first when the budget is short. */
+  priority: number;
+}
+
+export interface RenderedPrompt {
+  system: string;
+  prompt: string;
+  maxOutputTokens: number;
+  /** `kind@n+system@m`: the words that asked for this document. */
+  version: string;
+  /** Earlier documents left out or cut to fit the budget, least important first. */
+  trimmed: string[];
+}
+
+/**
+ * Fits earlier documents into the token budget: whole documents by priority; the first
+ * that does not fit is cut at a section boundary; the rest are left out.
+ */
+export function fitToBudget(
+  documents: readonly EarlierDocument[],
+  budget: number,
+): { kept: Array<EarlierDocument & { cut: boolean }>; trimmed: string[] } {
+  const byPriority = [...documents].sort((a, b) => a.priority - b.priority);
+  const kept: Array<EarlierDocument & { cut: boolean }> = [];
+  const trimmed: string[] = [];
+  let left = budget;
+  let full = false;
+  for (const doc of byPriority) {
+    if (full) {
+      trimmed.push(doc.kind);
+      continue;
+    }
+    const tokens = countTokens(doc.content);
+    if (tokens <= left) {
+      kept.push({ ...doc, cut: false });
+      left -= tokens;
+      continue;
+    }
+    trimmed.push(doc.kind);
+    full = true;
+    const sections = doc.content.split(/\n(?=## )/);
+    let content = '';
+    for (const section of sections) {
+      const next = content === '' ? section : `${content}\n${section}`;
+      if (countTokens(next) > left) break;
+      content = next;
+    }
+    if (content !== '') {
+      kept.push({ ...doc, content, cut: true });
+      left -= countTokens(content);
+    }
+  }
+  // Present them in the plan's order, which is the order they were written in.
+  const order = new Map(documents.map((doc, i) => [doc.kind, i]));
+  kept.sort((a, b) => order.get(a.kind)! - order.get(b.kind)!);
+  return { kept, trimmed };
+}
+
+/**
+ * The prompt for one document: the earlier documents in full first (long material
+ * before the question reads best), then the project as JSON, then the brief.
+ *
+ * @example
+ * documentPrompt({ idea, definition, document: documentPlan('web')[1]!, earlier: [brief] });
+ */
+export function documentPrompt(input: {
+  idea: string;
+  definition: ProjectDefinition;
+  document: DocumentKind;
+  earlier: readonly EarlierDocument[];
+  budget?: number;
+}): RenderedPrompt {
+  const { definition, document } = input;
+  const brief = documentPromptOf(document.kind);
+  const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
+  const earlier =
+    kept.length === 0
+      ? ''
+      : `The earlier documents of ${definition.name}, in full. Build on them; do not contradict them.\n\n${kept
+          .map(
+            (doc) =>
+              `<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>`,
+          )
+          .join('\n\n')}\n\n`;
+  const sections = document.sections
+    .map((heading, i) => `${i + 1}. "## ${heading}": ${brief.sections[heading] ?? ''}`.trimEnd())
+    .join('\n');
+  const rules = brief.rules.map((rule) => `- ${rule}`).join('\n');
+  const ids = citableIds(
+    kept.filter((doc) => ID_DEFINERS[doc.kind] !== undefined).map((doc) => doc.content),
+  );
+  const idLine =
+    ids.length > 0
+      ? `- Requirement IDs you may cite (defined in the documents above): ${ids.join(', ')}.`
+      : '';
+  const prompt = `${earlier}The project, as settled in its definition:
+
+${contextBlock({
+  task: 'document',
+  idea: input.idea,
+  definition,
+  document: {
+    kind: document.kind,
+    title: document.title,
+    filename: document.filename,
+    stage: document.stage,
+    sections: document.sections,
+  },
+  related: kept.map((doc) => ({ kind: doc.kind, title: doc.title })),
+})}
+
+Write the ${document.title} (${document.filename}) for ${definition.name}.
+
+Who reads it: ${brief.reader}
+
+What it is for: ${brief.purpose}
+
+Sections, in this order, each a "## " heading with exactly this text:
+${sections}
+
+Rules:
+- Start with the title line "# ${document.title}: ${definition.name}", then one short paragraph saying what this document covers.
+- Name ${definition.name} in the text; use the questionnaire's audience, features and tech stack.
+${rules}
+${idLine}`.trimEnd();
+  return {
+    system: DOCUMENT_SYSTEM,
+    prompt,
+    maxOutputTokens: brief.maxOutputTokens,
+    version: `${promptId(brief)}+system@${SYSTEM_VERSION}`,
+    trimmed,
+  };
+}
+
+/** The kinds that define requirement IDs, and the prefixes each defines. */
+export const ID_DEFINERS: Readonly<Record<string, readonly string[]>> = {
+  'product-requirements': ['FR', 'NFR'],
+  'user-stories': ['US'],
+};
+
+/** The requirement IDs defined in the given markdown, in order (FR, NFR, then US). */
+export function citableIds(contents: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const content of contents) {
+    for (const match of content.matchAll(/\b(FR|NFR|US)-(\d+)\b/g)) found.add(match[0]);
+  }
+  const rank = { FR: 0, NFR: 1, US: 2 } as Record<string, number>;
+  return [...found].sort((a, b) => {
+    const [pa, na] = a.split('-') as [string, string];
+    const [pb, nb] = b.split('-') as [string, string];
+    return rank[pa]! - rank[pb]! || Number(na) - Number(nb);
+  });
+}
+
+/** The follow-up that asks the model to repair its document after the quality gate. */
+export function repairMessage(findings: readonly { message: string }[]): string {
+  return `A review of your document found these problems:
+${findings.map((f) => `- ${f.message}`).join('\n')}
+
+Rewrite the complete document so that every problem is fixed, keeping everything that was right. Answer with the whole markdown document only.`;
+}
+
+/** The follow-up that asks the model to correct a structured answer that failed validation. */
+export function correctionMessage(errors: readonly string[]): string {
+  return `Your answer did not pass validation:
+${errors.map((e) => `- ${e}`).join('\n')}
+
+Answer again with the complete JSON object only, matching the schema and fixing every point above.`;
+}

@@ -1,0 +1,51 @@
+import type { PartProvenance, ProvenanceResponse } from '@pgs/contract';
+import type { Principal } from '../accounts/service.ts';
+import type { Db } from '../storage/db.ts';
+import { findOwnedProjectStatus } from '../storage/sql/projects.ts';
+import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
+import { DEFINITION_KIND } from './estimate.ts';
+
+function part(row: ProvenanceRow): PartProvenance {
+  return {
+    kind: row.kind,
+    engine: row.engine,
+    promptVersion: row.promptVersion,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    tokensUsed: row.inputTokens + row.outputTokens,
+    attempts: row.attempts,
+    repairs: row.repairs,
+    durationMs: row.durationMs,
+    initialFindings: row.initialFindings as PartProvenance['initialFindings'],
+    findings: row.findings as PartProvenance['findings'],
+    trimmedContext: row.trimmed as string[],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A project's provenance as the API serves it, if the project belongs to the principal's
+ * account and mode.
+ *
+ * @example
+ * const body = await readProvenance(db, request.principal, projectId);
+ */
+export async function readProvenance(
+  db: Db,
+  principal: Principal,
+  projectId: string,
+): Promise<ProvenanceResponse | undefined> {
+  const project = await findOwnedProjectStatus(db, projectId, principal.accountId, principal.mode);
+  if (project === undefined) return undefined;
+  const rows = await listProvenance(db, projectId);
+  const definition = rows.find((row) => row.kind === DEFINITION_KIND);
+  return {
+    success: true,
+    data: {
+      projectId,
+      status: project.status,
+      definition: definition ? part(definition) : null,
+      documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Tx } from '../db.ts';
+import { provenance } from '../schema.ts';
+
+export type ProvenanceRow = typeof provenance.$inferSelect;
+export type NewProvenanceRow = typeof provenance.$inferInsert;
+
+/** Records how a part was generated, once: a resumed run that stores it again changes nothing. */
+export async function insertProvenance(tx: Tx, row: NewProvenanceRow): Promise<void> {
+  await tx
+    .insert(provenance)
+    .values(row)
+    .onConflictDoNothing({ target: [provenance.projectId, provenance.kind] });
+}
+
+/** A project's provenance rows, in the order they were written. */
+export async function listProvenance(tx: Tx, projectId: string): Promise<ProvenanceRow[]> {
+  return tx
+    .select()
+    .from(provenance)
+    .where(eq(provenance.projectId, projectId))
+    .orderBy(asc(provenance.createdAt), asc(provenance.kind));
+}

@@ -4,7 +4,9 @@
  * ../shared/STACK-FACTS.md (Fastify sending a pre-serialized 60 KB body ≈ 40,000 req/s on
  * these 2-core machines; re-serializing it ≈ 9,000 req/s).
  *
- * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50).
+ * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
+ * BENCH_ONLY=workflow (only the model-backed workflow figures), BENCH_AI_LATENCY_MS (the
+ * fake provider's answer time, default 200).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,6 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { documentPlan } from '../packages/server/src/generation/catalogue.ts';
+import { answerPrompt } from '../packages/server/src/generation/engine/offline-model.ts';
+import { type FakeAiCall, startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -67,9 +72,13 @@ async function api(server: Server, method: string, url: string, body?: unknown) 
 async function createAndWait(
   server: Server,
   idea: string,
+  type?: 'web' | 'mobile' | 'mcp',
 ): Promise<{ id: string; ms: number; bytes: number }> {
   const started = performance.now();
-  const created = await api(server, 'POST', '/api/v1/projects', { idea });
+  const created = await api(server, 'POST', '/api/v1/projects', {
+    idea,
+    ...(type ? { type } : {}),
+  });
   const id = JSON.parse(created.text).data.projectId as string;
   for (;;) {
     const res = await api(server, 'GET', `/api/v1/projects/${id}`);
@@ -102,7 +111,108 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
+/** Calls on the longest dependency chain of a type's plan, the definition included. */
+function criticalCalls(type: 'web' | 'mobile' | 'mcp'): number {
+  const depth = new Map<string, number>();
+  for (const doc of documentPlan(type)) {
+    depth.set(doc.kind, 1 + Math.max(0, ...doc.dependsOn.map((k) => depth.get(k) ?? 0)));
+  }
+  return 1 + Math.max(...depth.values());
+}
+
+/**
+ * The workflow against a provider that answers every call after a fixed latency (a fake
+ * speaking the Chat Completions protocol on loopback; the real provider package calls it):
+ * wall time ÷ critical path for one project of each type, then 50 projects at once.
+ */
+async function workflowBench() {
+  // A real model takes seconds per document; 1 s keeps the run short and the ratio honest.
+  let latency = Number(process.env.BENCH_AI_LATENCY_MS ?? 1000);
+  const concurrency = 8;
+  const trace: string[] = [];
+  const fake = await startFakeAi(async (call: FakeAiCall) => {
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, latency));
+    if (process.env.BENCH_TRACE)
+      trace.push(
+        `${Math.round(t0)} ${/"kind": "([a-z-]+)"/.exec(call.prompt)?.[1] ?? 'definition'}`,
+      );
+    const answer = answerPrompt(call.prompt);
+    return call.schema === undefined
+      ? { kind: 'text', text: answer, usage: { input: 1000, output: 800 } }
+      : { kind: 'json', value: JSON.parse(answer), usage: { input: 500, output: 300 } };
+  });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-'));
+  const server = await startServer(dataDir, {
+    PGS_STATUS_RATE_LIMIT: '10000000',
+    PGS_TEST_MODELS: 'openai-compatible:bench',
+    PGS_OPENAI_COMPATIBLE_BASE_URL: fake.baseURL,
+    PGS_AI_CONCURRENCY: String(concurrency),
+    PGS_WORKER_CONCURRENCY: '64',
+  });
+  try {
+    // Enough test credits for every project below, on a key of its own.
+    const token = (await readFile(path.join(dataDir, 'admin-token'), 'utf8')).trim();
+    const newKey = async () => {
+      const created = await fetch(`${server.base}/admin/v1/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'test', credits: 1_000_000 }),
+      });
+      return ((await created.json()) as { data: { key: string } }).data.key;
+    };
+    server.key = await newKey();
+    console.log(`\nworkflow with a model answering after ${latency} ms (Chat Completions fake):`);
+    for (const type of ['web', 'mobile', 'mcp'] as const) {
+      const runs: number[] = [];
+      fake.reset();
+      for (let i = 0; i < 3; i++) {
+        runs.push(
+          (await createAndWait(server, `A mentoring marketplace for designers, run ${i}`, type)).ms,
+        );
+      }
+      const best = Math.min(...runs);
+      if (process.env.BENCH_TRACE) console.log(trace.splice(0).join('\n'));
+      const path = criticalCalls(type) * latency;
+      const overhead = (best - path) / criticalCalls(type);
+      console.log(
+        `  ${type.padEnd(6)} ${documentPlan(type).length} documents: wall ${Math.round(best)} ms (best of 3), ` +
+          `critical path ${criticalCalls(type)} calls = ${path} ms, ratio ${(best / path).toFixed(3)} (aim ≤ 1.05); ` +
+          `${Math.round(overhead)} ms of PGS per step; ${fake.calls.length / 3} calls per project`,
+      );
+    }
+    fake.reset();
+    latency = 200;
+    // Two keys: creation is limited to 30 a minute per key.
+    const keys = [server.key, await newKey()];
+    const started = performance.now();
+    const all = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        createAndWait(
+          { ...server, key: keys[i % 2]! },
+          `A marketplace for local bakers, variant ${i}`,
+          'web',
+        ),
+      ),
+    );
+    const wall = performance.now() - started;
+    const calls = all.length * (1 + documentPlan('web').length);
+    const floor = (calls * latency) / concurrency;
+    console.log(
+      `  50 web projects at once, model latency ${latency} ms, PGS_AI_CONCURRENCY=${concurrency}: ${Math.round(wall)} ms, ` +
+        `${((all.length / wall) * 60_000).toFixed(0)} projects/min; ${calls} calls, at most ${fake.maxInFlight} in flight; ` +
+        `floor (calls × latency ÷ concurrency) ${Math.round(floor)} ms, ratio ${(wall / floor).toFixed(3)}`,
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  if (process.env.BENCH_ONLY === 'workflow') return workflowBench();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-'));
   const started = performance.now();
   const server = await startServer(dataDir, { PGS_STATUS_RATE_LIMIT: '10000000' });
@@ -186,6 +296,7 @@ async function main() {
     await new Promise((r) => limited.child.once('exit', r));
   }
   await rm(dataDir, { recursive: true, force: true });
+  await workflowBench();
 }
 
 main().catch((error) => {

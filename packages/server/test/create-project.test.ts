@@ -1,5 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
@@ -90,8 +90,13 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     );
   const projectsOf = (key: CreatedKey) =>
     h.database.db.select().from(projects).where(eq(projects.accountId, key.accountId));
+  /** The key's ledger in the order it was written (an unordered SELECT has no order). */
   const ledgerOf = (key: CreatedKey) =>
-    h.database.db.select().from(creditLedger).where(eq(creditLedger.accountId, key.accountId));
+    h.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.accountId, key.accountId))
+      .orderBy(asc(creditLedger.id));
 
   describe('a project from an idea', () => {
     const idea =

@@ -1,5 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
-import type { Config, ModelSpec } from '../config.ts';
+import { type Config, type ModelSpec, OFFLINE_MODEL_ID } from '../config.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { documentPlan } from './catalogue.ts';
 import { createOfflineModel, type ProjectSimulation } from './engine/offline-model.ts';
@@ -53,17 +53,17 @@ export function modelSelector(
     live: config.models.map((spec) => build(spec, () => plainOffline)),
     test: config.testModels.map((spec) => build(spec, () => plainOffline)),
   };
-  const specs: Record<Mode, readonly ModelSpec[]> = {
-    live: config.models,
-    test: config.testModels,
-  };
   return {
     forProject(project) {
       const simulation = simulationOf(project);
       if (simulation === undefined) return chains[project.mode];
-      return specs[project.mode].map((spec) =>
-        build(spec, (offline) => createOfflineModel({ modelId: offline.model, simulation })),
-      );
+      // A simulation is a scripted run: always the offline engine, never a paid call, even
+      // when the mode's chain names a provider.
+      return [
+        build({ provider: 'offline', model: OFFLINE_MODEL_ID }, () =>
+          createOfflineModel({ modelId: OFFLINE_MODEL_ID, simulation }),
+        ),
+      ];
     },
   };
 }
@@ -76,6 +76,6 @@ export function modelSelector(
  * const models = offlineModels();
  */
 export function offlineModels(): ModelSelector {
-  const offline: ModelSpec = { provider: 'offline', model: 'pgs-offline-1' };
+  const offline: ModelSpec = { provider: 'offline', model: OFFLINE_MODEL_ID };
   return modelSelector({ models: [offline], testModels: [offline], providers: {} });
 }

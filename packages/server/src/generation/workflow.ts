@@ -67,7 +67,7 @@ function unwrap(text: string): string {
   return (fenced ? fenced[1]! : trimmed).trim();
 }
 
-/** The kinds a document builds on, directly or through others, in plan order. */
+/** The kinds a document builds on, directly or through others. */
 function ancestors(plan: readonly DocumentKind[], doc: DocumentKind): Set<string> {
   const byKind = new Map(plan.map((d) => [d.kind, d]));
   const found = new Set<string>();
@@ -200,7 +200,7 @@ export class GenerationWorkflow {
       if (!simulate) {
         await recordGenerationTime(
           this.#db,
-          statKey(engine, DEFINITION_KIND),
+          statKey(defined.engine, DEFINITION_KIND),
           this.#options.now() - started,
         );
       }
@@ -286,7 +286,7 @@ export class GenerationWorkflow {
       if (!simulate) {
         await recordGenerationTime(
           this.#db,
-          statKey(engine, doc.kind),
+          statKey(produced.engine, doc.kind),
           this.#options.now() - started,
         );
       }
@@ -339,8 +339,10 @@ export class GenerationWorkflow {
   }> {
     const { plan, doc, definition, stored, signal } = input;
     const direct = new Set(doc.dependsOn);
-    const earlier: EarlierDocument[] = [...ancestors(plan, doc)]
-      .map((kind) => stored.get(kind))
+    const inputs = ancestors(plan, doc);
+    const earlier: EarlierDocument[] = plan
+      .filter((d) => inputs.has(d.kind))
+      .map((d) => stored.get(d.kind))
       .filter((row): row is DocumentRow => row !== undefined)
       .map((row) => ({
         kind: row.type,
@@ -411,6 +413,7 @@ export class GenerationWorkflow {
           },
           signal,
         );
+        input.served({ index: first.index + repair.index }, from);
         produced.usage = sum(produced.usage, repair.usage);
         produced.attempts += repair.attempts;
         const candidate = unwrap(repair.text);

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../catalogue.ts';
+import {
+  DEFINITION_PROMPT_VERSION,
+  DEFINITION_RULES,
+  DEFINITION_SCHEMA,
+  definitionPrompt,
+} from './definition.ts';
 import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
+import { correctionMessage, repairMessage } from './render.ts';
+import { DEFINITION_SYSTEM, DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import type { DocumentPrompt } from './types.ts';
 import lock from './versions.lock.json' with { type: 'json' };
 
@@ -11,8 +19,33 @@ const LOCK: Readonly<Record<string, { version: number; sha256: string }>> = lock
 const PROMPTS = Object.values(DOCUMENT_PROMPTS);
 
 /** The words a prompt is, as the lock fingerprints them. */
-const sha256Of = (prompt: DocumentPrompt) =>
-  createHash('sha256').update(JSON.stringify(prompt)).digest('hex');
+const sha256Of = (words: unknown) =>
+  createHash('sha256').update(JSON.stringify(words)).digest('hex');
+
+/**
+ * Everything versioned: each document prompt; `system`, the words every document call
+ * shares (the system prompt, the repair and correction follow-ups); `definition`, the
+ * definition call's prompt, system prompt and schemas.
+ */
+const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = [
+  ...Object.values(DOCUMENT_PROMPTS).map((p) => [p.kind, p.version, p] as const),
+  [
+    'system',
+    SYSTEM_VERSION,
+    [DOCUMENT_SYSTEM, repairMessage([{ message: 'A finding.' }]), correctionMessage(['An error.'])],
+  ],
+  [
+    'definition',
+    DEFINITION_PROMPT_VERSION,
+    [
+      DEFINITION_SYSTEM,
+      DEFINITION_SCHEMA,
+      DEFINITION_RULES,
+      definitionPrompt({ idea: 'An idea.' }).prompt,
+      definitionPrompt({ idea: 'An idea.', type: 'web', requestedName: 'Name' }).prompt,
+    ],
+  ],
+];
 
 /** Every piece of text a model would read from a prompt. */
 const textsOf = (prompt: DocumentPrompt) => [
@@ -43,15 +76,15 @@ describe('document prompts', () => {
     expect(() => documentPromptOf('changelog')).toThrow(/changelog/);
   });
 
-  it('locks exactly the kinds that have prompts', () => {
-    expect(Object.keys(LOCK).sort()).toEqual(Object.keys(DOCUMENT_PROMPTS).sort());
+  it('locks exactly the kinds that have prompts, the shared system words and the definition', () => {
+    expect(Object.keys(LOCK).sort()).toEqual(LOCKED.map(([name]) => name).sort());
   });
 
-  it.each(PROMPTS.map((prompt) => [prompt.kind, prompt] as const))(
+  it.each(LOCKED.map(([name, version, words]) => [name, { version }, words] as const))(
     '%s matches versions.lock.json',
-    (kind, prompt) => {
+    (kind, prompt, words) => {
       const locked = LOCK[kind];
-      const sha256 = sha256Of(prompt);
+      const sha256 = sha256Of(words);
       if (!locked)
         throw new Error(`prompt ${kind} is not in versions.lock.json (sha256 ${sha256})`);
       if (prompt.version < locked.version)

@@ -356,6 +356,31 @@ describe('the retry policy and the model chain', () => {
     expectNoSecrets(s, body);
   });
 
+  it('a model that still answers an invalid definition after its correction hands over to the next', async () => {
+    start((call) => {
+      if (call.model === 'primary' && isDefinition(call)) {
+        const value = JSON.parse(answerPrompt(call.prompt));
+        value.questionnaire.coreFeatures = [];
+        return { kind: 'json', value, usage: usageOf(call) };
+      }
+      return competent(call);
+    });
+    const { data, provenance } = await generate(s, { type: 'web' });
+    expect(data.status).toBe('completed');
+    const definitions = s.fake.calls.filter(isDefinition).map((c) => c.model);
+    expect(definitions).toEqual(['primary', 'primary', 'fallback']);
+    expect(provenance.definition).toMatchObject({
+      engine: 'anthropic:fallback',
+      attempts: 3,
+      repairs: 1,
+    });
+    expect(provenance.definition.initialFindings[0].message).toContain('coreFeatures');
+    // The documents stay with the model that wrote the definition.
+    expect(
+      provenance.documents.every((p: { engine: string }) => p.engine === 'anthropic:fallback'),
+    ).toBe(true);
+  });
+
   it('a dropped stream is retried on the same model', async () => {
     let dropped = false;
     start((call) => {

@@ -2,7 +2,12 @@ import type { ProjectType } from '@pgs/contract';
 import type { ModelMessage } from 'ai';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { ProjectRow } from '../storage/sql/projects.ts';
-import { type CallUsage, GenerationFailedError, type ModelCaller } from './calls.ts';
+import {
+  type CallResult,
+  type CallUsage,
+  GenerationFailedError,
+  type ModelCaller,
+} from './calls.ts';
 import type { ProjectDefinition } from './engine/context.ts';
 import { DEFINITION_RULES, DEFINITION_SCHEMA, definitionPrompt } from './prompts/definition.ts';
 import { correctionMessage } from './prompts/render.ts';
@@ -35,11 +40,16 @@ export function definitionErrors(
   return [...new Set(errors)];
 }
 
+const add = (a: CallUsage, b: CallUsage): CallUsage => ({
+  input: a.input + b.input,
+  output: a.output + b.output,
+});
+
 export interface DefinedProject {
   definition: ProjectDefinition;
   usage: CallUsage;
   attempts: number;
-  /** Corrective calls made (0 or 1). */
+  /** Corrective calls made (one per model that answered with an invalid definition). */
   repairs: number;
   /** What was wrong with the first answer, if anything. */
   initialErrors: Array<{ rule: 'schema'; message: string }>;
@@ -75,29 +85,44 @@ export async function defineProject(
     maxOutputTokens: DEFINITION_MAX_OUTPUT_TOKENS,
     schema: DEFINITION_SCHEMA,
   };
-  const first = await caller.call(chain, { ...spec, messages }, signal);
-  let answer = first;
-  let usage = first.usage;
-  let attempts = first.attempts;
-  const initial = definitionErrors(first.output, requestedType);
-  let errors = initial;
-  if (initial.length > 0) {
-    const retry = await caller.call(
-      chain.slice(first.index),
-      {
-        ...spec,
-        messages: [
-          ...messages,
-          { role: 'assistant', content: first.text || '(no answer)' },
-          { role: 'user', content: correctionMessage(initial) },
-        ],
-      },
-      signal,
-    );
-    answer = { ...retry, index: first.index + retry.index };
-    usage = { input: usage.input + retry.usage.input, output: usage.output + retry.usage.output };
-    attempts += retry.attempts;
-    errors = definitionErrors(retry.output, requestedType);
+  // Each model gets the request and one correction; a model that still answers with an
+  // invalid definition hands over to the next one of the chain.
+  let from = 0;
+  let usage: CallUsage = { input: 0, output: 0 };
+  let attempts = 0;
+  let repairs = 0;
+  let initial: string[] | undefined;
+  let answer: CallResult;
+  let errors: string[];
+  for (;;) {
+    const models = chain.slice(from);
+    const first = await caller.call(models, { ...spec, messages }, signal);
+    usage = add(usage, first.usage);
+    attempts += first.attempts;
+    answer = { ...first, index: from + first.index };
+    errors = definitionErrors(first.output, requestedType);
+    initial ??= errors;
+    if (errors.length > 0) {
+      repairs++;
+      const retry = await caller.call(
+        models.slice(first.index),
+        {
+          ...spec,
+          messages: [
+            ...messages,
+            { role: 'assistant', content: first.text || '(no answer)' },
+            { role: 'user', content: correctionMessage(errors) },
+          ],
+        },
+        signal,
+      );
+      answer = { ...retry, index: from + first.index + retry.index };
+      usage = add(usage, retry.usage);
+      attempts += retry.attempts;
+      errors = definitionErrors(retry.output, requestedType);
+    }
+    if (errors.length === 0 || answer.index + 1 >= chain.length) break;
+    from = answer.index + 1;
   }
   if (errors.length > 0) {
     throw new GenerationFailedError(
@@ -116,8 +141,8 @@ export async function defineProject(
     definition,
     usage,
     attempts,
-    repairs: initial.length > 0 ? 1 : 0,
-    initialErrors: initial.map((message) => ({ rule: 'schema' as const, message })),
+    repairs,
+    initialErrors: (initial ?? []).map((message) => ({ rule: 'schema' as const, message })),
     engine: answer.model.engine,
     version,
     index: answer.index,

@@ -4,6 +4,7 @@ import {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   InsufficientCreditsError,
   InternalServerError,
   NotFoundError,
@@ -39,6 +40,7 @@ export const EXIT = {
   GENERATION_FAILED: 9,
   INSUFFICIENT_CREDITS: 10,
   WAIT_TIMEOUT: 11,
+  CONFLICT: 12,
   INTERRUPTED: 130,
 } as const;
 
@@ -59,6 +61,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   9  generation failed: the project ended failed (its credits were refunded)
  10  insufficient credits (402)
  11  still in progress when --max-wait ran out (the project keeps generating)
+ 12  conflict (409): e.g. cancelling a project that is already completed or failed
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
@@ -89,6 +92,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   }
   if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
   if (error instanceof InsufficientCreditsError) return EXIT.INSUFFICIENT_CREDITS;
+  if (error instanceof ConflictError) return EXIT.CONFLICT;
   if (error instanceof InternalServerError) return EXIT.SERVER;
   return EXIT.UNEXPECTED;
 }

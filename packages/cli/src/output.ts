@@ -160,6 +160,9 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
       'pgs credits grant --account ACCOUNT --mode test|live --amount N'
     );
   }
+  if (error.code === 'PROJECT_NOT_IN_PROGRESS') {
+    return 'Only a project in progress can be cancelled. See its state with: pgs status ID';
+  }
   if (error instanceof NotFoundError && context.apiKeySource !== undefined) {
     return 'Live and test keys see separate projects: use the key that created it.';
   }

@@ -26,6 +26,9 @@ describe('formatting', () => {
       'in_progress: about 12 s left (next check in 10 s)',
     );
     expect(progressLine(running(0), progress)).toBe('in_progress: finishing (next check in 10 s)');
+    expect(progressLine(running(11_200), { ...progress, nextPollMs: 0 })).toBe(
+      'in_progress: about 12 s left (waiting)',
+    );
     expect(progressLine(running(95_000), { ...progress, nextPollMs: 30_000 })).toBe(
       'in_progress: about 1 min 35 s left (next check in 30 s)',
     );

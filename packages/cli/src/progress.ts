@@ -48,12 +48,16 @@ function left(ms: number): string {
 }
 
 /**
- * One plain progress line: `in_progress: about 12 s left (next check in 10 s)`.
+ * One plain progress line: `in_progress: about 12 s left (next check in 10 s)`, or
+ * `(waiting)` while a long-poll holds the next answer.
  *
  * @example
  * progressLine({ projectId, status: 'in_progress', estimatedCompletionMs: 11_200 }, { polls: 1, elapsedMs: 0, nextPollMs: 10_000 });
  */
 export function progressLine(status: ProjectInProgress, progress: PollProgress): string {
+  // A long-poll asks again at once: the server holds the next answer until the project ends.
+  if (progress.nextPollMs <= 0)
+    return `in_progress: ${left(status.estimatedCompletionMs)} (waiting)`;
   const next = Math.ceil(progress.nextPollMs / 1000);
   return `in_progress: ${left(status.estimatedCompletionMs)} (next check in ${next} s)`;
 }

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { backoffMs, createTransport, type FetchLike, isRetryableStatus } from './core.ts';
+import {
+  backoffMs,
+  createTransport,
+  type FetchLike,
+  isRetryableError,
+  isRetryableStatus,
+} from './core.ts';
 import { APIUserAbortError, RateLimitError } from './errors.ts';
 
 const ok = () =>
@@ -88,6 +94,10 @@ describe('backoff and retry policy', () => {
   it('retries 408, 409, 429 and 5xx only', () => {
     expect([400, 401, 402, 403, 404, 413, 415, 422].filter(isRetryableStatus)).toEqual([]);
     expect([408, 409, 429, 500, 502, 503, 504].every(isRetryableStatus)).toBe(true);
+    expect(isRetryableError(409, 'IDEMPOTENCY_CONFLICT')).toBe(true);
+    expect(isRetryableError(409, 'PROJECT_NOT_IN_PROGRESS')).toBe(false);
+    expect(isRetryableError(409, 'PROJECT_NOT_COMPLETED')).toBe(false);
+    expect(isRetryableError(503, 'INTERNAL_ERROR')).toBe(true);
   });
 
   it('passes a query string and leaves out undefined members', async () => {

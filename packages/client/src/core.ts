@@ -168,13 +168,33 @@ export function createTransport({
       }
 
       const error = APIError.from(response.status, parsed, response.headers);
-      if (attempt >= retries || !isRetryableStatus(response.status)) throw error;
+      if (attempt >= retries || !isRetryableError(response.status, error.code)) throw error;
       const delay = retryDelayMs(response.headers, error, attempt, { random, now });
       // A server asking for a longer pause than we are willing to sit through: let the caller decide.
       if (delay > maxRetryAfterMs) throw error;
       await waitOrAbort(sleep, delay, userSignal);
     }
   };
+}
+
+/** 409s about a project's state: asking again gets the same answer. */
+const SETTLED_CONFLICTS: ReadonlySet<string> = new Set([
+  'PROJECT_NOT_IN_PROGRESS',
+  'PROJECT_NOT_COMPLETED',
+]);
+
+/**
+ * Whether an error answer is worth another try: {@link isRetryableStatus}, except a 409
+ * about the project's state (`PROJECT_NOT_IN_PROGRESS`, `PROJECT_NOT_COMPLETED`), which
+ * answers the same however often it is asked. Other 409s (a request with the same
+ * Idempotency-Key still running) clear up.
+ *
+ * @example
+ * isRetryableError(409, 'PROJECT_NOT_IN_PROGRESS'); // false
+ */
+export function isRetryableError(status: number, code: string | undefined): boolean {
+  if (status === 409 && code !== undefined && SETTLED_CONFLICTS.has(code)) return false;
+  return isRetryableStatus(status);
 }
 
 /** 408, 409, 429 and every 5xx are worth another try; no other 4xx is. @example isRetryableStatus(503); // true */

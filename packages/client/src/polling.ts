@@ -54,6 +54,15 @@ export interface WaitOptions {
    * before the last error is thrown; default 10. 429s do not count: they are waited out.
    */
   maxConsecutiveErrors?: number | undefined;
+  /**
+   * Long-poll: each poll asks the server to hold an in-progress answer up to this many
+   * seconds (`Prefer: wait`, 1–60) and answer as soon as the project ends, so the wait
+   * returns moments after completion with one request per `longPollSeconds`. Default 30,
+   * or off when `pollIntervalMs` is given (an explicit pace wins); `0` turns it off. A
+   * server that does not honour it is polled at its pace as before. A held request may
+   * take `longPollSeconds` plus the client's `timeoutMs` before it counts as timed out.
+   */
+  longPollSeconds?: number | undefined;
 }
 
 /** Default `maxWaitMs`: 30 minutes. @example pgs.projects.waitForCompletion(id, { maxWaitMs: DEFAULT_MAX_WAIT_MS * 2 }); */
@@ -62,6 +71,8 @@ export const DEFAULT_MAX_WAIT_MS = 30 * 60_000;
 export const MIN_POLL_INTERVAL_MS = 10_000;
 /** The longest poll interval taken from the server. @example Math.min(ms, MAX_POLL_INTERVAL_MS); */
 export const MAX_POLL_INTERVAL_MS = 30_000;
+/** Default `longPollSeconds`. @example pgs.projects.waitForCompletion(id, { longPollSeconds: DEFAULT_LONG_POLL_SECONDS }); */
+export const DEFAULT_LONG_POLL_SECONDS = 30;
 /** Default `maxConsecutiveErrors`. @example pgs.projects.waitForCompletion(id, { maxConsecutiveErrors: DEFAULT_MAX_CONSECUTIVE_ERRORS }); */
 export const DEFAULT_MAX_CONSECUTIVE_ERRORS = 10;
 const BACKOFF_BASE_MS = 1_000;
@@ -73,6 +84,8 @@ const MIN_REQUEST_TIMEOUT_MS = 1_000;
 export type PollOnce = (request: {
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
+  /** Seconds the server may hold an in-progress answer (`Prefer: wait`); undefined: none. */
+  waitSeconds: number | undefined;
 }) => Promise<APIResponse<ProjectStatusResponse>>;
 
 /** The clock the poll loop runs on; tests inject one. */
@@ -174,6 +187,7 @@ export async function pollUntilDone(
     signal,
     onProgress,
     maxConsecutiveErrors = DEFAULT_MAX_CONSECUTIVE_ERRORS,
+    longPollSeconds,
   }: WaitOptions,
   { sleep, now, random, timeoutMs }: PollClock,
 ): Promise<ProjectResult> {
@@ -183,6 +197,9 @@ export async function pollUntilDone(
   }
   checkNumber('maxWaitMs', maxWaitMs);
   checkNumber('maxConsecutiveErrors', maxConsecutiveErrors, { integer: true });
+  checkNumber('longPollSeconds', longPollSeconds, { integer: true });
+  const longPoll =
+    longPollSeconds ?? (pollIntervalMs === undefined ? DEFAULT_LONG_POLL_SECONDS : 0);
 
   const started = now();
   const deadline = started + maxWaitMs;
@@ -196,14 +213,18 @@ export async function pollUntilDone(
   for (;;) {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
     const left = deadline - now();
+    // Never ask the server to hold past the deadline; a held request gets time to answer.
+    const waitSeconds = Math.min(longPoll, 60, Math.floor(left / 1000) - 1);
+    const wait = waitSeconds >= 1 ? waitSeconds : undefined;
+    const attemptMs = wait === undefined ? timeoutMs : timeoutMs + wait * 1000;
     const requestTimeout = Number.isFinite(left)
-      ? Math.min(timeoutMs, Math.max(left, MIN_REQUEST_TIMEOUT_MS))
-      : undefined;
+      ? Math.min(attemptMs, Math.max(left, MIN_REQUEST_TIMEOUT_MS))
+      : attemptMs;
 
     let response: APIResponse<ProjectStatusResponse> | undefined;
     let failure: unknown;
     try {
-      response = await pollOnce({ signal, timeoutMs: requestTimeout });
+      response = await pollOnce({ signal, timeoutMs: requestTimeout, waitSeconds: wait });
     } catch (error) {
       failure = error;
     }
@@ -217,8 +238,10 @@ export async function pollUntilDone(
       polls++;
       lastStatus = status;
       const t = now();
+      // A held answer already waited: ask again at once (unless the window is spent).
+      const held = /\bwait\s*=/i.test(response.headers.get('preference-applied') ?? '');
       delay = Math.max(
-        pollIntervalMs ?? serverPollIntervalMs(response.headers, status, t),
+        held ? 0 : (pollIntervalMs ?? serverPollIntervalMs(response.headers, status, t)),
         exhaustedWindowDelayMs(response.headers, t),
       );
       const elapsedMs = t - started;

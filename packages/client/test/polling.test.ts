@@ -105,6 +105,42 @@ function client(options: ConstructorParameters<typeof Pgs>[0] = {}) {
   return { pgs, clock };
 }
 
+describe('waitForCompletion: long-poll', () => {
+  it('asks the server to hold each poll (Prefer: wait=30) and asks again at once after a held answer', async () => {
+    const held = { 'preference-applied': 'wait=30' };
+    server.reply(running(30_000, held), running(5_000, held), completed);
+    const { pgs, clock } = client();
+    const result = await pgs.projects.waitForCompletion(ID);
+    expect(result).toEqual(completedData);
+    expect(clock.sleeps).toEqual([0, 0]);
+    expect(server.requests.map((r) => r.headers.prefer)).toEqual(['wait=30', 'wait=30', 'wait=30']);
+  });
+
+  it('a server that does not hold (no Preference-Applied) is polled at its pace', async () => {
+    server.reply(running(30_000), completed);
+    const { pgs, clock } = client();
+    await pgs.projects.waitForCompletion(ID);
+    expect(clock.sleeps).toEqual([12_000]);
+  });
+
+  it('never asks to hold past maxWaitMs, and not at all when off or when a pace is given', async () => {
+    server.reply(completed);
+    await client().pgs.projects.waitForCompletion(ID, { maxWaitMs: 8_000 });
+    expect(server.requests.at(-1)?.headers.prefer).toBe('wait=7');
+    for (const options of [{ longPollSeconds: 0 }, { pollIntervalMs: 1_000 }]) {
+      server.reply(completed);
+      await client().pgs.projects.waitForCompletion(ID, options);
+      expect(server.requests.at(-1)?.headers.prefer).toBeUndefined();
+    }
+    server.reply(completed);
+    await client().pgs.projects.waitForCompletion(ID, {
+      pollIntervalMs: 1_000,
+      longPollSeconds: 45,
+    });
+    expect(server.requests.at(-1)?.headers.prefer).toBe('wait=45');
+  });
+});
+
 describe('waitForCompletion: pace', () => {
   it('polls at once, then at the Retry-After pace, and resolves with the completed status', async () => {
     server.reply(running(30_000), running(18_000, { 'retry-after': '18' }), completed);
@@ -348,7 +384,8 @@ describe('waitForCompletion: errors', () => {
     server.reply(hang);
     const { pgs } = client({ timeoutMs: 50 });
     const error = await pgs.projects
-      .waitForCompletion(ID, { maxConsecutiveErrors: 1 })
+      // Plain polls: a long-poll would rightly wait its hold plus timeoutMs before giving up.
+      .waitForCompletion(ID, { maxConsecutiveErrors: 1, longPollSeconds: 0 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(server.requests).toHaveLength(2);

@@ -52,6 +52,12 @@ export type CreateProjectRequest = Schemas['CreateProjectRequest'];
 export type ProjectAcceptedResponse = Schemas['ProjectAcceptedResponse'];
 /** Body of a 200 from `GET /credits`: `{ mode, balance, reserved }`. */
 export type CreditsResponse = Schemas['CreditsResponse'];
+/** Body of a 200 from `GET /projects`: `{ success, data: ProjectSummary[], has_more }`. */
+export type ProjectListResponse = Schemas['ProjectListResponse'];
+/** A project in a listing: id, status, name, type, times, credits; never its documents. */
+export type ProjectSummary = Schemas['ProjectSummary'];
+/** Body of a 200 from `POST /projects/{projectId}/cancel`: the failed (cancelled) status. */
+export type ProjectCancelledResponse = Schemas['ProjectCancelledResponse'];
 /** Body of a 200 from `GET /projects/{projectId}/provenance`. */
 export type ProvenanceResponse = Schemas['ProvenanceResponse'];
 /** How one part of a project (the definition or a document) was generated. */
@@ -70,6 +76,8 @@ export type AccountId = Schemas['AccountId'];
 export type KeyId = Schemas['KeyId'];
 /** The identifier of an operation of the contract, e.g. `'getProjectStatus'`. */
 export type OperationId = keyof operations;
+/** The `layout` of `getProjectArchive`: `'plain' | 'kiro' | 'spec-kit' | 'agents'`. */
+export type ArchiveLayout = components['parameters']['ArchiveLayout'];
 
 /** Admin API: body of `POST /admin/v1/accounts` (`{ name? }`). */
 export type AdminCreateAccountRequest = Schemas['AdminCreateAccountRequest'];
@@ -101,6 +109,9 @@ export const OPERATION_ERROR_CODES = schemas.OperationErrorCode
 export const MODES = schemas.Mode.enum satisfies readonly Mode[];
 /** Every project type: `['web', 'mobile', 'mcp']`. */
 export const PROJECT_TYPES = schemas.ProjectType.enum satisfies readonly ProjectType[];
+/** Every archive layout, the default first: `['plain', 'kiro', 'spec-kit', 'agents']`. */
+export const ARCHIVE_LAYOUTS = openapiDocument.components.parameters.ArchiveLayout.schema
+  .enum satisfies readonly ArchiveLayout[];
 /** Every project state, the running one first: `['in_progress', 'completed', 'failed']`. */
 export const PROJECT_STATES = [
   schemas.ProjectInProgress.properties.status.const,

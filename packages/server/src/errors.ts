@@ -68,6 +68,18 @@ export const ERROR_CATALOGUE = {
     description:
       'The Idempotency-Key was already used with a different request body in the last 24 hours. Use a new key for a new request.',
   },
+  PROJECT_NOT_COMPLETED: {
+    status: 409,
+    message: 'The project is not completed.',
+    description:
+      'What was asked for exists only for a completed project (the archive), or not for a failed one (its documents: the credits were refunded). details.status says which: in_progress → retry after Retry-After; failed → it never will be, create the project again.',
+  },
+  PROJECT_NOT_IN_PROGRESS: {
+    status: 409,
+    message: 'Only a project in progress can be cancelled.',
+    description:
+      'The project is already completed or failed (a cancelled project is failed): there is nothing left to cancel and nothing was charged by this request. details.status says which state it is in; read it with GET /projects/{projectId}. Not worth retrying.',
+  },
   INTERNAL_ERROR: {
     status: 500,
     message: 'An unexpected error occurred. Quote the request id if you contact support.',

@@ -8,6 +8,7 @@ import { Accounts } from './accounts/service.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { ModelCaller } from './generation/calls.ts';
+import { ProjectEventHub } from './generation/events.ts';
 import { engineOf, modelSelector } from './generation/models.ts';
 import { Projects } from './generation/projects.ts';
 import { GenerationWorkflow } from './generation/workflow.ts';
@@ -80,6 +81,8 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   );
 
   const queue = await GenerationQueue.create(database, { concurrency: config.workerConcurrency });
+  // One subscription to project events per process, shared by the workers and the API.
+  const events = await ProjectEventHub.start(database);
   const models = modelSelector(config);
   const projects = new Projects(database.db, queue, engineOf(models));
   if (config.role !== 'api') {
@@ -92,6 +95,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
         log: log.child({ component: 'models' }),
       }),
       log: log.child({ component: 'workflow' }),
+      events,
     });
     if (database.kind === 'pglite') {
       // This process holds the data directory's lock: whatever was running died with its owner.
@@ -128,6 +132,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
         status: { ...RATE_LIMIT_RULES.status, points: config.statusRateLimit },
       }),
       dispatcher: queue,
+      events,
       models,
       logger: log,
     });
@@ -155,6 +160,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       clearInterval(sweep);
       await app?.close();
       await queue.stop();
+      await events.stop();
       redis?.disconnect();
       await database.close();
       await release();

@@ -1,13 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedKey } from '../src/accounts/service.ts';
-import type { ModelSpec, ProviderSettings } from '../src/config.ts';
+import { describe, expect, it } from 'vitest';
+import type { ModelSpec } from '../src/config.ts';
 import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
 import { answerPrompt } from '../src/generation/engine/offline-model.ts';
-import { modelSelector } from '../src/generation/models.ts';
 import { documentPromptOf } from '../src/generation/prompts/documents/index.ts';
 import { FAILURE_MESSAGES } from '../src/generation/result.ts';
-import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './helpers/fake-ai.ts';
-import { bearer, type Harness, startHarness } from './helpers/harness.ts';
+import {
+  COMPATIBLE_KEY,
+  competent,
+  IDEA,
+  isDefinition,
+  kindOf,
+  SECRETS,
+  type Setup,
+  setup,
+  setupFor,
+  usageOf,
+  waitFor,
+} from './helpers/ai-harness.ts';
+import type { FakeAiCall, FakeAiReply } from './helpers/fake-ai.ts';
+import { bearer } from './helpers/harness.ts';
 
 /**
  * Issue 7: live keys generate with real provider packages (OpenAI Responses, OpenAI-compatible
@@ -15,105 +26,6 @@ import { bearer, type Harness, startHarness } from './helpers/harness.ts';
  * loopback; the one retry policy, fallback, time-outs, refusals, corrections, the quality
  * gate's repair, the concurrency limit, usage and provenance.
  */
-
-const OPENAI_KEY = 'sk-proj-FAKEOPENAIKEY0123456789abcdef';
-const ANTHROPIC_KEY = 'sk-ant-api03-FAKEANTHROPICKEY0123456789';
-const COMPATIBLE_KEY = 'local-FAKECOMPATKEY-0123456789';
-const SECRETS = [OPENAI_KEY, ANTHROPIC_KEY, COMPATIBLE_KEY];
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
-const IDEA =
-  'A mentoring marketplace where junior designers book paid sessions with senior mentors';
-
-/** Usage the fake reports for the n-th call: distinct per call, so sums are checked exactly. */
-const usageOf = (call: FakeAiCall) => ({ input: 1000 + call.seq, output: 200 + call.seq });
-
-/** A competent model: answers every PGS prompt with the offline engine's writing. */
-function competent(call: FakeAiCall): FakeAiReply {
-  const answer = answerPrompt(call.prompt);
-  if (call.schema !== undefined)
-    return { kind: 'json', value: JSON.parse(answer), usage: usageOf(call) };
-  return { kind: 'text', text: answer, usage: usageOf(call) };
-}
-
-const isDefinition = (call: FakeAiCall) => call.schema !== undefined;
-/** The document kind a call writes, read from the prompt's context block. */
-const kindOf = (call: FakeAiCall) => /"kind": "([a-z-]+)"/.exec(call.prompt)?.[1];
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-interface Setup {
-  h: Harness;
-  fake: FakeAi;
-  logs: string[];
-  key: CreatedKey;
-}
-
-async function setup(
-  chain: ModelSpec[],
-  options: {
-    timeoutMs?: number;
-    idleTimeoutMs?: number;
-    concurrency?: number;
-    testChain?: ModelSpec[];
-  } = {},
-): Promise<Setup> {
-  const fake = await startFakeAi(competent);
-  const logs: string[] = [];
-  const log = {
-    info: (obj: object, msg: string) => logs.push(`${msg} ${JSON.stringify(obj)}`),
-    warn: (obj: object, msg: string) => logs.push(`${msg} ${JSON.stringify(obj)}`),
-  };
-  const providers: ProviderSettings = {
-    openai: { apiKey: OPENAI_KEY, baseURL: fake.baseURL },
-    anthropic: { apiKey: ANTHROPIC_KEY, baseURL: fake.baseURL },
-    'openai-compatible': { baseURL: fake.baseURL, apiKey: COMPATIBLE_KEY },
-  };
-  const h = await startHarness('pglite', {
-    generation: 'workers',
-    models: modelSelector({
-      models: chain,
-      testModels: options.testChain ?? [{ provider: 'offline', model: 'x' }],
-      providers,
-    }),
-    caller: {
-      retryDelayMs: 5,
-      timeoutMs: options.timeoutMs ?? 20_000,
-      idleTimeoutMs: options.idleTimeoutMs ?? 20_000,
-      concurrency: options.concurrency ?? 8,
-      secrets: SECRETS,
-      log,
-    },
-    workflow: { log },
-    rules: {
-      status: { name: 'status', ...ROOMY },
-      create: { name: 'create', ...ROOMY },
-      credits: { name: 'credits', ...ROOMY },
-    },
-  });
-  const key = await h.createKey('live', { credits: 1_000 });
-  return { h, fake, logs, key };
-}
-
-/** A setup for the enclosing `describe`: started before its tests, closed after them. */
-function setupFor(...args: Parameters<typeof setup>): Setup {
-  const s = {} as Setup;
-  beforeAll(async () => {
-    Object.assign(s, await setup(...args));
-  });
-  afterAll(async () => {
-    await s.h?.close();
-    await s.fake?.close();
-  });
-  return s;
-}
 
 async function generate(s: Setup, body: Record<string, unknown>) {
   const created = await s.h.createProject(s.key, { idea: IDEA, ...body });

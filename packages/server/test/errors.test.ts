@@ -160,17 +160,18 @@ describe.each(await backends())('errors on %s', (backend) => {
       expectError(res, 404, 'RESOURCE_NOT_FOUND');
     });
 
-    it('DELETE /api/v1/projects/<uuid> (wrong method) → 405 VALIDATION_ERROR with Allow', async () => {
+    it('PUT /api/v1/projects/<uuid> (wrong method) → 405 VALIDATION_ERROR with Allow', async () => {
       const key = await h.createKey('test');
       const res = await h.request({
-        method: 'DELETE',
+        method: 'PUT',
         url: `/api/v1/projects/${randomUUID()}`,
         headers: bearer(key.key),
       });
       const body = expectError(res, 405, 'VALIDATION_ERROR');
       expect(String(res.headers.allow)).toMatch(/\bGET\b/);
+      expect(String(res.headers.allow)).toMatch(/\bDELETE\b/);
       expect(body.error.details?.allowed_methods).toContain('GET');
-      expect(body.error.details?.allowed_methods).not.toContain('DELETE');
+      expect(body.error.details?.allowed_methods).not.toContain('PUT');
     });
 
     it('PUT /admin/v1/keys (wrong method) → 405 VALIDATION_ERROR with Allow', async () => {

@@ -136,7 +136,7 @@ describe.each(await backends())('versioning on %s', (backend) => {
       {
         name: '405 wrong method',
         status: 405,
-        send: () => h.request({ method: 'DELETE', url: `/api/v1/projects/${randomUUID()}` }),
+        send: () => h.request({ method: 'PUT', url: `/api/v1/projects/${randomUUID()}` }),
       },
       {
         name: '429 over the limit',

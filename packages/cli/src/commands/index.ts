@@ -2,6 +2,7 @@ import type { Command } from '../context.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
 import { generate } from './generate.ts';
 import { keysCreate, keysRevoke } from './keys.ts';
+import { cancel, list, remove } from './manage.ts';
 import { status, wait } from './projects.ts';
 
 /** A command group, `pgs <group> <verb>`; `default` runs for `pgs <group>` alone. */
@@ -21,6 +22,9 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['generate', generate],
   ['status', status],
   ['wait', wait],
+  ['list', list],
+  ['cancel', cancel],
+  ['delete', remove],
 ]);
 
 /**

@@ -1,8 +1,13 @@
 import type {
   ProjectAcceptedResponse,
+  ProjectCancelledResponse,
+  ProjectFailed,
   ProjectInProgress,
+  ProjectListResponse,
+  ProjectState,
   ProjectStatus,
   ProjectStatusResponse,
+  ProjectSummary,
   ProjectType,
 } from '@pgs/contract';
 import {
@@ -38,6 +43,89 @@ export interface ProjectCreated extends ProjectInProgress {
   retryAfter: number | undefined;
   /** True when the server replayed its answer to an earlier request with the same idempotency key. */
   replayed: boolean;
+}
+
+/** Query of `projects.list`. */
+export interface ProjectListParams {
+  /** Projects per page, 1 to 100 (server default 20). */
+  limit?: number | undefined;
+  /** Only projects in this state. */
+  status?: ProjectState | undefined;
+  /** Start after this project (the last `projectId` of the previous page). */
+  startingAfter?: string | undefined;
+}
+
+type FetchPage = (startingAfter: string | undefined) => Promise<ProjectPage>;
+
+/**
+ * One page of `projects.list`: `data` (newest first) and `hasMore`. Iterating it with
+ * `for await` yields its projects and then those of every following page, fetched as
+ * needed.
+ *
+ * @example
+ * let page = await pgs.projects.list({ limit: 50 });
+ * while (page.hasMore) page = (await page.nextPage())!;
+ */
+export class ProjectPage implements AsyncIterable<ProjectSummary> {
+  /** The projects of this page, newest first. */
+  readonly data: ProjectSummary[];
+  /** Whether more projects follow this page. */
+  readonly hasMore: boolean;
+  readonly #fetch: FetchPage;
+
+  constructor(body: ProjectListResponse, fetch: FetchPage) {
+    this.data = body.data;
+    this.hasMore = body.has_more;
+    this.#fetch = fetch;
+  }
+
+  /** The page after this one (same limit and filter), or `undefined` on the last page. */
+  async nextPage(): Promise<ProjectPage | undefined> {
+    const last = this.data.at(-1);
+    if (!this.hasMore || last === undefined) return undefined;
+    return this.#fetch(last.projectId);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<ProjectSummary> {
+    let page: ProjectPage | undefined = this;
+    while (page !== undefined) {
+      yield* page.data;
+      page = await page.nextPage();
+    }
+  }
+}
+
+/**
+ * What `projects.list` returns: await it for the first page, or iterate it with
+ * `for await` for every project of every page. Nothing is requested until one of the two.
+ *
+ * @example
+ * for await (const project of pgs.projects.list({ status: 'completed' })) console.log(project.name);
+ */
+export class ProjectPagePromise implements PromiseLike<ProjectPage>, AsyncIterable<ProjectSummary> {
+  readonly #fetch: () => Promise<ProjectPage>;
+  #first: Promise<ProjectPage> | undefined;
+
+  constructor(fetchFirst: () => Promise<ProjectPage>) {
+    this.#fetch = fetchFirst;
+  }
+
+  #page(): Promise<ProjectPage> {
+    this.#first ??= this.#fetch();
+    return this.#first;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: awaitable by design, as a page promise.
+  then<T = ProjectPage, E = never>(
+    onfulfilled?: ((page: ProjectPage) => T | PromiseLike<T>) | null,
+    onrejected?: ((reason: unknown) => E | PromiseLike<E>) | null,
+  ): Promise<T | E> {
+    return this.#page().then(onfulfilled, onrejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<ProjectSummary> {
+    yield* await this.#page();
+  }
 }
 
 /** How {@link Projects} is built; {@link Pgs} passes its own options. */
@@ -180,13 +268,14 @@ export class Projects extends APIResource {
     const cached = this.#cached(projectId);
     if (cached !== undefined) return cached;
     const result = await pollUntilDone(
-      async ({ signal, timeoutMs }) =>
+      async ({ signal, timeoutMs, waitSeconds }) =>
         this.request<ProjectStatusResponse>({
           method: 'GET',
           path,
           signal,
           timeoutMs,
           maxRetries: 0,
+          ...(waitSeconds === undefined ? {} : { headers: { prefer: `wait=${waitSeconds}` } }),
         }),
       projectId,
       options,
@@ -194,6 +283,67 @@ export class Projects extends APIResource {
     );
     this.#remember(projectId, result);
     return result;
+  }
+
+  /**
+   * Lists the key's projects (its account, in its mode), newest first. Await it for one
+   * page (`data`, `hasMore`, `nextPage()`), or iterate it with `for await` for every
+   * project of every page; pages are fetched as the loop needs them, `limit` at a time.
+   * A `startingAfter` that is not one of the key's projects is a `BadRequestError`.
+   *
+   * @example
+   * const page = await pgs.projects.list({ limit: 10, status: 'in_progress' });
+   * for await (const project of pgs.projects.list()) console.log(project.projectId, project.status);
+   */
+  list(params: ProjectListParams = {}, options: RequestOptions = {}): ProjectPagePromise {
+    const fetchPage: FetchPage = async (startingAfter) => {
+      const { body } = await this.request<ProjectListResponse>({
+        ...options,
+        method: 'GET',
+        path: '/projects',
+        query: { limit: params.limit, status: params.status, starting_after: startingAfter },
+      });
+      return new ProjectPage(body, fetchPage);
+    };
+    return new ProjectPagePromise(() => fetchPage(params.startingAfter));
+  }
+
+  /**
+   * Cancels a project in progress and resolves with its status from then on: `failed`
+   * with `error.code` `generation_cancelled` and a message saying what was charged (the
+   * documents already generated; the rest of the reservation is released). A project
+   * already completed or failed throws `ConflictError` (code `PROJECT_NOT_IN_PROGRESS`) at
+   * once: a 409 about a project's state is not retried. The automatic idempotency key
+   * makes a retried cancel return the first answer.
+   *
+   * @example
+   * const cancelled = await pgs.projects.cancel(projectId);
+   * console.log(cancelled.error.message);
+   */
+  async cancel(projectId: string, options: RequestOptions = {}): Promise<ProjectFailed> {
+    const path = `/projects/${segment('projectId', projectId)}/cancel`;
+    const { body } = await this.request<ProjectCancelledResponse>({
+      ...options,
+      method: 'POST',
+      path,
+    });
+    this.#remember(projectId, body.data);
+    return body.data;
+  }
+
+  /**
+   * Deletes a project with its documents (one still in progress is cancelled first, and
+   * charged for the documents already generated). Afterwards it is `NotFoundError`
+   * everywhere, a second delete included.
+   *
+   * @example
+   * await pgs.projects.delete(projectId);
+   */
+  async delete(projectId: string, options: RequestOptions = {}): Promise<void> {
+    const path = `/projects/${segment('projectId', projectId)}`;
+    this.#finished.delete(projectId);
+    await this.request<undefined>({ ...options, method: 'DELETE', path });
+    this.#finished.delete(projectId);
   }
 
   #cached(projectId: string): ProjectResult | undefined {

@@ -44,6 +44,79 @@ export const openapiDocument = {
   ],
   "paths": {
     "/projects": {
+      "get": {
+        "operationId": "listProjects",
+        "summary": "List projects",
+        "description": "The calling key's projects (its account, in its mode), newest first: by creation time,\nthen by id. Items are summaries without documents; read a whole project with\ngetProjectStatus.\n\nPage with `starting_after`: pass the `projectId` of the last item of a page to get the\nnext one, until `has_more` is false. A cursor that is not one of the key's projects\n(unknown, deleted, another account's or the other mode's) is 400 VALIDATION_ERROR with\n`details.invalid_fields.starting_after`; so is an unknown query parameter.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ListLimit"
+          },
+          {
+            "$ref": "#/components/parameters/StartingAfter"
+          },
+          {
+            "$ref": "#/components/parameters/ProjectStatusFilter"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of projects, newest first.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
       "post": {
         "operationId": "createProject",
         "summary": "Create a project",
@@ -244,12 +317,30 @@ export const openapiDocument = {
           },
           {
             "$ref": "#/components/parameters/IfNoneMatch"
+          },
+          {
+            "name": "Prefer",
+            "in": "header",
+            "required": false,
+            "description": "`wait=<seconds>` (RFC 7240; 1 to 60, larger values count as 60): long-poll. An\n`in_progress` answer is held until the status changes or the time passes, then sent\nas usual, with `Preference-Applied`. A held request counts once against the limit.\n",
+            "schema": {
+              "type": "string",
+              "examples": [
+                "wait=30"
+              ]
+            }
           }
         ],
         "responses": {
           "200": {
             "description": "The project, in any of its three states.",
             "headers": {
+              "Preference-Applied": {
+                "description": "`wait=<seconds>` when a `Prefer: wait` was honoured.",
+                "schema": {
+                  "type": "string"
+                }
+              },
               "API-Version": {
                 "$ref": "#/components/headers/API-Version"
               },
@@ -350,6 +441,236 @@ export const openapiDocument = {
             "$ref": "#/components/responses/InternalError"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteProject",
+        "summary": "Delete a project",
+        "description": "Deletes the project, its documents, provenance and events. A project still\n`in_progress` is cancelled first, with the same settlement as cancelProject: the\ndocuments already generated are charged and the rest of the reservation released.\nThe credit ledger keeps its movements (money history is never deleted). Afterwards\nevery operation on the project answers 404, as does a second delete.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the manage limit, shared with cancelProject)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted; no body.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/events": {
+      "get": {
+        "operationId": "streamProjectEvents",
+        "summary": "Watch a project live (server-sent events)",
+        "description": "A `text/event-stream` of the project's life. A new stream starts with a `status` event\n(its `data` is what getProjectStatus answers in `data`), then, as they happen,\n`stage.started` (`{ stage }`), `document.completed` (`{ type, filename, stage,\ntokens_used, generated_at }`, no content), and finally `project.completed`\n(`{ status, documentsGenerated, creditsConsumed }`) or `project.failed`\n(`{ status, error }`), after which the stream ends. A finished project's stream sends\n`status` and its final event, then ends.\n\nEvery event has an `id`, its place in the project's stored log: reconnecting with\n`Last-Event-ID` resumes after it, with nothing lost or repeated (no `status` then). A\ncomment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle\nstream. At most 5 streams per API key may be open at once on one server (429 past it).\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "opening a stream counts once against getProjectStatus's 100 requests per 1 minute per API key; at most 5 open streams per key",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "The `id` of the last event received; the stream resumes after it.",
+            "schema": {
+              "type": "string",
+              "pattern": "^\\s*\\d{1,9}\\s*$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The event stream.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "id: 2\nevent: status\ndata: {\"projectId\":\"6e1fe073-0c7d-4b61-9a43-3f5b9e1f2a10\",\"status\":\"in_progress\",\"estimatedCompletionMs\":41000}\n\nid: 3\nevent: document.completed\ndata: {\"type\":\"project-brief\",\"filename\":\"PROJECT_BRIEF.md\",\"stage\":\"project-brief\",\"tokens_used\":2505,\"generated_at\":\"2026-11-23T15:50:26.375Z\"}\n"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/cancel": {
+      "post": {
+        "operationId": "cancelProject",
+        "summary": "Cancel a project in progress",
+        "description": "Stops an `in_progress` project. It ends `failed` with `error.code`\n`generation_cancelled` and a message that says what was charged: the documents\nalready generated are charged at their catalogue price and the rest of the reservation\nis released, exactly once, in the transaction that ends the project. Answers 200 with\nthe project's status, exactly as getProjectStatus answers from then on.\n\nA project already `completed` or `failed` (a cancelled one included) → 409\nPROJECT_NOT_IN_PROGRESS with `details.status`. An `Idempotency-Key` makes a retry\nreplay the first 200 instead.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the manage limit, shared with deleteProject)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Cancelled; the project's status from now on.",
+            "headers": {
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectCancelledResponse"
+                },
+                "examples": {
+                  "cancelled": {
+                    "$ref": "#/components/examples/Cancelled"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotInProgress"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
       }
     },
     "/projects/{projectId}/provenance": {
@@ -414,6 +735,220 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/documents/{filename}": {
+      "get": {
+        "operationId": "getProjectDocument",
+        "summary": "Download one document",
+        "description": "One generated document as the markdown itself (`text/markdown; charset=utf-8`), not\nwrapped in JSON. `filename` is the document's `filename` in the status response, matched\nexactly (for example `PRODUCT_REQUIREMENTS.md`). Available as soon as the document is\nstored, also while the project is `in_progress`; a `failed` project's documents are\nnot delivered (409 PROJECT_NOT_COMPLETED: its credits were refunded).\n\nA stored document never changes: the strong `ETag` makes a conditional request cheap\n(`If-None-Match` → 304). Once the project is completed the response is cacheable\n(`Cache-Control: private, max-age=86400`); before, `no-cache`.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key (the downloads limit, shared with getProjectArchive)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/DocumentFilename"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The document's markdown.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                "description": "`private, max-age=86400` once the project is completed; `no-cache` while it is in progress.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "text/markdown": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified; the `If-None-Match` validator matches the document.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/archive": {
+      "get": {
+        "operationId": "getProjectArchive",
+        "summary": "Download a completed project as a zip",
+        "description": "Every document of a completed project plus `project.json` (projectId, name, description,\ntype, questionnaire and metadata, as in the status response), as a zip streamed with\n`Content-Disposition: attachment; filename=\"<slug>.zip\"`. The slug is the project's name\nin kebab-case (ASCII letters and digits, at most 50 characters; `project` when nothing\nis left). `layout` arranges the files for a tool:\n\n| layout | files |\n| --- | --- |\n| `plain` (default) | `<slug>/<filename>` for each document, `<slug>/project.json` |\n| `kiro` | `.kiro/steering/product.md` (brief); `.kiro/specs/<slug>/requirements.md` (requirements + user stories), `design.md` (architecture + the type's design documents), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `spec-kit` | `specs/001-<slug>/spec.md` (brief + requirements + user stories), `plan.md` (architecture + screens, navigation, offline, MCP transport), `data-model.md`, `contracts/<kind>.md` (api-design, mcp-tools, mcp-resources-and-prompts), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `agents` | `AGENTS.md` (where to start, one line per document), `docs/<filename>` for each document, `docs/project.json` |\n\nA file made of several documents has a title of its own and each document under it\nwith its headings one level down. Details and the reasons are in `docs/api.md`.\nOnly a completed project has an archive: in progress or failed → 409 PROJECT_NOT_COMPLETED.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key (the downloads limit, shared with getProjectDocument)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ArchiveLayout"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The zip, streamed (no Content-Length).",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "Content-Disposition": {
+                "description": "`attachment; filename=\"<slug>.zip\"`",
+                "required": true,
+                "schema": {
+                  "type": "string",
+                  "pattern": "^attachment; filename=\"[a-z0-9-]{1,50}\\.zip\"$"
+                }
+              },
+              "Cache-Control": {
+                "description": "`private, max-age=86400`: a completed project never changes, and the same project and layout always zip to the same bytes.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "application/zip": {
+                "schema": {
+                  "type": "string",
+                  "contentMediaType": "application/zip"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -829,6 +1364,69 @@ export const openapiDocument = {
         "schema": {
           "type": "string"
         }
+      },
+      "ListLimit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "Projects per page, 1 to 100.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        }
+      },
+      "StartingAfter": {
+        "name": "starting_after",
+        "in": "query",
+        "required": false,
+        "description": "A cursor: the `projectId` of the last project of the previous page; the page starts\nwith the project after it (newest first). It must be one of the key's projects.\n",
+        "schema": {
+          "type": "string",
+          "format": "uuid"
+        }
+      },
+      "ProjectStatusFilter": {
+        "name": "status",
+        "in": "query",
+        "required": false,
+        "description": "Only projects in this state.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "in_progress",
+            "completed",
+            "failed"
+          ]
+        }
+      },
+      "DocumentFilename": {
+        "name": "filename",
+        "in": "path",
+        "required": true,
+        "description": "The document's `filename` as listed in the status response (for example\n`PRODUCT_REQUIREMENTS.md`), matched exactly. Letters, digits, `.`, `_` and `-`, starting\nwith a letter or digit, at most 100 characters; anything else is 400.\n",
+        "schema": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$",
+          "maxLength": 100
+        }
+      },
+      "ArchiveLayout": {
+        "name": "layout",
+        "in": "query",
+        "required": false,
+        "description": "How the files are arranged in the zip (see getProjectArchive); unknown values are 400.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "plain",
+            "kiro",
+            "spec-kit",
+            "agents"
+          ],
+          "default": "plain"
+        }
       }
     },
     "headers": {
@@ -1102,6 +1700,79 @@ export const openapiDocument = {
           }
         }
       },
+      "ProjectNotCompleted": {
+        "description": "PROJECT_NOT_COMPLETED, the project is still in progress (retry after `Retry-After`) or\nfailed (it never will be; its credits were refunded).\n",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          },
+          "Retry-After": {
+            "description": "Only while the project is in progress; suggested seconds before asking again (10 to 30).",
+            "schema": {
+              "type": "integer",
+              "minimum": 10,
+              "maximum": 30
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            },
+            "example": {
+              "success": false,
+              "error": {
+                "code": "PROJECT_NOT_COMPLETED",
+                "message": "The project is still being generated; its archive is available once it is completed.",
+                "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                "documentation": "https://docs.pgs.dev/errors#PROJECT_NOT_COMPLETED",
+                "details": {
+                  "resource_type": "project",
+                  "resource_id": "7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21",
+                  "status": "in_progress"
+                }
+              }
+            }
+          }
+        }
+      },
+      "ProjectNotInProgress": {
+        "description": "PROJECT_NOT_IN_PROGRESS, the project is already `completed` or `failed` (cancelled\nincluded): there is nothing left to cancel (`details.status` says which). Or\nIDEMPOTENCY_CONFLICT, a request with this Idempotency-Key is still being processed\n(with `Retry-After`).\n",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          },
+          "Retry-After": {
+            "description": "Only with IDEMPOTENCY_CONFLICT; seconds before retrying.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            },
+            "example": {
+              "success": false,
+              "error": {
+                "code": "PROJECT_NOT_IN_PROGRESS",
+                "message": "The project is already completed; only a project in progress can be cancelled.",
+                "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                "documentation": "https://docs.pgs.dev/errors#PROJECT_NOT_IN_PROGRESS",
+                "details": {
+                  "resource_type": "project",
+                  "resource_id": "7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21",
+                  "status": "completed"
+                }
+              }
+            }
+          }
+        }
+      },
       "InternalError": {
         "description": "INTERNAL_ERROR, an unexpected fault; the request id finds the server's log line.",
         "headers": {
@@ -1242,7 +1913,7 @@ export const openapiDocument = {
       },
       "ProjectFailed": {
         "type": "object",
-        "description": "Generation did not finish; the credits reserved for it were refunded.",
+        "description": "Generation did not finish: it failed (the credits reserved for it were refunded) or was\ncancelled (the documents already generated were charged, the rest released).\n",
         "required": [
           "projectId",
           "status",
@@ -1392,14 +2063,15 @@ export const openapiDocument = {
         "properties": {
           "code": {
             "type": "string",
-            "description": "Error code identifier; `generation_failed` for a generation failure.",
+            "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running).\nNot a code of the error envelope (`ErrorCode`).\n",
             "examples": [
-              "generation_failed"
+              "generation_failed",
+              "generation_cancelled"
             ]
           },
           "message": {
             "type": "string",
-            "description": "Human-readable text; states that the credits were refunded."
+            "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released.\n"
           }
         }
       },
@@ -1421,7 +2093,9 @@ export const openapiDocument = {
         "enum": [
           "INSUFFICIENT_CREDITS",
           "IDEMPOTENCY_CONFLICT",
-          "IDEMPOTENCY_KEY_REUSED"
+          "IDEMPOTENCY_KEY_REUSED",
+          "PROJECT_NOT_IN_PROGRESS",
+          "PROJECT_NOT_COMPLETED"
         ]
       },
       "OperationErrorResponse": {
@@ -1461,7 +2135,7 @@ export const openapiDocument = {
               "details": {
                 "type": "object",
                 "additionalProperties": true,
-                "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`.\n"
+                "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`. PROJECT_NOT_IN_PROGRESS: `resource_type`,\n`resource_id`, `status`.\n"
               }
             }
           }
@@ -1529,6 +2203,122 @@ export const openapiDocument = {
           },
           "data": {
             "$ref": "#/components/schemas/ProjectInProgress"
+          }
+        }
+      },
+      "ProjectCancelledResponse": {
+        "type": "object",
+        "description": "The status of a project just cancelled, as getProjectStatus answers it from then on.",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/ProjectFailed"
+          }
+        }
+      },
+      "ProjectListResponse": {
+        "type": "object",
+        "description": "One page of the key's projects, newest first.",
+        "required": [
+          "success",
+          "data",
+          "has_more"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ProjectSummary"
+            }
+          },
+          "has_more": {
+            "type": "boolean",
+            "description": "Whether more projects follow; fetch them with `starting_after` set to the last `projectId`."
+          }
+        }
+      },
+      "ProjectSummary": {
+        "type": "object",
+        "description": "A project in a listing, without its documents; getProjectStatus has the whole of it.",
+        "required": [
+          "projectId",
+          "status",
+          "name",
+          "type",
+          "createdAt",
+          "completedAt",
+          "creditsConsumed",
+          "errorCode"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "projectId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "in_progress",
+              "completed",
+              "failed"
+            ]
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The project's name; null until the definition stage has settled it."
+          },
+          "type": {
+            "description": "The project's type; null while the definition stage has not yet chosen one it was not given.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ProjectType"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "completedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When the project completed or failed (a cancellation included); null while in progress."
+          },
+          "creditsConsumed": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation)."
+          },
+          "errorCode": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise."
           }
         }
       },
@@ -2103,6 +2893,20 @@ export const openapiDocument = {
             "error": {
               "code": "generation_failed",
               "message": "The AI service timed out while generating the project. Your credits have been refunded."
+            }
+          }
+        }
+      },
+      "Cancelled": {
+        "summary": "Cancelled after two documents",
+        "value": {
+          "success": true,
+          "data": {
+            "projectId": "7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21",
+            "status": "failed",
+            "error": {
+              "code": "generation_cancelled",
+              "message": "The project was cancelled. 13 credits were charged for the 2 documents already generated; the remaining 34 were released."
             }
           }
         }

@@ -123,7 +123,7 @@ export const schemaBundle = {
     },
     "ProjectFailed": {
       "type": "object",
-      "description": "Generation did not finish; the credits reserved for it were refunded.",
+      "description": "Generation did not finish: it failed (the credits reserved for it were refunded) or was\ncancelled (the documents already generated were charged, the rest released).\n",
       "required": [
         "projectId",
         "status",
@@ -273,14 +273,15 @@ export const schemaBundle = {
       "properties": {
         "code": {
           "type": "string",
-          "description": "Error code identifier; `generation_failed` for a generation failure.",
+          "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running).\nNot a code of the error envelope (`ErrorCode`).\n",
           "examples": [
-            "generation_failed"
+            "generation_failed",
+            "generation_cancelled"
           ]
         },
         "message": {
           "type": "string",
-          "description": "Human-readable text; states that the credits were refunded."
+          "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released.\n"
         }
       }
     },
@@ -302,7 +303,9 @@ export const schemaBundle = {
       "enum": [
         "INSUFFICIENT_CREDITS",
         "IDEMPOTENCY_CONFLICT",
-        "IDEMPOTENCY_KEY_REUSED"
+        "IDEMPOTENCY_KEY_REUSED",
+        "PROJECT_NOT_IN_PROGRESS",
+        "PROJECT_NOT_COMPLETED"
       ]
     },
     "OperationErrorResponse": {
@@ -342,7 +345,7 @@ export const schemaBundle = {
             "details": {
               "type": "object",
               "additionalProperties": true,
-              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`.\n"
+              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`. PROJECT_NOT_IN_PROGRESS: `resource_type`,\n`resource_id`, `status`.\n"
             }
           }
         }
@@ -410,6 +413,122 @@ export const schemaBundle = {
         },
         "data": {
           "$ref": "#/$defs/ProjectInProgress"
+        }
+      }
+    },
+    "ProjectCancelledResponse": {
+      "type": "object",
+      "description": "The status of a project just cancelled, as getProjectStatus answers it from then on.",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/ProjectFailed"
+        }
+      }
+    },
+    "ProjectListResponse": {
+      "type": "object",
+      "description": "One page of the key's projects, newest first.",
+      "required": [
+        "success",
+        "data",
+        "has_more"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/ProjectSummary"
+          }
+        },
+        "has_more": {
+          "type": "boolean",
+          "description": "Whether more projects follow; fetch them with `starting_after` set to the last `projectId`."
+        }
+      }
+    },
+    "ProjectSummary": {
+      "type": "object",
+      "description": "A project in a listing, without its documents; getProjectStatus has the whole of it.",
+      "required": [
+        "projectId",
+        "status",
+        "name",
+        "type",
+        "createdAt",
+        "completedAt",
+        "creditsConsumed",
+        "errorCode"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "in_progress",
+            "completed",
+            "failed"
+          ]
+        },
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The project's name; null until the definition stage has settled it."
+        },
+        "type": {
+          "description": "The project's type; null while the definition stage has not yet chosen one it was not given.",
+          "oneOf": [
+            {
+              "$ref": "#/$defs/ProjectType"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "completedAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "When the project completed or failed (a cancellation included); null while in progress."
+        },
+        "creditsConsumed": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation)."
+        },
+        "errorCode": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise."
         }
       }
     },

@@ -8,7 +8,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List projects
+         * @description The calling key's projects (its account, in its mode), newest first: by creation time,
+         *     then by id. Items are summaries without documents; read a whole project with
+         *     getProjectStatus.
+         *
+         *     Page with `starting_after`: pass the `projectId` of the last item of a page to get the
+         *     next one, until `has_more` is false. A cursor that is not one of the key's projects
+         *     (unknown, deleted, another account's or the other mode's) is 400 VALIDATION_ERROR with
+         *     `details.invalid_fields.starting_after`; so is an unknown query parameter.
+         */
+        get: operations["listProjects"];
         put?: never;
         /**
          * Create a project
@@ -69,6 +80,73 @@ export interface paths {
         get: operations["getProjectStatus"];
         put?: never;
         post?: never;
+        /**
+         * Delete a project
+         * @description Deletes the project, its documents, provenance and events. A project still
+         *     `in_progress` is cancelled first, with the same settlement as cancelProject: the
+         *     documents already generated are charged and the rest of the reservation released.
+         *     The credit ledger keeps its movements (money history is never deleted). Afterwards
+         *     every operation on the project answers 404, as does a second delete.
+         */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a project live (server-sent events)
+         * @description A `text/event-stream` of the project's life. A new stream starts with a `status` event
+         *     (its `data` is what getProjectStatus answers in `data`), then, as they happen,
+         *     `stage.started` (`{ stage }`), `document.completed` (`{ type, filename, stage,
+         *     tokens_used, generated_at }`, no content), and finally `project.completed`
+         *     (`{ status, documentsGenerated, creditsConsumed }`) or `project.failed`
+         *     (`{ status, error }`), after which the stream ends. A finished project's stream sends
+         *     `status` and its final event, then ends.
+         *
+         *     Every event has an `id`, its place in the project's stored log: reconnecting with
+         *     `Last-Event-ID` resumes after it, with nothing lost or repeated (no `status` then). A
+         *     comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle
+         *     stream. At most 5 streams per API key may be open at once on one server (429 past it).
+         */
+        get: operations["streamProjectEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a project in progress
+         * @description Stops an `in_progress` project. It ends `failed` with `error.code`
+         *     `generation_cancelled` and a message that says what was charged: the documents
+         *     already generated are charged at their catalogue price and the rest of the reservation
+         *     is released, exactly once, in the transaction that ends the project. Answers 200 with
+         *     the project's status, exactly as getProjectStatus answers from then on.
+         *
+         *     A project already `completed` or `failed` (a cancelled one included) → 409
+         *     PROJECT_NOT_IN_PROGRESS with `details.status`. An `Idempotency-Key` makes a retry
+         *     replay the first 200 instead.
+         */
+        post: operations["cancelProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -91,6 +169,69 @@ export interface paths {
          *     listed as they are stored. The status response (`getProjectStatus`) is unchanged.
          */
         get: operations["getProjectProvenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/documents/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one document
+         * @description One generated document as the markdown itself (`text/markdown; charset=utf-8`), not
+         *     wrapped in JSON. `filename` is the document's `filename` in the status response, matched
+         *     exactly (for example `PRODUCT_REQUIREMENTS.md`). Available as soon as the document is
+         *     stored, also while the project is `in_progress`; a `failed` project's documents are
+         *     not delivered (409 PROJECT_NOT_COMPLETED: its credits were refunded).
+         *
+         *     A stored document never changes: the strong `ETag` makes a conditional request cheap
+         *     (`If-None-Match` → 304). Once the project is completed the response is cacheable
+         *     (`Cache-Control: private, max-age=86400`); before, `no-cache`.
+         */
+        get: operations["getProjectDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a completed project as a zip
+         * @description Every document of a completed project plus `project.json` (projectId, name, description,
+         *     type, questionnaire and metadata, as in the status response), as a zip streamed with
+         *     `Content-Disposition: attachment; filename="<slug>.zip"`. The slug is the project's name
+         *     in kebab-case (ASCII letters and digits, at most 50 characters; `project` when nothing
+         *     is left). `layout` arranges the files for a tool:
+         *
+         *     | layout | files |
+         *     | --- | --- |
+         *     | `plain` (default) | `<slug>/<filename>` for each document, `<slug>/project.json` |
+         *     | `kiro` | `.kiro/steering/product.md` (brief); `.kiro/specs/<slug>/requirements.md` (requirements + user stories), `design.md` (architecture + the type's design documents), `tasks.md` (implementation plan), `project.json`; `README.md` |
+         *     | `spec-kit` | `specs/001-<slug>/spec.md` (brief + requirements + user stories), `plan.md` (architecture + screens, navigation, offline, MCP transport), `data-model.md`, `contracts/<kind>.md` (api-design, mcp-tools, mcp-resources-and-prompts), `tasks.md` (implementation plan), `project.json`; `README.md` |
+         *     | `agents` | `AGENTS.md` (where to start, one line per document), `docs/<filename>` for each document, `docs/project.json` |
+         *
+         *     A file made of several documents has a title of its own and each document under it
+         *     with its headings one level down. Details and the reasons are in `docs/api.md`.
+         *     Only a completed project has an archive: in progress or failed → 409 PROJECT_NOT_COMPLETED.
+         */
+        get: operations["getProjectArchive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -242,7 +383,10 @@ export interface components {
             project: components["schemas"]["Project"];
             metadata: components["schemas"]["GenerationMetadata"];
         };
-        /** @description Generation did not finish; the credits reserved for it were refunded. */
+        /**
+         * @description Generation did not finish: it failed (the credits reserved for it were refunded) or was
+         *     cancelled (the documents already generated were charged, the rest released).
+         */
         ProjectFailed: {
             /** Format: uuid */
             projectId: string;
@@ -291,11 +435,18 @@ export interface components {
         };
         GenerationError: {
             /**
-             * @description Error code identifier; `generation_failed` for a generation failure.
+             * @description Error code identifier; `generation_failed` for a generation failure,
+             *     `generation_cancelled` for a project stopped by cancelProject (or deleted while running).
+             *     Not a code of the error envelope (`ErrorCode`).
              * @example generation_failed
+             * @example generation_cancelled
              */
             code: string;
-            /** @description Human-readable text; states that the credits were refunded. */
+            /**
+             * @description Human-readable text; for `generation_failed` it states that the credits were refunded,
+             *     for `generation_cancelled` what was charged for the documents already generated and
+             *     what was released.
+             */
             message: string;
         };
         /** @enum {string} */
@@ -304,7 +455,7 @@ export interface components {
          * @description Codes of operations beyond the published status interface (never answered by getProjectStatus).
          * @enum {string}
          */
-        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED";
+        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED";
         /** @description The error envelope, with a code of OperationErrorCode. */
         OperationErrorResponse: {
             /** @constant */
@@ -317,7 +468,9 @@ export interface components {
                 documentation?: string;
                 /**
                  * @description INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,
-                 *     `retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`.
+                 *     `retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:
+                 *     `resource_type`, `resource_id`, `status`. PROJECT_NOT_IN_PROGRESS: `resource_type`,
+                 *     `resource_id`, `status`.
                  */
                 details?: {
                     [key: string]: unknown;
@@ -347,6 +500,42 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["ProjectInProgress"];
+        };
+        /** @description The status of a project just cancelled, as getProjectStatus answers it from then on. */
+        ProjectCancelledResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ProjectFailed"];
+        };
+        /** @description One page of the key's projects, newest first. */
+        ProjectListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ProjectSummary"][];
+            /** @description Whether more projects follow; fetch them with `starting_after` set to the last `projectId`. */
+            has_more: boolean;
+        };
+        /** @description A project in a listing, without its documents; getProjectStatus has the whole of it. */
+        ProjectSummary: {
+            /** Format: uuid */
+            projectId: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "failed";
+            /** @description The project's name; null until the definition stage has settled it. */
+            name: string | null;
+            /** @description The project's type; null while the definition stage has not yet chosen one it was not given. */
+            type: components["schemas"]["ProjectType"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the project completed or failed (a cancellation included); null while in progress.
+             */
+            completedAt: string | null;
+            /** @description Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation). */
+            creditsConsumed: number | null;
+            /** @description The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise. */
+            errorCode: string | null;
         };
         ProvenanceResponse: {
             /** @constant */
@@ -655,6 +844,70 @@ export interface components {
                 "application/json": components["schemas"]["OperationErrorResponse"];
             };
         };
+        /**
+         * @description PROJECT_NOT_COMPLETED, the project is still in progress (retry after `Retry-After`) or
+         *     failed (it never will be; its credits were refunded).
+         */
+        ProjectNotCompleted: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /** @description Only while the project is in progress; suggested seconds before asking again (10 to 30). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "PROJECT_NOT_COMPLETED",
+                 *         "message": "The project is still being generated; its archive is available once it is completed.",
+                 *         "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                 *         "documentation": "https://docs.pgs.dev/errors#PROJECT_NOT_COMPLETED",
+                 *         "details": {
+                 *           "resource_type": "project",
+                 *           "resource_id": "7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21",
+                 *           "status": "in_progress"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperationErrorResponse"];
+            };
+        };
+        /**
+         * @description PROJECT_NOT_IN_PROGRESS, the project is already `completed` or `failed` (cancelled
+         *     included): there is nothing left to cancel (`details.status` says which). Or
+         *     IDEMPOTENCY_CONFLICT, a request with this Idempotency-Key is still being processed
+         *     (with `Retry-After`).
+         */
+        ProjectNotInProgress: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /** @description Only with IDEMPOTENCY_CONFLICT; seconds before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "PROJECT_NOT_IN_PROGRESS",
+                 *         "message": "The project is already completed; only a project in progress can be cancelled.",
+                 *         "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                 *         "documentation": "https://docs.pgs.dev/errors#PROJECT_NOT_IN_PROGRESS",
+                 *         "details": {
+                 *           "resource_type": "project",
+                 *           "resource_id": "7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21",
+                 *           "status": "completed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperationErrorResponse"];
+            };
+        };
         /** @description INTERNAL_ERROR, an unexpected fault; the request id finds the server's log line. */
         InternalError: {
             headers: {
@@ -684,6 +937,23 @@ export interface components {
         IdempotencyKey: string;
         /** @description An `ETag` from an earlier response; a match answers 304 with no body. */
         IfNoneMatch: string;
+        /** @description Projects per page, 1 to 100. */
+        ListLimit: number;
+        /**
+         * @description A cursor: the `projectId` of the last project of the previous page; the page starts
+         *     with the project after it (newest first). It must be one of the key's projects.
+         */
+        StartingAfter: string;
+        /** @description Only projects in this state. */
+        ProjectStatusFilter: "in_progress" | "completed" | "failed";
+        /**
+         * @description The document's `filename` as listed in the status response (for example
+         *     `PRODUCT_REQUIREMENTS.md`), matched exactly. Letters, digits, `.`, `_` and `-`, starting
+         *     with a letter or digit, at most 100 characters; anything else is 400.
+         */
+        DocumentFilename: string;
+        /** @description How the files are arranged in the zip (see getProjectArchive); unknown values are 400. */
+        ArchiveLayout: "plain" | "kiro" | "spec-kit" | "agents";
     };
     requestBodies: never;
     headers: {
@@ -712,6 +982,54 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listProjects: {
+        parameters: {
+            query?: {
+                /** @description Projects per page, 1 to 100. */
+                limit?: components["parameters"]["ListLimit"];
+                /**
+                 * @description A cursor: the `projectId` of the last project of the previous page; the page starts
+                 *     with the project after it (newest first). It must be one of the key's projects.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Only projects in this state. */
+                status?: components["parameters"]["ProjectStatusFilter"];
+            };
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of projects, newest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createProject: {
         parameters: {
             query?: never;
@@ -820,6 +1138,12 @@ export interface operations {
                 "API-Version"?: components["parameters"]["ApiVersion"];
                 /** @description An `ETag` from an earlier response; a match answers 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description `wait=<seconds>` (RFC 7240; 1 to 60, larger values count as 60): long-poll. An
+                 *     `in_progress` answer is held until the status changes or the time passes, then sent
+                 *     as usual, with `Preference-Applied`. A held request counts once against the limit.
+                 */
+                Prefer?: string;
             };
             path: {
                 /** @description Identifier of the project. */
@@ -832,6 +1156,8 @@ export interface operations {
             /** @description The project, in any of its three states. */
             200: {
                 headers: {
+                    /** @description `wait=<seconds>` when a `Prefer: wait` was honoured. */
+                    "Preference-Applied"?: string;
                     "API-Version": components["headers"]["API-Version"];
                     "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
                     "API-Latest-Version": components["headers"]["API-Latest-Version"];
@@ -867,6 +1193,148 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamProjectEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description The `id` of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 2
+                     *     event: status
+                     *     data: {"projectId":"6e1fe073-0c7d-4b61-9a43-3f5b9e1f2a10","status":"in_progress","estimatedCompletionMs":41000}
+                     *
+                     *     id: 3
+                     *     event: document.completed
+                     *     data: {"type":"project-brief","filename":"PROJECT_BRIEF.md","stage":"project-brief","tokens_used":2505,"generated_at":"2026-11-23T15:50:26.375Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled; the project's status from now on. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectCancelledResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ProjectNotInProgress"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };
@@ -909,6 +1377,125 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description An `ETag` from an earlier response; a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /**
+                 * @description The document's `filename` as listed in the status response (for example
+                 *     `PRODUCT_REQUIREMENTS.md`), matched exactly. Letters, digits, `.`, `_` and `-`, starting
+                 *     with a letter or digit, at most 100 characters; anything else is 400.
+                 */
+                filename: components["parameters"]["DocumentFilename"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's markdown. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=86400` once the project is completed; `no-cache` while it is in progress. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            /** @description Not modified; the `If-None-Match` validator matches the document. */
+            304: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ProjectNotCompleted"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectArchive: {
+        parameters: {
+            query?: {
+                /** @description How the files are arranged in the zip (see getProjectArchive); unknown values are 400. */
+                layout?: components["parameters"]["ArchiveLayout"];
+            };
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip, streamed (no Content-Length). */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `attachment; filename="<slug>.zip"` */
+                    "Content-Disposition": string;
+                    /** @description `private, max-age=86400`: a completed project never changes, and the same project and layout always zip to the same bytes. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ProjectNotCompleted"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };

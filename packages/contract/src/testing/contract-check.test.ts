@@ -119,7 +119,7 @@ describe('assertMatchesContract', () => {
   it('accepts an error envelope for an unknown path as unmatched', () => {
     const res = errorResponse(404, 'RESOURCE_NOT_FOUND');
     expect(assertMatchesContract('GET', '/api/v1/nowhere', res)).toBe('unmatched');
-    expect(assertMatchesContract('DELETE', PROJECT_URL, res)).toBe('unmatched');
+    expect(assertMatchesContract('PUT', PROJECT_URL, res)).toBe('unmatched');
   });
 
   it('rejects anything but the error envelope for an unknown path', () => {

@@ -151,8 +151,17 @@ function checkOperation(route: Route, res: ContractResponse): string[] {
   const response = resolve(declared) as ResponseObject;
   const problems = checkHeaders(response, res);
   const json = response.content?.['application/json'];
+  const other = Object.keys(response.content ?? {}).filter((type) => type !== 'application/json');
+  const contentType = String(headerValue(res, 'content-type') ?? '');
   if (route.method !== 'head' && json) {
     problems.push(...checkJsonBody(json.schema, res));
+  } else if (route.method !== 'head' && other.length > 0) {
+    // A body that is not JSON (markdown, an event stream, a zip): its media type is checked.
+    if (!other.some((type) => contentType.toLowerCase().startsWith(type.toLowerCase()))) {
+      problems.push(
+        `content-type is ${JSON.stringify(contentType)}, expected one of ${other.join(', ')}`,
+      );
+    }
   } else if (res.body !== '') {
     problems.push(
       `the contract declares no body for status ${res.statusCode}, but the body is not empty`,

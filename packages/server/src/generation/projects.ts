@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectType } from '@pgs/contract';
+import type { ProjectFailed, ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import type { Db, Tx } from '../storage/db.ts';
+import { notify } from '../storage/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import {
+  deleteProjectRows,
   findProject,
   insertProject,
   listDocuments,
+  lockProject,
   type ProjectRow,
   transitionProject,
 } from '../storage/sql/projects.ts';
@@ -27,7 +30,38 @@ import {
   spreadDuration,
   statKey,
 } from './estimate.ts';
-import { completedStatus, etagOf } from './result.ts';
+import { recordEvent } from './events.ts';
+import {
+  cancellationMessage,
+  completedStatus,
+  etagOf,
+  FAILURE_CODES,
+  failedStatus,
+} from './result.ts';
+
+/** The channel on which a deleted project's id is announced (status caches forget it). */
+export const PROJECT_DELETED_CHANNEL = 'pgs_project_deleted';
+
+/** Whose project: a caller's account and mode. */
+export interface ProjectOwner {
+  accountId: string;
+  mode: Mode;
+}
+
+/** What {@link Projects.cancel} did. */
+export type CancelOutcome =
+  | {
+      outcome: 'cancelled';
+      /** The status from now on, and its body as the status endpoint serves it. */
+      status: ProjectFailed;
+      body: string;
+      /** Documents generated before the cancel, the credits charged for them, and released. */
+      documents: number;
+      charged: number;
+      released: number;
+    }
+  | { outcome: 'not_found' }
+  | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
 
 /** Test keys only: make a project end a given way after a given time. */
 export interface Simulation {
@@ -191,6 +225,11 @@ export class Projects {
         reserved: row.creditsReserved,
         consumed,
       });
+      await recordEvent(tx, projectId, 'project.completed', {
+        status: 'completed',
+        documentsGenerated: documents.length,
+        creditsConsumed: consumed,
+      });
       return true;
     });
   }
@@ -202,7 +241,7 @@ export class Projects {
       if (row === undefined || row.status !== 'in_progress') return false;
       const updated = await transitionProject(tx, projectId, {
         status: 'failed',
-        errorCode: 'generation_failed',
+        errorCode: FAILURE_CODES.failed,
         errorMessage: message,
         creditsConsumed: 0,
         generationTimeMs: Math.max(0, this.#now() - row.createdAt.getTime()),
@@ -211,8 +250,112 @@ export class Projects {
       });
       if (!updated) return false;
       await refundCredits(tx, { ...owner(row), projectId, reserved: row.creditsReserved });
+      await recordEvent(tx, projectId, 'project.failed', {
+        status: 'failed',
+        error: { code: FAILURE_CODES.failed, message },
+      });
       return true;
     });
+  }
+
+  /**
+   * Cancels a project in progress: it ends `failed` (`generation_cancelled`), the documents
+   * already stored are charged and the rest of the reservation released (the settlement of
+   * a completion), and `project.failed` is recorded so watchers and the worker running it
+   * learn at once; all in one transaction, under the project row's lock, guarded like
+   * {@link fail} so it happens once. With `owner`, another account's or mode's project is
+   * `not_found`.
+   *
+   * @example
+   * const result = await projects.cancel(projectId, { owner: principal });
+   * if (result.outcome === 'cancelled') console.log(result.status.error.message);
+   */
+  async cancel(
+    projectId: string,
+    options: {
+      owner?: ProjectOwner | undefined;
+      /** Runs inside the cancelling transaction (e.g. to remember an idempotent response). */
+      withinTransaction?: (tx: Tx, body: string) => Promise<void>;
+    } = {},
+  ): Promise<CancelOutcome> {
+    return this.#db.transaction(async (tx) => {
+      const row = await lockProject(tx, projectId, options.owner);
+      if (row === undefined) return { outcome: 'not_found' };
+      if (row.status !== 'in_progress') return { outcome: 'not_in_progress', status: row.status };
+      const cancelled = await this.#cancelLocked(tx, row);
+      await options.withinTransaction?.(tx, cancelled.body);
+      return cancelled;
+    });
+  }
+
+  /**
+   * Deletes a project with its documents, provenance and events; one still in progress is
+   * cancelled first, in the same transaction and with the same settlement as
+   * {@link cancel}. The ledger keeps its movements. Every process's status cache is told by
+   * NOTIFY on commit. Returns false when there is no such project (of `owner`).
+   *
+   * @example
+   * if (!(await projects.delete(projectId, { owner: principal }))) throw notFound(projectId);
+   */
+  async delete(
+    projectId: string,
+    options: { owner?: ProjectOwner | undefined } = {},
+  ): Promise<boolean> {
+    return this.#db.transaction(async (tx) => {
+      const row = await lockProject(tx, projectId, options.owner);
+      if (row === undefined) return false;
+      // The worker running it learns from the project.failed event; its job then finds
+      // no project and ends (run() skips a missing project).
+      if (row.status === 'in_progress') await this.#cancelLocked(tx, row);
+      await deleteProjectRows(tx, projectId);
+      await notify(tx, PROJECT_DELETED_CHANNEL, projectId);
+      return true;
+    });
+  }
+
+  /** Cancels a project whose row `tx` holds locked and found in progress. */
+  async #cancelLocked(
+    tx: Tx,
+    row: ProjectRow,
+  ): Promise<Extract<CancelOutcome, { outcome: 'cancelled' }>> {
+    const documents = await listDocuments(tx, row.id);
+    const charged =
+      row.type === null
+        ? 0
+        : priceOfKinds(
+            row.type,
+            documents.map((doc) => doc.type),
+          );
+    const released = Math.max(0, row.creditsReserved - charged);
+    const message = cancellationMessage({ documents: documents.length, charged, released });
+    const now = this.#now();
+    const updated = await transitionProject(tx, row.id, {
+      status: 'failed',
+      errorCode: FAILURE_CODES.cancelled,
+      errorMessage: message,
+      creditsConsumed: charged,
+      generationTimeMs: Math.max(0, now - row.createdAt.getTime()),
+      estimatedCompletionAt: null,
+      completedAt: new Date(now),
+    });
+    // The row is locked and was in progress: nothing else can have ended it.
+    if (!updated) throw new Error(`project ${row.id} left in_progress under its lock`);
+    await settleCredits(tx, {
+      ...owner(row),
+      projectId: row.id,
+      reserved: row.creditsReserved,
+      consumed: charged,
+    });
+    const status = failedStatus(row.id, FAILURE_CODES.cancelled, message);
+    await recordEvent(tx, row.id, 'project.failed', { status: 'failed', error: status.error });
+    return {
+      outcome: 'cancelled',
+      status,
+      body: JSON.stringify({ success: true, data: status }),
+      documents: documents.length,
+      charged,
+      released,
+    };
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GenerationMetadata, Project, ProjectCompleted } from '@pgs/contract';
+import type { GenerationMetadata, Project, ProjectCompleted, ProjectFailed } from '@pgs/contract';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
 /** `data.error.message` of failed projects: the contract says it states the refund. */
@@ -12,6 +12,43 @@ export const FAILURE_MESSAGES = {
   /** A failed project whose cause was not recorded. */
   unknown: 'The project could not be generated. Your credits have been refunded.',
 } as const;
+
+/** `data.error.code` of a failed project: its generation failed, or a client cancelled it. */
+export const FAILURE_CODES = {
+  failed: 'generation_failed',
+  cancelled: 'generation_cancelled',
+} as const;
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * `data.error.message` of a cancelled project: what was charged for the documents already
+ * generated, and what was released.
+ *
+ * @example
+ * cancellationMessage({ documents: 2, charged: 13, released: 34 });
+ * // 'The project was cancelled. 13 credits were charged for the 2 documents already generated; the remaining 34 were released.'
+ */
+export function cancellationMessage(settled: {
+  documents: number;
+  charged: number;
+  released: number;
+}): string {
+  if (settled.documents === 0) {
+    return 'The project was cancelled before any document was generated; nothing was charged.';
+  }
+  const charged = `${count(settled.charged, 'credit was', 'credits were')} charged for the ${count(settled.documents, 'document', 'documents')} already generated`;
+  if (settled.released <= 0) return `The project was cancelled. ${charged}.`;
+  return `The project was cancelled. ${charged}; the remaining ${settled.released} ${settled.released === 1 ? 'was' : 'were'} released.`;
+}
+
+/**
+ * The `data` of a failed project. The status endpoint and the cancel endpoint both answer
+ * with it, so the two bodies are the same bytes.
+ */
+export function failedStatus(projectId: string, code: string, message: string): ProjectFailed {
+  return { projectId, status: 'failed', error: { code, message } };
+}
 
 /**
  * The `data` of a completed project, from its stored row and documents. Built once, when

@@ -1,8 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
-import type { Db } from '../storage/db.ts';
+import type { Database, Db } from '../storage/db.ts';
+import { listen } from '../storage/notifications.ts';
 import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
-import { etagOf, FAILURE_MESSAGES } from './result.ts';
+import { PROJECT_DELETED_CHANNEL } from './projects.ts';
+import { etagOf, FAILURE_CODES, FAILURE_MESSAGES, failedStatus } from './result.ts';
 
 /** A status response ready to send: the body bytes and their validator. */
 export interface StatusView {
@@ -43,6 +45,11 @@ export class ProjectStatusReader {
   readonly #db: Db;
   readonly #now: () => number;
   readonly #final: LRUCache<string, FinalView>;
+  /**
+   * Projects deleted lately: a read that began before a deletion and ends after it must not
+   * cache the body again (ids are never reused, so remembering them is always right).
+   */
+  readonly #deleted = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(db: Db, { cacheBytes = 64 * 1024 * 1024, now = Date.now }: StatusReaderOptions = {}) {
     this.#db = db;
@@ -83,19 +90,21 @@ export class ProjectStatusReader {
         };
       }
       case 'failed': {
-        const failed = view('failed', {
-          projectId,
-          status: 'failed',
-          error: {
-            code: row.errorCode ?? 'generation_failed',
-            message: row.errorMessage ?? FAILURE_MESSAGES.unknown,
-          },
-        });
+        const failed = view(
+          'failed',
+          failedStatus(
+            projectId,
+            row.errorCode ?? FAILURE_CODES.failed,
+            row.errorMessage ?? FAILURE_MESSAGES.unknown,
+          ),
+        );
         return this.#remember(projectId, row.accountId, row.mode, failed);
       }
       case 'completed': {
         const text = await findProjectResultBody(this.#db, projectId);
-        if (text === undefined || text === null) {
+        // Deleted between the two queries.
+        if (text === undefined) return undefined;
+        if (text === null) {
           throw new Error(`completed project ${projectId} has no stored result body`);
         }
         const body = Buffer.from(text);
@@ -113,7 +122,31 @@ export class ProjectStatusReader {
     }
   }
 
+  /** Drops a project's cached final body (it was deleted): the next read asks the database. */
+  forget(projectId: string): void {
+    this.#deleted.set(projectId, true);
+    this.#final.delete(projectId);
+  }
+
+  /**
+   * Forgets each project deleted by any process on the database, as its NOTIFY arrives;
+   * a lost listening connection empties the cache (deletions meanwhile were missed).
+   * Returns the function that stops listening.
+   *
+   * @example
+   * const stop = await reader.watchDeletions(database);
+   */
+  async watchDeletions(database: Database): Promise<() => Promise<void>> {
+    return listen(
+      database,
+      PROJECT_DELETED_CHANNEL,
+      (projectId) => this.forget(projectId),
+      () => this.#final.clear(),
+    );
+  }
+
   #remember(projectId: string, accountId: string, mode: string, v: StatusView): StatusView {
+    if (this.#deleted.has(projectId)) return v;
     this.#final.set(projectId, { ...v, accountId, mode });
     return v;
   }

@@ -1,6 +1,7 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ModelMessage } from 'ai';
 import type { Db } from '../storage/db.ts';
+import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
 import {
   type DocumentRow,
   findProject,
@@ -12,10 +13,11 @@ import {
 import { insertProvenance } from '../storage/sql/provenance.ts';
 import { readGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
 import { type CallResult, type CallUsage, GenerationFailedError, ModelCaller } from './calls.ts';
-import { type DocumentKind, documentPlan } from './catalogue.ts';
+import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import type { ProjectDefinition } from './engine/context.ts';
 import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
+import { type ProjectEventHub, recordEvent } from './events.ts';
 import { checkDocument, type Finding, idsIn } from './gate.ts';
 import type { ModelSelector } from './models.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
@@ -36,6 +38,12 @@ export interface WorkflowOptions {
   concurrency?: number;
   /** Tokens of earlier documents one prompt carries at most. */
   contextTokenBudget?: number;
+  /**
+   * Announcements of project events: a project that ends while it runs (cancelled,
+   * deleted) has its model calls aborted at once. Without it, a run learns of the end only
+   * when it next stores something.
+   */
+  events?: ProjectEventHub;
   now?: () => number;
   log?: Logger;
 }
@@ -103,7 +111,8 @@ export class GenerationWorkflow {
   readonly #projects: Projects;
   readonly #models: ModelSelector;
   readonly #caller: ModelCaller;
-  readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller'>>;
+  readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller' | 'events'>>;
+  readonly #events: ProjectEventHub | undefined;
   readonly #log: Logger;
 
   constructor(db: Db, projects: Projects, models: ModelSelector, options: WorkflowOptions = {}) {
@@ -117,6 +126,7 @@ export class GenerationWorkflow {
       now: options.now ?? Date.now,
     };
     this.#log = options.log ?? silent;
+    this.#events = options.events;
   }
 
   /** Runs or resumes a project's generation to its end. */
@@ -126,14 +136,27 @@ export class GenerationWorkflow {
   }: {
     projectId: string;
     signal: AbortSignal;
-  }): Promise<'completed' | 'failed' | 'skipped'> {
+  }): Promise<'completed' | 'failed' | 'skipped' | 'ended'> {
     const project = await findProject(this.#db, projectId);
     if (project === undefined || project.status !== 'in_progress' || project.type === null)
       return 'skipped';
+    // A project that ends meanwhile (cancelled, deleted) stops its model calls at once.
+    const ended = new AbortController();
+    const stopWatching = this.#events?.subscribe(projectId, () => {
+      findProject(this.#db, projectId)
+        .then((row) => {
+          if (row?.status !== 'in_progress') ended.abort(new ProjectEndedError('project ended'));
+        })
+        .catch(() => {});
+    });
     try {
-      await this.#generate(project, signal);
+      await this.#generate(project, AbortSignal.any([signal, ended.signal]));
     } catch (error) {
       if (signal.aborted) throw error;
+      if (ended.signal.aborted || error instanceof ProjectEndedError) {
+        this.#log.info({ projectId }, 'generation stopped: the project ended');
+        return 'ended';
+      }
       if (error instanceof GenerationFailedError) {
         this.#log.warn(
           { projectId, engine: error.engine, reason: error.reason, attempts: error.attempts },
@@ -147,6 +170,8 @@ export class GenerationWorkflow {
         return 'failed';
       }
       throw error;
+    } finally {
+      stopWatching?.();
     }
     await this.#projects.complete(projectId);
     this.#log.info({ projectId }, 'generation completed');
@@ -160,6 +185,19 @@ export class GenerationWorkflow {
 
   async #generate(project: ProjectRow, signal: AbortSignal): Promise<void> {
     const simulate = (project.simulate as Simulation | null) ?? null;
+    // Stages announced by an earlier run of this project are not announced again.
+    const announced = new Set(
+      (await listProjectEvents(this.#db, project.id))
+        .filter((event) => event.type === 'stage.started')
+        .map((event) => (event.data as { stage: string }).stage),
+    );
+    const startStage = async (stage: string) => {
+      if (announced.has(stage)) return;
+      announced.add(stage);
+      await this.#db.transaction((tx) =>
+        recordEvent(tx, project.id, 'stage.started', { stage }, { whileInProgress: true }),
+      );
+    };
     let chain = this.#models.forProject({ mode: project.mode, simulate, type: project.type });
     const engine = chain[0]!.engine;
     const stats = await readGenerationStats(this.#db);
@@ -170,6 +208,8 @@ export class GenerationWorkflow {
 
     let definition: ProjectDefinition;
     if (project.name === null || project.description === null || project.questionnaire === null) {
+      // The definition opens the first stage.
+      await startStage(STAGES[0]);
       const started = this.#options.now();
       const from = chain;
       const defined = await defineProject(this.#caller, from, project, signal);
@@ -241,6 +281,7 @@ export class GenerationWorkflow {
       position: number,
       docSignal: AbortSignal,
     ) => {
+      await startStage(doc.stage);
       const started = this.#options.now();
       running.set(doc.kind, started);
       const { content, produced, version, initialFindings, findings, trimmed } =
@@ -265,6 +306,20 @@ export class GenerationWorkflow {
         position,
       };
       await this.#db.transaction(async (tx) => {
+        // Also locks the project row: a project cancelled meanwhile stores nothing more.
+        await recordEvent(
+          tx,
+          project.id,
+          'document.completed',
+          {
+            type: row.type,
+            filename: row.filename,
+            stage: row.stage,
+            tokens_used: row.tokensUsed,
+            generated_at: row.generatedAt.toISOString(),
+          },
+          { whileInProgress: true },
+        );
         await insertDocument(tx, row);
         await insertProvenance(tx, {
           projectId: project.id,

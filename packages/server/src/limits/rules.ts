@@ -15,6 +15,12 @@ export const RATE_LIMIT_RULES = {
   create: { name: 'create', points: 30, durationSec: 60, window: '1 minute' },
   /** GET /credits, per API key. */
   credits: { name: 'credits', points: 60, durationSec: 60, window: '1 minute' },
+  /** GET /projects/{id}/documents/{filename} and /archive together, per API key. */
+  downloads: { name: 'downloads', points: 60, durationSec: 60, window: '1 minute' },
+  /** GET /projects (the listing), per API key. */
+  list: { name: 'list', points: 60, durationSec: 60, window: '1 minute' },
+  /** POST /projects/{id}/cancel and DELETE /projects/{id} together, per API key. */
+  manage: { name: 'manage', points: 30, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */
   authFailures: { name: 'auth_failures', points: 30, durationSec: 60, window: '1 minute' },
 } as const satisfies Record<string, RateLimitRule>;

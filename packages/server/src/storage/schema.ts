@@ -109,6 +109,8 @@ export const projects = pgTable(
     creditsConsumed: integer('credits_consumed'),
     generationTimeMs: integer('generation_time_ms'),
     estimatedCompletionAt: timestamp('estimated_completion_at', { withTimezone: true }),
+    /** The last event's `seq` (see `project_events`). */
+    eventSeq: integer('event_seq').notNull().default(0),
     /** The completed response body, serialized once: completed projects never change. */
     resultBody: text('result_body'),
     resultEtag: text('result_etag'),
@@ -138,6 +140,29 @@ export const documents = pgTable(
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.type] })],
+);
+
+/**
+ * What happened to a project, in order: the event stream replays them after a
+ * `Last-Event-ID`, so they are stored, not only sent.
+ */
+export const projectEvents = pgTable(
+  'project_events',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /**
+     * 1, 2, 3… per project, in commit order: taken from `projects.event_seq` under the
+     * project row's lock, so a reader that saw n never later finds a smaller one committed.
+     */
+    seq: integer('seq').notNull(),
+    /** `stage.started`, `document.completed`, `project.completed`, `project.failed`. */
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.seq] })],
 );
 
 /**

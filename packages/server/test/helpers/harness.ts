@@ -6,6 +6,7 @@ import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { ModelCaller, type ModelCallerOptions } from '../../src/generation/calls.ts';
+import { ProjectEventHub } from '../../src/generation/events.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/generation/models.ts';
 import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
 import { completedStatus } from '../../src/generation/result.ts';
@@ -31,7 +32,9 @@ export type Backend = 'pglite' | 'postgres';
  */
 export async function buildTestApp(
   database: Database,
-  overrides: Partial<Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken'>> & {
+  overrides: Partial<
+    Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken' | 'keepAliveMs'>
+  > & {
     bodyLimitBytes?: number;
   } = {},
 ): Promise<FastifyInstance> {
@@ -46,6 +49,7 @@ export async function buildTestApp(
     limiters: overrides.limiters ?? (await createLimiters({ kind: 'memory' })),
     dispatcher: overrides.dispatcher ?? noDispatcher,
     models: overrides.models ?? offlineModels(),
+    ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
   });
 }
 
@@ -78,6 +82,8 @@ export interface HarnessOptions {
   caller?: ModelCallerOptions;
   /** The model chains; default: the offline engine for both modes. */
   models?: ModelSelector;
+  /** Milliseconds between keep-alive comments on event streams. */
+  keepAliveMs?: number;
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -133,14 +139,21 @@ export async function startHarness(
   const limiters = await createLimiters(store, { ...RATE_LIMIT_RULES, ...options.rules });
   const models = options.models ?? offlineModels();
   let queue: GenerationQueue | undefined;
+  let workerEvents: ProjectEventHub | undefined;
   let dispatcher: Dispatcher = noDispatcher;
   if (options.generation === 'workers') {
     queue = await GenerationQueue.create(database, { concurrency: 4, retryDelaySeconds: 1 });
+    // The workers' own subscription, as a worker process has (cancel aborts a run through it).
+    workerEvents = await ProjectEventHub.start(database);
     const workflow = new GenerationWorkflow(
       database.db,
       new Projects(database.db, queue, engineOf(models)),
       models,
-      { ...options.workflow, caller: new ModelCaller({ retryDelayMs: 10, ...options.caller }) },
+      {
+        ...options.workflow,
+        caller: new ModelCaller({ retryDelayMs: 10, ...options.caller }),
+        events: workerEvents,
+      },
     );
     await queue.start({
       run: async (job) => {
@@ -156,6 +169,7 @@ export async function startHarness(
     dispatcher,
     models,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
   await options.extend?.(app);
   await app.ready();
@@ -264,6 +278,7 @@ export async function startHarness(
     async close() {
       await app.close();
       await queue?.stop(2_000);
+      await workerEvents?.stop();
       await database.close();
       await dropDatabase?.();
     },

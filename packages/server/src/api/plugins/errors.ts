@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
+import { KnownRoutes, methodNotAllowed } from '../known-routes.ts';
 import { VERSION_HEADERS } from '../versioning.ts';
 
 interface ValidationIssue {
@@ -126,24 +127,11 @@ export function sendError(reply: FastifyReply, error: ApiError, docsUrl: string)
     .send(JSON.stringify(errorEnvelope(error, String(reply.request.id), docsUrl)));
 }
 
-interface RoutePattern {
-  methods: string[];
-  matcher: RegExp;
-}
-
-function patternFor(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((segment) =>
-      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('/');
-  return new RegExp(`^${source}/?$`);
-}
-
 export interface ErrorHandlingOptions {
   docsUrl: string;
   bodyLimit: number;
+  /** Filled here as routes are added; shared with what answers 405 outside Fastify. */
+  routes?: KnownRoutes;
 }
 
 /**
@@ -151,11 +139,13 @@ export interface ErrorHandlingOptions {
  * validation errors), in the contract's envelope with the request id.
  */
 export const errorHandling = fp(
-  async (app: FastifyInstance, { docsUrl, bodyLimit }: ErrorHandlingOptions) => {
-    const routes: RoutePattern[] = [];
+  async (
+    app: FastifyInstance,
+    { docsUrl, bodyLimit, routes = new KnownRoutes() }: ErrorHandlingOptions,
+  ) => {
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      routes.push({ methods: methods.map(String), matcher: patternFor(route.url ?? route.path) });
+      routes.add(methods.map(String), route.url ?? route.path);
     });
 
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -170,19 +160,9 @@ export const errorHandling = fp(
 
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
-      const allowed = [
-        ...new Set(routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods)),
-      ];
+      const allowed = routes.allowedAt(path);
       if (allowed.length > 0) {
-        return sendError(
-          reply,
-          new ApiError('VALIDATION_ERROR', `${request.method} is not allowed on ${path}.`, {
-            status: 405,
-            headers: { allow: allowed.join(', ') },
-            details: { method: request.method, allowed_methods: allowed },
-          }),
-          docsUrl,
-        );
+        return sendError(reply, methodNotAllowed(request.method, path, allowed), docsUrl);
       }
       return sendError(
         reply,

@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
-import { documents, projects } from '../schema.ts';
+import { documents, projects, provenance } from '../schema.ts';
 import type { Mode } from './accounts.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -128,4 +128,101 @@ export async function listInProgressProjectIds(tx: Tx): Promise<string[]> {
     .from(projects)
     .where(eq(projects.status, 'in_progress'));
   return rows.map((row) => row.id);
+}
+
+/**
+ * The project, only if it belongs to this account and mode (any, without `owner`), its row
+ * locked to the end of `tx`: a concurrent cancel, delete or final transition waits, and a
+ * document stored meanwhile (its event locks the row too) is either seen or not stored.
+ */
+export async function lockProject(
+  tx: Tx,
+  id: string,
+  owner?: { accountId: string; mode: Mode },
+): Promise<ProjectRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(projects)
+    .where(
+      owner === undefined
+        ? eq(projects.id, id)
+        : and(
+            eq(projects.id, id),
+            eq(projects.accountId, owner.accountId),
+            eq(projects.mode, owner.mode),
+          ),
+    )
+    .for('update');
+  return row;
+}
+
+/**
+ * Deletes a project with its documents and provenance (its events go with it by cascade).
+ * The credit ledger is not touched: its rows name the project without a foreign key, and
+ * money history is never deleted. False when there was no such project.
+ */
+export async function deleteProjectRows(tx: Tx, id: string): Promise<boolean> {
+  await tx.delete(provenance).where(eq(provenance.projectId, id));
+  await tx.delete(documents).where(eq(documents.projectId, id));
+  const rows = await tx.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** What a listing shows of a project: a few columns, never the documents or the result. */
+const summaryColumns = {
+  id: projects.id,
+  status: projects.status,
+  name: projects.name,
+  type: projects.type,
+  typeRequested: projects.typeRequested,
+  createdAt: projects.createdAt,
+  completedAt: projects.completedAt,
+  creditsConsumed: projects.creditsConsumed,
+  errorCode: projects.errorCode,
+};
+export type ProjectSummaryRow = { [K in keyof typeof summaryColumns]: ProjectRow[K] };
+
+/** Whether the project exists and belongs to this account and mode (a listing cursor). */
+export async function ownsProject(
+  tx: Tx,
+  id: string,
+  accountId: string,
+  mode: Mode,
+): Promise<boolean> {
+  const rows = await tx
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.id, id), eq(projects.accountId, accountId), eq(projects.mode, mode)));
+  return rows.length > 0;
+}
+
+/**
+ * Up to `limit` projects of an account in one mode, newest first (`created_at`, then `id`,
+ * both descending: a total order, so pages never overlap or skip), optionally in one state
+ * and after the project `startingAfter` in that order. The cursor's position is read in SQL,
+ * so its timestamp keeps the database's microseconds. Uses `projects_account_idx`.
+ */
+export async function listOwnedProjects(
+  tx: Tx,
+  query: {
+    accountId: string;
+    mode: Mode;
+    limit: number;
+    status?: ProjectRow['status'] | undefined;
+    startingAfter?: string | undefined;
+  },
+): Promise<ProjectSummaryRow[]> {
+  const conditions = [eq(projects.accountId, query.accountId), eq(projects.mode, query.mode)];
+  if (query.status !== undefined) conditions.push(eq(projects.status, query.status));
+  if (query.startingAfter !== undefined) {
+    conditions.push(
+      sql`(${projects.createdAt}, ${projects.id}) < (select after_row.created_at, after_row.id from projects after_row where after_row.id = ${query.startingAfter})`,
+    );
+  }
+  return tx
+    .select(summaryColumns)
+    .from(projects)
+    .where(and(...conditions))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(query.limit);
 }

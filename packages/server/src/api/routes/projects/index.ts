@@ -1,7 +1,8 @@
 import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
+import { holdUntil, type ProjectEventHub } from '../../../generation/events.ts';
 import type { CreatedProject, Projects } from '../../../generation/projects.ts';
 import { readProvenance } from '../../../generation/provenance.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
@@ -13,6 +14,43 @@ export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
   projects: Projects;
   db: Db;
+  /** Wakes long-polls. */
+  events: ProjectEventHub;
+}
+
+/** The longest `Prefer: wait` honoured, in seconds. */
+export const MAX_WAIT_SECONDS = 60;
+
+/**
+ * The `wait` preference of a `Prefer` header (RFC 7240), clamped to 1–60 seconds;
+ * undefined when absent or not a positive whole number.
+ *
+ * @example
+ * preferredWait('respond-async, wait=20'); // 20
+ */
+export function preferredWait(prefer: string | string[] | undefined): number | undefined {
+  const values = Array.isArray(prefer) ? prefer : prefer === undefined ? [] : [prefer];
+  for (const value of values) {
+    for (const preference of value.split(',')) {
+      const match = /^\s*wait\s*=\s*"?(\d{1,6})"?\s*(?:;.*)?$/i.exec(preference);
+      if (match) {
+        const seconds = Number(match[1]);
+        return seconds < 1 ? undefined : Math.min(seconds, MAX_WAIT_SECONDS);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An AbortSignal that aborts when the response closes: the client went away (or the
+ * answer was sent). The request's own 'close' fires once its body is read, so it cannot
+ * tell a client that left.
+ */
+export function closedSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => controller.abort());
+  return controller.signal;
 }
 
 /** Seconds a client should wait before polling an in-progress project again (seed: 10–30 s). */
@@ -43,7 +81,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 /** `/projects` routes of API v1. */
 export async function projectRoutes(
   app: FastifyInstance,
-  { statusReader, projects, db }: ProjectRoutesOptions,
+  { statusReader, projects, db, events }: ProjectRoutesOptions,
 ) {
   app.post<{ Body: CreateProjectRequest }>(
     '/projects',
@@ -120,7 +158,11 @@ export async function projectRoutes(
         params: projectIdParams,
         headers: {
           type: 'object',
-          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+          properties: {
+            'api-version': { type: 'string' },
+            'if-none-match': { type: 'string' },
+            prefer: { type: 'string' },
+          },
         },
         response: {
           200: schemaRef('ProjectStatusResponse'),
@@ -132,8 +174,27 @@ export async function projectRoutes(
     async (request, reply) => {
       const { projectId } = request.params;
       // UUIDs compare case-insensitively; every body names the project in its canonical form.
-      const view = await statusReader.read(request.principal, projectId.toLowerCase());
+      const id = projectId.toLowerCase();
+      const read = () => statusReader.read(request.principal, id);
+      let view = await read();
       if (view === undefined) throw notFound(projectId);
+      // Long-poll: hold an in-progress answer until the status changes or the wait ends,
+      // woken by the workflow's own events (never by polling the database).
+      const wait = preferredWait(request.headers.prefer);
+      if (wait !== undefined) {
+        reply.header('preference-applied', `wait=${wait}`);
+        if (view.status === 'in_progress') {
+          view =
+            (await holdUntil(
+              events,
+              id,
+              wait * 1000,
+              closedSignal(reply),
+              read,
+              (v) => v?.status !== 'in_progress',
+            )) ?? view;
+        }
+      }
       reply.header('etag', view.etag);
       if (view.status === 'in_progress') {
         reply.header('cache-control', 'no-cache');

@@ -1,0 +1,65 @@
+import { ApiError } from '../errors.ts';
+
+interface RoutePattern {
+  methods: readonly string[];
+  matcher: RegExp;
+}
+
+function patternFor(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+/**
+ * The app's routes as path patterns, so that a wrong method is answered 405 with `Allow`,
+ * also where Fastify never sees the request (CONNECT, a method Node's parser refuses).
+ *
+ * @example
+ * const routes = new KnownRoutes();
+ * routes.add(['GET', 'HEAD'], '/api/v1/projects/:projectId');
+ * routes.allowedAt('/api/v1/projects/0a1b'); // ['GET', 'HEAD']
+ * routes.answers('TRACE'); // false
+ */
+export class KnownRoutes {
+  readonly #routes: RoutePattern[] = [];
+  readonly #methods = new Set<string>();
+
+  add(methods: readonly string[], url: string): void {
+    this.#routes.push({ methods, matcher: patternFor(url) });
+    for (const method of methods) this.#methods.add(method);
+  }
+
+  /** The methods some route answers at this path (no query string); empty when none. */
+  allowedAt(path: string): string[] {
+    return [...new Set(this.#routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods))];
+  }
+
+  /** Whether any route answers this method, on any path. */
+  answers(method: string): boolean {
+    return this.#methods.has(method);
+  }
+}
+
+/**
+ * 405 VALIDATION_ERROR: `method` is not answered at `target`; `Allow` lists the methods
+ * that are when a route exists there.
+ *
+ * @example
+ * methodNotAllowed('TRACE', '/api/v1/projects', ['POST']); // status 405, header allow: POST
+ */
+export function methodNotAllowed(
+  method: string,
+  target: string,
+  allowed: readonly string[],
+): ApiError {
+  return new ApiError('VALIDATION_ERROR', `${method} is not allowed on ${target}.`, {
+    status: 405,
+    ...(allowed.length > 0 ? { headers: { allow: allowed.join(', ') } } : {}),
+    details: { method, allowed_methods: [...allowed] },
+  });
+}

@@ -1,0 +1,159 @@
+import {
+  type ArchiveLayout,
+  openapiDocument,
+  type ProjectCompleted,
+  type ProjectStatusResponse,
+  schemaRef,
+} from '@pgs/contract';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../../errors.ts';
+import {
+  archiveDate,
+  archiveEntries,
+  archiveSlug,
+  zipStream,
+} from '../../../generation/archive.ts';
+import { etagOf } from '../../../generation/result.ts';
+import type { ProjectStatusReader } from '../../../generation/status.ts';
+import type { Db } from '../../../storage/db.ts';
+import { findOwnedDocument } from '../../../storage/sql/documents.ts';
+import { errorResponses } from '../schemas.ts';
+import { pollHint } from './index.ts';
+
+export interface DocumentRoutesOptions {
+  statusReader: ProjectStatusReader;
+  db: Db;
+}
+
+const parameters = openapiDocument.components.parameters;
+const projectId = { type: 'string', format: 'uuid' } as const;
+/** Completed projects never change, and the answer depends on the key: cache it, privately. */
+const FINAL_CACHE = 'private, max-age=86400';
+
+const projectNotFound = (id: string) =>
+  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
+    details: { resource_type: 'project', resource_id: id },
+  });
+
+function notCompleted(id: string, status: 'in_progress' | 'failed', estimatedMs = 0): ApiError {
+  return status === 'in_progress'
+    ? new ApiError(
+        'PROJECT_NOT_COMPLETED',
+        'The project is still being generated; its archive is available once it is completed.',
+        {
+          details: { resource_type: 'project', resource_id: id, status },
+          headers: { 'retry-after': pollHint(estimatedMs) },
+        },
+      )
+    : new ApiError(
+        'PROJECT_NOT_COMPLETED',
+        'The project failed, so its documents are not delivered; its credits were refunded.',
+        { details: { resource_type: 'project', resource_id: id, status } },
+      );
+}
+
+// As on the status route: a weak comparison, so `W/` prefixes added by proxies still match.
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
+export async function documentRoutes(
+  app: FastifyInstance,
+  { statusReader, db }: DocumentRoutesOptions,
+) {
+  app.get<{ Params: { projectId: string; filename: string } }>(
+    '/projects/:projectId/documents/:filename',
+    {
+      config: { operationId: 'getProjectDocument', rateLimit: 'downloads' },
+      schema: {
+        params: {
+          type: 'object',
+          required: ['projectId', 'filename'],
+          additionalProperties: false,
+          // The pattern admits no `/`, no leading `.`: the filename only ever selects a row.
+          properties: { projectId, filename: parameters.DocumentFilename.schema },
+        },
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+        },
+        response: {
+          200: { type: 'string' },
+          304: { type: 'null' },
+          409: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { projectId: id, filename } = request.params;
+      const { accountId, mode } = request.principal;
+      const row = await findOwnedDocument(db, id.toLowerCase(), accountId, mode, filename);
+      if (row === undefined) throw projectNotFound(id);
+      if (row.status === 'failed') throw notCompleted(id, 'failed');
+      if (row.content === null) {
+        throw new ApiError(
+          'RESOURCE_NOT_FOUND',
+          'The project has no document with this filename.',
+          {
+            details: { resource_type: 'document', resource_id: filename },
+          },
+        );
+      }
+      // A stored document never changes, so its validator holds in every state.
+      const etag = etagOf(row.content);
+      reply.header('etag', etag);
+      reply.header('cache-control', row.status === 'completed' ? FINAL_CACHE : 'no-cache');
+      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('text/markdown; charset=utf-8').send(row.content);
+    },
+  );
+
+  app.get<{ Params: { projectId: string }; Querystring: { layout?: ArchiveLayout } }>(
+    '/projects/:projectId/archive',
+    {
+      config: { operationId: 'getProjectArchive', rateLimit: 'downloads' },
+      schema: {
+        params: {
+          type: 'object',
+          required: ['projectId'],
+          additionalProperties: false,
+          properties: { projectId },
+        },
+        querystring: {
+          type: 'object',
+          properties: { layout: parameters.ArchiveLayout.schema },
+        },
+        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        response: {
+          200: { type: 'string' },
+          409: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { projectId: id } = request.params;
+      // The completed body is the status reader's cached bytes: no query for a hot project.
+      const view = await statusReader.read(request.principal, id.toLowerCase());
+      if (view === undefined) throw projectNotFound(id);
+      if (view.status !== 'completed') {
+        throw notCompleted(id, view.status, view.estimatedCompletionMs);
+      }
+      const data = (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse)
+        .data as ProjectCompleted;
+      const entries = archiveEntries(data, request.query.layout ?? 'plain');
+      reply.header(
+        'content-disposition',
+        `attachment; filename="${archiveSlug(data.project.name)}.zip"`,
+      );
+      reply.header('cache-control', FINAL_CACHE);
+      return reply.type('application/zip').send(zipStream(entries, archiveDate(data)));
+    },
+  );
+}

@@ -1,0 +1,164 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../../errors.ts';
+import { FINAL_EVENTS, type ProjectEventHub } from '../../../generation/events.ts';
+import type { ProjectStatusReader } from '../../../generation/status.ts';
+import type { Db } from '../../../storage/db.ts';
+import { listProjectEvents } from '../../../storage/sql/events.ts';
+import { errorResponses } from '../schemas.ts';
+import { closedSignal } from './index.ts';
+
+export interface EventRoutesOptions {
+  statusReader: ProjectStatusReader;
+  db: Db;
+  events: ProjectEventHub;
+  /** Milliseconds between keep-alive comments. */
+  keepAliveMs: number;
+  /** Streams one key may hold open at once in this process. */
+  maxStreamsPerKey?: number;
+}
+
+/** Default cap of open event streams per API key (per API process). */
+export const MAX_STREAMS_PER_KEY = 5;
+
+/** One server-sent event, as the wire carries it. */
+function frame(event: string, id: number, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function lastEventId(raw: string | string[] | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\s*\d{1,9}\s*$/.test(value)) {
+    throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID must be an event id of this stream.', {
+      details: {
+        invalid_fields: { 'last-event-id': 'must be a whole number from an earlier event' },
+      },
+    });
+  }
+  return Number(value);
+}
+
+/**
+ * `GET /projects/{projectId}/events`: the project's life as server-sent events. A new
+ * stream starts with `status` (the status `data` as getProjectStatus has it), then every
+ * stored event after it, live, until `project.completed` or `project.failed` ends it. A
+ * reconnect with `Last-Event-ID` resumes after that event: events are stored, so none is
+ * lost or repeated.
+ */
+export async function eventRoutes(
+  app: FastifyInstance,
+  {
+    statusReader,
+    db,
+    events,
+    keepAliveMs,
+    maxStreamsPerKey = MAX_STREAMS_PER_KEY,
+  }: EventRoutesOptions,
+) {
+  const open = new Map<string, number>();
+
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/events',
+    {
+      // Opening a stream counts once against the status limit, like one poll.
+      config: { operationId: 'streamProjectEvents', rateLimit: 'status' },
+      schema: {
+        params: {
+          type: 'object',
+          required: ['projectId'],
+          additionalProperties: false,
+          properties: { projectId: { type: 'string', format: 'uuid' } },
+        },
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'last-event-id': { type: 'string' } },
+        },
+        response: errorResponses(400, 401, 403, 404, 429, 500),
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.projectId.toLowerCase();
+      const after = lastEventId(request.headers['last-event-id']);
+      const view = await statusReader.read(request.principal, id);
+      if (view === undefined) {
+        throw new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
+          details: { resource_type: 'project', resource_id: request.params.projectId },
+        });
+      }
+      const keyId = request.principal.keyId;
+      const held = open.get(keyId) ?? 0;
+      if (held >= maxStreamsPerKey) {
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `At most ${maxStreamsPerKey} event streams may be open at once per API key; close one first.`,
+          {
+            details: { retry_after: 1, limit: maxStreamsPerKey, window: 'open streams' },
+            headers: { 'retry-after': 1 },
+          },
+        );
+      }
+      open.set(keyId, held + 1);
+
+      const stream = new PassThrough();
+      const closed = closedSignal(reply);
+      let pending = true;
+      let wake: (() => void) | undefined;
+      // Subscribed before the first read, so an event committed in between is not missed.
+      const unsubscribe = events.subscribe(id, () => {
+        pending = true;
+        wake?.();
+      });
+      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
+      const release = () => {
+        clearInterval(keepAlive);
+        unsubscribe();
+        wake?.();
+        const left = (open.get(keyId) ?? 1) - 1;
+        if (left > 0) open.set(keyId, left);
+        else open.delete(keyId);
+      };
+      closed.addEventListener('abort', release, { once: true });
+
+      const pump = async () => {
+        let sent = after ?? 0;
+        if (after === undefined) {
+          const log = await listProjectEvents(db, id);
+          const final = log.find((event) => FINAL_EVENTS.has(event.type));
+          // The status stands just before the final event of a finished project, else after
+          // the last event: a resume from it continues exactly there.
+          sent = final ? final.seq - 1 : (log.at(-1)?.seq ?? 0);
+          const current = JSON.parse(view.body.toString('utf8')) as { data: unknown };
+          stream.write(frame('status', sent, current.data));
+          if (view.status !== 'in_progress' && final === undefined) return;
+        }
+        while (!closed.aborted) {
+          if (pending) {
+            pending = false;
+            for (const event of await listProjectEvents(db, id, sent)) {
+              stream.write(frame(event.type, event.seq, event.data));
+              sent = event.seq;
+              if (FINAL_EVENTS.has(event.type)) return;
+            }
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            if (pending || closed.aborted) resolve();
+          });
+          wake = undefined;
+        }
+      };
+      pump()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'event stream failed'))
+        .finally(() => stream.end());
+
+      reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        // Proxies that buffer (nginx) would hold events back.
+        .header('x-accel-buffering', 'no');
+      return reply.send(stream);
+    },
+  );
+}

@@ -1,0 +1,144 @@
+import { openapiDocument, type ProjectState, schemaRef } from '@pgs/contract';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../../errors.ts';
+import { listProjects, UnknownCursorError } from '../../../generation/listing.ts';
+import type { Projects } from '../../../generation/projects.ts';
+import type { ProjectStatusReader } from '../../../generation/status.ts';
+import type { Db } from '../../../storage/db.ts';
+import { withIdempotency } from '../../idempotency.ts';
+import { errorResponses } from '../schemas.ts';
+
+export interface ManageRoutesOptions {
+  statusReader: ProjectStatusReader;
+  projects: Projects;
+  db: Db;
+}
+
+const parameters = openapiDocument.components.parameters;
+
+const projectIdParams = {
+  type: 'object',
+  required: ['projectId'],
+  additionalProperties: false,
+  properties: { projectId: { type: 'string', format: 'uuid' } },
+} as const;
+
+const notFound = (projectId: string) =>
+  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
+    details: { resource_type: 'project', resource_id: projectId },
+  });
+
+/**
+ * Listing, cancelling and deleting projects (`listProjects`, `cancelProject`,
+ * `deleteProject`): always the caller's own projects, in the caller's mode.
+ */
+export async function manageRoutes(
+  app: FastifyInstance,
+  { statusReader, projects, db }: ManageRoutesOptions,
+) {
+  app.get<{ Querystring: { limit?: number; starting_after?: string; status?: ProjectState } }>(
+    '/projects',
+    {
+      config: { operationId: 'listProjects', rateLimit: 'list' },
+      schema: {
+        // Unknown parameters are refused: a misspelt cursor would otherwise page forever.
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            limit: parameters.ListLimit.schema,
+            starting_after: parameters.StartingAfter.schema,
+            status: parameters.ProjectStatusFilter.schema,
+          },
+        },
+        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        response: {
+          200: schemaRef('ProjectListResponse'),
+          ...errorResponses(400, 401, 403, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, status, starting_after: startingAfter } = request.query;
+      try {
+        return await listProjects(db, request.principal, { limit, status, startingAfter });
+      } catch (error) {
+        if (!(error instanceof UnknownCursorError)) throw error;
+        throw new ApiError('VALIDATION_ERROR', 'starting_after is not one of your projects.', {
+          details: {
+            invalid_fields: {
+              starting_after: "must be the projectId of a project of this key's account and mode",
+            },
+          },
+        });
+      }
+    },
+  );
+
+  app.post<{ Params: { projectId: string } }>(
+    '/projects/:projectId/cancel',
+    {
+      config: { operationId: 'cancelProject', rateLimit: 'manage' },
+      schema: {
+        params: projectIdParams,
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
+        },
+        response: {
+          200: schemaRef('ProjectCancelledResponse'),
+          409: schemaRef('OperationErrorResponse'),
+          422: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      const id = projectId.toLowerCase();
+      // The request has no body: the project is what a key must not be reused for.
+      return withIdempotency(db, request, reply, `cancelProject ${id}`, async (remember) => {
+        const result = await projects.cancel(id, {
+          owner: request.principal,
+          withinTransaction: (tx, body) => remember(tx, { status: 200, headers: {}, body }),
+        });
+        switch (result.outcome) {
+          case 'cancelled':
+            return { status: 200, headers: {}, body: result.body };
+          case 'not_found':
+            throw notFound(projectId);
+          case 'not_in_progress':
+            throw new ApiError(
+              'PROJECT_NOT_IN_PROGRESS',
+              `The project is already ${result.status}; only a project in progress can be cancelled.`,
+              { details: { resource_type: 'project', resource_id: id, status: result.status } },
+            );
+          default: {
+            const never: never = result;
+            throw new Error(`unknown cancel outcome ${JSON.stringify(never)}`);
+          }
+        }
+      });
+    },
+  );
+
+  app.delete<{ Params: { projectId: string } }>(
+    '/projects/:projectId',
+    {
+      config: { operationId: 'deleteProject', rateLimit: 'manage' },
+      schema: {
+        params: projectIdParams,
+        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { projectId } = request.params;
+      const id = projectId.toLowerCase();
+      if (!(await projects.delete(id, { owner: request.principal }))) throw notFound(projectId);
+      // This process at once; the others when the NOTIFY reaches them.
+      statusReader.forget(id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,267 @@
+import { buffer } from 'node:stream/consumers';
+import type { ProjectCompleted, ProjectType } from '@pgs/contract';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import {
+  archiveDate,
+  archiveEntries,
+  archiveSlug,
+  demoteHeadings,
+  projectJson,
+  zipStream,
+} from './archive.ts';
+import { documentPlan } from './catalogue.ts';
+
+const GENERATED_AT = '2026-11-22T10:00:00.000Z';
+
+/** A completed project of the type with every document of its plan, in plan order. */
+function completed(type: ProjectType, name = 'Team Pulse'): ProjectCompleted {
+  return {
+    projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
+    status: 'completed',
+    project: {
+      name,
+      description: 'A habit tracker for remote teams.',
+      type,
+      questionnaire: {
+        targetAudience: 'Remote teams of 5 to 50 people',
+        monetization: 'Per-seat subscription',
+        techStack: ['TypeScript', 'PostgreSQL'],
+        platforms: ['web'],
+      },
+      documents: documentPlan(type).map((kind, i) => ({
+        type: kind.kind,
+        filename: kind.filename,
+        content: `# ${kind.title}: ${name}\n\n## ${kind.sections[0]}\n\nText of ${kind.kind}.\n`,
+        generated_at: new Date(Date.parse(GENERATED_AT) + i * 1000).toISOString(),
+        stage: kind.stage,
+        tokens_used: 100 + i,
+      })),
+    },
+    metadata: { creditsConsumed: 47, generationTimeMs: 48211, documentsGenerated: 9 },
+  };
+}
+
+const paths = (data: ProjectCompleted, layout: Parameters<typeof archiveEntries>[1]) =>
+  archiveEntries(data, layout).map((entry) => entry.path);
+const contentOf = (data: ProjectCompleted, kind: string) =>
+  data.project.documents.find((doc) => doc.type === kind)!.content;
+
+describe('archiveSlug', () => {
+  it.each([
+    ['Team Pulse', 'team-pulse'],
+    ['TeamPulse', 'teampulse'],
+    ['Café Compost Circle!', 'cafe-compost-circle'],
+    ['  --MCP: GitHub / Jira bridge--  ', 'mcp-github-jira-bridge'],
+    ['日本語', 'project'],
+    ['', 'project'],
+    [`${'a'.repeat(49)} b`, 'a'.repeat(49)],
+    ['x'.repeat(80), 'x'.repeat(50)],
+  ])('%j → %j', (name, slug) => {
+    expect(archiveSlug(name)).toBe(slug);
+    expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    expect(slug.length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('demoteHeadings', () => {
+  it('moves ATX headings one level down, leaves code fences, level 6 and non-headings alone', () => {
+    const markdown = [
+      '# Title',
+      '## Part',
+      '###### Deepest',
+      '#hashtag is no heading',
+      '```md',
+      '# inside a fence',
+      '```',
+      '~~~',
+      '## also inside',
+      '~~~',
+      '   ### indented',
+      'Text # not a heading',
+    ].join('\n');
+    expect(demoteHeadings(markdown).split('\n')).toEqual([
+      '## Title',
+      '### Part',
+      '###### Deepest',
+      '#hashtag is no heading',
+      '```md',
+      '# inside a fence',
+      '```',
+      '~~~',
+      '## also inside',
+      '~~~',
+      '   #### indented',
+      'Text # not a heading',
+    ]);
+  });
+});
+
+describe('archiveEntries', () => {
+  it('plain: <slug>/ + each filename + project.json, documents unchanged', () => {
+    const data = completed('web');
+    const entries = archiveEntries(data, 'plain');
+    expect(entries.map((e) => e.path)).toEqual([
+      ...documentPlan('web').map((k) => `team-pulse/${k.filename}`),
+      'team-pulse/project.json',
+    ]);
+    for (const doc of data.project.documents) {
+      expect(entries.find((e) => e.path === `team-pulse/${doc.filename}`)?.content).toBe(
+        doc.content,
+      );
+    }
+  });
+
+  it('project.json: the status data without the documents', () => {
+    const data = completed('mobile');
+    const { documents: _, ...project } = data.project;
+    expect(JSON.parse(projectJson(data))).toEqual({
+      projectId: data.projectId,
+      ...project,
+      metadata: data.metadata,
+    });
+  });
+
+  it('kiro, web: steering, requirements, design, tasks, README', () => {
+    const data = completed('web');
+    expect(paths(data, 'kiro')).toEqual([
+      '.kiro/steering/product.md',
+      '.kiro/specs/team-pulse/requirements.md',
+      '.kiro/specs/team-pulse/design.md',
+      '.kiro/specs/team-pulse/tasks.md',
+      'README.md',
+      '.kiro/specs/team-pulse/project.json',
+    ]);
+    const entries = archiveEntries(data, 'kiro');
+    const file = (path: string) => entries.find((e) => e.path === path)!.content;
+    expect(file('.kiro/steering/product.md')).toBe(contentOf(data, 'project-brief'));
+    expect(file('.kiro/specs/team-pulse/tasks.md')).toBe(contentOf(data, 'implementation-plan'));
+    expect(file('README.md')).toBe(contentOf(data, 'readme'));
+    expect(file('.kiro/specs/team-pulse/requirements.md')).toBe(
+      [
+        '# Requirements Document: Team Pulse\n',
+        demoteHeadings(contentOf(data, 'product-requirements')),
+        demoteHeadings(contentOf(data, 'user-stories')),
+      ].join('\n'),
+    );
+    const design = file('.kiro/specs/team-pulse/design.md');
+    expect(design.startsWith('# Design Document: Team Pulse\n\n## Architecture: ')).toBe(true);
+    for (const kind of ['architecture', 'api-design', 'data-model']) {
+      expect(design).toContain(demoteHeadings(contentOf(data, kind)));
+    }
+  });
+
+  it('kiro, mobile and mcp: every design document of the type goes to design.md', () => {
+    for (const [type, kinds] of [
+      ['mobile', ['screens', 'navigation', 'offline-and-permissions']],
+      ['mcp', ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients']],
+    ] as const) {
+      const data = completed(type);
+      expect(paths(data, 'kiro')).toHaveLength(6);
+      const design = archiveEntries(data, 'kiro').find((e) => e.path.endsWith('/design.md'))!;
+      for (const kind of ['architecture', ...kinds]) {
+        expect(design.content).toContain(demoteHeadings(contentOf(data, kind)));
+      }
+    }
+  });
+
+  it('spec-kit: spec, plan, data-model, contracts, tasks per type', () => {
+    const spec = 'specs/001-team-pulse';
+    expect(paths(completed('web'), 'spec-kit')).toEqual([
+      `${spec}/spec.md`,
+      `${spec}/plan.md`,
+      `${spec}/data-model.md`,
+      `${spec}/contracts/api-design.md`,
+      `${spec}/tasks.md`,
+      'README.md',
+      `${spec}/project.json`,
+    ]);
+    expect(paths(completed('mobile'), 'spec-kit')).toEqual([
+      `${spec}/spec.md`,
+      `${spec}/plan.md`,
+      `${spec}/tasks.md`,
+      'README.md',
+      `${spec}/project.json`,
+    ]);
+    expect(paths(completed('mcp'), 'spec-kit')).toEqual([
+      `${spec}/spec.md`,
+      `${spec}/plan.md`,
+      `${spec}/contracts/mcp-tools.md`,
+      `${spec}/contracts/mcp-resources-and-prompts.md`,
+      `${spec}/tasks.md`,
+      'README.md',
+      `${spec}/project.json`,
+    ]);
+    const data = completed('mobile');
+    const file = (path: string) =>
+      archiveEntries(data, 'spec-kit').find((e) => e.path === path)!.content;
+    expect(file(`${spec}/spec.md`)).toBe(
+      [
+        '# Feature Specification: Team Pulse\n',
+        ...['project-brief', 'product-requirements', 'user-stories'].map((kind) =>
+          demoteHeadings(contentOf(data, kind)),
+        ),
+      ].join('\n'),
+    );
+    for (const kind of ['architecture', 'screens', 'navigation', 'offline-and-permissions']) {
+      expect(file(`${spec}/plan.md`)).toContain(demoteHeadings(contentOf(data, kind)));
+    }
+  });
+
+  it('agents: AGENTS.md, then docs/<filename> for each document, docs/project.json', () => {
+    const data = completed('mcp');
+    const entries = archiveEntries(data, 'agents');
+    expect(entries.map((e) => e.path)).toEqual([
+      'AGENTS.md',
+      ...documentPlan('mcp').map((k) => `docs/${k.filename}`),
+      'docs/project.json',
+    ]);
+    const agents = entries[0]!.content;
+    expect(agents).toMatch(/^# AGENTS\.md: Team Pulse\n/);
+    expect(agents).toContain('## Where to start');
+    expect(agents).toContain('1. Read `docs/PROJECT_BRIEF.md` first');
+    // One table row per document, with a description.
+    for (const kind of documentPlan('mcp')) {
+      expect(agents).toContain(`| \`docs/${kind.filename}\` | ${kind.title}: `);
+    }
+    expect(agents).toContain('- Tech stack: TypeScript, PostgreSQL');
+  });
+
+  it('a kind no layout knows still ships, beside the spec, under a safe name', () => {
+    const data = completed('web');
+    data.project.documents.push({
+      ...data.project.documents[0]!,
+      type: 'glossary',
+      filename: '../../etc/GLOSSARY.md',
+    });
+    expect(paths(data, 'kiro')).toContain('.kiro/specs/team-pulse/etc_GLOSSARY.md');
+    expect(paths(data, 'plain')).toContain('team-pulse/etc_GLOSSARY.md');
+    for (const layout of ['plain', 'kiro', 'spec-kit', 'agents'] as const) {
+      for (const path of paths(data, layout)) expect(path).not.toMatch(/(^|\/)\.\.(\/|$)|^\//);
+    }
+  });
+});
+
+describe('zipStream', () => {
+  it('streams a zip that unzips to the entries, the same bytes every time', async () => {
+    const data = completed('web');
+    // A document larger than one chunk, with non-ASCII text.
+    data.project.documents[0]!.content = `# Brief\n\n${'Équipe café ☕ '.repeat(20_000)}\n`;
+    const entries = archiveEntries(data, 'plain');
+    const stream = zipStream(entries, archiveDate(data));
+    let chunks = 0;
+    stream.on('data', () => chunks++);
+    const bytes = await buffer(stream);
+    expect(chunks).toBeGreaterThan(1);
+    const files = unzipSync(new Uint8Array(bytes));
+    expect(Object.keys(files)).toEqual(entries.map((e) => e.path));
+    for (const entry of entries) expect(strFromU8(files[entry.path]!)).toBe(entry.content);
+    const again = await buffer(zipStream(entries, archiveDate(data)));
+    expect(again.equals(bytes)).toBe(true);
+  });
+
+  it('dates the files by the last document', () => {
+    const data = completed('web');
+    expect(archiveDate(data).toISOString()).toBe(data.project.documents.at(-1)!.generated_at);
+  });
+});

@@ -1,0 +1,303 @@
+import { Readable } from 'node:stream';
+import type { ArchiveLayout, ProjectCompleted, ProjectDocument, ProjectType } from '@pgs/contract';
+import { Zip, ZipDeflate } from 'fflate';
+import { documentPlan } from './catalogue.ts';
+
+/** One file of an archive: its path inside the zip and its text. */
+export interface ArchiveEntry {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** What a layout puts in one file: one document as it is, or several under a title. */
+interface Target {
+  readonly path: string;
+  readonly kinds: readonly string[];
+  /** Set for a file made of several documents: its own `# <title>: <name>` heading. */
+  readonly title?: string;
+}
+
+/** How a layout arranges a project: its targets, then where the rest and project.json go. */
+interface LayoutPlan {
+  readonly targets: readonly Target[];
+  /** Where a document no target takes goes (a kind added later is never dropped). */
+  readonly rest: (filename: string) => string;
+  readonly projectJson: string;
+}
+
+const MAX_SLUG = 50;
+
+/**
+ * The project's name as a file name: lower-case ASCII letters and digits, words joined by
+ * `-` (accents dropped, anything else a separator), at most 50 characters; `project` when
+ * nothing is left.
+ *
+ * @example
+ * archiveSlug('Café Compost Circle!'); // 'cafe-compost-circle'
+ */
+export function archiveSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_SLUG)
+    .replace(/-+$/, '');
+  return slug === '' ? 'project' : slug;
+}
+
+/**
+ * The markdown with every ATX heading one level down (`#` → `##`), outside fenced code
+ * blocks; a level-6 heading stays level 6. Used to put a document under a combined file's
+ * title.
+ *
+ * @example
+ * demoteHeadings('# Title\n\n## Part'); // '## Title\n\n### Part'
+ */
+export function demoteHeadings(markdown: string): string {
+  let fence: string | undefined;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const opening = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (opening) {
+        const marker = opening[1]!;
+        if (fence === undefined) fence = marker;
+        else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+        return line;
+      }
+      if (fence !== undefined) return line;
+      return line.replace(/^( {0,3})(#{1,5})(?=[ \t]|$)/, '$1#$2');
+    })
+    .join('\n');
+}
+
+// The design documents of each type (beyond the architecture), in the catalogue's terms.
+const WEB_DESIGN = ['api-design', 'data-model'];
+const MOBILE_DESIGN = ['screens', 'navigation', 'offline-and-permissions'];
+const MCP_DESIGN = ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients'];
+/** Documents that define an interface others call: spec-kit's `contracts/`. */
+const CONTRACT_KINDS = ['api-design', 'mcp-tools', 'mcp-resources-and-prompts'];
+
+function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
+  switch (layout) {
+    case 'plain':
+      return {
+        targets: [],
+        rest: (filename) => `${slug}/${filename}`,
+        projectJson: `${slug}/project.json`,
+      };
+    case 'kiro': {
+      const spec = `.kiro/specs/${slug}`;
+      return {
+        targets: [
+          { path: '.kiro/steering/product.md', kinds: ['project-brief'] },
+          {
+            path: `${spec}/requirements.md`,
+            title: 'Requirements Document',
+            kinds: ['product-requirements', 'user-stories'],
+          },
+          {
+            path: `${spec}/design.md`,
+            title: 'Design Document',
+            kinds: ['architecture', ...WEB_DESIGN, ...MOBILE_DESIGN, ...MCP_DESIGN],
+          },
+          { path: `${spec}/tasks.md`, kinds: ['implementation-plan'] },
+          { path: 'README.md', kinds: ['readme'] },
+        ],
+        rest: (filename) => `${spec}/${filename}`,
+        projectJson: `${spec}/project.json`,
+      };
+    }
+    case 'spec-kit': {
+      const spec = `specs/001-${slug}`;
+      return {
+        targets: [
+          {
+            path: `${spec}/spec.md`,
+            title: 'Feature Specification',
+            kinds: ['project-brief', 'product-requirements', 'user-stories'],
+          },
+          {
+            path: `${spec}/plan.md`,
+            title: 'Implementation Plan',
+            kinds: ['architecture', ...MOBILE_DESIGN, 'mcp-transport-and-clients'],
+          },
+          { path: `${spec}/data-model.md`, kinds: ['data-model'] },
+          ...CONTRACT_KINDS.map((kind) => ({
+            path: `${spec}/contracts/${kind}.md`,
+            kinds: [kind],
+          })),
+          { path: `${spec}/tasks.md`, kinds: ['implementation-plan'] },
+          { path: 'README.md', kinds: ['readme'] },
+        ],
+        rest: (filename) => `${spec}/${filename}`,
+        projectJson: `${spec}/project.json`,
+      };
+    }
+    case 'agents':
+      return {
+        targets: [],
+        rest: (filename) => `docs/${filename}`,
+        projectJson: 'docs/project.json',
+      };
+    default: {
+      const never: never = layout;
+      throw new Error(`unknown archive layout ${String(never)}`);
+    }
+  }
+}
+
+/** A stored filename as a zip path segment: nothing that could climb out of its folder. */
+function safeFilename(filename: string): string {
+  const cleaned = filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
+  return cleaned === '' ? 'document.md' : cleaned;
+}
+
+const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
+function combine(title: string, name: string, docs: readonly ProjectDocument[]): string {
+  return [
+    `# ${title}: ${name}\n`,
+    ...docs.map((doc) => withNewline(demoteHeadings(doc.content))),
+  ].join('\n');
+}
+
+/** `project.json`: the project as the status response has it, without the documents. */
+export function projectJson(data: ProjectCompleted): string {
+  const { documents: _documents, ...project } = data.project;
+  return `${JSON.stringify({ projectId: data.projectId, ...project, metadata: data.metadata }, null, 2)}\n`;
+}
+
+const TYPE_PHRASES: Record<ProjectType, string> = {
+  web: 'a web application',
+  mobile: 'a mobile app',
+  mcp: 'an MCP server',
+};
+
+/** AGENTS.md of the `agents` layout: where to start, then one line per document. */
+function agentsMd(data: ProjectCompleted): string {
+  const { project } = data;
+  const docs = project.documents;
+  const plan = documentPlan(project.type);
+  const path = (kind: string) => {
+    const doc = docs.find((d) => d.type === kind);
+    return doc ? `\`docs/${safeFilename(doc.filename)}\`` : undefined;
+  };
+  const paths = (kinds: readonly string[]) =>
+    kinds.map(path).filter((p): p is string => p !== undefined);
+  const design = paths([...WEB_DESIGN, ...MOBILE_DESIGN, ...MCP_DESIGN]);
+  const steps = [
+    path('project-brief') &&
+      `Read ${path('project-brief')} first: the problem, who it is for and what success means.`,
+    paths(['product-requirements', 'user-stories']).length > 0 &&
+      `What to build: ${paths(['product-requirements', 'user-stories']).join(' and ')}. Requirements are numbered FR-n and NFR-n, stories US-n; the other documents cite these IDs, and so should your commits and tests.`,
+    path('architecture') &&
+      `How to build it: ${path('architecture')}${design.length > 0 ? `, then ${design.join(', ')}` : ''}. Keep to the technology it chooses.`,
+    path('implementation-plan') &&
+      `Work through ${path('implementation-plan')} in order, one task at a time, ticking its checkboxes as tasks are done.`,
+  ].filter((step): step is string => typeof step === 'string');
+  const describe = (doc: ProjectDocument) => {
+    const kind = plan.find((k) => k.kind === doc.type);
+    if (kind === undefined) return doc.content.match(/^#\s+(.+)$/m)?.[1]?.trim() ?? doc.type;
+    return `${kind.title}: ${kind.sections.join(', ').toLowerCase()}.`;
+  };
+  const stack = project.questionnaire.techStack;
+  return [
+    `# AGENTS.md: ${project.name}\n`,
+    `${project.description}\n`,
+    `The specification of ${project.name}, ${TYPE_PHRASES[project.type]}, written before the code by PGS. The documents in \`docs/\` agree with each other; when they seem not to, the requirements win and the question goes to a person.\n`,
+    '## Where to start\n',
+    `${steps.map((step, i) => `${i + 1}. ${step}`).join('\n')}\n`,
+    '## Documents\n',
+    '| File | What it holds |\n| --- | --- |',
+    `${docs.map((doc) => `| \`docs/${safeFilename(doc.filename)}\` | ${describe(doc).replaceAll('|', '\\|')} |`).join('\n')}\n`,
+    '## Project\n',
+    `- Type: ${project.type}`,
+    ...(stack.length > 0 ? [`- Tech stack: ${stack.join(', ')}`] : []),
+    '- Name, questionnaire and generation metadata: `docs/project.json`\n',
+  ].join('\n');
+}
+
+/**
+ * The files of a completed project's archive in a layout, in the order they are zipped.
+ * Pure: the same project and layout always give the same entries (docs/api.md has the table).
+ *
+ * @example
+ * archiveEntries(data, 'kiro').map((e) => e.path);
+ * // ['.kiro/steering/product.md', '.kiro/specs/teampulse/requirements.md', …]
+ */
+export function archiveEntries(data: ProjectCompleted, layout: ArchiveLayout): ArchiveEntry[] {
+  const { project } = data;
+  const plan = layoutPlan(layout, archiveSlug(project.name));
+  const entries: ArchiveEntry[] = [];
+  if (layout === 'agents') entries.push({ path: 'AGENTS.md', content: agentsMd(data) });
+  const taken = new Set<string>();
+  for (const target of plan.targets) {
+    // Documents in the project's order (the workflow's), whatever the target lists first.
+    const docs = project.documents.filter((doc) => target.kinds.includes(doc.type));
+    if (docs.length === 0) continue;
+    for (const doc of docs) taken.add(doc.type);
+    const content =
+      target.title === undefined && docs.length === 1
+        ? docs[0]!.content
+        : combine(target.title ?? 'Documents', project.name, docs);
+    entries.push({ path: target.path, content });
+  }
+  for (const doc of project.documents) {
+    if (!taken.has(doc.type)) {
+      entries.push({ path: plan.rest(safeFilename(doc.filename)), content: doc.content });
+    }
+  }
+  entries.push({ path: plan.projectJson, content: projectJson(data) });
+  return entries;
+}
+
+/** When the archive's files are dated: the last document's generation (a stable date). */
+export function archiveDate(data: ProjectCompleted): Date {
+  const times = data.project.documents.map((doc) => Date.parse(doc.generated_at));
+  // ZIP dates start in 1980; a project with no documents is dated then.
+  return new Date(Math.max(Date.UTC(1980, 0, 2), ...times.filter(Number.isFinite)));
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** The zip's bytes as they are produced, one file at a time (fflate, deflate level 6). */
+function* zipChunks(entries: readonly ArchiveEntry[], mtime: Date): Generator<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else ready.push(chunk);
+  });
+  const drain = function* () {
+    if (failure) throw failure;
+    while (ready.length > 0) yield ready.shift()!;
+  };
+  const encoder = new TextEncoder();
+  for (const entry of entries) {
+    const file = new ZipDeflate(entry.path, { level: 6 });
+    file.mtime = mtime;
+    zip.add(file);
+    const bytes = encoder.encode(entry.content);
+    if (bytes.length === 0) file.push(bytes, true);
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      file.push(bytes.subarray(at, at + CHUNK_BYTES), at + CHUNK_BYTES >= bytes.length);
+      yield* drain();
+    }
+  }
+  zip.end();
+  yield* drain();
+}
+
+/**
+ * A zip of the entries as a byte stream: each part is sent as soon as it is compressed and
+ * the stream is pulled (backpressure), so the whole archive is never held in memory.
+ *
+ * @example
+ * reply.type('application/zip').send(zipStream(archiveEntries(data, 'plain'), archiveDate(data)));
+ */
+export function zipStream(entries: readonly ArchiveEntry[], mtime: Date): Readable {
+  return Readable.from(zipChunks(entries, mtime), { objectMode: false });
+}

@@ -1,0 +1,170 @@
+/**
+ * A project's events: stored with the change they describe (same transaction) and
+ * announced to every process by NOTIFY on commit. Long-polls and event streams wait on
+ * them here instead of polling the database.
+ */
+import type { Database, Tx } from '../storage/db.ts';
+import { listen, notify } from '../storage/notifications.ts';
+import { appendProjectEvent } from '../storage/sql/events.ts';
+
+/** The channel on which a project id is announced when one of its events commits. */
+export const PROJECT_EVENTS_CHANNEL = 'pgs_project_events';
+
+/** The event types of a project's stream, in the order they can occur. */
+export type ProjectEventType =
+  | 'stage.started'
+  | 'document.completed'
+  | 'project.completed'
+  | 'project.failed';
+
+/** Events after which nothing more happens to a project. */
+export const FINAL_EVENTS: ReadonlySet<string> = new Set(['project.completed', 'project.failed']);
+
+/**
+ * Records an event inside `tx` and announces it when `tx` commits.
+ *
+ * @example
+ * await db.transaction((tx) => recordEvent(tx, projectId, 'stage.started', { stage: 'design' }));
+ */
+export async function recordEvent(
+  tx: Tx,
+  projectId: string,
+  type: ProjectEventType,
+  data: Record<string, unknown>,
+  options: { whileInProgress?: boolean } = {},
+): Promise<number> {
+  const seq = await appendProjectEvent(tx, projectId, type, data, options);
+  await notify(tx, PROJECT_EVENTS_CHANNEL, projectId);
+  return seq;
+}
+
+/**
+ * One process's subscription to every project's announcements, fanned out to whoever
+ * waits on a given project. A lost connection (`onGap`) wakes every waiter, which then
+ * re-reads what it needs: nothing is missed, at worst one read too many.
+ *
+ * @example
+ * const hub = await ProjectEventHub.start(database);
+ * const stop = hub.subscribe(projectId, () => wake());
+ */
+export class ProjectEventHub {
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #stop: (() => Promise<void>) | undefined;
+
+  static async start(database: Database): Promise<ProjectEventHub> {
+    const hub = new ProjectEventHub();
+    hub.#stop = await listen(
+      database,
+      PROJECT_EVENTS_CHANNEL,
+      (projectId) => hub.#wake(projectId),
+      () => {
+        for (const projectId of [...hub.#waiters.keys()]) hub.#wake(projectId);
+      },
+    );
+    return hub;
+  }
+
+  /** Calls `onEvent` on every announcement for the project until the returned function is called. */
+  subscribe(projectId: string, onEvent: () => void): () => void {
+    let set = this.#waiters.get(projectId);
+    if (set === undefined) {
+      set = new Set();
+      this.#waiters.set(projectId, set);
+    }
+    set.add(onEvent);
+    return () => {
+      set.delete(onEvent);
+      if (set.size === 0 && this.#waiters.get(projectId) === set) this.#waiters.delete(projectId);
+    };
+  }
+
+  /**
+   * Resolves on the project's next announcement, or after `ms`, or when `signal` aborts:
+   * `true` when woken by an event.
+   */
+  next(projectId: string, ms: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (woken: boolean) => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', onAbort);
+        resolve(woken);
+      };
+      const onAbort = () => done(false);
+      const unsubscribe = this.subscribe(projectId, () => done(true));
+      const timer = setTimeout(() => done(false), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) done(false);
+    });
+  }
+
+  /** How many waiters are subscribed (tests and metrics). */
+  get waiting(): number {
+    let count = 0;
+    for (const set of this.#waiters.values()) count += set.size;
+    return count;
+  }
+
+  #wake(projectId: string): void {
+    const set = this.#waiters.get(projectId);
+    if (set === undefined) return;
+    for (const onEvent of [...set]) onEvent();
+  }
+
+  async stop(): Promise<void> {
+    await this.#stop?.();
+    for (const set of this.#waiters.values()) for (const onEvent of [...set]) onEvent();
+    this.#waiters.clear();
+  }
+}
+
+/**
+ * Re-reads a value each time the project announces an event, until `done` says so, `ms`
+ * pass, or `signal` aborts; resolves with the last value read. It subscribes before the
+ * first read, so an event committed in between is not missed.
+ *
+ * @example
+ * const view = await holdUntil(hub, id, 30_000, signal, () => reader.read(principal, id), (v) => v?.status !== 'in_progress');
+ */
+export async function holdUntil<T>(
+  hub: ProjectEventHub,
+  projectId: string,
+  ms: number,
+  signal: AbortSignal,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
+  let pending = false;
+  let wake: (() => void) | undefined;
+  const stop = hub.subscribe(projectId, () => {
+    pending = true;
+    wake?.();
+  });
+  const deadline = Date.now() + ms;
+  try {
+    let value = await read();
+    while (!done(value) && !signal.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      if (!pending) {
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', finish);
+            wake = undefined;
+            resolve();
+          };
+          const timer = setTimeout(finish, left);
+          signal.addEventListener('abort', finish, { once: true });
+          wake = finish;
+        });
+      }
+      if (!pending) continue;
+      pending = false;
+      value = await read();
+    }
+    return value;
+  } finally {
+    stop();
+  }
+}

@@ -1,0 +1,70 @@
+import type { ProjectListResponse, ProjectState, ProjectSummary } from '@pgs/contract';
+import type { Db } from '../storage/db.ts';
+import { listOwnedProjects, ownsProject, type ProjectSummaryRow } from '../storage/sql/projects.ts';
+import type { ProjectOwner } from './projects.ts';
+import { FAILURE_CODES } from './result.ts';
+
+/** Projects per page when the client does not say. */
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The listing cursor is not one of the caller's projects (unknown, deleted, someone else's). */
+export class UnknownCursorError extends Error {
+  override name = 'UnknownCursorError';
+}
+
+/** A listing row as the API shows it: small, never the documents. */
+export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
+  const final = row.status !== 'in_progress';
+  return {
+    projectId: row.id,
+    status: row.status,
+    name: row.name,
+    // Without a requested type, the stored one is a guess from the idea until the
+    // definition (which also sets the name) chooses it.
+    type: row.typeRequested || row.name !== null ? row.type : null,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    creditsConsumed: final ? (row.creditsConsumed ?? 0) : null,
+    errorCode: row.status === 'failed' ? (row.errorCode ?? FAILURE_CODES.failed) : null,
+  };
+}
+
+/**
+ * One page of the owner's projects, newest first, and whether more follow (one row more
+ * than the page is read to tell). Throws {@link UnknownCursorError} when `startingAfter`
+ * is not one of the owner's projects.
+ *
+ * @example
+ * const page = await listProjects(db, principal, { limit: 10, status: 'completed' });
+ * const next = await listProjects(db, principal, { startingAfter: page.data.at(-1)?.projectId });
+ */
+export async function listProjects(
+  db: Db,
+  owner: ProjectOwner,
+  query: {
+    limit?: number | undefined;
+    status?: ProjectState | undefined;
+    startingAfter?: string | undefined;
+  },
+): Promise<ProjectListResponse> {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const startingAfter = query.startingAfter?.toLowerCase();
+  if (
+    startingAfter !== undefined &&
+    !(await ownsProject(db, startingAfter, owner.accountId, owner.mode))
+  ) {
+    throw new UnknownCursorError(`${startingAfter} is not a project of this account and mode`);
+  }
+  const rows = await listOwnedProjects(db, {
+    accountId: owner.accountId,
+    mode: owner.mode,
+    status: query.status,
+    startingAfter,
+    limit: limit + 1,
+  });
+  return {
+    success: true,
+    data: rows.slice(0, limit).map(projectSummary),
+    has_more: rows.length > limit,
+  };
+}

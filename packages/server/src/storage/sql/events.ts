@@ -1,0 +1,52 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Tx } from '../db.ts';
+import { projectEvents, projects } from '../schema.ts';
+
+export type ProjectEventRow = typeof projectEvents.$inferSelect;
+
+/** The project is no longer in progress (cancelled, failed, deleted): nothing more is recorded for its run. */
+export class ProjectEndedError extends Error {
+  override name = 'ProjectEndedError';
+}
+
+/**
+ * Appends an event to a project's log. The `seq` is taken from the project row under its
+ * lock (held to the end of `tx`), so events commit in `seq` order. With `whileInProgress`
+ * it throws {@link ProjectEndedError} (rolling `tx` back) when the project has ended: a
+ * document finished after a cancel is not stored.
+ */
+export async function appendProjectEvent(
+  tx: Tx,
+  projectId: string,
+  type: string,
+  data: unknown,
+  { whileInProgress = false } = {},
+): Promise<number> {
+  const [row] = await tx
+    .update(projects)
+    .set({ eventSeq: sql`${projects.eventSeq} + 1` })
+    .where(
+      whileInProgress
+        ? and(eq(projects.id, projectId), eq(projects.status, 'in_progress'))
+        : eq(projects.id, projectId),
+    )
+    .returning({ seq: projects.eventSeq });
+  if (row === undefined) {
+    throw new ProjectEndedError(`project ${projectId} is not in progress; ${type} not recorded`);
+  }
+  await tx.insert(projectEvents).values({ projectId, seq: row.seq, type, data });
+  return row.seq;
+}
+
+/** A project's events after `afterSeq`, in order. */
+export async function listProjectEvents(
+  tx: Tx,
+  projectId: string,
+  afterSeq = 0,
+): Promise<ProjectEventRow[]> {
+  return tx
+    .select()
+    .from(projectEvents)
+    .where(and(eq(projectEvents.projectId, projectId), gt(projectEvents.seq, afterSeq)))
+    .orderBy(asc(projectEvents.seq));
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { CreatedKey } from '../../src/accounts/service.ts';
+import type { ModelSpec, ProviderSettings } from '../../src/config.ts';
+import { answerPrompt } from '../../src/generation/engine/offline-model.ts';
+import { modelSelector } from '../../src/generation/models.ts';
+import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
+import { type Backend, type Harness, type HarnessOptions, startHarness } from './harness.ts';
+
+/**
+ * The real app and workers on PGlite, generating live keys' projects with the real provider
+ * packages against a wire-protocol fake on loopback (see fake-ai.ts). By default the fake is
+ * a competent model: it answers every PGS prompt with the offline engine's writing.
+ */
+
+export const OPENAI_KEY = 'sk-proj-FAKEOPENAIKEY0123456789abcdef';
+export const ANTHROPIC_KEY = 'sk-ant-api03-FAKEANTHROPICKEY0123456789';
+export const COMPATIBLE_KEY = 'local-FAKECOMPATKEY-0123456789';
+export const SECRETS = [OPENAI_KEY, ANTHROPIC_KEY, COMPATIBLE_KEY];
+const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
+export const IDEA =
+  'A mentoring marketplace where junior designers book paid sessions with senior mentors';
+
+/** Usage the fake reports for the n-th call: distinct per call, so sums are checked exactly. */
+export const usageOf = (call: FakeAiCall) => ({ input: 1000 + call.seq, output: 200 + call.seq });
+
+/** A competent model: answers every PGS prompt with the offline engine's writing. */
+export function competent(call: FakeAiCall): FakeAiReply {
+  const answer = answerPrompt(call.prompt);
+  if (call.schema !== undefined)
+    return { kind: 'json', value: JSON.parse(answer), usage: usageOf(call) };
+  return { kind: 'text', text: answer, usage: usageOf(call) };
+}
+
+export const isDefinition = (call: FakeAiCall) => call.schema !== undefined;
+/** The document kind a call writes, read from the prompt's context block. */
+export const kindOf = (call: FakeAiCall) => /"kind": "([a-z-]+)"/.exec(call.prompt)?.[1];
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export interface Setup {
+  h: Harness;
+  fake: FakeAi;
+  logs: string[];
+  key: CreatedKey;
+}
+
+export async function setup(
+  chain: ModelSpec[],
+  options: {
+    timeoutMs?: number;
+    idleTimeoutMs?: number;
+    concurrency?: number;
+    testChain?: ModelSpec[];
+    harness?: Partial<HarnessOptions>;
+    backend?: Backend;
+  } = {},
+): Promise<Setup> {
+  const fake = await startFakeAi(competent);
+  const logs: string[] = [];
+  const log = {
+    info: (obj: object, msg: string) => logs.push(`${msg} ${JSON.stringify(obj)}`),
+    warn: (obj: object, msg: string) => logs.push(`${msg} ${JSON.stringify(obj)}`),
+  };
+  const providers: ProviderSettings = {
+    openai: { apiKey: OPENAI_KEY, baseURL: fake.baseURL },
+    anthropic: { apiKey: ANTHROPIC_KEY, baseURL: fake.baseURL },
+    'openai-compatible': { baseURL: fake.baseURL, apiKey: COMPATIBLE_KEY },
+  };
+  const h = await startHarness(options.backend ?? 'pglite', {
+    generation: 'workers',
+    models: modelSelector({
+      models: chain,
+      testModels: options.testChain ?? [{ provider: 'offline', model: 'x' }],
+      providers,
+    }),
+    caller: {
+      retryDelayMs: 5,
+      timeoutMs: options.timeoutMs ?? 20_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 20_000,
+      concurrency: options.concurrency ?? 8,
+      secrets: SECRETS,
+      log,
+    },
+    workflow: { log },
+    rules: {
+      status: { name: 'status', ...ROOMY },
+      create: { name: 'create', ...ROOMY },
+      credits: { name: 'credits', ...ROOMY },
+    },
+    ...options.harness,
+  });
+  const key = await h.createKey('live', { credits: 1_000 });
+  return { h, fake, logs, key };
+}
+
+/** A setup for the enclosing `describe`: started before its tests, closed after them. */
+export function setupFor(...args: Parameters<typeof setup>): Setup {
+  const s = {} as Setup;
+  beforeAll(async () => {
+    Object.assign(s, await setup(...args));
+  });
+  afterAll(async () => {
+    await s.h?.close();
+    await s.fake?.close();
+  });
+  return s;
+}

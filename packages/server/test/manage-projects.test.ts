@@ -1,0 +1,492 @@
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedKey } from '../src/accounts/service.ts';
+import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
+import { engineOf, offlineModels } from '../src/generation/models.ts';
+import { Projects } from '../src/generation/projects.ts';
+import { GenerationWorkflow } from '../src/generation/workflow.ts';
+import {
+  creditLedger,
+  documents,
+  projectEvents,
+  projects,
+  provenance,
+} from '../src/storage/schema.ts';
+import { insertDocument, insertProject, updateProject } from '../src/storage/sql/projects.ts';
+import { insertProvenance } from '../src/storage/sql/provenance.ts';
+import { backends, bearer, buildTestApp, type Harness, startHarness } from './helpers/harness.ts';
+
+/**
+ * Issue 8 items 4, 5 and 7: GET /projects (listing), POST /projects/{id}/cancel and
+ * DELETE /projects/{id}, with the real queue and workers (docs/api.md "Listing" and
+ * "Cancelling and deleting").
+ */
+
+const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
+const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
+/** Held in progress for ten minutes: long past any test, so only a cancel ends it. */
+const HELD = { outcome: 'completed', durationMs: 600_000 } as const;
+
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  { timeoutMs = 10_000, intervalMs = 20, what = 'the condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+describe.each(await backends())('listing, cancelling and deleting projects on %s', (backend) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(backend, {
+      generation: 'workers',
+      // list and manage keep their documented limits: their headers are checked below.
+      rules: {
+        status: { name: 'status', ...ROOMY },
+        create: { name: 'create', ...ROOMY },
+        credits: { name: 'credits', ...ROOMY },
+      },
+    });
+  });
+  afterAll(async () => h?.close());
+
+  const list = (key: CreatedKey, query = '') =>
+    h.request({ method: 'GET', url: `/api/v1/projects${query}`, headers: bearer(key.key) });
+  const cancel = (key: CreatedKey, id: string, headers: Record<string, string> = {}) =>
+    h.request({
+      method: 'POST',
+      url: `/api/v1/projects/${id}/cancel`,
+      headers: { ...bearer(key.key), ...headers },
+    });
+  const remove = (key: CreatedKey, id: string) =>
+    h.request({ method: 'DELETE', url: `/api/v1/projects/${id}`, headers: bearer(key.key) });
+  const provenanceOf = (key: CreatedKey, id: string) =>
+    h.request({
+      method: 'GET',
+      url: `/api/v1/projects/${id}/provenance`,
+      headers: bearer(key.key),
+    });
+  const ledgerOf = (projectId: string) =>
+    h.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.projectId, projectId))
+      .orderBy(asc(creditLedger.id));
+  /** A real project (reserved, enqueued, its worker running) that stays in progress. */
+  async function held(key: CreatedKey): Promise<string> {
+    const res = await h.createProject(key, { idea: IDEA, type: 'web', simulate: HELD });
+    expect(res.statusCode).toBe(202);
+    return res.json().data.projectId;
+  }
+  /** Stores documents of the web plan as the workflow would (the worker is still far off). */
+  async function storeDocuments(projectId: string, kinds: string[]): Promise<void> {
+    const plan = documentPlan('web');
+    for (const kind of kinds) {
+      const doc = plan.find((d) => d.kind === kind)!;
+      await insertDocument(h.database.db, {
+        projectId,
+        type: kind,
+        filename: doc.filename,
+        content: `# ${doc.title}\n\nCompost schedules.\n`,
+        stage: doc.stage,
+        tokensUsed: 100,
+        generatedAt: new Date(),
+        position: plan.indexOf(doc),
+      });
+      await insertProvenance(h.database.db, {
+        projectId,
+        kind,
+        engine: 'offline',
+        promptVersion: `${kind}@1+system@1`,
+        inputTokens: 60,
+        outputTokens: 40,
+        attempts: 1,
+        durationMs: 5,
+        repairs: 0,
+        initialFindings: [],
+        findings: [],
+        trimmed: [],
+      });
+    }
+  }
+
+  describe('GET /projects', () => {
+    let key: CreatedKey;
+    /** Every project of `key`, newest first, with its status. */
+    let expected: { id: string; status: string }[];
+
+    beforeAll(async () => {
+      key = await h.createKey('test');
+      const base = Date.parse('2026-01-01T00:00:00Z');
+      const statuses = ['in_progress', 'completed', 'failed'] as const;
+      const rows: { id: string; status: string; createdAt: number }[] = [];
+      for (let i = 0; i < 25; i++) {
+        const id = randomUUID();
+        // Three projects share each instant, so the id decides among them.
+        const createdAt = base + Math.floor(i / 3) * 1000;
+        const status = statuses[i % 3]!;
+        await insertProject(h.database.db, {
+          id,
+          accountId: key.accountId,
+          mode: key.mode,
+          status: 'in_progress',
+          idea: IDEA,
+          type: 'web',
+          createdAt: new Date(createdAt),
+        });
+        if (status !== 'in_progress') {
+          await updateProject(h.database.db, id, {
+            status,
+            name: `Garden ${i}`,
+            completedAt: new Date(createdAt + 500),
+            creditsConsumed: status === 'completed' ? 47 : 0,
+            ...(status === 'failed' ? { errorCode: 'generation_failed', errorMessage: 'x' } : {}),
+          });
+        }
+        rows.push({ id, status, createdAt });
+      }
+      expected = rows
+        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+        .map(({ id, status }) => ({ id, status }));
+      // Projects the key must never see: another account's, and its own account's live ones.
+      const other = await h.createKey('test');
+      const live = await h.createKey('live', { accountId: key.accountId });
+      for (const owner of [other, live]) {
+        for (let i = 0; i < 3; i++) await h.seedProject(owner, { status: 'completed' });
+      }
+    });
+
+    /** Follows `starting_after` to the end; returns the pages. */
+    async function allPages(query: string) {
+      const pages: { data: Array<Record<string, unknown>>; has_more: boolean }[] = [];
+      let after: string | undefined;
+      for (let n = 0; n < 20; n++) {
+        const cursor = after === undefined ? '' : `&starting_after=${after}`;
+        const res = await list(key, `?${query}${cursor}`);
+        expect(res.statusCode).toBe(200);
+        const body = res.json();
+        expect(body.success).toBe(true);
+        pages.push(body);
+        if (!body.has_more) return pages;
+        after = body.data.at(-1).projectId;
+      }
+      throw new Error('more than 20 pages');
+    }
+
+    it('pages through 25 projects 10 at a time: newest first, no duplicates, has_more false at the end', async () => {
+      const pages = await allPages('limit=10');
+      expect(pages.map((p) => p.data.length)).toEqual([10, 10, 5]);
+      expect(pages.map((p) => p.has_more)).toEqual([true, true, false]);
+      const ids = pages.flatMap((p) => p.data.map((d) => d.projectId));
+      expect(new Set(ids).size).toBe(25);
+      expect(ids).toEqual(expected.map((e) => e.id));
+    });
+
+    it('items are small summaries: name null until defined, no documents', async () => {
+      const res = await list(key, '?limit=3');
+      const items = res.json().data as Array<Record<string, unknown>>;
+      for (const item of items) {
+        expect(Object.keys(item).sort()).toEqual([
+          'completedAt',
+          'createdAt',
+          'creditsConsumed',
+          'errorCode',
+          'name',
+          'projectId',
+          'status',
+          'type',
+        ]);
+      }
+      const running = items.find((i) => i.status === 'in_progress');
+      expect(running).toMatchObject({
+        name: null,
+        type: 'web',
+        completedAt: null,
+        creditsConsumed: null,
+        errorCode: null,
+      });
+      const failed = (await list(key, '?status=failed&limit=1')).json().data[0];
+      expect(failed).toMatchObject({ status: 'failed', errorCode: 'generation_failed' });
+      expect(new Date(failed.completedAt).toISOString()).toBe(failed.completedAt);
+    });
+
+    it('defaults to 20 per page', async () => {
+      const body = (await list(key)).json();
+      expect(body.data).toHaveLength(20);
+      expect(body.has_more).toBe(true);
+    });
+
+    it('filters by status, paging within the filter', async () => {
+      for (const status of ['in_progress', 'completed', 'failed']) {
+        const pages = await allPages(`limit=3&status=${status}`);
+        const ids = pages.flatMap((p) => p.data.map((d) => d.projectId));
+        expect(ids).toEqual(expected.filter((e) => e.status === status).map((e) => e.id));
+        expect(pages.flatMap((p) => p.data).every((d) => d.status === status)).toBe(true);
+      }
+    });
+
+    it('a cursor of another account, of the other mode, or unknown → 400 naming starting_after', async () => {
+      const other = await h.createKey('test');
+      const foreign = await h.seedProject(other, { status: 'completed' });
+      const live = await h.createKey('live', { accountId: key.accountId });
+      const otherMode = await h.seedProject(live, { status: 'completed' });
+      for (const cursor of [foreign, otherMode, randomUUID()]) {
+        const res = await list(key, `?starting_after=${cursor}`);
+        expect(res.statusCode).toBe(400);
+        const { error } = res.json();
+        expect(error.code).toBe('VALIDATION_ERROR');
+        expect(Object.keys(error.details.invalid_fields)).toEqual(['starting_after']);
+      }
+    });
+
+    it('bad parameters → 400 VALIDATION_ERROR naming them', async () => {
+      const cases: [string, string][] = [
+        ['?limit=0', 'limit'],
+        ['?limit=101', 'limit'],
+        ['?limit=ten', 'limit'],
+        ['?status=cancelled', 'status'],
+        ['?starting_after=not-a-uuid', 'starting_after'],
+        ['?startingAfter=7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21', 'startingAfter'],
+      ];
+      for (const [query, field] of cases) {
+        const res = await list(key, query);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().error.code).toBe('VALIDATION_ERROR');
+        expect(Object.keys(res.json().error.details.invalid_fields), query).toEqual([field]);
+      }
+    });
+
+    it('counts against its own limit, 60 per minute', async () => {
+      const res = await list(key, '?limit=1');
+      expect(res.headers['x-ratelimit-limit']).toBe('60');
+    });
+
+    it('a key with no projects gets an empty page', async () => {
+      const empty = await h.createKey('test');
+      expect((await list(empty)).json()).toEqual({ success: true, data: [], has_more: false });
+    });
+  });
+
+  describe('POST /projects/{id}/cancel', () => {
+    it('stops a project in progress: 200 failed generation_cancelled; the stored documents charged, the rest released, once', async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const id = await held(key);
+      expect(await h.credits(key)).toMatchObject({ balance: 100 - 47, reserved: 47 });
+      await storeDocuments(id, ['project-brief', 'product-requirements']);
+
+      const res = await cancel(key, id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        success: true,
+        data: {
+          projectId: id,
+          status: 'failed',
+          error: {
+            code: 'generation_cancelled',
+            message:
+              'The project was cancelled. 13 credits were charged for the 2 documents already generated; the remaining 34 were released.',
+          },
+        },
+      });
+      // Exactly what the status endpoint answers from now on, byte for byte.
+      const status = await h.getProject(key, id);
+      expect(status.statusCode).toBe(200);
+      expect(status.body).toBe(res.body);
+
+      expect(await h.credits(key)).toEqual({ mode: 'test', balance: 100 - 13, reserved: 0 });
+      const ledger = await ledgerOf(id);
+      expect(ledger.map((m) => [m.kind, m.amount])).toEqual([
+        ['reserve', -47],
+        ['consume', 0],
+        ['release', 34],
+      ]);
+      const [row] = await h.database.db.select().from(projects).where(eq(projects.id, id));
+      expect(row).toMatchObject({ status: 'failed', creditsConsumed: 13 });
+      expect(row?.completedAt).toBeInstanceOf(Date);
+      // Watchers (and the worker running it) learn from the event.
+      const events = await h.database.db
+        .select()
+        .from(projectEvents)
+        .where(eq(projectEvents.projectId, id));
+      expect(events.filter((e) => e.type === 'project.failed').map((e) => e.data)).toEqual([
+        { status: 'failed', error: res.json().data.error },
+      ]);
+
+      // The worker that later tries to end it changes nothing.
+      const worker = new Projects(h.database.db, { enqueue: async () => {} }, () => 'offline');
+      expect(await worker.complete(id)).toBe(false);
+      expect(await worker.fail(id, 'late')).toBe(false);
+      expect((await ledgerOf(id)).length).toBe(3);
+      expect((await h.getProject(key, id)).body).toBe(res.body);
+      expect(await h.credits(key)).toEqual({ mode: 'test', balance: 87, reserved: 0 });
+
+      // And cancelling again is a conflict.
+      const again = await cancel(key, id);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toMatchObject({
+        code: 'PROJECT_NOT_IN_PROGRESS',
+        details: { resource_type: 'project', resource_id: id, status: 'failed' },
+      });
+    });
+
+    it('before any document: nothing charged, the whole reservation released', async () => {
+      const key = await h.createKey('test', { credits: 60 });
+      const id = await held(key);
+      const res = await cancel(key, id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.error).toEqual({
+        code: 'generation_cancelled',
+        message:
+          'The project was cancelled before any document was generated; nothing was charged.',
+      });
+      expect(await h.credits(key)).toEqual({ mode: 'test', balance: 60, reserved: 0 });
+      expect((await ledgerOf(id)).map((m) => [m.kind, m.amount])).toEqual([
+        ['reserve', -priceOf('web')],
+        ['consume', 0],
+        ['release', priceOf('web')],
+      ]);
+    });
+
+    it('sent twice at once: one 200, one 409, one settlement', async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const id = await held(key);
+      await storeDocuments(id, ['project-brief']);
+      const answers = await Promise.all([cancel(key, id), cancel(key, id)]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect((await ledgerOf(id)).map((m) => [m.kind, m.amount])).toEqual([
+        ['reserve', -47],
+        ['consume', 0],
+        ['release', 42],
+      ]);
+      expect(await h.credits(key)).toEqual({ mode: 'test', balance: 95, reserved: 0 });
+    });
+
+    it('with an Idempotency-Key: a retry replays the 200; the key on another project → 422', async () => {
+      const key = await h.createKey('test', { credits: 200 });
+      const id = await held(key);
+      const first = await cancel(key, id, { 'idempotency-key': 'cancel-1' });
+      expect(first.statusCode).toBe(200);
+      const replay = await cancel(key, id, { 'idempotency-key': 'cancel-1' });
+      expect(replay.statusCode).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toBe(first.body);
+      const otherId = await held(key);
+      const reused = await cancel(key, otherId, { 'idempotency-key': 'cancel-1' });
+      expect(reused.statusCode).toBe(422);
+      expect(reused.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await cancel(key, otherId)).statusCode).toBe(200);
+    });
+
+    it('a finished project → 409 PROJECT_NOT_IN_PROGRESS with its status', async () => {
+      const key = await h.createKey('test');
+      for (const status of ['completed', 'failed'] as const) {
+        const id = await h.seedProject(key, { status });
+        const res = await cancel(key, id);
+        expect(res.statusCode).toBe(409);
+        expect(res.json().error).toMatchObject({
+          code: 'PROJECT_NOT_IN_PROGRESS',
+          details: { status },
+        });
+        expect((await h.getProject(key, id)).json().data.status).toBe(status);
+      }
+    });
+
+    it("another account's or the other mode's project → 404, and it keeps running", async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const id = await held(key);
+      const other = await h.createKey('test');
+      const live = await h.createKey('live', { accountId: key.accountId });
+      for (const stranger of [other, live]) {
+        const res = await cancel(stranger, id);
+        expect(res.statusCode).toBe(404);
+        expect(res.json().error).toMatchObject({
+          code: 'RESOURCE_NOT_FOUND',
+          details: { resource_type: 'project', resource_id: id },
+        });
+        expect((await remove(stranger, id)).statusCode).toBe(404);
+      }
+      expect((await h.getProject(key, id)).json().data.status).toBe('in_progress');
+      expect((await cancel(key, randomUUID())).statusCode).toBe(404);
+      expect((await cancel(key, 'not-a-uuid')).statusCode).toBe(400);
+      expect((await cancel(key, id)).statusCode).toBe(200);
+    });
+
+    it('cancel and delete share the manage limit, 30 per minute', async () => {
+      const key = await h.createKey('test');
+      const first = await cancel(key, randomUUID());
+      const second = await remove(key, randomUUID());
+      expect(first.headers['x-ratelimit-limit']).toBe('30');
+      expect(Number(second.headers['x-ratelimit-remaining'])).toBe(
+        Number(first.headers['x-ratelimit-remaining']) - 1,
+      );
+    });
+  });
+
+  describe('DELETE /projects/{id}', () => {
+    it('a running project: cancelled with the same settlement, then gone (204, then 404 everywhere); the ledger kept', async () => {
+      const key = await h.createKey('test', { credits: 100 });
+      const id = await held(key);
+      await storeDocuments(id, ['project-brief']);
+      const res = await remove(key, id);
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      for (const after of [
+        await h.getProject(key, id),
+        await provenanceOf(key, id),
+        await cancel(key, id),
+        await remove(key, id),
+      ]) {
+        expect(after.statusCode).toBe(404);
+      }
+      for (const table of [projects, documents, provenance, projectEvents]) {
+        const column = table === projects ? projects.id : (table as typeof documents).projectId;
+        expect(await h.database.db.select().from(table).where(eq(column, id))).toEqual([]);
+      }
+      // Money history stays: the reservation, the charge of the one document, the release.
+      expect((await ledgerOf(id)).map((m) => [m.kind, m.amount])).toEqual([
+        ['reserve', -47],
+        ['consume', 0],
+        ['release', 42],
+      ]);
+      expect(await h.credits(key)).toEqual({ mode: 'test', balance: 95, reserved: 0 });
+      // The job of a deleted project does not bring it back.
+      const workflow = new GenerationWorkflow(
+        h.database.db,
+        new Projects(h.database.db, { enqueue: async () => {} }, engineOf(offlineModels())),
+        offlineModels(),
+      );
+      expect(await workflow.run({ projectId: id, signal: new AbortController().signal })).toBe(
+        'skipped',
+      );
+      expect((await list(key)).json().data).toEqual([]);
+    });
+
+    it('a finished project: 204, then 404, also from the cache of final bodies of every process', async () => {
+      const key = await h.createKey('test');
+      const id = await h.seedProject(key, { status: 'completed' });
+      // Another API process on the same database, which has served (and cached) the body.
+      const other: FastifyInstance = await buildTestApp(h.database);
+      try {
+        const get = (app: FastifyInstance) =>
+          app.inject({ method: 'GET', url: `/api/v1/projects/${id}`, headers: bearer(key.key) });
+        expect((await h.getProject(key, id)).statusCode).toBe(200);
+        expect((await get(other)).statusCode).toBe(200);
+        expect((await remove(key, id)).statusCode).toBe(204);
+        expect((await h.getProject(key, id)).statusCode).toBe(404);
+        await waitFor(async () => ((await get(other)).statusCode === 404 ? true : undefined), {
+          what: 'the other process to forget the deleted project',
+        });
+        expect(await ledgerOf(id)).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+});

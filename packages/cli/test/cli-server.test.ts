@@ -71,7 +71,7 @@ describe('the pgs CLI against the real server', () => {
     return (JSON.parse(created.stdout) as { key: string }).key;
   }
 
-  it.concurrent('generate long-polls to the end, shows plain progress lines, and writes the documents', async ({
+  it.concurrent('generate follows the event stream, shows each document as a line, and writes them', async ({
     expect,
   }) => {
     const out = join(tmp, 'generate');
@@ -85,12 +85,11 @@ describe('the pgs CLI against the real server', () => {
     expect(lines[0]).toMatch(/^Created project [0-9a-f-]{36} \(about .+ estimated\)$/);
     // stdout is a pipe: plain lines, no bar redrawn with \r.
     expect(r.stdout).not.toContain('\r');
-    // The first long-poll is held until the project ends (1.5 s): no wait at the 10–30 s
-    // polling pace, and any progress line says it is waiting on the server.
-    const progress = lines.filter((l) => l.startsWith('in_progress: '));
-    for (const line of progress) {
-      expect(line).toMatch(/^in_progress: (about \d+ s left|finishing) \(waiting\)$/);
-    }
+    // The event stream: each document as it lands, then the end, with no polling pace.
+    expect(lines.filter((l) => l.startsWith('in_progress: '))).toEqual([]);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^completed: \d+ documents, \d+ credits consumed$/),
+    );
 
     const files = await markdownFiles(out);
     expect(files.length).toBeGreaterThanOrEqual(5);
@@ -98,6 +97,10 @@ describe('the pgs CLI against the real server', () => {
     for (const file of files) {
       expect(lines).toContain(`  ${join(out, file)}`);
       expect((await readFile(join(out, file), 'utf8')).length).toBeGreaterThan(0);
+    }
+    // Documents stored before the stream opened are in its first status, not lines of their own.
+    for (const line of lines.filter((l) => l.startsWith('document: '))) {
+      expect(files).toContain(/^document: (\S+) \(\d+ tokens\)$/.exec(line)?.[1]);
     }
     expect(lines).toContain(`Wrote ${files.length} documents to ${out}:`);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}Project {5}\S/));
@@ -292,6 +295,54 @@ describe('the pgs CLI against the real server', () => {
     expect(stdout).toContain('next check in 1 s');
     expect(stdout).toContain(`\r${'█'.repeat(24)} 100%  done${clear}\n`);
     expect(stdout).toContain(`Wrote `);
+  });
+
+  it.concurrent('watch prints the events to the end; download extracts the archive', async ({
+    expect,
+  }) => {
+    const created = await runCli(
+      ['generate', IDEA, '--no-wait', '--simulate', 'completed', '--duration', '1500'],
+      apiEnv,
+    );
+    expect(created.code).toBe(0);
+    const projectId = created.stdout.trim();
+    const [text, json] = await Promise.all([
+      runCli(['watch', projectId], apiEnv),
+      runCli(['watch', projectId, '--json'], apiEnv),
+    ]);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^completed: \d+ documents, \d+ credits consumed$/);
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]?.type).toBe('status');
+    expect(events.at(-1)?.type).toBe('project.completed');
+
+    const cwd = await mkdtemp(join(tmp, 'download-'));
+    const plain = await runCli(['download', projectId], apiEnv, cwd);
+    expect(plain.stderr).toBe('');
+    expect(plain.code).toBe(0);
+    const [slug] = await readdir(cwd);
+    expect((await readdir(join(cwd, slug!))).sort()).toContain('project.json');
+    expect(await readFile(join(cwd, slug!, 'README.md'), 'utf8')).toMatch(/^# /);
+    const kiro = await runCli(
+      ['download', projectId, '--layout', 'kiro', '--out', 'repo', '--json'],
+      apiEnv,
+      cwd,
+    );
+    expect(kiro.code).toBe(0);
+    const { files } = JSON.parse(kiro.stdout) as { files: string[] };
+    expect(files).toContain(join('repo', '.kiro', 'steering', 'product.md'));
+    const again = await runCli(
+      ['download', projectId, '--layout', 'kiro', '--out', 'repo'],
+      apiEnv,
+      cwd,
+    );
+    expect(again.code).toBe(EXIT.UNEXPECTED);
+    expect(again.stderr).toContain('already exists; nothing was written');
   });
 
   it('refuses a --out that holds files before creating anything', async () => {

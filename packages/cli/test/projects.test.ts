@@ -64,6 +64,44 @@ const failed = json(200, {
   },
 });
 
+/** The event stream of a project: `events` as [type, data] pairs, numbered from 1. */
+const stream =
+  (...events: [string, unknown][]): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+    res.end(
+      events
+        .map(([type, data], i) => `id: ${i + 1}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`)
+        .join(''),
+    );
+  };
+const docEvent = (filename: string): [string, unknown] => [
+  'document.completed',
+  {
+    type: 'doc',
+    filename,
+    stage: 'design',
+    tokens_used: 10,
+    generated_at: '2026-11-22T10:00:00.000Z',
+  },
+];
+const completedEvents = stream(
+  ['status', { projectId: ID, status: 'in_progress', estimatedCompletionMs: 20_000 }],
+  ['stage.started', { stage: 'design' }],
+  ...documents.map((d) => docEvent(d.filename)),
+  ['project.completed', { status: 'completed', documentsGenerated: 3, creditsConsumed: 19 }],
+);
+const failedEvents = stream(
+  ['status', { projectId: ID, status: 'in_progress', estimatedCompletionMs: 20_000 }],
+  [
+    'project.failed',
+    {
+      status: 'failed',
+      error: { code: 'generation_failed', message: 'The AI service timed out. Credits refunded.' },
+    },
+  ],
+);
+
 let server: TestServer;
 let tmp: string;
 beforeAll(async () => {
@@ -110,8 +148,8 @@ beforeEach(() => {
 });
 
 describe('pgs generate', () => {
-  it('creates, follows the server pace, writes into ./<name-slug>/ and summarises', async () => {
-    server.reply(accepted, running(20_000), running(9_000), completed);
+  it('creates, follows the event stream, writes into ./<name-slug>/ and summarises', async () => {
+    server.reply(accepted, completedEvents, completed);
     const cwd = await mkdtemp(join(tmp, 'gen-'));
     const r = await pgs(
       ['generate', 'A', 'habit', 'tracker', 'for', 'remote', 'teams', '--type', 'web'],
@@ -119,12 +157,15 @@ describe('pgs generate', () => {
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(EXIT.OK);
-    expect(r.sleeps).toEqual([12_000, 12_000]);
+    expect(r.sleeps).toEqual([]);
     expect(r.stdout).toBe(
       [
         `Created project ${ID} (about 20 s of generation estimated)`,
-        'in_progress: about 20 s left (next check in 12 s)',
-        'in_progress: about 9 s left (next check in 12 s)',
+        'stage: design',
+        'document: PROJECT_BRIEF.md (10 tokens)',
+        'document: README.md (10 tokens)',
+        'document: ARCHITECTURE.md (10 tokens)',
+        'completed: 3 documents, 19 credits consumed',
         'Wrote 3 documents to teampulse:',
         `  ${join('teampulse', 'PROJECT_BRIEF.md')}`,
         `  ${join('teampulse', 'README.md')}`,
@@ -149,9 +190,15 @@ describe('pgs generate', () => {
     expect(post?.url).toBe('/api/v1/projects');
     expect(post?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(post?.body ?? '')).toEqual({ idea: IDEA, type: 'web' });
+    expect(server.requests.map((q) => q.url)).toEqual([
+      '/api/v1/projects',
+      `/api/v1/projects/${ID}/events`,
+      `/api/v1/projects/${ID}`,
+    ]);
+    expect(server.requests[1]?.headers.accept).toBe('text/event-stream');
 
     // Again in the same directory: the earlier files stay, the new ones go next to them.
-    server.reply(accepted, completed);
+    server.reply(accepted, completedEvents, completed);
     const again = await pgs(['generate', IDEA], { cwd });
     expect(again.stdout).toContain('Wrote 3 documents to teampulse-2:');
   });
@@ -182,7 +229,7 @@ describe('pgs generate', () => {
   });
 
   it('--json prints the final status only; --no-wait prints the id', async () => {
-    server.reply(accepted, running(1_000), completed);
+    server.reply(accepted, completedEvents, completed);
     const r = await pgs(['generate', IDEA, '--json', '--out', join(tmp, 'json')]);
     expect(r.code).toBe(EXIT.OK);
     expect(r.stdout.split('\n')).toHaveLength(2);
@@ -203,13 +250,13 @@ describe('pgs generate', () => {
   });
 
   it('a failed project exits 9; --json prints its status too', async () => {
-    server.reply(accepted, failed);
+    server.reply(accepted, failedEvents, failed);
     const text = await pgs(['generate', IDEA]);
     expect(text.code).toBe(EXIT.GENERATION_FAILED);
     expect(text.stderr).toBe(
       'error: generation failed: The AI service timed out. Credits refunded. (generation_failed)\n',
     );
-    server.reply(accepted, failed);
+    server.reply(accepted, failedEvents, failed);
     const asJson = await pgs(['generate', IDEA, '--json']);
     expect(asJson.code).toBe(9);
     expect(JSON.parse(asJson.stdout)).toMatchObject({ status: 'failed' });
@@ -364,7 +411,9 @@ describe('help', () => {
   );
 
   it('says the progress shows only what the API exposes', async () => {
-    const r = await pgs(['generate', '-h']);
+    const generate = await pgs(['generate', '-h']);
+    expect(generate.stdout).toContain("follows the project's event stream");
+    const r = await pgs(['wait', '-h']);
     expect(r.stdout).toContain('reports only the status and the estimated');
     expect(r.stdout).toContain('no stage or count of documents done is shown');
     const credits = await pgs(['credits', '--help']);

@@ -3,6 +3,7 @@ import { type CommonClientOptions, createTransport, readEnv, type Transport } fr
 import { PgsError } from './errors.ts';
 import { Credits } from './resources/credits.ts';
 import { Projects } from './resources/projects.ts';
+import { WebhookEndpoints } from './resources/webhook-endpoints.ts';
 
 /** Options shared by {@link Pgs} and {@link PgsAdmin}: the transport's knobs. */
 export type { CommonClientOptions };
@@ -39,6 +40,8 @@ export class Pgs {
   readonly projects: Projects;
   /** The key's credit balance. */
   readonly credits: Credits;
+  /** Webhook endpoints of the key's account and mode. */
+  readonly webhookEndpoints: WebhookEndpoints;
 
   constructor({
     apiKey = readEnv('PGS_API_KEY'),
@@ -60,5 +63,6 @@ export class Pgs {
       maxCachedProjects,
     });
     this.credits = new Credits(request);
+    this.webhookEndpoints = new WebhookEndpoints(request);
   }
 }

@@ -36,6 +36,13 @@ export interface RequestSpec extends RequestOptions {
   query?: Record<string, string | number | boolean | undefined> | undefined;
   /** Serialised as JSON when present. */
   body?: unknown;
+  /**
+   * What a 2xx body resolves to: parsed JSON (default; a non-JSON body is its text), `text`,
+   * `bytes` (a `Uint8Array`), or `stream` (the unread `ReadableStream`, for server-sent
+   * events: the time limit then covers the wait for the headers only). Error bodies are
+   * always read and mapped to {@link APIError} subclasses.
+   */
+  responseType?: 'json' | 'text' | 'bytes' | 'stream' | undefined;
 }
 
 /** A successful response: the parsed JSON body and what came with it. */
@@ -145,7 +152,7 @@ export function createTransport({
           ...(body !== undefined ? { body } : {}),
           signal,
         });
-        parsed = await readBody(response);
+        parsed = await readSuccessBody(response, spec.responseType);
       } catch (cause) {
         if (userSignal?.aborted) throw new APIUserAbortError({ cause });
         if (cause instanceof PgsError) throw cause;
@@ -271,6 +278,17 @@ export function abortableSleep(ms: number, signal: AbortSignal | undefined): Pro
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+async function readSuccessBody(
+  response: Response,
+  type: RequestSpec['responseType'],
+): Promise<unknown> {
+  if (!response.ok || type === undefined || type === 'json') return readBody(response);
+  if (type === 'text') return response.text();
+  if (type === 'bytes') return new Uint8Array(await response.arrayBuffer());
+  // An empty 2xx body (no stream at all) reads as an empty stream.
+  return response.body ?? new Blob([]).stream();
 }
 
 async function readBody(response: Response): Promise<unknown> {

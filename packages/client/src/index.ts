@@ -86,6 +86,21 @@ export {
   ValidationError,
 } from './errors.ts';
 export {
+  DEFAULT_MAX_RECONNECTS,
+  type DocumentCompletedData,
+  type EventStreamDeps,
+  type ProjectCompletedData,
+  type ProjectEvent,
+  type ProjectEventDataMap,
+  type ProjectEventsOptions,
+  type ProjectEventType,
+  type ProjectFailedData,
+  type SseMessage,
+  SseParser,
+  type StageStartedData,
+  streamProjectEvents,
+} from './events.ts';
+export {
   DEFAULT_MAX_CONSECUTIVE_ERRORS,
   DEFAULT_MAX_WAIT_MS,
   MAX_POLL_INTERVAL_MS,
@@ -116,6 +131,8 @@ export {
 } from './resources/admin/keys.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
 export {
+  type ArchiveLayout,
+  type ArchiveOptions,
   DEFAULT_MAX_CACHED_PROJECTS,
   type ProjectCreated,
   type ProjectCreateParams,
@@ -125,4 +142,11 @@ export {
   Projects,
   type ProjectsOptions,
 } from './resources/projects.ts';
+export { WebhookEndpoints } from './resources/webhook-endpoints.ts';
 export { VERSION } from './version.ts';
+export {
+  type VerifyOptions,
+  WebhookVerificationError,
+  type WebhookVerificationIssue,
+  webhooks,
+} from './webhooks.ts';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../examples/quickstart.ts';
 import {
   AuthenticationError,
+  ConflictError,
   type FetchLike,
   InsufficientCreditsError,
   NotFoundError,
@@ -14,6 +15,7 @@ import {
   PgsAdmin,
   type PgsOptions,
   PollTimeoutError,
+  type ProjectEvent,
   type ProjectInProgress,
   ValidationError,
 } from '../src/index.ts';
@@ -174,6 +176,68 @@ describe('the SDK against the real server', () => {
     expect(first.replayed).toBe(false);
     expect(second.replayed).toBe(true);
     expect((await client.credits.get()).balance).toBe(balance);
+  });
+
+  it('events() follows a project to project.completed; document() and archive() deliver it', async () => {
+    const client = pgs();
+    const { projectId } = await client.projects.create({
+      idea: IDEA,
+      simulate: { outcome: 'completed', durationMs: 1_500 },
+    });
+    const events: ProjectEvent[] = [];
+    for await (const event of client.projects.events(projectId)) events.push(event);
+    expect(events[0]?.type).toBe('status');
+    expect(events.at(-1)).toMatchObject({
+      type: 'project.completed',
+      data: { status: 'completed' },
+    });
+    const ids = events.map((e) => Number(e.id));
+    expect(ids.slice(1)).toEqual([...ids.slice(1)].sort((a, b) => a - b));
+    const documents = events.filter((e) => e.type === 'document.completed');
+    const final = events.at(-1);
+    expect(final?.type === 'project.completed' && final.data.documentsGenerated).toBe(
+      documents.length,
+    );
+
+    // A resume from the status event replays everything after it, nothing before.
+    const resumed: ProjectEvent[] = [];
+    for await (const event of client.projects.events(projectId, { lastEventId: events[0]!.id })) {
+      resumed.push(event);
+    }
+    expect(resumed).toEqual(events.slice(1));
+
+    const first = documents[0];
+    if (first?.type !== 'document.completed') throw new Error('no document.completed event');
+    const markdown = await client.projects.document(projectId, first.data.filename);
+    const status = await client.projects.get(projectId);
+    if (status.status !== 'completed') throw new Error(`unexpected ${status.status}`);
+    expect(markdown).toBe(
+      status.project.documents.find((d) => d.filename === first.data.filename)?.content,
+    );
+    await expect(client.projects.document(projectId, 'NOPE.md')).rejects.toThrow(NotFoundError);
+
+    const zip = await client.projects.archive(projectId);
+    expect([...zip.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    const kiro = await client.projects.archive(projectId, { layout: 'kiro' });
+    expect([...kiro.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+  });
+
+  it('archive() of a project in progress is a ConflictError, answered once', async () => {
+    const counter = countingFetch();
+    const client = pgs({ fetch: counter.fetch });
+    const { projectId } = await client.projects.create({
+      idea: IDEA,
+      simulate: { outcome: 'completed', durationMs: 60_000 },
+    });
+    const before = counter.count();
+    const error = await client.projects.archive(projectId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({
+      code: 'PROJECT_NOT_COMPLETED',
+      details: { status: 'in_progress' },
+    });
+    expect(counter.count() - before).toBe(1);
+    await client.projects.cancel(projectId);
   });
 
   it('typed errors: 401, 404, 400 and 402 stop at once', async () => {

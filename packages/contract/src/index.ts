@@ -56,6 +56,16 @@ export type CreditsResponse = Schemas['CreditsResponse'];
 export type ProjectListResponse = Schemas['ProjectListResponse'];
 /** A project in a listing: id, status, name, type, times, credits; never its documents. */
 export type ProjectSummary = Schemas['ProjectSummary'];
+/** The body of a webhook message (`project.completed`, `project.failed`). */
+export type WebhookEvent = Schemas['WebhookEvent'];
+export type WebhookEventType = Schemas['WebhookEventType'];
+/** A webhook endpoint as listed (no secret). */
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** A webhook endpoint as created: with its signing secret, shown only then. */
+export type WebhookEndpointCreated = Schemas['WebhookEndpointCreatedResponse']['data'];
+export type CreateWebhookEndpointRequest = Schemas['CreateWebhookEndpointRequest'];
+/** One delivery attempt of a webhook message. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
 /** Body of a 200 from `POST /projects/{projectId}/cancel`: the failed (cancelled) status. */
 export type ProjectCancelledResponse = Schemas['ProjectCancelledResponse'];
 /** Body of a 200 from `GET /projects/{projectId}/provenance`. */

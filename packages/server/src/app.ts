@@ -18,6 +18,7 @@ import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
+import { webhookRoutes } from './api/routes/webhooks.ts';
 import type { Config } from './config.ts';
 import { ProjectEventHub } from './generation/events.ts';
 import { engineOf, type ModelSelector } from './generation/models.ts';
@@ -29,7 +30,7 @@ import type { Database } from './storage/db.ts';
 
 /** What the app is built from; `main.ts` makes these from the config, tests make their own. */
 export interface AppDeps {
-  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy'>;
+  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'>;
   database: Database;
   adminToken: string;
   limiters: Limiters;
@@ -140,6 +141,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(documentRoutes, { statusReader, db: database.db });
       await api.register(manageRoutes, { statusReader, projects, db: database.db });
       await api.register(creditRoutes, { db: database.db });
+      await api.register(webhookRoutes, {
+        db: database.db,
+        allowPrivate: config.webhooksAllowPrivate,
+      });
     },
     { prefix: '/api/v1' },
   );

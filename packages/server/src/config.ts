@@ -41,6 +41,11 @@ export interface Config {
   readonly aiConcurrency: number;
   /** getProjectStatus requests per minute per key (the seed's 100; raise it for load tests). */
   readonly statusRateLimit: number;
+  /**
+   * Webhook URLs may be http and point to private addresses (development and tests only:
+   * it lets API clients make the server call into its own network).
+   */
+  readonly webhooksAllowPrivate: boolean;
 }
 
 /** The AI providers a model chain may name. */
@@ -240,5 +245,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     aiIdleTimeoutMs: integer(env, 'PGS_AI_IDLE_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     aiConcurrency: integer(env, 'PGS_AI_CONCURRENCY', 8, 1, 256),
     statusRateLimit: integer(env, 'PGS_STATUS_RATE_LIMIT', 100, 1, 10_000_000),
+    webhooksAllowPrivate: boolean(env, 'PGS_WEBHOOKS_ALLOW_PRIVATE', false),
   });
 }

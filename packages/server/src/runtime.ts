@@ -80,7 +80,10 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     log.warn({ err: error }, 'redis unavailable; rate limits count in memory'),
   );
 
-  const queue = await GenerationQueue.create(database, { concurrency: config.workerConcurrency });
+  const queue = await GenerationQueue.create(database, {
+    concurrency: config.workerConcurrency,
+    webhooks: { allowPrivate: config.webhooksAllowPrivate },
+  });
   // One subscription to project events per process, shared by the workers and the API.
   const events = await ProjectEventHub.start(database);
   const models = modelSelector(config);

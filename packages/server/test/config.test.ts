@@ -20,7 +20,15 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.adminToken).toBeUndefined();
     expect(config.trustProxy).toBe(false);
+    expect(config.webhooksAllowPrivate).toBe(false);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads PGS_WEBHOOKS_ALLOW_PRIVATE as a boolean', () => {
+    expect(loadConfig({ PGS_WEBHOOKS_ALLOW_PRIVATE: 'true' }, CWD).webhooksAllowPrivate).toBe(true);
+    expect(() => loadConfig({ PGS_WEBHOOKS_ALLOW_PRIVATE: 'maybe' }, CWD)).toThrow(
+      /PGS_WEBHOOKS_ALLOW_PRIVATE=maybe is invalid/,
+    );
   });
 
   it('reads the variables it is given', () => {

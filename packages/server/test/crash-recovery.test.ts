@@ -13,6 +13,7 @@ import { creditLedger, documents, projects } from '../src/storage/schema.ts';
 import { backends } from './helpers/harness.ts';
 import { inheritedEnv, LISTENING, Proc, TEST_KEY } from './helpers/process.ts';
 import { createTestDatabase } from './helpers/services.ts';
+import { waitFor } from './helpers/wait.ts';
 
 /**
  * Issue 3, "Done when": SIGKILL the server mid-generation, start it again on the same data,
@@ -114,20 +115,6 @@ async function call(base: string, key: string, method: string, url: string, body
   const answer = { statusCode: res.status, headers, body: await res.text() };
   assertMatchesContract(method, url, answer);
   return { ...answer, json: () => JSON.parse(answer.body) as Body } satisfies Answer;
-}
-
-/** Re-runs `probe` every `intervalMs` until it returns a value, or fails at the deadline. */
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  { timeoutMs, intervalMs, what }: { timeoutMs: number; intervalMs: number; what: string },
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 /** What the database holds for one project. */

@@ -8,6 +8,7 @@ import { documentPlan, priceOf, priceWithoutType } from '../src/generation/catal
 import { Projects } from '../src/generation/projects.ts';
 import { creditLedger, projects } from '../src/storage/schema.ts';
 import { backends, type Harness, startHarness } from './helpers/harness.ts';
+import { waitFor } from './helpers/wait.ts';
 
 /**
  * Issue 3 items 1, 3, 4, 5, 6, 7, 8 and docs/api.md "Creating projects" and "Credits":
@@ -18,23 +19,6 @@ const IN_PROGRESS_KEYS = ['estimatedCompletionMs', 'projectId', 'status'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A room for the polls of a suite that runs projects to their end; limits are tested elsewhere. */
 const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
-
-/**
- * Re-runs `probe` until it returns something other than `undefined`, or fails at the deadline
- * with the last value seen.
- */
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  { timeoutMs = 20_000, intervalMs = 25, what = 'the condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 const words = (markdown: string) => markdown.split(/\s+/).filter((w) => /\w/.test(w)).length;
 

@@ -6,6 +6,7 @@ import type { CreatedKey } from '../src/accounts/service.ts';
 import { demoteHeadings } from '../src/generation/archive.ts';
 import { documentPlan } from '../src/generation/catalogue.ts';
 import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
+import { waitFor } from './helpers/wait.ts';
 
 /**
  * Issue 8 item 6 and docs/api.md "Documents and archive": GET …/documents/{filename} and
@@ -19,20 +20,6 @@ const SLUG = 'compost-circle-planner';
 const IDEA =
   'A web dashboard where community gardeners share compost schedules, seed swaps and watering rotas for their allotments.';
 const WEB_FILES = documentPlan('web').map((kind) => kind.filename);
-
-/** Re-runs `probe` until it returns something other than `undefined`, or fails at the deadline. */
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  { timeoutMs = 20_000, intervalMs = 25, what = 'the condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 /** The value of a response header sent once. */
 function header(res: LightMyRequestResponse, name: string): string {

@@ -17,6 +17,7 @@ import {
 import { insertDocument, insertProject, updateProject } from '../src/storage/sql/projects.ts';
 import { insertProvenance } from '../src/storage/sql/provenance.ts';
 import { backends, bearer, buildTestApp, type Harness, startHarness } from './helpers/harness.ts';
+import { waitFor } from './helpers/wait.ts';
 
 /**
  * Issue 8 items 4, 5 and 7: GET /projects (listing), POST /projects/{id}/cancel and
@@ -28,19 +29,6 @@ const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
 /** Held in progress for ten minutes: long past any test, so only a cancel ends it. */
 const HELD = { outcome: 'completed', durationMs: 600_000 } as const;
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  { timeoutMs = 10_000, intervalMs = 20, what = 'the condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 describe.each(await backends())('listing, cancelling and deleting projects on %s', (backend) => {
   let h: Harness;

@@ -5,13 +5,8 @@ import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
 import { API_OPTIONS, durationValue, projectTypeValue } from './common.ts';
-import {
-  deliver,
-  PROGRESS_HELP,
-  reportFailure,
-  WAIT_OPTIONS_HELP,
-  waitWithProgress,
-} from './results.ts';
+import { EVENTS_PROGRESS_HELP, followToResult } from './live.ts';
+import { deliver, reportFailure, WAIT_OPTIONS_HELP, waitWithProgress } from './results.ts';
 
 const NAME = 'generate';
 
@@ -47,8 +42,8 @@ export const generate: Command = {
   usage:
     'pgs generate "<idea>" [--type web|mobile|mcp] [--name NAME] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
-  help: `Creates a project from the idea (its price in credits is reserved at once), waits
-for it with live progress, then writes every document into DIR and prints each path
+  help: `Creates a project from the idea (its price in credits is reserved at once), follows
+it live until it ends, then writes every document into DIR and prints each path
 and a summary (name, type, documents, credits consumed).
 
 Arguments:
@@ -67,7 +62,7 @@ ${WAIT_OPTIONS_HELP}
                          test keys only: end as given after --duration, without a model
   --duration DURATION    with --simulate: how long the project stays in progress (e.g. 1500)
 
-${PROGRESS_HELP}
+${EVENTS_PROGRESS_HELP}
 
 With --json: no progress; one line on stdout, the final status as the API returns it
 (with --no-wait, the created in-progress status). The documents are written all the same.
@@ -142,13 +137,18 @@ Examples:
           `(about ${formatDuration(created.estimatedCompletionMs)} of generation estimated)`,
       );
     }
-    const result = await waitWithProgress(
-      ctx,
-      pgs,
-      created.projectId,
-      { pollIntervalMs, maxWaitMs },
-      created,
-    );
+    // The event stream shows each document as it lands and ends with the project;
+    // an explicit --poll-interval keeps the polling wait.
+    const result =
+      pollIntervalMs === undefined
+        ? await followToResult(ctx, pgs, created.projectId, maxWaitMs)
+        : await waitWithProgress(
+            ctx,
+            pgs,
+            created.projectId,
+            { pollIntervalMs, maxWaitMs },
+            created,
+          );
     reportFailure(ctx, result);
     if (result.status === 'completed') await deliver(ctx, result, { out, useDefault: true, force });
   },

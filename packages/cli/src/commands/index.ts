@@ -1,7 +1,9 @@
 import type { Command } from '../context.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
+import { download } from './download.ts';
 import { generate } from './generate.ts';
 import { keysCreate, keysRevoke } from './keys.ts';
+import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
 import { status, wait } from './projects.ts';
 
@@ -22,6 +24,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['generate', generate],
   ['status', status],
   ['wait', wait],
+  ['watch', watch],
+  ['download', download],
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],

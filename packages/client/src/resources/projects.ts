@@ -17,6 +17,7 @@ import {
   type Transport,
 } from '../core.ts';
 import { PgsError, parseRetryAfterMs } from '../errors.ts';
+import { type ProjectEvent, type ProjectEventsOptions, streamProjectEvents } from '../events.ts';
 import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
 import { APIResource, segment } from './resource.ts';
 
@@ -53,6 +54,15 @@ export interface ProjectListParams {
   status?: ProjectState | undefined;
   /** Start after this project (the last `projectId` of the previous page). */
   startingAfter?: string | undefined;
+}
+
+/** A layout of `projects.archive`: where each document goes in the zip. */
+export type ArchiveLayout = 'plain' | 'kiro' | 'spec-kit' | 'agents';
+
+/** Options of `projects.archive`. */
+export interface ArchiveOptions extends RequestOptions {
+  /** `plain` (default): `<slug>/<filename>`; `kiro`, `spec-kit`, `agents`: see docs/api.md. */
+  layout?: ArchiveLayout | undefined;
 }
 
 type FetchPage = (startingAfter: string | undefined) => Promise<ProjectPage>;
@@ -344,6 +354,79 @@ export class Projects extends APIResource {
     this.#finished.delete(projectId);
     await this.request<undefined>({ ...options, method: 'DELETE', path });
     this.#finished.delete(projectId);
+  }
+
+  /**
+   * The project's life as it happens (`GET /projects/{id}/events`, server-sent events):
+   * `status` first (on a new stream), then `stage.started` and `document.completed` as
+   * they happen, and last `project.completed` or `project.failed`, after which the
+   * iteration ends. Errors before the stream opens are the usual classes
+   * (`NotFoundError`, `AuthenticationError`, `RateLimitError` after the retries...). A
+   * connection that drops is reopened with `Last-Event-ID` (the server's `retry:` plus
+   * jittered backoff, `maxReconnects` times in a row without an event), so no event is
+   * lost or repeated. Breaking out of the loop closes the connection.
+   *
+   * @example
+   * for await (const event of pgs.projects.events(projectId)) {
+   *   if (event.type === 'document.completed') console.log(event.data.filename);
+   * }
+   */
+  events(projectId: string, options: ProjectEventsOptions = {}): AsyncIterable<ProjectEvent> {
+    const path = `/projects/${segment('projectId', projectId)}/events`;
+    return streamProjectEvents(
+      { request: this.request, sleep: this.#clock.sleep, random: this.#clock.random },
+      path,
+      options,
+    );
+  }
+
+  /**
+   * One document's markdown (`getProjectDocument`), by its `filename` in the status
+   * (`PRODUCT_REQUIREMENTS.md`): available as soon as it is stored, while the project is
+   * still in progress. A failed project is a `ConflictError` (`PROJECT_NOT_COMPLETED`),
+   * not retried; an unknown filename a `NotFoundError`.
+   *
+   * @example
+   * const prd = await pgs.projects.document(projectId, 'PRODUCT_REQUIREMENTS.md');
+   */
+  async document(
+    projectId: string,
+    filename: string,
+    options: RequestOptions = {},
+  ): Promise<string> {
+    const path = `/projects/${segment('projectId', projectId)}/documents/${segment('filename', filename)}`;
+    const { body } = await this.request<string>({
+      ...options,
+      method: 'GET',
+      path,
+      responseType: 'text',
+      headers: { Accept: 'text/markdown', ...options.headers },
+    });
+    return body;
+  }
+
+  /**
+   * A completed project as one zip (`getProjectArchive`): every document and
+   * `project.json`, laid out for `layout`. Resolves with the whole zip in memory (a few
+   * text files, tens of kilobytes). A project not completed is a `ConflictError`
+   * (`PROJECT_NOT_COMPLETED`, `details.status`), not retried.
+   *
+   * @example
+   * const zip = await pgs.projects.archive(projectId, { layout: 'kiro' });
+   * await writeFile('project.zip', zip);
+   */
+  async archive(projectId: string, options: ArchiveOptions = {}): Promise<Uint8Array> {
+    const { layout, ...rest } = options;
+    const path = `/projects/${segment('projectId', projectId)}/archive`;
+    const { body } = await this.request<Uint8Array>({
+      ...rest,
+      method: 'GET',
+      path,
+      query: { layout },
+      responseType: 'bytes',
+      headers: { Accept: 'application/zip', ...rest.headers },
+    });
+    return body;
   }
 
   #cached(projectId: string): ProjectResult | undefined {

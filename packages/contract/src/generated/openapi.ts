@@ -38,6 +38,10 @@ export const openapiDocument = {
       "description": "The credit balance of the calling key's account, in the key's mode."
     },
     {
+      "name": "webhooks",
+      "description": "Signed notifications of projects' final events (Standard Webhooks)."
+    },
+    {
       "name": "admin",
       "description": "Operator API for accounts, API keys and credits (`/admin/v1`, admin token)."
     }
@@ -959,6 +963,265 @@ export const openapiDocument = {
         }
       }
     },
+    "/webhook-endpoints": {
+      "get": {
+        "operationId": "listWebhookEndpoints",
+        "summary": "List webhook endpoints",
+        "description": "The webhook endpoints of the key's account in the key's mode (live and test keys see\nseparate endpoints), oldest first. Signing secrets are never listed: they are shown\nonly when an endpoint is created.\n",
+        "tags": [
+          "webhooks"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the webhooks limit, shared by all webhook-endpoint operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The endpoints.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookEndpointListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createWebhookEndpoint",
+        "summary": "Create a webhook endpoint",
+        "description": "Registers a URL to receive signed `project.completed` and `project.failed` events\n(Standard Webhooks) for the projects of the key's account in the key's mode. `events`\nchooses among them (default: both). Answers 201 with the endpoint and its signing\nsecret `whsec_…`: store the secret now, it is never shown again.\n\nThe URL must be `https` and its host must resolve only to public addresses: loopback,\nprivate, link-local, unique-local, carrier-grade NAT, multicast and other reserved\naddresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can\nlift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per\naccount and mode: the 11th is refused with 400 VALIDATION_ERROR.\n",
+        "tags": [
+          "webhooks"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the webhooks limit, shared by all webhook-endpoint operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateWebhookEndpointRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Created; the only response that carries the signing secret.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookEndpointCreatedResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/webhook-endpoints/{endpointId}": {
+      "delete": {
+        "operationId": "deleteWebhookEndpoint",
+        "summary": "Delete a webhook endpoint",
+        "description": "Deletes the endpoint and its delivery log; attempts still scheduled for it are not\nmade. Another account's or mode's endpoint, or one already deleted, is 404.\n",
+        "tags": [
+          "webhooks"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the webhooks limit, shared by all webhook-endpoint operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookEndpointId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted; no body.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/webhook-endpoints/{endpointId}/deliveries": {
+      "get": {
+        "operationId": "listWebhookDeliveries",
+        "summary": "List an endpoint's delivery attempts",
+        "description": "The 50 most recent delivery attempts to the endpoint, newest first: the message's\n`webhookId` (the `webhook-id` header, the same on every attempt of one message), the\nevent, the attempt number, the HTTP status or the error, how long it took, and whether\nanother attempt is scheduled (`nextAttemptAt`, state `retrying`), it `succeeded`, or\ndelivery was given up (`failed`).\n",
+        "tags": [
+          "webhooks"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the webhooks limit, shared by all webhook-endpoint operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookEndpointId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The attempts, newest first.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookDeliveryListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
     "/accounts": {
       "servers": [
         {
@@ -1292,6 +1555,65 @@ export const openapiDocument = {
       }
     }
   },
+  "webhooks": {
+    "projectEnded": {
+      "post": {
+        "operationId": "projectEndedWebhook",
+        "summary": "A project completed or failed",
+        "description": "Sent to each webhook endpoint subscribed to the event, signed as Standard Webhooks\nspecifies: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the\nbase64-decoded part of the secret after `whsec_`, of `<webhook-id>.<webhook-timestamp>.<body>`.\nAnswer any 2xx within 10 seconds; anything else is retried (30 s, 2 min, 10 min,\n30 min, 1 h, 2 h, 4 h, then every 8 h, for 24 hours after the first attempt). Delivery\nis at least once: deduplicate on `webhook-id`.\n",
+        "tags": [
+          "webhooks"
+        ],
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "`msg_<ULID>`, the same on every attempt of one message.",
+            "schema": {
+              "type": "string",
+              "pattern": "^msg_[0-9A-HJKMNP-TV-Z]{26}$"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "Unix seconds when this attempt was sent; refuse values more than 5 minutes away.",
+            "schema": {
+              "type": "string",
+              "pattern": "^\\d{1,12}$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "Space-separated `v1,<base64>` signatures.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx acknowledges the message."
+          }
+        }
+      }
+    }
+  },
   "components": {
     "securitySchemes": {
       "bearerAuth": {
@@ -1306,6 +1628,16 @@ export const openapiDocument = {
       }
     },
     "parameters": {
+      "WebhookEndpointId": {
+        "name": "endpointId",
+        "in": "path",
+        "required": true,
+        "description": "Identifier of the webhook endpoint (`we_<ULID>`).",
+        "schema": {
+          "type": "string",
+          "pattern": "^we_[0-9A-HJKMNP-TV-Z]{26}$"
+        }
+      },
       "ProjectId": {
         "name": "projectId",
         "in": "path",
@@ -2826,6 +3158,267 @@ export const openapiDocument = {
               "balance": {
                 "type": "integer",
                 "description": "The balance in that mode after the grant."
+              }
+            }
+          }
+        }
+      },
+      "WebhookEventType": {
+        "type": "string",
+        "enum": [
+          "project.completed",
+          "project.failed"
+        ]
+      },
+      "CreateWebhookEndpointRequest": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "url": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2048,
+            "description": "An https URL whose host resolves only to public addresses."
+          },
+          "events": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/WebhookEventType"
+            },
+            "description": "The events sent to this endpoint; default both."
+          }
+        }
+      },
+      "WebhookEndpoint": {
+        "type": "object",
+        "required": [
+          "id",
+          "url",
+          "events",
+          "createdAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^we_[0-9A-HJKMNP-TV-Z]{26}$"
+          },
+          "url": {
+            "type": "string"
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookEventType"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "WebhookEndpointCreatedResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "id",
+              "url",
+              "events",
+              "createdAt",
+              "secret"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "pattern": "^we_[0-9A-HJKMNP-TV-Z]{26}$"
+              },
+              "url": {
+                "type": "string"
+              },
+              "events": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/WebhookEventType"
+                }
+              },
+              "createdAt": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "secret": {
+                "type": "string",
+                "pattern": "^whsec_[A-Za-z0-9+/]{32}$",
+                "description": "The signing secret; shown only in this response."
+              }
+            }
+          }
+        }
+      },
+      "WebhookEndpointListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookEndpoint"
+            }
+          }
+        }
+      },
+      "WebhookDelivery": {
+        "type": "object",
+        "description": "One delivery attempt.",
+        "required": [
+          "webhookId",
+          "eventType",
+          "projectId",
+          "attempt",
+          "statusCode",
+          "error",
+          "durationMs",
+          "attemptedAt",
+          "nextAttemptAt",
+          "state"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "webhookId": {
+            "type": "string",
+            "description": "The `webhook-id` header (`msg_<ULID>`), the same on every attempt of one message."
+          },
+          "eventType": {
+            "$ref": "#/components/schemas/WebhookEventType"
+          },
+          "projectId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "attempt": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "statusCode": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The receiver's HTTP status; null when none arrived."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the attempt failed (non-2xx, time-out, connection error, refused address); null on success."
+          },
+          "durationMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "attemptedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When the next attempt is scheduled; null when none is."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "succeeded",
+              "retrying",
+              "failed"
+            ],
+            "description": "`retrying`: another attempt is scheduled; `failed`: delivery was given up."
+          }
+        }
+      },
+      "WebhookDeliveryListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "$ref": "#/components/schemas/WebhookDelivery"
+            }
+          }
+        }
+      },
+      "WebhookEvent": {
+        "type": "object",
+        "description": "The body of a webhook message.",
+        "required": [
+          "type",
+          "timestamp",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "type": {
+            "$ref": "#/components/schemas/WebhookEventType"
+          },
+          "timestamp": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the event happened."
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "projectId",
+              "status"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "projectId": {
+                "type": "string",
+                "format": "uuid"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "completed",
+                  "failed"
+                ]
               }
             }
           }

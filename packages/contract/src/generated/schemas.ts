@@ -1040,6 +1040,267 @@ export const schemaBundle = {
           }
         }
       }
+    },
+    "WebhookEventType": {
+      "type": "string",
+      "enum": [
+        "project.completed",
+        "project.failed"
+      ]
+    },
+    "CreateWebhookEndpointRequest": {
+      "type": "object",
+      "required": [
+        "url"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2048,
+          "description": "An https URL whose host resolves only to public addresses."
+        },
+        "events": {
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/$defs/WebhookEventType"
+          },
+          "description": "The events sent to this endpoint; default both."
+        }
+      }
+    },
+    "WebhookEndpoint": {
+      "type": "object",
+      "required": [
+        "id",
+        "url",
+        "events",
+        "createdAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^we_[0-9A-HJKMNP-TV-Z]{26}$"
+        },
+        "url": {
+          "type": "string"
+        },
+        "events": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/WebhookEventType"
+          }
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "WebhookEndpointCreatedResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "id",
+            "url",
+            "events",
+            "createdAt",
+            "secret"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "pattern": "^we_[0-9A-HJKMNP-TV-Z]{26}$"
+            },
+            "url": {
+              "type": "string"
+            },
+            "events": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/WebhookEventType"
+              }
+            },
+            "createdAt": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "secret": {
+              "type": "string",
+              "pattern": "^whsec_[A-Za-z0-9+/]{32}$",
+              "description": "The signing secret; shown only in this response."
+            }
+          }
+        }
+      }
+    },
+    "WebhookEndpointListResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/WebhookEndpoint"
+          }
+        }
+      }
+    },
+    "WebhookDelivery": {
+      "type": "object",
+      "description": "One delivery attempt.",
+      "required": [
+        "webhookId",
+        "eventType",
+        "projectId",
+        "attempt",
+        "statusCode",
+        "error",
+        "durationMs",
+        "attemptedAt",
+        "nextAttemptAt",
+        "state"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "The `webhook-id` header (`msg_<ULID>`), the same on every attempt of one message."
+        },
+        "eventType": {
+          "$ref": "#/$defs/WebhookEventType"
+        },
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "attempt": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "statusCode": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "description": "The receiver's HTTP status; null when none arrived."
+        },
+        "error": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "Why the attempt failed (non-2xx, time-out, connection error, refused address); null on success."
+        },
+        "durationMs": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "attemptedAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "nextAttemptAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "When the next attempt is scheduled; null when none is."
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "succeeded",
+            "retrying",
+            "failed"
+          ],
+          "description": "`retrying`: another attempt is scheduled; `failed`: delivery was given up."
+        }
+      }
+    },
+    "WebhookDeliveryListResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/WebhookDelivery"
+          }
+        }
+      }
+    },
+    "WebhookEvent": {
+      "type": "object",
+      "description": "The body of a webhook message.",
+      "required": [
+        "type",
+        "timestamp",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "type": {
+          "$ref": "#/$defs/WebhookEventType"
+        },
+        "timestamp": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the event happened."
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "projectId",
+            "status"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "projectId": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "completed",
+                "failed"
+              ]
+            }
+          }
+        }
+      }
     }
   },
 } as const;

@@ -240,6 +240,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The webhook endpoints of the key's account in the key's mode (live and test keys see
+         *     separate endpoints), oldest first. Signing secrets are never listed: they are shown
+         *     only when an endpoint is created.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers a URL to receive signed `project.completed` and `project.failed` events
+         *     (Standard Webhooks) for the projects of the key's account in the key's mode. `events`
+         *     chooses among them (default: both). Answers 201 with the endpoint and its signing
+         *     secret `whsec_…`: store the secret now, it is never shown again.
+         *
+         *     The URL must be `https` and its host must resolve only to public addresses: loopback,
+         *     private, link-local, unique-local, carrier-grade NAT, multicast and other reserved
+         *     addresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can
+         *     lift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per
+         *     account and mode: the 11th is refused with 400 VALIDATION_ERROR.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log; attempts still scheduled for it are not
+         *     made. Another account's or mode's endpoint, or one already deleted, is 404.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts
+         * @description The 50 most recent delivery attempts to the endpoint, newest first: the message's
+         *     `webhookId` (the `webhook-id` header, the same on every attempt of one message), the
+         *     event, the attempt number, the HTTP status or the error, how long it took, and whether
+         *     another attempt is scheduled (`nextAttemptAt`, state `retrying`), it `succeeded`, or
+         *     delivery was given up (`failed`).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts": {
         parameters: {
             query?: never;
@@ -334,7 +414,33 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    projectEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A project completed or failed
+         * @description Sent to each webhook endpoint subscribed to the event, signed as Standard Webhooks
+         *     specifies: `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed with the
+         *     base64-decoded part of the secret after `whsec_`, of `<webhook-id>.<webhook-timestamp>.<body>`.
+         *     Answer any 2xx within 10 seconds; anything else is retried (30 s, 2 min, 10 min,
+         *     30 min, 1 h, 2 h, 4 h, then every 8 h, for 24 hours after the first attempt). Delivery
+         *     is at least once: deduplicate on `webhook-id`.
+         */
+        post: operations["projectEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description `req_` followed by a ULID. */
@@ -692,6 +798,85 @@ export interface components {
                 balance: number;
             };
         };
+        /** @enum {string} */
+        WebhookEventType: "project.completed" | "project.failed";
+        CreateWebhookEndpointRequest: {
+            /** @description An https URL whose host resolves only to public addresses. */
+            url: string;
+            /** @description The events sent to this endpoint; default both. */
+            events?: components["schemas"]["WebhookEventType"][];
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookEndpointCreatedResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                id: string;
+                url: string;
+                events: components["schemas"]["WebhookEventType"][];
+                /** Format: date-time */
+                createdAt: string;
+                /** @description The signing secret; shown only in this response. */
+                secret: string;
+            };
+        };
+        WebhookEndpointListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description One delivery attempt. */
+        WebhookDelivery: {
+            /** @description The `webhook-id` header (`msg_<ULID>`), the same on every attempt of one message. */
+            webhookId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /** Format: uuid */
+            projectId: string;
+            attempt: number;
+            /** @description The receiver's HTTP status; null when none arrived. */
+            statusCode: number | null;
+            /** @description Why the attempt failed (non-2xx, time-out, connection error, refused address); null on success. */
+            error: string | null;
+            durationMs: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is scheduled; null when none is.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description `retrying`: another attempt is scheduled; `failed`: delivery was given up.
+             * @enum {string}
+             */
+            state: "succeeded" | "retrying" | "failed";
+        };
+        WebhookDeliveryListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description The body of a webhook message. */
+        WebhookEvent: {
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                projectId: string;
+                /** @enum {string} */
+                status: "completed" | "failed";
+            };
+        };
     };
     responses: {
         /**
@@ -920,6 +1105,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Identifier of the webhook endpoint (`we_<ULID>`). */
+        WebhookEndpointId: string;
         /** @description Identifier of the project. */
         ProjectId: string;
         AccountId: components["schemas"]["AccountId"];
@@ -1500,6 +1687,162 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the only response that carries the signing secret. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreatedResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint (`we_<ULID>`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint (`we_<ULID>`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts, newest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adminCreateAccount: {
         parameters: {
             query?: never;
@@ -1654,6 +1997,35 @@ export interface operations {
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    projectEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `msg_<ULID>`, the same on every attempt of one message. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was sent; refuse values more than 5 minutes away. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

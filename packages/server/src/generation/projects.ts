@@ -85,6 +85,21 @@ export interface CreatedProject {
 /** Puts a project's generation on the queue, inside the creating transaction. */
 export interface Dispatcher {
   enqueue(projectId: string, tx: Tx): Promise<void>;
+  /**
+   * Told, inside the transaction that records it, of a project's final event (webhook
+   * deliveries are enqueued there, so they exist exactly when the event commits).
+   */
+  projectEnded?(tx: Tx, event: ProjectEnded): Promise<void>;
+}
+
+/** A project's final event, as {@link Dispatcher.projectEnded} is told of it. */
+export interface ProjectEnded {
+  projectId: string;
+  accountId: string;
+  mode: Mode;
+  type: 'project.completed' | 'project.failed';
+  status: 'completed' | 'failed';
+  at: Date;
 }
 
 /**
@@ -230,6 +245,7 @@ export class Projects {
         documentsGenerated: documents.length,
         creditsConsumed: consumed,
       });
+      await this.#ended(tx, row, 'completed', now);
       return true;
     });
   }
@@ -254,6 +270,7 @@ export class Projects {
         status: 'failed',
         error: { code: FAILURE_CODES.failed, message },
       });
+      await this.#ended(tx, row, 'failed', this.#now());
       return true;
     });
   }
@@ -313,6 +330,16 @@ export class Projects {
     });
   }
 
+  async #ended(tx: Tx, row: ProjectRow, status: 'completed' | 'failed', at: number) {
+    await this.#dispatcher.projectEnded?.(tx, {
+      projectId: row.id,
+      ...owner(row),
+      type: status === 'completed' ? 'project.completed' : 'project.failed',
+      status,
+      at: new Date(at),
+    });
+  }
+
   /** Cancels a project whose row `tx` holds locked and found in progress. */
   async #cancelLocked(
     tx: Tx,
@@ -348,6 +375,7 @@ export class Projects {
     });
     const status = failedStatus(row.id, FAILURE_CODES.cancelled, message);
     await recordEvent(tx, row.id, 'project.failed', { status: 'failed', error: status.error });
+    await this.#ended(tx, row, 'failed', now);
     return {
       outcome: 'cancelled',
       status,

@@ -21,6 +21,8 @@ export const RATE_LIMIT_RULES = {
   list: { name: 'list', points: 60, durationSec: 60, window: '1 minute' },
   /** POST /projects/{id}/cancel and DELETE /projects/{id} together, per API key. */
   manage: { name: 'manage', points: 30, durationSec: 60, window: '1 minute' },
+  /** Every /webhook-endpoints operation together, per API key. */
+  webhooks: { name: 'webhooks', points: 30, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */
   authFailures: { name: 'auth_failures', points: 30, durationSec: 60, window: '1 minute' },
 } as const satisfies Record<string, RateLimitRule>;

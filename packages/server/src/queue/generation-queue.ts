@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Tx } from '../storage/db.ts';
+import { type ProjectEndedEvent, WebhookQueue, type WebhookQueueOptions } from './webhook-queue.ts';
 
 /** The queue of project generations; one job per project, its id the project's. */
 export const GENERATE_QUEUE = 'pgs-generate';
@@ -33,6 +34,8 @@ export interface GenerationQueueOptions {
   retryDelaySeconds?: number;
   /** A worker that stops sending heartbeats (a crash) loses its job to another after this. */
   heartbeatSeconds?: number;
+  /** Webhook deliveries (their own queue on the same pg-boss instance). */
+  webhooks?: WebhookQueueOptions;
 }
 
 /**
@@ -46,12 +49,18 @@ export interface GenerationQueueOptions {
  */
 export class GenerationQueue {
   readonly #boss: PgBoss;
-  readonly #options: Required<GenerationQueueOptions>;
+  readonly #options: Required<Omit<GenerationQueueOptions, 'webhooks'>>;
+  readonly #webhooks: WebhookQueue;
   #working = false;
 
-  private constructor(boss: PgBoss, options: Required<GenerationQueueOptions>) {
+  private constructor(
+    boss: PgBoss,
+    options: Required<Omit<GenerationQueueOptions, 'webhooks'>>,
+    webhooks: WebhookQueue,
+  ) {
     this.#boss = boss;
     this.#options = options;
+    this.#webhooks = webhooks;
   }
 
   static async create(
@@ -91,7 +100,13 @@ export class GenerationQueue {
       expireInSeconds: 6 * 3600,
       deadLetter: DEAD_QUEUE,
     });
-    return new GenerationQueue(boss, settings);
+    const webhooks = await WebhookQueue.create(boss, database.db, options.webhooks);
+    return new GenerationQueue(boss, settings, webhooks);
+  }
+
+  /** Enqueues, inside `tx`, the webhook messages of a project's final event. */
+  async projectEnded(tx: Tx, event: ProjectEndedEvent): Promise<void> {
+    await this.#webhooks.projectEnded(tx, event);
   }
 
   /** Enqueues a project's generation, inside `tx` when given; enqueuing twice is harmless. */
@@ -103,9 +118,10 @@ export class GenerationQueue {
     );
   }
 
-  /** Starts this process's workers. */
+  /** Starts this process's workers (generations and webhook deliveries). */
   async start(handlers: GenerationHandlers): Promise<void> {
     this.#working = true;
+    await this.#webhooks.start();
     await this.#boss.work<{ projectId: string }>(
       GENERATE_QUEUE,
       {

@@ -5,6 +5,7 @@ import { answerPrompt } from '../../src/generation/engine/offline-model.ts';
 import { modelSelector } from '../../src/generation/models.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
 import { type Backend, type Harness, type HarnessOptions, startHarness } from './harness.ts';
+import * as wait from './wait.ts';
 
 /**
  * The real app and workers on PGlite, generating live keys' projects with the real provider
@@ -35,19 +36,9 @@ export const isDefinition = (call: FakeAiCall) => call.schema !== undefined;
 /** The document kind a call writes, read from the prompt's context block. */
 export const kindOf = (call: FakeAiCall) => /"kind": "([a-z-]+)"/.exec(call.prompt)?.[1];
 
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** {@link wait.waitFor} with the condition named first (30 s by default). */
+export const waitFor = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) =>
+  wait.waitFor(probe, { what, timeoutMs });
 
 export interface Setup {
   h: Harness;

@@ -14,6 +14,7 @@ import { GenerationWorkflow, type WorkflowOptions } from '../../src/generation/w
 import type { RateLimitRule, RateLimitStore } from '../../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
+import type { WebhookQueueOptions } from '../../src/queue/webhook-queue.ts';
 import { type Database, openDatabase } from '../../src/storage/db.ts';
 import type { Mode } from '../../src/storage/sql/accounts.ts';
 import {
@@ -36,6 +37,7 @@ export async function buildTestApp(
     Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken' | 'keepAliveMs'>
   > & {
     bodyLimitBytes?: number;
+    webhooksAllowPrivate?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   return buildApp({
@@ -43,6 +45,7 @@ export async function buildTestApp(
       docsUrl: DOCS_URL,
       bodyLimitBytes: overrides.bodyLimitBytes ?? 65_536,
       trustProxy: false,
+      webhooksAllowPrivate: overrides.webhooksAllowPrivate ?? false,
     },
     database,
     adminToken: overrides.adminToken ?? generateAdminToken(),
@@ -84,6 +87,11 @@ export interface HarnessOptions {
   models?: ModelSelector;
   /** Milliseconds between keep-alive comments on event streams. */
   keepAliveMs?: number;
+  /**
+   * Webhook settings: `allowPrivate` reaches the app (URL checks) and the queue
+   * (deliveries); the rest (retry schedule, polling) the queue.
+   */
+  webhooks?: WebhookQueueOptions;
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -142,7 +150,11 @@ export async function startHarness(
   let workerEvents: ProjectEventHub | undefined;
   let dispatcher: Dispatcher = noDispatcher;
   if (options.generation === 'workers') {
-    queue = await GenerationQueue.create(database, { concurrency: 4, retryDelaySeconds: 1 });
+    queue = await GenerationQueue.create(database, {
+      concurrency: 4,
+      retryDelaySeconds: 1,
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    });
     // The workers' own subscription, as a worker process has (cancel aborts a run through it).
     workerEvents = await ProjectEventHub.start(database);
     const workflow = new GenerationWorkflow(
@@ -170,6 +182,7 @@ export async function startHarness(
     models,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    webhooksAllowPrivate: options.webhooks?.allowPrivate ?? false,
   });
   await options.extend?.(app);
   await app.ready();

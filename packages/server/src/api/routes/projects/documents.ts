@@ -18,7 +18,7 @@ import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { findOwnedDocument } from '../../../storage/sql/documents.ts';
 import { errorResponses } from '../schemas.ts';
-import { pollHint } from './index.ts';
+import { etagMatches, pollHint, projectNotFound } from './common.ts';
 
 export interface DocumentRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -29,11 +29,6 @@ const parameters = openapiDocument.components.parameters;
 const projectId = { type: 'string', format: 'uuid' } as const;
 /** Completed projects never change, and the answer depends on the key: cache it, privately. */
 const FINAL_CACHE = 'private, max-age=86400';
-
-const projectNotFound = (id: string) =>
-  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
-    details: { resource_type: 'project', resource_id: id },
-  });
 
 function notCompleted(id: string, status: 'in_progress' | 'failed', estimatedMs = 0): ApiError {
   return status === 'in_progress'
@@ -50,15 +45,6 @@ function notCompleted(id: string, status: 'in_progress' | 'failed', estimatedMs 
         'The project failed, so its documents are not delivered; its credits were refunded.',
         { details: { resource_type: 'project', resource_id: id, status } },
       );
-}
-
-// As on the status route: a weak comparison, so `W/` prefixes added by proxies still match.
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
 }
 
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
@@ -109,7 +95,7 @@ export async function documentRoutes(
       const etag = etagOf(row.content);
       reply.header('etag', etag);
       reply.header('cache-control', row.status === 'completed' ? FINAL_CACHE : 'no-cache');
-      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('text/markdown; charset=utf-8').send(row.content);
     },
   );

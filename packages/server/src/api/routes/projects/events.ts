@@ -6,7 +6,7 @@ import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { listProjectEvents } from '../../../storage/sql/events.ts';
 import { errorResponses } from '../schemas.ts';
-import { closedSignal } from './index.ts';
+import { closedSignal, projectIdParams, projectNotFound } from './common.ts';
 
 export interface EventRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -64,12 +64,7 @@ export async function eventRoutes(
       // Opening a stream counts once against the status limit, like one poll.
       config: { operationId: 'streamProjectEvents', rateLimit: 'status' },
       schema: {
-        params: {
-          type: 'object',
-          required: ['projectId'],
-          additionalProperties: false,
-          properties: { projectId: { type: 'string', format: 'uuid' } },
-        },
+        params: projectIdParams,
         headers: {
           type: 'object',
           properties: { 'api-version': { type: 'string' }, 'last-event-id': { type: 'string' } },
@@ -81,11 +76,7 @@ export async function eventRoutes(
       const id = request.params.projectId.toLowerCase();
       const after = lastEventId(request.headers['last-event-id']);
       const view = await statusReader.read(request.principal, id);
-      if (view === undefined) {
-        throw new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
-          details: { resource_type: 'project', resource_id: request.params.projectId },
-        });
-      }
+      if (view === undefined) throw projectNotFound(request.params.projectId);
       const keyId = request.principal.keyId;
       const held = open.get(keyId) ?? 0;
       if (held >= maxStreamsPerKey) {

@@ -1,5 +1,5 @@
 import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
 import { holdUntil, type ProjectEventHub } from '../../../generation/events.ts';
@@ -9,6 +9,7 @@ import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
+import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
 
 export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -40,42 +41,6 @@ export function preferredWait(prefer: string | string[] | undefined): number | u
     }
   }
   return undefined;
-}
-
-/**
- * An AbortSignal that aborts when the response closes: the client went away (or the
- * answer was sent). The request's own 'close' fires once its body is read, so it cannot
- * tell a client that left.
- */
-export function closedSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => controller.abort());
-  return controller.signal;
-}
-
-/** Seconds a client should wait before polling an in-progress project again (seed: 10–30 s). */
-export function pollHint(estimatedCompletionMs: number): number {
-  return Math.min(30, Math.max(10, Math.ceil(estimatedCompletionMs / 1000)));
-}
-
-const projectIdParams = {
-  type: 'object',
-  required: ['projectId'],
-  additionalProperties: false,
-  properties: { projectId: { type: 'string', format: 'uuid' } },
-} as const;
-
-const notFound = (projectId: string) =>
-  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
-    details: { resource_type: 'project', resource_id: projectId },
-  });
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
 }
 
 /** `/projects` routes of API v1. */
@@ -177,7 +142,7 @@ export async function projectRoutes(
       const id = projectId.toLowerCase();
       const read = () => statusReader.read(request.principal, id);
       let view = await read();
-      if (view === undefined) throw notFound(projectId);
+      if (view === undefined) throw projectNotFound(projectId);
       // Long-poll: hold an in-progress answer until the status changes or the wait ends,
       // woken by the workflow's own events (never by polling the database).
       const wait = preferredWait(request.headers.prefer);
@@ -203,7 +168,7 @@ export async function projectRoutes(
         // Final states never change; the response depends on the key, so keep it private.
         reply.header('cache-control', 'private, max-age=86400');
       }
-      if (matches(request.headers['if-none-match'], view.etag)) return reply.code(304).send();
+      if (etagMatches(request.headers['if-none-match'], view.etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(view.body);
     },
   );
@@ -225,7 +190,7 @@ export async function projectRoutes(
     async (request) => {
       const { projectId } = request.params;
       const body = await readProvenance(db, request.principal, projectId.toLowerCase());
-      if (body === undefined) throw notFound(projectId);
+      if (body === undefined) throw projectNotFound(projectId);
       return body;
     },
   );

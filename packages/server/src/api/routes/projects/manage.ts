@@ -7,6 +7,7 @@ import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
+import { projectIdParams, projectNotFound } from './common.ts';
 
 export interface ManageRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -15,18 +16,6 @@ export interface ManageRoutesOptions {
 }
 
 const parameters = openapiDocument.components.parameters;
-
-const projectIdParams = {
-  type: 'object',
-  required: ['projectId'],
-  additionalProperties: false,
-  properties: { projectId: { type: 'string', format: 'uuid' } },
-} as const;
-
-const notFound = (projectId: string) =>
-  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
-    details: { resource_type: 'project', resource_id: projectId },
-  });
 
 /**
  * Listing, cancelling and deleting projects (`listProjects`, `cancelProject`,
@@ -106,7 +95,7 @@ export async function manageRoutes(
           case 'cancelled':
             return { status: 200, headers: {}, body: result.body };
           case 'not_found':
-            throw notFound(projectId);
+            throw projectNotFound(projectId);
           case 'not_in_progress':
             throw new ApiError(
               'PROJECT_NOT_IN_PROGRESS',
@@ -135,7 +124,8 @@ export async function manageRoutes(
     async (request, reply) => {
       const { projectId } = request.params;
       const id = projectId.toLowerCase();
-      if (!(await projects.delete(id, { owner: request.principal }))) throw notFound(projectId);
+      if (!(await projects.delete(id, { owner: request.principal })))
+        throw projectNotFound(projectId);
       // This process at once; the others when the NOTIFY reaches them.
       statusReader.forget(id);
       return reply.code(204).send();

@@ -1,0 +1,53 @@
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../../errors.ts';
+
+/** The `{projectId}` path parameter of every project route. */
+export const projectIdParams = {
+  type: 'object',
+  required: ['projectId'],
+  additionalProperties: false,
+  properties: { projectId: { type: 'string', format: 'uuid' } },
+} as const;
+
+/**
+ * The 404 for a project that does not exist or is not the caller's (same answer either
+ * way); `resource_id` is the identifier as the client sent it.
+ *
+ * @example
+ * throw projectNotFound(request.params.projectId);
+ */
+export const projectNotFound = (projectId: string) =>
+  new ApiError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
+    details: { resource_type: 'project', resource_id: projectId },
+  });
+
+/**
+ * Whether `If-None-Match` matches an ETag: a weak comparison, so `W/` prefixes added by
+ * proxies still match, and `*` matches any.
+ *
+ * @example
+ * if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+ */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/** Seconds a client should wait before polling an in-progress project again (seed: 10–30 s). */
+export function pollHint(estimatedCompletionMs: number): number {
+  return Math.min(30, Math.max(10, Math.ceil(estimatedCompletionMs / 1000)));
+}
+
+/**
+ * An AbortSignal that aborts when the response closes: the client went away (or the
+ * answer was sent). The request's own 'close' fires once its body is read, so it cannot
+ * tell a client that left.
+ */
+export function closedSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => controller.abort());
+  return controller.signal;
+}

@@ -39,6 +39,10 @@ export type {
   ProjectType,
   Questionnaire,
   RequestId,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEventType,
 } from '@pgs/contract';
 export { PgsAdmin, type PgsAdminOptions } from './admin.ts';
 export { adminBaseUrl, apiBaseUrl, DEFAULT_SERVER_URL, serverRoot } from './base-url.ts';

@@ -7,7 +7,7 @@ import { refundCredits } from '../src/credits/ledger.ts';
 import { documentPlan, priceOf, priceWithoutType } from '../src/generation/catalogue.ts';
 import { Projects } from '../src/generation/projects.ts';
 import { creditLedger, projects } from '../src/storage/schema.ts';
-import { backends, type Harness, startHarness } from './helpers/harness.ts';
+import { backends, type Harness, roomy, startHarness } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 
 /**
@@ -17,8 +17,6 @@ import { waitFor } from './helpers/wait.ts';
 
 const IN_PROGRESS_KEYS = ['estimatedCompletionMs', 'projectId', 'status'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** A room for the polls of a suite that runs projects to their end; limits are tested elsewhere. */
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 
 const words = (markdown: string) => markdown.split(/\s+/).filter((w) => /\w/.test(w)).length;
 
@@ -42,11 +40,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend, {
       generation: 'workers',
-      rules: {
-        status: { name: 'status', ...ROOMY },
-        create: { name: 'create', ...ROOMY },
-        credits: { name: 'credits', ...ROOMY },
-      },
+      rules: roomy('status', 'create', 'credits'),
     });
   });
   afterAll(async () => h?.close());

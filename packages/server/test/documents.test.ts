@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { demoteHeadings } from '../src/generation/archive.ts';
 import { documentPlan } from '../src/generation/catalogue.ts';
-import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
+import { backends, bearer, type Harness, roomy, startHarness } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 
 /**
@@ -13,8 +13,6 @@ import { waitFor } from './helpers/wait.ts';
  * GET …/archive on projects run to their end by the real queue and the offline engine.
  */
 
-/** A room for the polls of projects run to their end; the downloads limit stays the real one. */
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 const NAME = 'Compost Circle Planner';
 const SLUG = 'compost-circle-planner';
 const IDEA =
@@ -39,7 +37,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend, {
       generation: 'workers',
-      rules: { status: { name: 'status', ...ROOMY }, create: { name: 'create', ...ROOMY } },
+      rules: roomy('status', 'create'),
     });
   });
   afterAll(async () => h?.close());

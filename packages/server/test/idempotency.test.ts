@@ -9,7 +9,7 @@ import {
   claimIdempotencyKey,
   deleteExpiredIdempotencyKeys,
 } from '../src/storage/sql/idempotency.ts';
-import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
+import { backends, bearer, type Harness, roomy, startHarness } from './helpers/harness.ts';
 
 /**
  * Issue 3 item 2 and docs/api.md "Idempotency": Idempotency-Key on POST /api/v1/projects.
@@ -18,7 +18,6 @@ import { backends, bearer, type Harness, startHarness } from './helpers/harness.
  */
 
 const IDEA = 'A web app where a climbing gym posts route setting schedules and members vote.';
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 
 const requestHashOf = (body: unknown) => requestHash('createProject', body);
 
@@ -30,7 +29,7 @@ describe.each(await backends())('Idempotency-Key on POST /api/v1/projects on %s'
   beforeAll(async () => {
     h = await startHarness(backend, {
       generation: 'workers',
-      rules: { create: { name: 'create', ...ROOMY }, credits: { name: 'credits', ...ROOMY } },
+      rules: roomy('create', 'credits'),
     });
   });
   afterAll(async () => h?.close());

@@ -16,7 +16,14 @@ import {
 } from '../src/storage/schema.ts';
 import { insertDocument, insertProject, updateProject } from '../src/storage/sql/projects.ts';
 import { insertProvenance } from '../src/storage/sql/provenance.ts';
-import { backends, bearer, buildTestApp, type Harness, startHarness } from './helpers/harness.ts';
+import {
+  backends,
+  bearer,
+  buildTestApp,
+  type Harness,
+  roomy,
+  startHarness,
+} from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 
 /**
@@ -25,7 +32,6 @@ import { waitFor } from './helpers/wait.ts';
  * "Cancelling and deleting").
  */
 
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
 /** Held in progress for ten minutes: long past any test, so only a cancel ends it. */
 const HELD = { outcome: 'completed', durationMs: 600_000 } as const;
@@ -36,11 +42,7 @@ describe.each(await backends())('listing, cancelling and deleting projects on %s
     h = await startHarness(backend, {
       generation: 'workers',
       // list and manage keep their documented limits: their headers are checked below.
-      rules: {
-        status: { name: 'status', ...ROOMY },
-        create: { name: 'create', ...ROOMY },
-        credits: { name: 'credits', ...ROOMY },
-      },
+      rules: roomy('status', 'create', 'credits'),
     });
   });
   afterAll(async () => h?.close());

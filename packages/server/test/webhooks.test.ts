@@ -127,6 +127,37 @@ describe.each(await backends())('signed webhooks on %s', (backend) => {
     expect(liveList.json().data).toEqual([]);
   });
 
+  it('replays the first 201, secret included, for the same Idempotency-Key', async () => {
+    const key = await h.createKey('test', { credits: 1000 });
+    const post = (body: unknown) =>
+      h.request({
+        method: 'POST',
+        url: '/api/v1/webhook-endpoints',
+        headers: {
+          ...bearer(key.key),
+          'content-type': 'application/json',
+          'idempotency-key': 'create-endpoint-1',
+        },
+        payload: JSON.stringify(body),
+      });
+    const first = await post({ url: receiver.url('/idempotent') });
+    expect(first.statusCode).toBe(201);
+    const replay = await post({ url: receiver.url('/idempotent') });
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().data).toEqual(first.json().data);
+    expect(replay.json().data.secret).toMatch(/^whsec_/);
+    const other = await post({ url: receiver.url('/idempotent-other') });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const list = await h.request({
+      method: 'GET',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(key.key),
+    });
+    expect(list.json().data.map((e: { id: string }) => e.id)).toEqual([first.json().data.id]);
+  });
+
   it('delivers project.completed once, signed so that the SDK verifies it', async () => {
     const key = await h.createKey('test', { credits: 1000 });
     const endpoint = (await createEndpoint(key, { url: receiver.url('/completed') })).json().data;

@@ -6,6 +6,7 @@ import { keysCreate, keysRevoke } from './keys.ts';
 import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
 import { status, wait } from './projects.ts';
+import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
 
 /** A command group, `pgs <group> <verb>`; `default` runs for `pgs <group>` alone. */
 export interface Group {
@@ -51,5 +52,17 @@ export const GROUPS: ReadonlyMap<string, Group> = new Map([
   [
     'credits',
     { summary: 'Credits', default: creditsShow, verbs: new Map([['grant', creditsGrant]]) },
+  ],
+  [
+    'webhooks',
+    {
+      summary: 'Webhook endpoints',
+      verbs: new Map([
+        ['create', webhooksCreate],
+        ['list', webhooksList],
+        ['delete', webhooksDelete],
+        ['deliveries', webhooksDeliveries],
+      ]),
+    },
   ],
 ]);

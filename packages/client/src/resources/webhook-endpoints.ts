@@ -19,7 +19,7 @@ const endpointPath = (id: string) => `/webhook-endpoints/${encodeURIComponent(id
 export class WebhookEndpoints extends APIResource {
   /**
    * Registers an https URL; the answer carries the signing secret, shown only now.
-   * Not idempotent: a retried request may create a second endpoint.
+   * Retries are safe: the request's idempotency key makes the server replay the first answer.
    *
    * @example
    * const endpoint = await pgs.webhookEndpoints.create({ url, events: ['project.failed'] });

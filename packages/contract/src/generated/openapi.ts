@@ -1025,7 +1025,7 @@ export const openapiDocument = {
       "post": {
         "operationId": "createWebhookEndpoint",
         "summary": "Create a webhook endpoint",
-        "description": "Registers a URL to receive signed `project.completed` and `project.failed` events\n(Standard Webhooks) for the projects of the key's account in the key's mode. `events`\nchooses among them (default: both). Answers 201 with the endpoint and its signing\nsecret `whsec_…`: store the secret now, it is never shown again.\n\nThe URL must be `https` and its host must resolve only to public addresses: loopback,\nprivate, link-local, unique-local, carrier-grade NAT, multicast and other reserved\naddresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can\nlift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per\naccount and mode: the 11th is refused with 400 VALIDATION_ERROR.\n",
+        "description": "Registers a URL to receive signed `project.completed` and `project.failed` events\n(Standard Webhooks) for the projects of the key's account in the key's mode. `events`\nchooses among them (default: both). Answers 201 with the endpoint and its signing\nsecret `whsec_…`: store the secret now, it is never shown again.\n\nThe URL must be `https` and its host must resolve only to public addresses: loopback,\nprivate, link-local, unique-local, carrier-grade NAT, multicast and other reserved\naddresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can\nlift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per\naccount and mode: the 11th is refused with 400 VALIDATION_ERROR.\n\nSend an `Idempotency-Key` (the SDK always does) to make retries safe: the same key and\nbody replay the first 201, secret included, for 24 hours, instead of creating a second\nendpoint; the same key with another body → 422 IDEMPOTENCY_KEY_REUSED.\n",
         "tags": [
           "webhooks"
         ],
@@ -1033,6 +1033,9 @@ export const openapiDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
           }
         ],
         "requestBody": {
@@ -1047,8 +1050,15 @@ export const openapiDocument = {
         },
         "responses": {
           "201": {
-            "description": "Created; the only response that carries the signing secret.",
+            "description": "Created; the only response that carries the signing secret (and its replays under the same Idempotency-Key).",
             "headers": {
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
               "API-Version": {
                 "$ref": "#/components/headers/API-Version"
               },
@@ -1082,11 +1092,17 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "409": {
+            "$ref": "#/components/responses/IdempotencyConflict"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
           "415": {
             "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"

@@ -267,6 +267,10 @@ export interface paths {
          *     addresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can
          *     lift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per
          *     account and mode: the 11th is refused with 400 VALIDATION_ERROR.
+         *
+         *     Send an `Idempotency-Key` (the SDK always does) to make retries safe: the same key and
+         *     body replay the first 201, secret included, for 24 hours, instead of creating a second
+         *     endpoint; the same key with another body → 422 IDEMPOTENCY_KEY_REUSED.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1732,6 +1736,12 @@ export interface operations {
                  *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
                  */
                 "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1742,9 +1752,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; the only response that carries the signing secret. */
+            /** @description Created; the only response that carries the signing secret (and its replays under the same Idempotency-Key). */
             201: {
                 headers: {
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     "API-Version": components["headers"]["API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1759,8 +1771,10 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
         };

@@ -4,7 +4,7 @@ import type { ModelSpec, ProviderSettings } from '../../src/config.ts';
 import { answerPrompt } from '../../src/generation/engine/offline-model.ts';
 import { modelSelector } from '../../src/generation/models.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
-import { type Backend, type Harness, type HarnessOptions, startHarness } from './harness.ts';
+import { type Backend, type Harness, type HarnessOptions, roomy, startHarness } from './harness.ts';
 import * as wait from './wait.ts';
 
 /**
@@ -17,7 +17,6 @@ export const OPENAI_KEY = 'sk-proj-FAKEOPENAIKEY0123456789abcdef';
 export const ANTHROPIC_KEY = 'sk-ant-api03-FAKEANTHROPICKEY0123456789';
 export const COMPATIBLE_KEY = 'local-FAKECOMPATKEY-0123456789';
 export const SECRETS = [OPENAI_KEY, ANTHROPIC_KEY, COMPATIBLE_KEY];
-const ROOMY = { points: 100_000, durationSec: 60, window: '1 minute' } as const;
 export const IDEA =
   'A mentoring marketplace where junior designers book paid sessions with senior mentors';
 
@@ -85,11 +84,7 @@ export async function setup(
       log,
     },
     workflow: { log },
-    rules: {
-      status: { name: 'status', ...ROOMY },
-      create: { name: 'create', ...ROOMY },
-      credits: { name: 'credits', ...ROOMY },
-    },
+    rules: roomy('status', 'create', 'credits'),
     ...options.harness,
   });
   const key = await h.createKey('live', { credits: 1_000 });

@@ -69,6 +69,21 @@ export async function backends(): Promise<Backend[]> {
 
 export const DOCS_URL = 'http://docs.test/pgs';
 
+/**
+ * Limits too roomy to be reached, for suites that run projects to their end and poll as
+ * they like; the limits themselves are tested elsewhere.
+ *
+ * @example
+ * startHarness(backend, { rules: roomy('status', 'create') });
+ */
+export function roomy<K extends keyof typeof RATE_LIMIT_RULES>(
+  ...names: K[]
+): Record<K, RateLimitRule> {
+  return Object.fromEntries(
+    names.map((name) => [name, { name, points: 100_000, durationSec: 60, window: '1 minute' }]),
+  ) as unknown as Record<K, RateLimitRule>;
+}
+
 export interface HarnessOptions {
   rules?: Partial<Record<keyof typeof RATE_LIMIT_RULES, RateLimitRule>>;
   store?: (database: Database) => RateLimitStore;

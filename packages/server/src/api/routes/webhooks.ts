@@ -16,6 +16,7 @@ import {
 } from '../../storage/sql/webhooks.ts';
 import { newWebhookSecret } from '../../webhooks/delivery.ts';
 import { checkWebhookUrl, type Resolver } from '../../webhooks/url-policy.ts';
+import { withIdempotency } from '../idempotency.ts';
 import { errorResponses } from './schemas.ts';
 
 /** Webhook endpoints one account may have in one mode. */
@@ -78,48 +79,61 @@ export async function webhookRoutes(
     {
       config: { operationId: 'createWebhookEndpoint', rateLimit: 'webhooks' },
       schema: {
-        headers: versionHeader,
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
+        },
         body: schemaRef('CreateWebhookEndpointRequest'),
         response: {
           201: schemaRef('WebhookEndpointCreatedResponse'),
-          ...errorResponses(400, 401, 403, 413, 415, 429, 500),
+          ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 500),
         },
       },
     },
     async (request, reply) => {
       const { accountId, mode } = request.principal;
-      const verdict = await checkWebhookUrl(request.body.url, {
-        allowPrivate,
-        ...(resolve ? { resolve } : {}),
-      });
-      if (!verdict.ok) {
-        throw new ApiError('VALIDATION_ERROR', `url ${verdict.reason}.`, {
-          details: { invalid_fields: { url: verdict.reason } },
+      // The secret is in the 201, so an SDK retry of a request whose answer was lost must
+      // replay that 201 rather than create a second endpoint with another secret.
+      return withIdempotency(db, request, reply, 'createWebhookEndpoint', async (remember) => {
+        const verdict = await checkWebhookUrl(request.body.url, {
+          allowPrivate,
+          ...(resolve ? { resolve } : {}),
         });
-      }
-      const events = WEBHOOK_EVENT_TYPES.filter(
-        (type) => request.body.events === undefined || request.body.events.includes(type),
-      );
-      const secret = newWebhookSecret();
-      const row = await db.transaction(async (tx) => {
-        await lockWebhookOwner(tx, accountId, mode);
-        if ((await countWebhookEndpoints(tx, accountId, mode)) >= MAX_WEBHOOK_ENDPOINTS) {
-          throw new ApiError(
-            'VALIDATION_ERROR',
-            `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account and mode; delete one first.`,
-            { details: { limit: MAX_WEBHOOK_ENDPOINTS } },
-          );
+        if (!verdict.ok) {
+          throw new ApiError('VALIDATION_ERROR', `url ${verdict.reason}.`, {
+            details: { invalid_fields: { url: verdict.reason } },
+          });
         }
-        return insertWebhookEndpoint(tx, {
-          id: `we_${newUlid()}`,
-          accountId,
-          mode,
-          url: verdict.url.href,
-          events,
-          secret,
+        const events = WEBHOOK_EVENT_TYPES.filter(
+          (type) => request.body.events === undefined || request.body.events.includes(type),
+        );
+        const secret = newWebhookSecret();
+        return db.transaction(async (tx) => {
+          await lockWebhookOwner(tx, accountId, mode);
+          if ((await countWebhookEndpoints(tx, accountId, mode)) >= MAX_WEBHOOK_ENDPOINTS) {
+            throw new ApiError(
+              'VALIDATION_ERROR',
+              `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account and mode; delete one first.`,
+              { details: { limit: MAX_WEBHOOK_ENDPOINTS } },
+            );
+          }
+          const row = await insertWebhookEndpoint(tx, {
+            id: `we_${newUlid()}`,
+            accountId,
+            mode,
+            url: verdict.url.href,
+            events,
+            secret,
+          });
+          const response = {
+            status: 201,
+            headers: {},
+            body: JSON.stringify({ success: true, data: { ...publicEndpoint(row), secret } }),
+          };
+          await remember(tx, response);
+          return response;
         });
       });
-      return reply.code(201).send({ success: true, data: { ...publicEndpoint(row), secret } });
     },
   );
 

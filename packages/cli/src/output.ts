@@ -185,3 +185,26 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Rows as aligned columns under a header (a terminal), or tab-separated without one (a pipe).
+ *
+ * @example
+ * table([['ID', (p) => p.id]], items, process.stdout.isTTY).forEach((line) => console.log(line));
+ */
+export function table<T>(
+  columns: readonly [string, (item: T) => string][],
+  items: readonly T[],
+  tty: boolean,
+): string[] {
+  const rows = items.map((item) => columns.map(([, cell]) => cell(item)));
+  if (!tty) return rows.map((row) => row.join('\t'));
+  const header = columns.map(([title]) => title);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

@@ -134,6 +134,7 @@ export {
   AdminKeys,
 } from './resources/admin/keys.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
+export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';
 export {
   type ArchiveLayout,
   type ArchiveOptions,
@@ -141,8 +142,6 @@ export {
   type ProjectCreated,
   type ProjectCreateParams,
   type ProjectListParams,
-  ProjectPage,
-  ProjectPagePromise,
   Projects,
   type ProjectsOptions,
 } from './resources/projects.ts';

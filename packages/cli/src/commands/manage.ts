@@ -2,6 +2,7 @@ import type { ProjectState, ProjectSummary } from '@pgs/client';
 import type { Command } from '../context.ts';
 import { integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { table } from '../output.ts';
 import { API_OPTIONS, expectPositionals } from './common.ts';
 
 const LIST = 'list';
@@ -56,16 +57,7 @@ const COLUMNS: readonly [string, (p: ProjectSummary) => string][] = [
  * projectTable(page.data, true).forEach((line) => console.log(line));
  */
 export function projectTable(projects: readonly ProjectSummary[], tty: boolean): string[] {
-  const rows = projects.map((p) => COLUMNS.map(([, cell]) => cell(p)));
-  if (!tty) return rows.map((row) => row.join('\t'));
-  const header = COLUMNS.map(([title]) => title);
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
+  return table(COLUMNS, projects, tty);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@pgs/cl
 import type { Command } from '../context.ts';
 import { stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
+import { table } from '../output.ts';
 import { API_OPTIONS, expectPositionals } from './common.ts';
 
 const CREATE = 'webhooks create';
@@ -37,24 +38,6 @@ function argument(positionals: string[], what: string, command: string): string 
   if (!value) throw new UsageError(`missing the ${what}`, `pgs ${command}`);
   expectPositionals(positionals, 1, command);
   return value;
-}
-
-/** Rows as aligned columns under a header (a terminal), or tab-separated without one (a pipe). */
-function table<T>(
-  columns: readonly [string, (item: T) => string][],
-  items: readonly T[],
-  tty: boolean,
-): string[] {
-  const rows = items.map((item) => columns.map(([, cell]) => cell(item)));
-  if (!tty) return rows.map((row) => row.join('\t'));
-  const header = columns.map(([title]) => title);
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 const seconds = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');

@@ -1,5 +1,4 @@
 import type { ProjectType } from '@pgs/contract';
-import type { ModelMessage } from 'ai';
 import type { Db } from '../storage/db.ts';
 import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
 import {
@@ -12,24 +11,18 @@ import {
 } from '../storage/sql/projects.ts';
 import { insertProvenance } from '../storage/sql/provenance.ts';
 import { readGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
-import { type CallResult, type CallUsage, GenerationFailedError, ModelCaller } from './calls.ts';
+import { type CallResult, GenerationFailedError, ModelCaller } from './calls.ts';
 import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import type { ProjectDefinition } from './engine/context.ts';
 import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
 import { type ProjectEventHub, recordEvent } from './events.ts';
-import { checkDocument, type Finding, idsIn } from './gate.ts';
 import type { ModelSelector } from './models.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
-import {
-  CONTEXT_TOKEN_BUDGET,
-  documentPrompt,
-  type EarlierDocument,
-  ID_DEFINERS,
-  repairMessage,
-} from './prompts/render.ts';
+import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import type { ChainModel } from './providers.ts';
 import { FAILURE_MESSAGES } from './result.ts';
+import { writeDocument } from './write-document.ts';
 
 export interface WorkflowOptions {
   /** Makes the model calls (retry policy, time-outs, concurrency); one per process. */
@@ -54,42 +47,6 @@ interface Logger {
 }
 
 const silent: Logger = { info() {}, warn() {} };
-
-/** A model answer with everything provenance records about how it came to be. */
-interface Produced {
-  usage: CallUsage;
-  attempts: number;
-  repairs: number;
-  engine: string;
-}
-
-const sum = (a: CallUsage, b: CallUsage): CallUsage => ({
-  input: a.input + b.input,
-  output: a.output + b.output,
-});
-
-/** Strips a code fence a model wrapped the whole document in. */
-function unwrap(text: string): string {
-  const trimmed = text.trim();
-  const fenced = /^```(?:markdown|md)?[ \t]*\n([\s\S]*?)\n```$/.exec(trimmed);
-  return (fenced ? fenced[1]! : trimmed).trim();
-}
-
-/** The kinds a document builds on, directly or through others. */
-function ancestors(plan: readonly DocumentKind[], doc: DocumentKind): Set<string> {
-  const byKind = new Map(plan.map((d) => [d.kind, d]));
-  const found = new Set<string>();
-  const visit = (kind: string) => {
-    for (const dep of byKind.get(kind)?.dependsOn ?? []) {
-      if (!found.has(dep)) {
-        found.add(dep);
-        visit(dep);
-      }
-    }
-  };
-  visit(doc.kind);
-  return found;
-}
 
 /**
  * The generation workflow of one project: the definition (name, description, type,
@@ -285,7 +242,10 @@ export class GenerationWorkflow {
       const started = this.#options.now();
       running.set(doc.kind, started);
       const { content, produced, version, initialFindings, findings, trimmed } =
-        await this.#writeDocument({
+        await writeDocument({
+          caller: this.#caller,
+          log: this.#log,
+          contextTokenBudget: this.#options.contextTokenBudget,
           chain,
           served,
           plan,
@@ -372,147 +332,5 @@ export class GenerationWorkflow {
       await Promise.allSettled(inFlight.values());
       throw error;
     }
-  }
-
-  /** Writes one document: the prompt from the full text of its inputs, the gate, one repair. */
-  async #writeDocument(input: {
-    chain: readonly ChainModel[];
-    served: (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => void;
-    plan: readonly DocumentKind[];
-    doc: DocumentKind;
-    project: ProjectRow;
-    definition: ProjectDefinition;
-    stored: ReadonlyMap<string, DocumentRow>;
-    signal: AbortSignal;
-  }): Promise<{
-    content: string;
-    produced: Produced;
-    version: string;
-    initialFindings: Finding[];
-    findings: Finding[];
-    trimmed: string[];
-  }> {
-    const { plan, doc, definition, stored, signal } = input;
-    const direct = new Set(doc.dependsOn);
-    const inputs = ancestors(plan, doc);
-    const earlier: EarlierDocument[] = plan
-      .filter((d) => inputs.has(d.kind))
-      .map((d) => stored.get(d.kind))
-      .filter((row): row is DocumentRow => row !== undefined)
-      .map((row) => ({
-        kind: row.type,
-        title: plan.find((p) => p.kind === row.type)?.title ?? row.type,
-        filename: row.filename,
-        content: row.content,
-        // What it builds on directly matters most, then the documents that define the IDs.
-        priority: direct.has(row.type) ? 0 : ID_DEFINERS[row.type] ? 1 : 2,
-      }));
-    const rendered = documentPrompt({
-      idea: input.project.idea,
-      definition,
-      document: doc,
-      earlier,
-      budget: this.#options.contextTokenBudget,
-    });
-
-    const knownIds = new Set<string>();
-    for (const row of earlier) {
-      for (const id of idsIn(row.content, ID_DEFINERS[row.kind] ?? [])) knownIds.add(id);
-    }
-    const requirements = stored.get('product-requirements');
-    const gate = (content: string) =>
-      checkDocument({
-        kind: doc.kind,
-        content,
-        projectName: definition.name,
-        sections: doc.sections,
-        knownIds,
-        defines: ID_DEFINERS[doc.kind] ?? [],
-        ...(doc.kind === 'implementation-plan' && requirements
-          ? { mustCover: idsIn(requirements.content, ['FR']) }
-          : {}),
-      });
-
-    const messages: ModelMessage[] = [{ role: 'user', content: rendered.prompt }];
-    const spec = {
-      kind: doc.kind,
-      system: rendered.system,
-      maxOutputTokens: rendered.maxOutputTokens,
-    };
-    const from = input.chain;
-    const first = await this.#caller.call(from, { ...spec, messages }, signal);
-    input.served(first, from);
-    let content = unwrap(first.text);
-    const initialFindings = gate(content);
-    let findings = initialFindings;
-    const produced: Produced = {
-      usage: first.usage,
-      attempts: first.attempts,
-      repairs: 0,
-      engine: first.model.engine,
-    };
-
-    if (initialFindings.length > 0) {
-      produced.repairs = 1;
-      try {
-        const repairChain = from.slice(first.index);
-        const repair = await this.#caller.call(
-          repairChain,
-          {
-            ...spec,
-            messages: [
-              ...messages,
-              { role: 'assistant', content: content || '(no answer)' },
-              { role: 'user', content: repairMessage(initialFindings) },
-            ],
-          },
-          signal,
-        );
-        input.served({ index: first.index + repair.index }, from);
-        produced.usage = sum(produced.usage, repair.usage);
-        produced.attempts += repair.attempts;
-        const candidate = unwrap(repair.text);
-        const after = gate(candidate);
-        // Keep the repair unless it made things worse (an empty or shorter-on-sections answer).
-        if (candidate !== '' && after.length <= initialFindings.length) {
-          content = candidate;
-          findings = after;
-          produced.engine = repair.model.engine;
-        }
-      } catch (error) {
-        if (signal.aborted) throw error;
-        // A repair that cannot be made leaves the first answer, findings recorded; a refusal
-        // of the credentials still ends the project.
-        if (!(error instanceof GenerationFailedError) || error.reason === 'unauthorized')
-          throw error;
-        produced.attempts += error.attempts;
-        this.#log.warn(
-          { projectId: input.project.id, kind: doc.kind, reason: error.reason },
-          'repair failed; keeping the first answer',
-        );
-      }
-    }
-    if (content === '') {
-      throw new GenerationFailedError(`${doc.kind}: the model answered with an empty document`, {
-        reason: 'invalid-output',
-        engine: produced.engine,
-        attempts: produced.attempts,
-        cause: undefined,
-      });
-    }
-    if (findings.length > 0) {
-      this.#log.info(
-        { projectId: input.project.id, kind: doc.kind, findings: findings.map((f) => f.rule) },
-        'document kept with quality findings',
-      );
-    }
-    return {
-      content: `${content}\n`,
-      produced,
-      version: rendered.version,
-      initialFindings,
-      findings,
-      trimmed: rendered.trimmed,
-    };
   }
 }

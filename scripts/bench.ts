@@ -1,73 +1,43 @@
 /**
- * `npm run bench`: starts the real server (embedded default) in its own process and
- * prints measured figures. Targets live here, never in tests: compare the numbers with
- * ../shared/STACK-FACTS.md (Fastify sending a pre-serialized 60 KB body ≈ 40,000 req/s on
- * these 2-core machines; re-serializing it ≈ 9,000 req/s).
+ * `npm run bench`: starts the real server in child processes and prints measured figures,
+ * by group. Targets live here, never in tests.
+ *
+ * - status: each status case (and createProject) against PGS and against a bare node:http
+ *   server sending the very same bytes; PGS's req/s, the ceiling's, the ratio, p50/p99.
+ * - pickup: job pickup latency (create → the first model call reaches the provider), on
+ *   PGlite and, when reachable, PostgreSQL.
+ * - workflow: wall time ÷ critical path with a model answering after a fixed latency, and
+ *   50 projects at once.
+ * - watchers: 10,000 long-polls held on one API process, clients in another: RSS, and how
+ *   soon the project's end reaches them all.
+ * - `--scale-out` (only this group, never by default): two API processes and two workers on
+ *   PostgreSQL and Redis, 200 projects in a burst; see scripts/bench-scale-out.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY=workflow (only the model-backed workflow figures), BENCH_AI_LATENCY_MS (the
- * fake provider's answer time, default 200).
+ * BENCH_ROUNDS (alternating rounds per status case, the median printed; default 3),
+ * BENCH_ONLY=status,pickup,workflow,watchers (groups to run; default all), BENCH_AI_LATENCY_MS (the
+ * fake provider's answer time in the workflow group, default 1000), BENCH_DATABASE_URL
+ * (PostgreSQL for the pickup group; default the test server's 127.0.0.1:5432/test).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { documentPlan } from '../packages/server/src/generation/catalogue.ts';
 import { answerPrompt } from '../packages/server/src/generation/engine/offline-model.ts';
 import { type FakeAiCall, startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  key: string;
-}
-
-async function startServer(dataDir: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['packages/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PGS_DATA_DIR: dataDir,
-      PGS_LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const base = /PGS listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const key = /Test API key: (pgs_test_\w+)/.exec(output)?.[1];
-      if (base && key) {
-        clearTimeout(timer);
-        resolve({ child, base, key });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-}
-
-async function api(server: Server, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.base}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${server.key}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
+import {
+  api,
+  connections,
+  newKey,
+  type Server,
+  seconds,
+  startServer,
+  stop,
+} from './bench-common.ts';
+import { pickupBench } from './bench-pickup.ts';
+import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
+import { statusBench } from './bench-status.ts';
+import { watchersBench } from './bench-watchers.ts';
 
 async function createAndWait(
   server: Server,
@@ -89,26 +59,6 @@ async function createAndWait(
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-}
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-
-async function load(title: string, url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
-  const statuses = Object.entries(result.statusCodeStats ?? {})
-    .map(([code, { count }]) => `${code}×${count}`)
-    .join(' ');
-  console.log(
-    `${title.padEnd(44)} ${String(Math.round(result.requests.average)).padStart(7)} req/s  ` +
-      `p50 ${String(result.latency.p50).padStart(3)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  [${statuses}]`,
-  );
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return Math.round(kb / 1024);
 }
 
 /** Calls on the longest dependency chain of a type's plan, the definition included. */
@@ -152,16 +102,7 @@ async function workflowBench() {
   });
   try {
     // Enough test credits for every project below, on a key of its own.
-    const token = (await readFile(path.join(dataDir, 'admin-token'), 'utf8')).trim();
-    const newKey = async () => {
-      const created = await fetch(`${server.base}/admin/v1/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'test', credits: 1_000_000 }),
-      });
-      return ((await created.json()) as { data: { key: string } }).data.key;
-    };
-    server.key = await newKey();
+    server.key = await newKey(server);
     console.log(`\nworkflow with a model answering after ${latency} ms (Chat Completions fake):`);
     for (const type of ['web', 'mobile', 'mcp'] as const) {
       const runs: number[] = [];
@@ -184,7 +125,7 @@ async function workflowBench() {
     fake.reset();
     latency = 200;
     // Two keys: creation is limited to 30 a minute per key.
-    const keys = [server.key, await newKey()];
+    const keys = [server.key, await newKey(server)];
     const started = performance.now();
     const all = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -204,102 +145,42 @@ async function workflowBench() {
         `floor (calls × latency ÷ concurrency) ${Math.round(floor)} ms, ratio ${(wall / floor).toFixed(3)}`,
     );
   } finally {
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
+    await stop(server.child);
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+/** The groups `BENCH_ONLY` selects from (comma-separated), in the order they run. */
+const GROUPS = {
+  status: statusBench,
+  pickup: pickupBench,
+  workflow: workflowBench,
+  watchers: watchersBench,
+} as const;
+
 async function main() {
-  if (process.env.BENCH_ONLY === 'workflow') return workflowBench();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-'));
-  const started = performance.now();
-  const server = await startServer(dataDir, { PGS_STATUS_RATE_LIMIT: '10000000' });
-  console.log(
-    `PGS bench on Node ${process.versions.node}, ${os.cpus().length} cores; ${connections} connections, ${seconds} s per run`,
-  );
-  console.log(
-    `start (first open, initdb and migrations): ${Math.round(performance.now() - started)} ms; RSS ${await rssMb(server.child.pid!)} MB`,
-  );
-
-  try {
-    // Generation end to end with the offline engine: POST → completed, polled every 5 ms.
-    const runs: number[] = [];
-    let completed = { id: '', ms: 0, bytes: 0 };
-    for (let i = 0; i < 10; i++) {
-      completed = await createAndWait(
-        server,
-        `A habit tracker for remote teams, variant ${i}, with streaks and nudges`,
-      );
-      runs.push(completed.ms);
-    }
-    runs.sort((a, b) => a - b);
-    console.log(
-      `generation POST → completed (offline engine, 8 documents): p50 ${Math.round(quantile(runs, 0.5))} ms, ` +
-        `max ${Math.round(runs.at(-1)!)} ms over ${runs.length} projects; completed body ${Math.round(completed.bytes / 1024)} KB`,
+  // `--scale-out` runs only that group: it needs PostgreSQL and Redis and four processes.
+  if (process.argv.includes('--scale-out')) return scaleOutBench();
+  const only = (process.env.BENCH_ONLY ?? Object.keys(GROUPS).join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = only.filter((name) => !(name in GROUPS));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_ONLY: unknown group ${unknown.join(', ')} (groups: ${Object.keys(GROUPS).join(', ')})`,
     );
-
-    const running = await api(server, 'POST', '/api/v1/projects', {
-      idea: 'A habit tracker for remote teams that stays in progress',
-      simulate: { outcome: 'completed', durationMs: 600_000 },
-    });
-    const runningId = JSON.parse(running.text).data.projectId as string;
-    const auth = { authorization: `Bearer ${server.key}` };
-    const etag =
-      (await api(server, 'GET', `/api/v1/projects/${completed.id}`)).headers.get('etag') ?? '';
-
-    await load(
-      'GET completed project (cached bytes)',
-      `${server.base}/api/v1/projects/${completed.id}`,
-      auth,
-    );
-    await load(
-      'GET completed project, If-None-Match → 304',
-      `${server.base}/api/v1/projects/${completed.id}`,
-      {
-        ...auth,
-        'if-none-match': etag,
-      },
-    );
-    await load(
-      'GET in-progress project (database read)',
-      `${server.base}/api/v1/projects/${runningId}`,
-      auth,
-    );
-    await load(
-      'GET unknown project → 404',
-      `${server.base}/api/v1/projects/00000000-0000-4000-8000-000000000000`,
-      auth,
-    );
-    await load(
-      'GET without a key → 401 (per-address limit)',
-      `${server.base}/api/v1/projects/${completed.id}`,
-      {},
-    );
-    console.log(`RSS after load: ${await rssMb(server.child.pid!)} MB`);
-  } finally {
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
   }
-
-  // The seed's limit, as shipped: what a client sees past 100 requests a minute.
-  const limited = await startServer(await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-')), {});
-  try {
-    await load(
-      'GET with the default limit (100/min) → 429',
-      `${limited.base}/api/v1/projects/00000000-0000-4000-8000-000000000000`,
-      { authorization: `Bearer ${limited.key}` },
-    );
-  } finally {
-    limited.child.kill('SIGTERM');
-    await new Promise((r) => limited.child.once('exit', r));
+  console.log(
+    `PGS bench ${new Date().toISOString().slice(0, 10)} on Node ${process.versions.node}, ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}); ${connections} connections, ${seconds} s per run`,
+  );
+  for (const name of Object.keys(GROUPS) as (keyof typeof GROUPS)[]) {
+    if (only.includes(name)) await GROUPS[name]();
   }
-  await rm(dataDir, { recursive: true, force: true });
-  await workflowBench();
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof ScaleOutUnavailable ? error.message : error);
   process.exit(1);
 });

@@ -38,6 +38,26 @@ export class MissingApiKeyError extends Error {
 }
 
 /**
+ * The ledger audit found accounts whose balance or reservations disagree with the ledger
+ * (exit 13). The report itself was printed on stdout.
+ *
+ * @example
+ * if (!audit.ok) throw new LedgerDriftError(audit.drift.length);
+ */
+export class LedgerDriftError extends Error {
+  override name = 'LedgerDriftError';
+  /** Account × mode pairs that drift. */
+  readonly drifting: number;
+
+  constructor(drifting: number) {
+    super(
+      `the ledger audit found drift in ${drifting} account ${drifting === 1 ? 'mode' : 'modes'}`,
+    );
+    this.drifting = drifting;
+  }
+}
+
+/**
  * The project ended `failed` (exit 9). Not an error of the request: the API answered
  * 200 with the failed status, which the command printed or reports here.
  *

@@ -16,6 +16,7 @@ import {
 } from '@pgs/client';
 import {
   GenerationFailedError,
+  LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
   UsageError,
@@ -41,6 +42,7 @@ export const EXIT = {
   INSUFFICIENT_CREDITS: 10,
   WAIT_TIMEOUT: 11,
   CONFLICT: 12,
+  LEDGER_DRIFT: 13,
   INTERRUPTED: 130,
 } as const;
 
@@ -62,6 +64,7 @@ export const EXIT_CODES_HELP = `Exit codes:
  10  insufficient credits (402)
  11  still in progress when --max-wait ran out (the project keeps generating)
  12  conflict (409): e.g. cancelling a project that is already completed or failed
+ 13  ledger drift: pgs admin audit found balances that disagree with the ledger
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
@@ -76,6 +79,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     return EXIT.AUTHENTICATION;
   }
   if (error instanceof GenerationFailedError) return EXIT.GENERATION_FAILED;
+  if (error instanceof LedgerDriftError) return EXIT.LEDGER_DRIFT;
   if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
   if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;
   if (error instanceof APIConnectionError) return EXIT.CONNECTION;

@@ -14,6 +14,7 @@ import { API_KEY_HELP } from './config.ts';
 import type { Writer } from './context.ts';
 import {
   GenerationFailedError,
+  LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
   UsageError,
@@ -93,6 +94,9 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
       message: `${error.message} (${error.code})`,
       details: { projectId: error.projectId, generation_error_code: error.code },
     };
+  }
+  if (error instanceof LedgerDriftError) {
+    return { code: 'LEDGER_DRIFT', message: error.message, details: { drifting: error.drifting } };
   }
   if (error instanceof PollTimeoutError) {
     const left = error.lastStatus?.estimatedCompletionMs;

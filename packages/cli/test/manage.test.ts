@@ -1,12 +1,12 @@
-import type { ProjectSummary, SleepFn } from '@pgs/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { envelope, json, startServer, type TestServer } from '../../client/test/http-server.ts';
-import { EXIT, run } from '../src/index.ts';
+import type { ProjectSummary } from '@pgs/client';
+import { describe, expect, it } from 'vitest';
+import { envelope, json } from '../../client/test/http-server.ts';
+import { EXIT } from '../src/index.ts';
+import { pgs, server, useFakeApi } from './fake-api.ts';
 
 // pgs list, pgs cancel and pgs delete in-process against a small fake API; the SDK's
 // retry pauses are virtual.
 
-const KEY = 'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789';
 const ID = '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21';
 
 const summary = (n: number, extra: Partial<ProjectSummary> = {}): ProjectSummary => ({
@@ -32,25 +32,7 @@ const cancelled = {
   },
 };
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server.close());
-beforeEach(() => server.reply(json(500, { message: 'no handler' })));
-
-async function pgs(argv: string[], { tty = false } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const sleep: SleepFn = async () => {};
-  const code = await run(argv, {
-    env: { PGS_BASE_URL: server.url, PGS_API_KEY: KEY },
-    stdout: { write: (s: string) => (stdout += s), isTTY: tty },
-    stderr: { write: (s: string) => (stderr += s) },
-    client: { sleep },
-  });
-  return { code, stdout, stderr };
-}
+useFakeApi();
 
 describe('pgs list', () => {
   const three = [

@@ -1,12 +1,12 @@
-import type { SleepFn, WebhookDelivery, WebhookEndpoint } from '@pgs/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { envelope, json, startServer, type TestServer } from '../../client/test/http-server.ts';
-import { EXIT, run } from '../src/index.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '@pgs/client';
+import { describe, expect, it } from 'vitest';
+import { envelope, json } from '../../client/test/http-server.ts';
+import { EXIT } from '../src/index.ts';
+import { pgs, server, useFakeApi } from './fake-api.ts';
 
 // pgs webhooks create, list, delete and deliveries in-process against a small fake API; the
 // SDK's retry pauses are virtual.
 
-const KEY = 'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789';
 const ID = 'we_01JD6WQ8V4Z9K3M2N5P7R8S0TA';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const URL = 'https://hooks.example.com/pgs';
@@ -34,25 +34,7 @@ const delivery = (attempt: number, extra: Partial<WebhookDelivery> = {}): Webhoo
 const notFound = () =>
   json(404, envelope('RESOURCE_NOT_FOUND', 'No webhook endpoint with this identifier exists.'));
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server.close());
-beforeEach(() => server.reply(json(500, { message: 'no handler' })));
-
-async function pgs(argv: string[], { tty = false } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const sleep: SleepFn = async () => {};
-  const code = await run(argv, {
-    env: { PGS_BASE_URL: server.url, PGS_API_KEY: KEY },
-    stdout: { write: (s: string) => (stdout += s), isTTY: tty },
-    stderr: { write: (s: string) => (stderr += s) },
-    client: { sleep },
-  });
-  return { code, stdout, stderr };
-}
+useFakeApi();
 
 describe('pgs webhooks create', () => {
   const created = {

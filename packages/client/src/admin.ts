@@ -5,6 +5,7 @@ import { PgsError } from './errors.ts';
 import { AdminAccounts } from './resources/admin/accounts.ts';
 import { AdminCredits } from './resources/admin/credits.ts';
 import { AdminKeys } from './resources/admin/keys.ts';
+import { AdminLedger } from './resources/admin/ledger.ts';
 
 /** Options of {@link PgsAdmin}. */
 export interface PgsAdminOptions extends CommonClientOptions {
@@ -18,7 +19,8 @@ export interface PgsAdminOptions extends CommonClientOptions {
 }
 
 /**
- * The operator client of the admin API (`<root>/admin/v1`): accounts, API keys and credits.
+ * The operator client of the admin API (`<root>/admin/v1`): accounts, API keys, credits and
+ * the ledger audit.
  *
  * @example
  * const admin = new PgsAdmin({ adminToken: process.env.PGS_ADMIN_TOKEN });
@@ -30,6 +32,8 @@ export class PgsAdmin {
   readonly accounts: AdminAccounts;
   readonly keys: AdminKeys;
   readonly credits: AdminCredits;
+  /** The ledger audit: `admin.ledger.audit()`. */
+  readonly ledger: AdminLedger;
 
   constructor({
     adminToken = readEnv('PGS_ADMIN_TOKEN'),
@@ -46,5 +50,6 @@ export class PgsAdmin {
     this.accounts = new AdminAccounts(request);
     this.keys = new AdminKeys(request);
     this.credits = new AdminCredits(request);
+    this.ledger = new AdminLedger(request);
   }
 }

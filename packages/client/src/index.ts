@@ -133,6 +133,12 @@ export {
   type AdminKeyCreated,
   AdminKeys,
 } from './resources/admin/keys.ts';
+export {
+  AdminLedger,
+  type LedgerAudit,
+  type LedgerAuditMovement,
+  type LedgerDrift,
+} from './resources/admin/ledger.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
 export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';
 export {

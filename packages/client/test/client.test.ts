@@ -1,10 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { abortableSleep } from '../src/core.ts';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
   APIError,
-  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -18,53 +14,26 @@ import {
   PgsAdmin,
   PgsError,
   RateLimitError,
-  type SleepFn,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
   ValidationError,
   VERSION,
 } from '../src/index.ts';
-import { envelope, hang, json, startServer, type TestServer } from './http-server.ts';
+import {
+  admin,
+  client,
+  inProgress,
+  KEY,
+  PROJECT_ID,
+  REQ,
+  server,
+  useClientServer,
+} from './client-helpers.ts';
+import { envelope, json } from './http-server.ts';
 
-const KEY = 'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789';
-const PROJECT_ID = '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21';
-const REQ = 'req_01JD6WQ8V4Z9K3M2N5P7R8S0TA';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// projects.get, error classes, base URL and configuration. Setup in client-helpers.ts.
 
-const inProgress = {
-  success: true,
-  data: { projectId: PROJECT_ID, status: 'in_progress', estimatedCompletionMs: 42000 },
-};
-
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-/** A sleep that does not sleep, and remembers what it was asked to wait. */
-function recordingSleep(): { sleep: SleepFn; delays: number[] } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-  };
-}
-
-function client(options: ConstructorParameters<typeof Pgs>[0] = {}): Pgs {
-  return new Pgs({ apiKey: KEY, baseUrl: server.url, ...options });
-}
-
-function admin(options: ConstructorParameters<typeof PgsAdmin>[0] = {}): PgsAdmin {
-  return new PgsAdmin({ adminToken: 'adm_secret', baseUrl: server.url, ...options });
-}
+useClientServer();
 
 describe('projects.get', () => {
   it('returns the data member, discriminated on status, with the expected headers', async () => {
@@ -186,205 +155,6 @@ describe('error classes', () => {
     expect(error.code).toBeUndefined();
     expect(error.requestId).toBe(REQ);
     expect(error.message).toBe('502 <h1>Bad Gateway</h1>');
-  });
-});
-
-describe('retries', () => {
-  it('retries a 503 and then succeeds, backing off with jitter', async () => {
-    server.reply(json(503, envelope('INTERNAL_ERROR', 'down')), json(200, inProgress));
-    const { sleep, delays } = recordingSleep();
-    const project = await client({ sleep, random: () => 0.5 }).projects.get(PROJECT_ID);
-    expect(project.status).toBe('in_progress');
-    expect(server.requests).toHaveLength(2);
-    expect(delays).toEqual([250]); // 0.5 · min(8 s, 0.5 s · 2^0)
-  });
-
-  it('gives up after maxRetries and throws the last error', async () => {
-    server.reply(json(500, envelope('INTERNAL_ERROR', 'boom')));
-    const { sleep, delays } = recordingSleep();
-    const error = await client({ sleep, random: () => 1 - Number.EPSILON })
-      .projects.get(PROJECT_ID)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect(server.requests).toHaveLength(3);
-    expect(delays.map(Math.round)).toEqual([500, 1000]);
-  });
-
-  it.each([
-    [400, 'VALIDATION_ERROR'],
-    [401, 'AUTHENTICATION_FAILED'],
-    [403, 'SECURITY_VIOLATION'],
-    [404, 'RESOURCE_NOT_FOUND'],
-  ])('never retries a %i', async (status, code) => {
-    server.reply(json(status, envelope(code, 'no')), json(200, inProgress));
-    const { sleep, delays } = recordingSleep();
-    await expect(client({ sleep }).projects.get(PROJECT_ID)).rejects.toBeInstanceOf(APIError);
-    expect(server.requests).toHaveLength(1);
-    expect(delays).toEqual([]);
-  });
-
-  it.each([408, 409])('retries a %i', async (status) => {
-    server.reply(json(status, envelope('CONFLICT', 'again')), json(200, inProgress));
-    const { sleep } = recordingSleep();
-    await expect(client({ sleep }).projects.get(PROJECT_ID)).resolves.toMatchObject({
-      status: 'in_progress',
-    });
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('honours Retry-After in seconds on a 429', async () => {
-    server.reply(
-      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow down'), { 'retry-after': '1' }),
-      json(200, inProgress),
-    );
-    const { sleep, delays } = recordingSleep();
-    await client({ sleep }).projects.get(PROJECT_ID);
-    expect(delays).toEqual([1000]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('honours Retry-After as an HTTP date, and details.retry_after without a header', async () => {
-    const at = new Date(Date.now() + 5_000).toUTCString();
-    server.reply(
-      json(503, envelope('INTERNAL_ERROR', 'later'), { 'retry-after': at }),
-      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow', REQ, { retry_after: 2 })),
-      json(200, inProgress),
-    );
-    const { sleep, delays } = recordingSleep();
-    await client({ sleep }).projects.get(PROJECT_ID);
-    expect(delays).toHaveLength(2);
-    expect(delays[0]).toBeGreaterThan(3_000);
-    expect(delays[0]).toBeLessThanOrEqual(5_000);
-    expect(delays[1]).toBe(2_000);
-  });
-
-  it('throws at once when Retry-After is longer than it is willing to wait', async () => {
-    server.reply(
-      json(429, envelope('RATE_LIMIT_EXCEEDED', 'slow'), { 'retry-after': '3600' }),
-      json(200, inProgress),
-    );
-    const { sleep, delays } = recordingSleep();
-    const error = (await client({ sleep })
-      .projects.get(PROJECT_ID)
-      .catch((e: unknown) => e)) as RateLimitError;
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.retryAfter).toBe(3600);
-    expect(delays).toEqual([]);
-  });
-
-  it('retries network errors, then throws APIConnectionError', async () => {
-    const closed = await startServer();
-    const url = closed.url;
-    await closed.close();
-    const { sleep, delays } = recordingSleep();
-    const error = await new Pgs({ apiKey: KEY, baseUrl: url, sleep }).projects
-      .get(PROJECT_ID)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toContain('ECONNREFUSED');
-    expect(delays).toHaveLength(2);
-  });
-});
-
-describe('idempotency keys', () => {
-  it('sends one Idempotency-Key on a POST and reuses it across retries', async () => {
-    const created = {
-      success: true,
-      data: {
-        key: KEY,
-        keyId: 'key_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
-        accountId: 'acct_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
-        mode: 'test',
-        createdAt: '2026-11-22T10:00:00.000Z',
-        creditsGranted: 50,
-      },
-    };
-    server.reply(
-      json(503, envelope('INTERNAL_ERROR', 'down')),
-      json(500, envelope('INTERNAL_ERROR', 'down')),
-      json(201, created),
-    );
-    const { sleep } = recordingSleep();
-    const pgsAdmin = admin({ sleep });
-    await expect(pgsAdmin.keys.create({ mode: 'test', credits: 50 })).resolves.toEqual(
-      created.data,
-    );
-    const keys = server.requests.map((r) => r.headers['idempotency-key']);
-    expect(keys).toHaveLength(3);
-    expect(keys[0]).toMatch(UUID);
-    expect(new Set(keys).size).toBe(1);
-    expect(server.requests[0]?.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ mode: 'test', credits: 50 });
-
-    // A new call is a new operation: a new key. A caller's own key is sent as given.
-    server.reply(json(201, created));
-    await pgsAdmin.keys.create({ mode: 'test' });
-    await pgsAdmin.keys.create({ mode: 'test' }, { idempotencyKey: 'my-key-1' });
-    const [second, third] = server.requests.map((r) => r.headers['idempotency-key']);
-    expect(second).toMatch(UUID);
-    expect(second).not.toBe(keys[0]);
-    expect(third).toBe('my-key-1');
-  });
-});
-
-describe('timeouts and aborts', () => {
-  it('turns a slow attempt into APIConnectionTimeoutError, after retrying it', async () => {
-    server.reply(hang);
-    const { sleep } = recordingSleep();
-    const error = await client({ timeoutMs: 50, maxRetries: 1, sleep })
-      .projects.get(PROJECT_ID)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('a per-request timeout overrides the client one', async () => {
-    server.reply(hang);
-    const error = await client({ timeoutMs: 60_000 })
-      .projects.get(PROJECT_ID, { timeoutMs: 50, maxRetries: 0 })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-  });
-
-  it('rejects with APIUserAbortError when the caller aborts a request in flight', async () => {
-    server.reply(hang);
-    const controller = new AbortController();
-    const pending = client().projects.get(PROJECT_ID, { signal: controller.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
-    controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
-  });
-
-  it('an abort during the backoff sleep rejects promptly, with no further attempt', async () => {
-    server.reply(
-      json(503, envelope('INTERNAL_ERROR', 'down'), { 'retry-after': '30' }),
-      json(200, inProgress),
-    );
-    const controller = new AbortController();
-    let sleeping!: () => void;
-    const asleep = new Promise<void>((resolve) => {
-      sleeping = resolve;
-    });
-    const sleep: SleepFn = (ms, signal) => {
-      sleeping();
-      return abortableSleep(ms, signal);
-    };
-    const started = performance.now();
-    const pending = client({ sleep }).projects.get(PROJECT_ID, { signal: controller.signal });
-    await asleep;
-    controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(performance.now() - started).toBeLessThan(2_000);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('an already aborted signal sends nothing', async () => {
-    server.reply(json(200, inProgress));
-    await expect(
-      client().projects.get(PROJECT_ID, { signal: AbortSignal.abort() }),
-    ).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -12,7 +12,7 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
 export const NODE = join(ROOT, 'node_modules/.bin/node');
 /** The server's entry point. */
 export const SERVER_MAIN = join(ROOT, 'packages/server/src/main.ts');
-const START_DEADLINE_MS = 45_000;
+const START_DEADLINE_MS = 120_000;
 
 /** A running server on an ephemeral port with its own data directory. */
 export interface RealServer {

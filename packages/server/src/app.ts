@@ -1,7 +1,7 @@
 import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
 import { KnownRoutes } from './api/known-routes.ts';
@@ -10,10 +10,14 @@ import { errorHandling, sendError, toApiError } from './api/plugins/errors.ts';
 import { jsonBody } from './api/plugins/json-body.ts';
 import { rateLimit } from './api/plugins/rate-limit.ts';
 import { requestContext } from './api/plugins/request-context.ts';
+import { shutdownSignal } from './api/plugins/shutdown.ts';
 import { versioning } from './api/plugins/versioning.ts';
+import { auditRoutes } from './api/routes/admin/audit.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
+import { consoleRoutes } from './api/routes/console.ts';
 import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
+import { metricsRoutes } from './api/routes/metrics.ts';
 import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
@@ -26,11 +30,15 @@ import { type Dispatcher, Projects } from './generation/projects.ts';
 import { ProjectStatusReader } from './generation/status.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
+import { httpMetrics } from './metrics/http.ts';
+import { Metrics } from './metrics/registry.ts';
 import type { Database } from './storage/db.ts';
 
 /** What the app is built from; `main.ts` makes these from the config, tests make their own. */
 export interface AppDeps {
-  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'>;
+  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'> &
+    // Absent: no console at `/` (the test harness); the runtime passes PGS_CONSOLE_DIR.
+    Partial<Pick<Config, 'consoleDir'>>;
   database: Database;
   adminToken: string;
   limiters: Limiters;
@@ -47,6 +55,16 @@ export interface AppDeps {
   keepAliveMs?: number;
   /** The process's logger (pino); none means silent. */
   logger?: FastifyBaseLogger;
+  /**
+   * Told of every route as it is added, before any is registered (tests enumerate the
+   * app's own routes this way, so a new route is fuzzed and checked without a list to edit).
+   */
+  onRoute?: (route: RouteOptions) => void;
+  /**
+   * The metrics `GET /metrics` exports (the process's, shared with its workers); none
+   * means a registry of the app's own, so apps built side by side never collide.
+   */
+  metrics?: Metrics;
 }
 
 /**
@@ -66,6 +84,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // Node answers a missing Host with a bare 400 of its own; requestContext refuses it
+    // in the envelope instead.
+    http: { requireHostHeader: false },
+    // While closing, requests on open keep-alive connections are served (with Connection:
+    // close), not refused with Fastify's 503 body, which is not the contract's envelope.
+    return503OnClosing: false,
     clientErrorHandler: (error, socket) => {
       if (socket.writable) socket.end(clientErrorResponse(error, config.docsUrl, routes));
       else socket.destroy(error);
@@ -74,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sendError(reply, toApiError(error, config.bodyLimitBytes), config.docsUrl);
     },
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   // Node gives CONNECT only to `connect` listeners (never to Fastify) and, with none,
   // destroys the socket without an answer.
   app.server.on('connect', (request, socket) =>
@@ -101,17 +126,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accounts = new Accounts(database.db);
   const stopWatching = await accounts.watchRevocations(database);
   app.addHook('onClose', async () => stopWatching());
-  const statusReader = new ProjectStatusReader(database.db);
-  // A project deleted through any process leaves every process's cache of final bodies.
-  const stopWatchingDeletions = await statusReader.watchDeletions(database);
-  app.addHook('onClose', async () => stopWatchingDeletions());
   let events = deps.events;
   if (events === undefined) {
     const own = await ProjectEventHub.start(database);
     app.addHook('onClose', async () => own.stop());
     events = own;
   }
-  const projects = new Projects(database.db, deps.dispatcher, engineOf(deps.models));
+  // In-progress projects and unknown ids from memory, kept by the hub's announcements
+  // (deletions through any process among them); see docs/performance.md.
+  const statusReader = new ProjectStatusReader(database.db, {
+    hub: events,
+    // PGlite's listeners run before the committing statement returns: no barrier to await.
+    barrierFree: deps.events === undefined && database.kind === 'pglite',
+  });
+  app.addHook('onClose', async () => statusReader.close());
+  const metrics = deps.metrics ?? new Metrics();
+  const projects = new Projects(
+    database.db,
+    deps.dispatcher,
+    engineOf(deps.models),
+    Date.now,
+    metrics.generation,
+  );
 
   await app.register(errorHandling, {
     docsUrl: config.docsUrl,
@@ -120,6 +156,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(jsonBody);
   await app.register(requestContext, { routes });
+  await app.register(shutdownSignal);
+  await app.register(httpMetrics, {
+    metrics,
+    streamRoutes: ['/api/v1/projects/:projectId/events'],
+    longPollRoutes: ['/api/v1/projects/:projectId'],
+  });
 
   await app.register(
     async (api) => {
@@ -156,11 +198,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         failures: deps.limiters.authFailures,
       });
       await admin.register(adminRoutes, { accounts });
+      await admin.register(auditRoutes, { db: database.db });
     },
     { prefix: '/admin/v1' },
   );
 
+  await app.register(metricsRoutes, {
+    metrics,
+    adminToken: deps.adminToken,
+    failures: deps.limiters.authFailures,
+  });
   await app.register(docsRoutes);
+  if (config.consoleDir !== undefined) {
+    await app.register(consoleRoutes, { dir: config.consoleDir });
+  }
   app.get('/health', async () => ({ status: 'ok' }));
   return app;
 }

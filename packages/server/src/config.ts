@@ -46,7 +46,20 @@ export interface Config {
    * it lets API clients make the server call into its own network).
    */
   readonly webhooksAllowPrivate: boolean;
+  /**
+   * A listener of its own for `GET /metrics` (`PGS_METRICS_PORT`; 0 picks a free port),
+   * beside the API's; absent means none (a worker then exports no metrics).
+   */
+  readonly metricsPort: number | undefined;
+  /** The web console's build output, served at `/` (`PGS_CONSOLE_DIR`). */
+  readonly consoleDir: string;
 }
+
+/**
+ * Where `npm start` builds the console (packages/web/dist), found from this package rather
+ * than imported: the server never imports the web package's code.
+ */
+export const DEFAULT_CONSOLE_DIR = path.resolve(import.meta.dirname, '..', '..', 'web', 'dist');
 
 /** The AI providers a model chain may name. */
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'offline'] as const;
@@ -246,5 +259,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     aiConcurrency: integer(env, 'PGS_AI_CONCURRENCY', 8, 1, 256),
     statusRateLimit: integer(env, 'PGS_STATUS_RATE_LIMIT', 100, 1, 10_000_000),
     webhooksAllowPrivate: boolean(env, 'PGS_WEBHOOKS_ALLOW_PRIVATE', false),
+    metricsPort:
+      read(env, 'PGS_METRICS_PORT') === undefined
+        ? undefined
+        : integer(env, 'PGS_METRICS_PORT', 0, 0, 65535),
+    consoleDir: path.resolve(cwd, read(env, 'PGS_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
   });
 }

@@ -2,6 +2,9 @@ import { createLogger } from './api/logging.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { DEV_CREDITS, startRuntime } from './runtime.ts';
 
+/** A shutdown that has not finished by then exits anyway (code 1). */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -21,10 +24,25 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait.
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await runtime.stop();
+    const deadline = setTimeout(() => {
+      log.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    try {
+      await runtime.stop();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    log.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -32,6 +50,14 @@ async function main(): Promise<void> {
 
   const storage =
     runtime.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  if (runtime.metricsServer !== undefined) {
+    await runtime.metricsServer.listen({ port: config.metricsPort ?? 0, host: config.host });
+    const address = runtime.metricsServer.server.address();
+    const port =
+      typeof address === 'object' && address !== null ? address.port : config.metricsPort;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    console.log(`PGS metrics on http://${host}:${port}/metrics (admin token)`);
+  }
   if (runtime.app === undefined) {
     console.log(
       `PGS worker running (storage: ${storage}, concurrency ${config.workerConcurrency})`,

@@ -14,13 +14,37 @@ import { Projects } from './generation/projects.ts';
 import { GenerationWorkflow } from './generation/workflow.ts';
 import type { RateLimitStore } from './limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from './limits/rules.ts';
-import { GenerationQueue } from './queue/generation-queue.ts';
+import { Metrics } from './metrics/registry.ts';
+import { buildMetricsServer } from './metrics/server.ts';
+import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
+import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { deleteExpiredIdempotencyKeys } from './storage/sql/idempotency.ts';
 import { listInProgressProjectIds } from './storage/sql/projects.ts';
+import { readQueueStats } from './storage/sql/queue.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+/**
+ * The shutdown's budget, inside main.ts's 10 s hard deadline: running generations are
+ * handed back and HTTP drains at the same time; a request still open after the drain
+ * budget has its connection closed; then the queue and the database stop.
+ */
+const RELEASE_JOBS_MS = 4_000;
+const HTTP_DRAIN_MS = 6_000;
+const QUEUE_STOP_MS = 1_500;
+
+/** Closes an app: no new connections, held responses released, requests in flight finished. */
+async function drain(app: FastifyInstance, budgetMs: number): Promise<void> {
+  // A response still open when the budget runs out (a slow download) loses its connection.
+  const timer = setTimeout(() => app.server.closeAllConnections(), budgetMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The provider keys, scrubbed from anything the model caller logs. */
 function providerSecrets(config: Config): string[] {
@@ -39,8 +63,17 @@ export interface Runtime {
   queue: GenerationQueue;
   /** The HTTP app (absent for `PGS_ROLE=worker`). */
   app: FastifyInstance | undefined;
+  /** The listener of `GET /metrics` alone (`PGS_METRICS_PORT`), not yet listening. */
+  metricsServer: FastifyInstance | undefined;
+  /** This process's metrics (the app's and the workers'). */
+  metrics: Metrics;
   /** The test key of the development account created on this start, if any. */
   devKey: string | undefined;
+  /**
+   * Stops in order: running generations are aborted and handed back while HTTP stops
+   * accepting, releases long-polls and event streams and finishes the requests in flight;
+   * then the queue, the event subscription and the database. Within about 8 s.
+   */
   stop(): Promise<void>;
 }
 
@@ -87,10 +120,16 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   // One subscription to project events per process, shared by the workers and the API.
   const events = await ProjectEventHub.start(database);
   const models = modelSelector(config);
-  const projects = new Projects(database.db, queue, engineOf(models));
+  const metrics = new Metrics({
+    processMetrics: true,
+    queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE]),
+  });
+  const projects = new Projects(database.db, queue, engineOf(models), Date.now, metrics.generation);
   if (config.role !== 'api') {
     const workflow = new GenerationWorkflow(database.db, projects, models, {
+      meter: metrics.generation,
       caller: new ModelCaller({
+        meter: metrics.generation,
         timeoutMs: config.aiTimeoutMs,
         idleTimeoutMs: config.aiIdleTimeoutMs,
         concurrency: config.aiConcurrency,
@@ -115,17 +154,29 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   }
 
   let app: FastifyInstance | undefined;
+  let metricsServer: FastifyInstance | undefined;
   let devKey: string | undefined;
   let sweep: NodeJS.Timeout | undefined;
-  if (config.role !== 'worker') {
-    const store: RateLimitStore = redis
-      ? { kind: 'redis', client: redis }
-      : database.pool
-        ? { kind: 'postgres', pool: database.pool }
-        : { kind: 'memory' };
-    const adminToken =
-      config.adminToken ??
-      (await ensureSecretFile(path.join(config.dataDir, 'admin-token'), generateAdminToken));
+  const store: RateLimitStore = redis
+    ? { kind: 'redis', client: redis }
+    : database.pool
+      ? { kind: 'postgres', pool: database.pool }
+      : { kind: 'memory' };
+  const adminToken =
+    config.role === 'worker' && config.metricsPort === undefined
+      ? undefined
+      : (config.adminToken ??
+        (await ensureSecretFile(path.join(config.dataDir, 'admin-token'), generateAdminToken)));
+  if (adminToken !== undefined && config.metricsPort !== undefined) {
+    metricsServer = await buildMetricsServer({
+      metrics,
+      adminToken,
+      failures: (await createLimiters(store)).authFailures,
+      docsUrl: config.docsUrl,
+      logger: log,
+    });
+  }
+  if (config.role !== 'worker' && adminToken !== undefined) {
     app = await buildApp({
       config,
       database,
@@ -138,6 +189,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       events,
       models,
       logger: log,
+      metrics,
     });
     // Idempotency keys are kept 24 h; sweep the expired ones now and then.
     sweep = setInterval(() => {
@@ -158,11 +210,19 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     database,
     queue,
     app,
+    metricsServer,
+    metrics,
     devKey,
     async stop() {
       clearInterval(sweep);
-      await app?.close();
-      await queue.stop();
+      // Requests in flight may still create projects: the queue keeps accepting jobs until
+      // HTTP has drained; only its workers stop now.
+      await Promise.all([
+        queue.release(RELEASE_JOBS_MS),
+        app && drain(app, HTTP_DRAIN_MS),
+        metricsServer && drain(metricsServer, HTTP_DRAIN_MS),
+      ]);
+      await queue.stop(QUEUE_STOP_MS);
       await events.stop();
       redis?.disconnect();
       await database.close();

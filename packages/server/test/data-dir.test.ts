@@ -146,7 +146,7 @@ async function get(port: number, url: string, token: string) {
 }
 
 describe('the server on its data directory (subprocesses, as `npm start` runs it)', () => {
-  const STARTUP_MS = 45_000;
+  const STARTUP_MS = 120_000;
   let dataDir: string;
   let first: Proc;
   let firstPort: number;

@@ -36,7 +36,7 @@ function header(res: LightMyRequestResponse, name: string): string {
 }
 
 /** Waits until `condition` holds, checking every few milliseconds, or fails at the deadline. */
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function waitUntil(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { assertMatchesContract } from '@pgs/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTENING, type Proc, startServerProcess } from './helpers/process.ts';
+import { callApi, LISTENING, type Proc, startServerProcess } from './helpers/process.ts';
 import {
   createTestDatabase,
   postgresUnavailable,
@@ -24,26 +23,9 @@ describe.skipIf(skip !== undefined)(
     let drop: () => Promise<void> = async () => {};
     let apis: string[] = [];
 
-    const call = async (
-      base: string,
-      method: string,
-      path: string,
-      token: string,
-      body?: unknown,
-    ) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      const headers = Object.fromEntries(res.headers.entries());
-      assertMatchesContract(method, path, { statusCode: res.status, headers, body: text });
-      return { status: res.status, headers, json: JSON.parse(text) };
-    };
+    /** Every request and answer is checked against the API contract. */
+    const call = (base: string, method: string, path: string, token: string, body?: unknown) =>
+      callApi(base, method, path, token, body, { contract: true });
 
     beforeAll(async () => {
       const database = await createTestDatabase();
@@ -59,8 +41,8 @@ describe.skipIf(skip !== undefined)(
       const worker = startServerProcess({ ...env, PGS_ROLE: 'worker' });
       processes.push(api1, api2, worker);
       const [m1, m2] = await Promise.all([
-        api1.waitForOutput(LISTENING, 60_000),
-        api2.waitForOutput(LISTENING, 60_000),
+        api1.waitForOutput(LISTENING, 120_000),
+        api2.waitForOutput(LISTENING, 120_000),
         worker.waitForOutput(WORKER_RUNNING, 60_000),
       ]);
       apis = [`http://127.0.0.1:${m1[1]}`, `http://127.0.0.1:${m2[1]}`];

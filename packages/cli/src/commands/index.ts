@@ -1,4 +1,5 @@
 import type { Command } from '../context.ts';
+import { adminAudit } from './admin.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
 import { download } from './download.ts';
 import { generate } from './generate.ts';
@@ -49,6 +50,7 @@ export const GROUPS: ReadonlyMap<string, Group> = new Map([
       ]),
     },
   ],
+  ['admin', { summary: 'Operator checks', verbs: new Map([['audit', adminAudit]]) }],
   [
     'credits',
     { summary: 'Credits', default: creditsShow, verbs: new Map([['grant', creditsGrant]]) },

@@ -118,6 +118,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       },
@@ -233,6 +236,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -299,6 +305,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -443,6 +452,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       },
@@ -506,6 +518,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -574,6 +589,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -673,6 +691,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -745,6 +766,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -865,6 +889,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -959,6 +986,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1019,6 +1049,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       },
@@ -1109,6 +1142,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1168,6 +1204,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1234,6 +1273,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1302,6 +1344,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1362,6 +1407,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1434,6 +1482,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1495,6 +1546,9 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -1566,6 +1620,116 @@ export const openapiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/audit": {
+      "servers": [
+        {
+          "url": "http://127.0.0.1:3000/admin/v1",
+          "description": "Admin API of the development server"
+        }
+      ],
+      "get": {
+        "operationId": "adminAuditLedger",
+        "summary": "Audit balances and reservations against the ledger",
+        "description": "For every account in both modes: the stored balance against the sum of the ledger,\nthe credits held by projects in progress against the reservations the ledger leaves\nopen, and each project's movements against its row, read in one snapshot. Each\naccount and mode that disagrees is listed in `drift` with the ledger rows and\nprojects behind it. The rules are in docs/api.md, \"Auditing the ledger\".\n",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The audit; `ok` is true exactly when `drift` is empty.",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminAuditResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/metrics": {
+      "servers": [
+        {
+          "url": "http://127.0.0.1:3000",
+          "description": "The development server's root (also on `PGS_METRICS_PORT` when set)"
+        }
+      ],
+      "get": {
+        "operationId": "getMetrics",
+        "summary": "The service's metrics for Prometheus",
+        "description": "HTTP requests by route pattern and status with their durations, queue depth and\nthe oldest job's wait, generation time by document kind and engine, model tokens by\nprovider, credits reserved, consumed and refunded by key mode, open event streams\nand long-polls, and Node.js process metrics, in the Prometheus text format. For the\noperator: send the admin token. The list of metrics is in docs/operations.md.\n",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The metrics, in the Prometheus text exposition format 0.0.4.",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "# HELP pgs_credits_reserved_total Credits reserved when projects were created, by key mode.\n# TYPE pgs_credits_reserved_total counter\npgs_credits_reserved_total{mode=\"test\"} 52\n"
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -2132,6 +2296,38 @@ export const openapiDocument = {
           "application/json": {
             "schema": {
               "$ref": "#/components/schemas/ErrorResponse"
+            }
+          }
+        }
+      },
+      "ServiceUnavailable": {
+        "description": "INTERNAL_ERROR answered with 503: the service cannot reach its database (a restart, a\nfailover). The request was not carried out; the same request succeeds once the database\nis back, so retry after `Retry-After` seconds.\n",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          },
+          "Retry-After": {
+            "description": "Seconds to wait before retrying.",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorResponse"
+            },
+            "example": {
+              "success": false,
+              "error": {
+                "code": "INTERNAL_ERROR",
+                "message": "The service is temporarily unavailable: its database cannot be reached. Retry after the seconds in Retry-After.",
+                "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                "documentation": "https://docs.pgs.dev/errors#INTERNAL_ERROR"
+              }
             }
           }
         }
@@ -3178,6 +3374,190 @@ export const openapiDocument = {
             }
           }
         }
+      },
+      "AdminAuditResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "ok",
+              "checkedAt",
+              "accounts",
+              "drift"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "ok": {
+                "type": "boolean",
+                "description": "True exactly when `drift` is empty."
+              },
+              "checkedAt": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "accounts": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Account × mode pairs checked (every account, in both modes)."
+              },
+              "drift": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/AdminAuditDrift"
+                }
+              }
+            }
+          }
+        }
+      },
+      "AdminAuditDrift": {
+        "type": "object",
+        "required": [
+          "accountId",
+          "mode",
+          "balance",
+          "reserved",
+          "expectedBalance",
+          "expectedReserved",
+          "problems",
+          "movements"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "accountId": {
+            "$ref": "#/components/schemas/AccountId"
+          },
+          "mode": {
+            "$ref": "#/components/schemas/Mode"
+          },
+          "balance": {
+            "type": "integer",
+            "description": "The stored balance."
+          },
+          "reserved": {
+            "type": "integer",
+            "description": "The credits held by the projects in progress (`credits_reserved`)."
+          },
+          "expectedBalance": {
+            "type": "integer",
+            "description": "The sum of the account's ledger in this mode."
+          },
+          "expectedReserved": {
+            "type": "integer",
+            "description": "The reservations the ledger has not settled (no consume or refund yet)."
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "One sentence per disagreement found."
+          },
+          "movements": {
+            "type": "array",
+            "description": "The projects in progress and those that disagree, then the ledger rows behind\nthe drift (those of these projects; every recent row when the balance itself\ndisagrees), at most 200 ledger rows, oldest first.\n",
+            "items": {
+              "$ref": "#/components/schemas/AdminAuditMovement"
+            }
+          }
+        }
+      },
+      "AdminAuditMovement": {
+        "oneOf": [
+          {
+            "type": "object",
+            "required": [
+              "source",
+              "id",
+              "kind",
+              "amount",
+              "projectId",
+              "movementKey",
+              "createdAt"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "source": {
+                "const": "ledger"
+              },
+              "id": {
+                "type": "integer"
+              },
+              "kind": {
+                "type": "string",
+                "description": "reserve, consume, release, refund or grant."
+              },
+              "amount": {
+                "type": "integer"
+              },
+              "projectId": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "format": "uuid"
+              },
+              "movementKey": {
+                "type": "string"
+              },
+              "createdAt": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "required": [
+              "source",
+              "projectId",
+              "status",
+              "creditsReserved",
+              "creditsConsumed",
+              "createdAt"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "source": {
+                "const": "project"
+              },
+              "projectId": {
+                "type": "string",
+                "format": "uuid"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "in_progress",
+                  "completed",
+                  "failed"
+                ]
+              },
+              "creditsReserved": {
+                "type": "integer"
+              },
+              "creditsConsumed": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "createdAt": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        ]
       },
       "WebhookEventType": {
         "type": "string",

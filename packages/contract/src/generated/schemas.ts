@@ -1041,6 +1041,190 @@ export const schemaBundle = {
         }
       }
     },
+    "AdminAuditResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "ok",
+            "checkedAt",
+            "accounts",
+            "drift"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "ok": {
+              "type": "boolean",
+              "description": "True exactly when `drift` is empty."
+            },
+            "checkedAt": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "accounts": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Account × mode pairs checked (every account, in both modes)."
+            },
+            "drift": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/AdminAuditDrift"
+              }
+            }
+          }
+        }
+      }
+    },
+    "AdminAuditDrift": {
+      "type": "object",
+      "required": [
+        "accountId",
+        "mode",
+        "balance",
+        "reserved",
+        "expectedBalance",
+        "expectedReserved",
+        "problems",
+        "movements"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "accountId": {
+          "$ref": "#/$defs/AccountId"
+        },
+        "mode": {
+          "$ref": "#/$defs/Mode"
+        },
+        "balance": {
+          "type": "integer",
+          "description": "The stored balance."
+        },
+        "reserved": {
+          "type": "integer",
+          "description": "The credits held by the projects in progress (`credits_reserved`)."
+        },
+        "expectedBalance": {
+          "type": "integer",
+          "description": "The sum of the account's ledger in this mode."
+        },
+        "expectedReserved": {
+          "type": "integer",
+          "description": "The reservations the ledger has not settled (no consume or refund yet)."
+        },
+        "problems": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "One sentence per disagreement found."
+        },
+        "movements": {
+          "type": "array",
+          "description": "The projects in progress and those that disagree, then the ledger rows behind\nthe drift (those of these projects; every recent row when the balance itself\ndisagrees), at most 200 ledger rows, oldest first.\n",
+          "items": {
+            "$ref": "#/$defs/AdminAuditMovement"
+          }
+        }
+      }
+    },
+    "AdminAuditMovement": {
+      "oneOf": [
+        {
+          "type": "object",
+          "required": [
+            "source",
+            "id",
+            "kind",
+            "amount",
+            "projectId",
+            "movementKey",
+            "createdAt"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "source": {
+              "const": "ledger"
+            },
+            "id": {
+              "type": "integer"
+            },
+            "kind": {
+              "type": "string",
+              "description": "reserve, consume, release, refund or grant."
+            },
+            "amount": {
+              "type": "integer"
+            },
+            "projectId": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "uuid"
+            },
+            "movementKey": {
+              "type": "string"
+            },
+            "createdAt": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "required": [
+            "source",
+            "projectId",
+            "status",
+            "creditsReserved",
+            "creditsConsumed",
+            "createdAt"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "source": {
+              "const": "project"
+            },
+            "projectId": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "in_progress",
+                "completed",
+                "failed"
+              ]
+            },
+            "creditsReserved": {
+              "type": "integer"
+            },
+            "creditsConsumed": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            },
+            "createdAt": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        }
+      ]
+    },
     "WebhookEventType": {
       "type": "string",
       "enum": [

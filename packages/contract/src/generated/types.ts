@@ -417,6 +417,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit balances and reservations against the ledger
+         * @description For every account in both modes: the stored balance against the sum of the ledger,
+         *     the credits held by projects in progress against the reservations the ledger leaves
+         *     open, and each project's movements against its row, read in one snapshot. Each
+         *     account and mode that disagrees is listed in `drift` with the ledger rows and
+         *     projects behind it. The rules are in docs/api.md, "Auditing the ledger".
+         */
+        get: operations["adminAuditLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's metrics for Prometheus
+         * @description HTTP requests by route pattern and status with their durations, queue depth and
+         *     the oldest job's wait, generation time by document kind and engine, model tokens by
+         *     provider, credits reserved, consumed and refunded by key mode, open event streams
+         *     and long-polls, and Node.js process metrics, in the Prometheus text format. For the
+         *     operator: send the admin token. The list of metrics is in docs/operations.md.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     projectEnded: {
@@ -802,6 +850,63 @@ export interface components {
                 balance: number;
             };
         };
+        AdminAuditResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description True exactly when `drift` is empty. */
+                ok: boolean;
+                /** Format: date-time */
+                checkedAt: string;
+                /** @description Account × mode pairs checked (every account, in both modes). */
+                accounts: number;
+                drift: components["schemas"]["AdminAuditDrift"][];
+            };
+        };
+        AdminAuditDrift: {
+            accountId: components["schemas"]["AccountId"];
+            mode: components["schemas"]["Mode"];
+            /** @description The stored balance. */
+            balance: number;
+            /** @description The credits held by the projects in progress (`credits_reserved`). */
+            reserved: number;
+            /** @description The sum of the account's ledger in this mode. */
+            expectedBalance: number;
+            /** @description The reservations the ledger has not settled (no consume or refund yet). */
+            expectedReserved: number;
+            /** @description One sentence per disagreement found. */
+            problems: string[];
+            /**
+             * @description The projects in progress and those that disagree, then the ledger rows behind
+             *     the drift (those of these projects; every recent row when the balance itself
+             *     disagrees), at most 200 ledger rows, oldest first.
+             */
+            movements: components["schemas"]["AdminAuditMovement"][];
+        };
+        AdminAuditMovement: {
+            /** @constant */
+            source: "ledger";
+            id: number;
+            /** @description reserve, consume, release, refund or grant. */
+            kind: string;
+            amount: number;
+            /** Format: uuid */
+            projectId: string | null;
+            movementKey: string;
+            /** Format: date-time */
+            createdAt: string;
+        } | {
+            /** @constant */
+            source: "project";
+            /** Format: uuid */
+            projectId: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "failed";
+            creditsReserved: number;
+            creditsConsumed: number | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** @enum {string} */
         WebhookEventType: "project.completed" | "project.failed";
         CreateWebhookEndpointRequest: {
@@ -1107,6 +1212,33 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description INTERNAL_ERROR answered with 503: the service cannot reach its database (a restart, a
+         *     failover). The request was not carried out; the same request succeeds once the database
+         *     is back, so retry after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "The service is temporarily unavailable: its database cannot be reached. Retry after the seconds in Retry-After.",
+                 *         "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                 *         "documentation": "https://docs.pgs.dev/errors#INTERNAL_ERROR"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /** @description Identifier of the webhook endpoint (`we_<ULID>`). */
@@ -1219,6 +1351,7 @@ export interface operations {
             403: components["responses"]["SecurityViolation"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProject: {
@@ -1278,6 +1411,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCredits: {
@@ -1316,6 +1450,7 @@ export interface operations {
             403: components["responses"]["SecurityViolation"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProjectStatus: {
@@ -1386,6 +1521,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProject: {
@@ -1426,6 +1562,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     streamProjectEvents: {
@@ -1474,6 +1611,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelProject: {
@@ -1528,6 +1666,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProjectProvenance: {
@@ -1570,6 +1709,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProjectDocument: {
@@ -1639,6 +1779,7 @@ export interface operations {
             409: components["responses"]["ProjectNotCompleted"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProjectArchive: {
@@ -1689,6 +1830,7 @@ export interface operations {
             409: components["responses"]["ProjectNotCompleted"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -1725,6 +1867,7 @@ export interface operations {
             403: components["responses"]["SecurityViolation"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -1777,6 +1920,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -1815,6 +1959,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -1855,6 +2000,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminCreateAccount: {
@@ -1887,6 +2033,7 @@ export interface operations {
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminGetAccount: {
@@ -1916,6 +2063,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminCreateKey: {
@@ -1949,6 +2097,7 @@ export interface operations {
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminRevokeKey: {
@@ -1978,6 +2127,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminGrantCredits: {
@@ -2011,6 +2161,64 @@ export interface operations {
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminAuditLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit; `ok` is true exactly when `drift` is empty. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditResponse"];
+                };
+            };
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text exposition format 0.0.4. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP pgs_credits_reserved_total Credits reserved when projects were created, by key mode.
+                     *     # TYPE pgs_credits_reserved_total counter
+                     *     pgs_credits_reserved_total{mode="test"} 52
+                     */
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     projectEndedWebhook: {

@@ -28,16 +28,43 @@ export interface StoredResponse {
  */
 export type Remember = (tx: Tx, response: StoredResponse) => Promise<void>;
 
-/** JSON with sorted keys: two bodies that differ only in key order are the same request. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
+/**
+ * JSON with sorted keys: two bodies that differ only in key order are the same request.
+ * One loop with its own stack, not recursion: a body nested a few thousand levels deep
+ * (valid JSON) overflowed the call stack here and was answered 500 (found by the fuzz).
+ */
+function canonical(root: unknown): string {
+  const out: string[] = [];
+  // Literal text to emit, or a value to write.
+  const stack: (string | { value: unknown })[] = [{ value: root }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    const parts: (string | { value: unknown })[] = [];
+    if (Array.isArray(value)) {
+      parts.push('[');
+      for (const [i, element] of value.entries()) {
+        if (i > 0) parts.push(',');
+        parts.push({ value: element });
+      }
+      parts.push(']');
+    } else if (value !== null && typeof value === 'object') {
+      parts.push('{');
+      for (const [i, key] of Object.keys(value).sort().entries()) {
+        if (i > 0) parts.push(',');
+        parts.push(`${JSON.stringify(key)}:`, { value: (value as Record<string, unknown>)[key] });
+      }
+      parts.push('}');
+    } else {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i] as string | { value: unknown });
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 /** What identifies a request under one key: the operation and its body, canonically. */

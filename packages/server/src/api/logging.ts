@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { redactKeys } from '../accounts/api-keys.ts';
 import type { LogLevel } from '../config.ts';
 
@@ -9,9 +9,10 @@ import type { LogLevel } from '../config.ts';
  *
  * @example
  * const log = createLogger('info');
+ * const captured = createLogger('trace', { write: (line) => lines.push(line) });
  */
-export function createLogger(level: LogLevel): Logger {
-  return pino({
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = {
     level,
     serializers: {
       req: (request: FastifyRequest) => ({
@@ -21,5 +22,7 @@ export function createLogger(level: LogLevel): Logger {
       }),
       err: pino.stdSerializers.err,
     },
-  });
+  };
+  // A destination other than stdout: tests read every line the real configuration writes.
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -14,6 +14,7 @@ import {
   streamText,
 } from 'ai';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
+import type { GenerationMeter } from './meter.ts';
 import type { ChainModel } from './providers.ts';
 
 /** One model call: the same messages go to each model of the chain. */
@@ -81,6 +82,8 @@ export interface ModelCallerOptions {
   /** Provider keys: never written to a log line, even when a provider echoes one. */
   secrets?: readonly string[];
   log?: { warn(obj: object, msg: string): void };
+  /** Told of the tokens each attempt's provider reported (metrics). */
+  meter?: Pick<GenerationMeter, 'tokensUsed'>;
 }
 
 /** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
@@ -164,10 +167,11 @@ const silent = { warn() {} };
  * const { text, usage } = await caller.call(chain, { kind: 'readme', system, messages, maxOutputTokens: 4000 }, signal);
  */
 export class ModelCaller {
-  readonly #options: Required<Omit<ModelCallerOptions, 'log' | 'secrets'>>;
+  readonly #options: Required<Omit<ModelCallerOptions, 'log' | 'secrets' | 'meter'>>;
   readonly #secrets: readonly string[];
   readonly #slots: Semaphore;
   readonly #log: NonNullable<ModelCallerOptions['log']>;
+  readonly #meter: ModelCallerOptions['meter'];
 
   constructor(options: ModelCallerOptions = {}) {
     this.#options = {
@@ -181,6 +185,7 @@ export class ModelCaller {
     this.#slots = new Semaphore(this.#options.concurrency);
     this.#secrets = options.secrets ?? [];
     this.#log = options.log ?? silent;
+    this.#meter = options.meter;
   }
 
   /** The most attempts one call can make on a chain of `models` models. */
@@ -283,12 +288,12 @@ export class ModelCaller {
             timeout: { totalMs: this.#options.timeoutMs },
             output: Output.object({ schema: jsonSchema(spec.schema) }),
           });
-          add(usage, result.totalUsage);
+          this.#add(usage, model, result.totalUsage);
           return { text: result.text, output: result.output };
         } catch (error) {
           // An answer that is not JSON is the caller's to correct, not a failed call.
           if (NoObjectGeneratedError.isInstance(error)) {
-            if (error.usage) add(usage, error.usage);
+            if (error.usage) this.#add(usage, model, error.usage);
             return { text: error.text ?? '', output: undefined };
           }
           throw error;
@@ -301,6 +306,9 @@ export class ModelCaller {
           firstChunkMs: this.#options.idleTimeoutMs,
           chunkMs: this.#options.idleTimeoutMs,
         },
+        // Failures arrive below as `error` parts and are classified there. Without a handler the
+        // SDK prints each one to stderr, request and prompt included, outside the logger.
+        onError: () => {},
       });
       let text = '';
       for await (const part of result.fullStream) {
@@ -309,7 +317,7 @@ export class ModelCaller {
         else if (part.type === 'abort')
           throw new DOMException('the stream was aborted', 'AbortError');
         else if (part.type === 'finish') {
-          add(usage, part.totalUsage);
+          this.#add(usage, model, part.totalUsage);
           if (part.finishReason === 'content-filter') {
             throw new ContentRefusedError(`${model.engine} refused to write the ${spec.kind}`);
           }
@@ -320,12 +328,16 @@ export class ModelCaller {
       release();
     }
   }
+
+  #add(usage: CallUsage, model: ChainModel, reported: Reported) {
+    add(usage, reported);
+    this.#meter?.tokensUsed(model.provider, reported.inputTokens ?? 0, reported.outputTokens ?? 0);
+  }
 }
 
-function add(
-  usage: CallUsage,
-  reported: { inputTokens?: number | undefined; outputTokens?: number | undefined },
-) {
+type Reported = { inputTokens?: number | undefined; outputTokens?: number | undefined };
+
+function add(usage: CallUsage, reported: Reported) {
   usage.input += reported.inputTokens ?? 0;
   usage.output += reported.outputTokens ?? 0;
 }

@@ -4,8 +4,10 @@
  * them here instead of polling the database.
  */
 import type { Database, Tx } from '../storage/db.ts';
-import { listen, notify } from '../storage/notifications.ts';
+import { type ChannelListener, listenChannels } from '../storage/listener.ts';
+import { notify } from '../storage/notifications.ts';
 import { appendProjectEvent } from '../storage/sql/events.ts';
+import { PROJECT_DELETED_CHANNEL } from './projects.ts';
 
 /** The channel on which a project id is announced when one of its events commits. */
 export const PROJECT_EVENTS_CHANNEL = 'pgs_project_events';
@@ -39,6 +41,27 @@ export async function recordEvent(
 }
 
 /**
+ * Announces a project just created, inside the creating transaction: every process's view
+ * of which projects exist learns of it on commit (see {@link ProjectEventHub.observe}).
+ *
+ * @example
+ * await announceCreated(tx, projectId);
+ */
+export async function announceCreated(tx: Tx, projectId: string): Promise<void> {
+  await notify(tx, PROJECT_EVENTS_CHANNEL, projectId);
+}
+
+/** Told of every announcement, before any waiter on the project is woken. */
+export interface AnnouncementObserver {
+  /** `deleted`: the project was deleted (else one of its events, or its creation, committed). */
+  onAnnouncement(projectId: string, deleted: boolean): void;
+  /** Announcements may have been lost (the listening connection dropped). */
+  onGap(): void;
+  /** Listening again after a gap. */
+  onResume?(): void;
+}
+
+/**
  * One process's subscription to every project's announcements, fanned out to whoever
  * waits on a given project. A lost connection (`onGap`) wakes every waiter, which then
  * re-reads what it needs: nothing is missed, at worst one read too many.
@@ -49,19 +72,51 @@ export async function recordEvent(
  */
 export class ProjectEventHub {
   readonly #waiters = new Map<string, Set<() => void>>();
-  #stop: (() => Promise<void>) | undefined;
+  readonly #observers = new Set<AnnouncementObserver>();
+  #listener: ChannelListener | undefined;
 
   static async start(database: Database): Promise<ProjectEventHub> {
     const hub = new ProjectEventHub();
-    hub.#stop = await listen(
+    // Deletions on the same connection as events: both arrive in commit order, behind
+    // the same barrier (sync).
+    hub.#listener = await listenChannels(
       database,
-      PROJECT_EVENTS_CHANNEL,
-      (projectId) => hub.#wake(projectId),
-      () => {
-        for (const projectId of [...hub.#waiters.keys()]) hub.#wake(projectId);
+      [PROJECT_EVENTS_CHANNEL, PROJECT_DELETED_CHANNEL],
+      {
+        onMessage: (channel, projectId) => {
+          const deleted = channel === PROJECT_DELETED_CHANNEL;
+          for (const observer of hub.#observers) observer.onAnnouncement(projectId, deleted);
+          if (!deleted) hub.#wake(projectId);
+        },
+        onGap: () => {
+          for (const observer of hub.#observers) observer.onGap();
+          for (const projectId of [...hub.#waiters.keys()]) hub.#wake(projectId);
+        },
+        onResume: () => {
+          for (const observer of hub.#observers) observer.onResume?.();
+        },
       },
     );
     return hub;
+  }
+
+  /**
+   * Tells `observer` of every announcement (creations, events, deletions) until the
+   * returned function is called; observers run before waiters are woken, so a waiter's
+   * re-read already sees what they derive.
+   */
+  observe(observer: AnnouncementObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  /**
+   * Resolves `true` once every announcement committed before the call has reached the
+   * observers (one shared round trip on PostgreSQL, none on PGlite); `false` when that
+   * cannot be known, and the caller must read the database.
+   */
+  sync(): Promise<boolean> {
+    return this.#listener?.sync() ?? Promise.resolve(false);
   }
 
   /** Calls `onEvent` on every announcement for the project until the returned function is called. */
@@ -112,7 +167,8 @@ export class ProjectEventHub {
   }
 
   async stop(): Promise<void> {
-    await this.#stop?.();
+    await this.#listener?.stop();
+    this.#observers.clear();
     for (const set of this.#waiters.values()) for (const onEvent of [...set]) onEvent();
     this.#waiters.clear();
   }

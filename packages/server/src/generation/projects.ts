@@ -14,7 +14,7 @@ import {
   type ProjectRow,
   transitionProject,
 } from '../storage/sql/projects.ts';
-import { readGenerationStats } from '../storage/sql/stats.ts';
+import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import {
   type DocumentKind,
   documentPlan,
@@ -30,7 +30,8 @@ import {
   spreadDuration,
   statKey,
 } from './estimate.ts';
-import { recordEvent } from './events.ts';
+import { announceCreated, recordEvent } from './events.ts';
+import { type GenerationMeter, NO_METER } from './meter.ts';
 import {
   cancellationMessage,
   completedStatus,
@@ -135,20 +136,30 @@ export class Projects {
   readonly #dispatcher: Dispatcher;
   readonly #engineFor: (mode: Mode) => string;
   readonly #now: () => number;
+  readonly #meter: GenerationMeter;
 
   /**
    * @param engineFor The engine that generates a key mode's projects (for estimates).
+   * @param meter Told of credit movements once their transaction has committed.
    */
   constructor(
     db: Db,
     dispatcher: Dispatcher,
     engineFor: (mode: Mode) => string,
     now: () => number = Date.now,
+    meter: GenerationMeter = NO_METER,
   ) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.#engineFor = engineFor;
     this.#now = now;
+    this.#meter = meter;
+  }
+
+  /** Reports a settlement (completion, cancel) after its transaction committed. */
+  #settled(mode: Mode, consumed: number, released: number): void {
+    this.#meter.credits(mode, 'consumed', consumed);
+    this.#meter.credits(mode, 'refunded', released);
   }
 
   /** Creates a project; throws InsufficientCreditsError when the balance does not cover its price. */
@@ -169,7 +180,7 @@ export class Projects {
     const durationOf = durationsFor(
       plan,
       input.simulate,
-      await readGenerationStats(this.#db),
+      await cachedGenerationStats(this.#db),
       this.#engineFor(principal.mode),
     );
     const now = this.#now();
@@ -198,7 +209,11 @@ export class Projects {
       await reserveCredits(tx, { ...principal, projectId, amount: price });
       await this.#dispatcher.enqueue(projectId, tx);
       await options.withinTransaction?.(tx, { projectId, estimatedCompletionMs });
+      // Every process's filter of existing ids learns of it on commit, so a read of it
+      // anywhere after the creator's answer is not a 404 from memory.
+      await announceCreated(tx, projectId);
     });
+    this.#meter.credits(principal.mode, 'reserved', price);
     return { projectId, estimatedCompletionMs };
   }
 
@@ -208,7 +223,8 @@ export class Projects {
    * was no longer in progress.
    */
   async complete(projectId: string): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
+    let settled: { mode: Mode; consumed: number; released: number } | undefined;
+    const completed = await this.#db.transaction(async (tx) => {
       const row = await findProject(tx, projectId);
       if (row === undefined || row.status !== 'in_progress' || row.type === null) return false;
       const documents = await listDocuments(tx, projectId);
@@ -246,13 +262,21 @@ export class Projects {
         creditsConsumed: consumed,
       });
       await this.#ended(tx, row, 'completed', now);
+      settled = {
+        mode: row.mode,
+        consumed,
+        released: Math.max(0, row.creditsReserved - consumed),
+      };
       return true;
     });
+    if (settled) this.#settled(settled.mode, settled.consumed, settled.released);
+    return completed;
   }
 
   /** Fails a project and refunds its whole reservation. Returns false if it was no longer in progress. */
   async fail(projectId: string, message: string): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
+    let refunded: { mode: Mode; amount: number } | undefined;
+    const failed = await this.#db.transaction(async (tx) => {
       const row = await findProject(tx, projectId);
       if (row === undefined || row.status !== 'in_progress') return false;
       const updated = await transitionProject(tx, projectId, {
@@ -271,8 +295,11 @@ export class Projects {
         error: { code: FAILURE_CODES.failed, message },
       });
       await this.#ended(tx, row, 'failed', this.#now());
+      refunded = { mode: row.mode, amount: row.creditsReserved };
       return true;
     });
+    if (refunded) this.#meter.credits(refunded.mode, 'refunded', refunded.amount);
+    return failed;
   }
 
   /**
@@ -295,14 +322,19 @@ export class Projects {
       withinTransaction?: (tx: Tx, body: string) => Promise<void>;
     } = {},
   ): Promise<CancelOutcome> {
-    return this.#db.transaction(async (tx) => {
+    let mode: Mode | undefined;
+    const outcome = await this.#db.transaction(async (tx): Promise<CancelOutcome> => {
       const row = await lockProject(tx, projectId, options.owner);
       if (row === undefined) return { outcome: 'not_found' };
       if (row.status !== 'in_progress') return { outcome: 'not_in_progress', status: row.status };
       const cancelled = await this.#cancelLocked(tx, row);
       await options.withinTransaction?.(tx, cancelled.body);
+      mode = row.mode;
       return cancelled;
     });
+    if (mode !== undefined && outcome.outcome === 'cancelled')
+      this.#settled(mode, outcome.charged, outcome.released);
+    return outcome;
   }
 
   /**
@@ -318,16 +350,22 @@ export class Projects {
     projectId: string,
     options: { owner?: ProjectOwner | undefined } = {},
   ): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
+    let settled: { mode: Mode; consumed: number; released: number } | undefined;
+    const deleted = await this.#db.transaction(async (tx) => {
       const row = await lockProject(tx, projectId, options.owner);
       if (row === undefined) return false;
       // The worker running it learns from the project.failed event; its job then finds
       // no project and ends (run() skips a missing project).
-      if (row.status === 'in_progress') await this.#cancelLocked(tx, row);
+      if (row.status === 'in_progress') {
+        const cancelled = await this.#cancelLocked(tx, row);
+        settled = { mode: row.mode, consumed: cancelled.charged, released: cancelled.released };
+      }
       await deleteProjectRows(tx, projectId);
       await notify(tx, PROJECT_DELETED_CHANNEL, projectId);
       return true;
     });
+    if (settled) this.#settled(settled.mode, settled.consumed, settled.released);
+    return deleted;
   }
 
   async #ended(tx: Tx, row: ProjectRow, status: 'completed' | 'failed', at: number) {

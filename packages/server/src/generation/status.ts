@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
-import type { Database, Db } from '../storage/db.ts';
-import { listen } from '../storage/notifications.ts';
+import type { Db } from '../storage/db.ts';
 import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
-import { PROJECT_DELETED_CHANNEL } from './projects.ts';
+import type { ProjectEventHub } from './events.ts';
+import { LiveView, type LiveViewOptions, type PendingRead } from './live-view.ts';
 import { etagOf, FAILURE_CODES, FAILURE_MESSAGES, failedStatus } from './result.ts';
 
 /** A status response ready to send: the body bytes and their validator. */
@@ -29,13 +29,28 @@ export interface StatusReaderOptions {
   /** Bytes of final (completed or failed) bodies kept in memory. */
   cacheBytes?: number;
   now?: () => number;
+  /**
+   * The process's announcements: with them, in-progress projects and unknown ids are
+   * answered from memory behind the hub's barrier (see {@link LiveView}); without them,
+   * every in-progress read asks the database.
+   */
+  hub?: ProjectEventHub;
+  /** Options of the live view (with `hub`). */
+  live?: LiveViewOptions;
+  /**
+   * The hub's barrier is always already passed (PGlite: listeners run before the writer's
+   * own code continues), so reads skip awaiting it: no promise and no microtask per read.
+   */
+  barrierFree?: boolean;
 }
 
 /**
  * Reads project status for the status endpoint. Completed and failed projects never
  * change, so their bodies are serialized once and served from an LRU of bytes, with the
- * owner checked against the cached entry; only in-progress projects touch the database
- * on every read.
+ * owner checked against the cached entry. With a hub, projects in progress are answered
+ * from the {@link LiveView} and ids that never existed from its filter, once the hub's
+ * barrier says every announcement committed before the read has arrived; a read that
+ * cannot be sure asks the database.
  *
  * @example
  * const reader = new ProjectStatusReader(db);
@@ -50,24 +65,126 @@ export class ProjectStatusReader {
    * cache the body again (ids are never reused, so remembering them is always right).
    */
   readonly #deleted = new LRUCache<string, true>({ max: 10_000 });
+  readonly #hub: ProjectEventHub | undefined;
+  readonly #barrierFree: boolean;
+  readonly #live: LiveView | undefined;
+  /**
+   * The last in-progress answer built per project: reads in the same millisecond (a burst
+   * of polls, every long-poll woken at once) share one body and its ETag instead of
+   * serializing and hashing it each. Keyed by the estimate's end and the remaining time,
+   * so an entry is only reused when the bytes would be identical.
+   */
+  readonly #inProgressViews = new LRUCache<
+    string,
+    { at: number | null; remaining: number; view: StatusView }
+  >({ max: 10_000 });
+  #stopObserving: () => void = () => {};
+  readonly #counts = { memory: 0, database: 0 };
+  /** Database reads in flight behind the barrier, by project and owner. */
+  readonly #flights = new Map<
+    string,
+    { pending: PendingRead; promise: Promise<StatusView | undefined> }
+  >();
 
-  constructor(db: Db, { cacheBytes = 64 * 1024 * 1024, now = Date.now }: StatusReaderOptions = {}) {
+  constructor(
+    db: Db,
+    {
+      cacheBytes = 64 * 1024 * 1024,
+      now = Date.now,
+      hub,
+      live = {},
+      barrierFree = false,
+    }: StatusReaderOptions = {},
+  ) {
     this.#db = db;
+    this.#barrierFree = barrierFree;
     this.#now = now;
     this.#final = new LRUCache({
       maxSize: cacheBytes,
       sizeCalculation: (v) => v.body.length + 256,
     });
+    if (hub !== undefined) {
+      this.#hub = hub;
+      this.#live = LiveView.attach(db, hub, { now, ...live });
+      // Announcements were lost: deletions among them.
+      this.#live.onReset = () => this.#final.clear();
+      // Deletions arrive on the hub's connection, in order with its barrier.
+      this.#stopObserving = hub.observe({
+        onAnnouncement: (projectId, deleted) => {
+          if (deleted) this.forget(projectId);
+        },
+        onGap: () => {},
+      });
+    }
+  }
+
+  /** Reads answered from memory and from the database since the start (tests, metrics). */
+  get counts(): Readonly<{ memory: number; database: number }> {
+    return { ...this.#counts };
+  }
+
+  /** The live view (tests, metrics); undefined without a hub. */
+  get live(): LiveView | undefined {
+    return this.#live;
   }
 
   /** The status of a project owned by the caller's account in the caller's mode, else `undefined`. */
   async read(principal: Principal, projectId: string): Promise<StatusView | undefined> {
-    const cached = this.#final.get(projectId);
-    if (cached !== undefined) {
-      return cached.accountId === principal.accountId && cached.mode === principal.mode
-        ? cached
-        : undefined;
+    const live = this.#live;
+    // Without a hub, cached final bodies are served as they always were; with one, every
+    // answer from memory waits for the barrier (free on PGlite), so a deletion or an end
+    // committed before this read began is seen.
+    const synced = this.#hub === undefined || this.#barrierFree ? true : await this.#hub.sync();
+    if (synced) {
+      const cached = this.#final.get(projectId);
+      if (cached !== undefined) {
+        this.#counts.memory++;
+        return cached.accountId === principal.accountId && cached.mode === principal.mode
+          ? cached
+          : undefined;
+      }
+      if (live !== undefined) {
+        if (this.#deleted.has(projectId) || live.absent(projectId)) {
+          this.#counts.memory++;
+          return undefined;
+        }
+        const entry = live.get(projectId);
+        if (entry !== undefined) {
+          this.#counts.memory++;
+          return entry.accountId === principal.accountId && entry.mode === principal.mode
+            ? this.#inProgress(projectId, entry.estimatedCompletionAt)
+            : undefined;
+        }
+      }
     }
+    if (!synced || live === undefined) return this.#fromDatabase(principal, projectId, undefined);
+    // Concurrent reads of one project share one query (a completion wakes every long-poll
+    // at once), as long as no announcement for it came since that query began: after the
+    // barrier, any change committed before this read began has been announced.
+    const key = `${projectId}\u0000${principal.accountId}\u0000${principal.mode}`;
+    const flying = this.#flights.get(key);
+    if (flying !== undefined && !flying.pending.stale) {
+      this.#counts.memory++;
+      return flying.promise;
+    }
+    const pending = live.beginRead(projectId);
+    const promise = this.#fromDatabase(principal, projectId, pending).finally(() => {
+      live.endRead(projectId, pending);
+      if (this.#flights.get(key)?.pending === pending) this.#flights.delete(key);
+    });
+    this.#flights.set(key, { pending, promise });
+    return promise;
+  }
+
+  /** Reads the database; with `pending` (a read behind the barrier) it may feed the view. */
+  async #fromDatabase(
+    principal: Principal,
+    projectId: string,
+    pending: PendingRead | undefined,
+  ): Promise<StatusView | undefined> {
+    const live = this.#live;
+    const readAt = this.#now();
+    this.#counts.database++;
     const row = await findOwnedProjectStatus(
       this.#db,
       projectId,
@@ -75,19 +192,19 @@ export class ProjectStatusReader {
       principal.mode,
     );
     if (row === undefined) return undefined;
+    live?.exists(projectId);
     switch (row.status) {
       case 'in_progress': {
-        const remaining = row.estimatedCompletionAt
-          ? Math.max(0, Math.round(row.estimatedCompletionAt.getTime() - this.#now()))
-          : 0;
-        return {
-          ...view('in_progress', {
+        const at = row.estimatedCompletionAt?.getTime() ?? null;
+        if (pending) {
+          live!.remember(
             projectId,
-            status: 'in_progress',
-            estimatedCompletionMs: remaining,
-          }),
-          estimatedCompletionMs: remaining,
-        };
+            pending,
+            { accountId: row.accountId, mode: row.mode, estimatedCompletionAt: at },
+            readAt,
+          );
+        }
+        return this.#inProgress(projectId, at);
       }
       case 'failed': {
         const failed = view(
@@ -98,7 +215,7 @@ export class ProjectStatusReader {
             row.errorMessage ?? FAILURE_MESSAGES.unknown,
           ),
         );
-        return this.#remember(projectId, row.accountId, row.mode, failed);
+        return this.#remember(projectId, row.accountId, row.mode, failed, pending);
       }
       case 'completed': {
         const text = await findProjectResultBody(this.#db, projectId);
@@ -109,11 +226,13 @@ export class ProjectStatusReader {
         }
         const body = Buffer.from(text);
         const etag = row.resultEtag ?? etagOf(body);
-        return this.#remember(projectId, row.accountId, row.mode, {
-          status: 'completed',
-          body,
-          etag,
-        });
+        return this.#remember(
+          projectId,
+          row.accountId,
+          row.mode,
+          { status: 'completed', body, etag },
+          pending,
+        );
       }
       default: {
         const never: never = row.status;
@@ -125,28 +244,51 @@ export class ProjectStatusReader {
   /** Drops a project's cached final body (it was deleted): the next read asks the database. */
   forget(projectId: string): void {
     this.#deleted.set(projectId, true);
+    this.#inProgressViews.delete(projectId);
     this.#final.delete(projectId);
+    this.#live?.onAnnouncement(projectId, true);
   }
 
-  /**
-   * Forgets each project deleted by any process on the database, as its NOTIFY arrives;
-   * a lost listening connection empties the cache (deletions meanwhile were missed).
-   * Returns the function that stops listening.
-   *
-   * @example
-   * const stop = await reader.watchDeletions(database);
-   */
-  async watchDeletions(database: Database): Promise<() => Promise<void>> {
-    return listen(
-      database,
-      PROJECT_DELETED_CHANNEL,
-      (projectId) => this.forget(projectId),
-      () => this.#final.clear(),
-    );
+  /** The in-progress body: the estimate's arithmetic on the remembered end. */
+  #inProgress(projectId: string, estimatedCompletionAt: number | null): StatusView {
+    const remaining =
+      estimatedCompletionAt === null
+        ? 0
+        : Math.max(0, Math.round(estimatedCompletionAt - this.#now()));
+    const last = this.#inProgressViews.get(projectId);
+    if (last !== undefined && last.at === estimatedCompletionAt && last.remaining === remaining) {
+      return last.view;
+    }
+    const built: StatusView = {
+      ...view('in_progress', {
+        projectId,
+        status: 'in_progress',
+        estimatedCompletionMs: remaining,
+      }),
+      estimatedCompletionMs: remaining,
+    };
+    this.#inProgressViews.set(projectId, { at: estimatedCompletionAt, remaining, view: built });
+    return built;
   }
 
-  #remember(projectId: string, accountId: string, mode: string, v: StatusView): StatusView {
+  /** Stops observing the hub. */
+  close(): void {
+    this.#stopObserving();
+    this.#live?.close();
+  }
+
+  #remember(
+    projectId: string,
+    accountId: string,
+    mode: string,
+    v: StatusView,
+    pending: PendingRead | undefined,
+  ): StatusView {
     if (this.#deleted.has(projectId)) return v;
+    // With a hub, only a read behind the barrier with no announcement since (a deletion
+    // among them) may be kept: one made while announcements were lost may outlive a
+    // deletion nobody told this process of.
+    if (this.#hub !== undefined && (pending === undefined || pending.stale)) return v;
     this.#final.set(projectId, { ...v, accountId, mode });
     return v;
   }

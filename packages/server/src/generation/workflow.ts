@@ -10,13 +10,14 @@ import {
   updateProject,
 } from '../storage/sql/projects.ts';
 import { insertProvenance } from '../storage/sql/provenance.ts';
-import { readGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
+import { cachedGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
 import { type CallResult, GenerationFailedError, ModelCaller } from './calls.ts';
 import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import type { ProjectDefinition } from './engine/context.ts';
 import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
 import { type ProjectEventHub, recordEvent } from './events.ts';
+import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
 import { durationsFor, type Projects, type Simulation } from './projects.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
@@ -39,6 +40,8 @@ export interface WorkflowOptions {
   events?: ProjectEventHub;
   now?: () => number;
   log?: Logger;
+  /** Told how long each document took, by kind and engine (metrics). */
+  meter?: GenerationMeter;
 }
 
 interface Logger {
@@ -68,9 +71,10 @@ export class GenerationWorkflow {
   readonly #projects: Projects;
   readonly #models: ModelSelector;
   readonly #caller: ModelCaller;
-  readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller' | 'events'>>;
+  readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller' | 'events' | 'meter'>>;
   readonly #events: ProjectEventHub | undefined;
   readonly #log: Logger;
+  readonly #meter: GenerationMeter;
 
   constructor(db: Db, projects: Projects, models: ModelSelector, options: WorkflowOptions = {}) {
     this.#db = db;
@@ -84,6 +88,7 @@ export class GenerationWorkflow {
     };
     this.#log = options.log ?? silent;
     this.#events = options.events;
+    this.#meter = options.meter ?? NO_METER;
   }
 
   /** Runs or resumes a project's generation to its end. */
@@ -157,7 +162,7 @@ export class GenerationWorkflow {
     };
     let chain = this.#models.forProject({ mode: project.mode, simulate, type: project.type });
     const engine = chain[0]!.engine;
-    const stats = await readGenerationStats(this.#db);
+    const stats = await cachedGenerationStats(this.#db);
     // After a model gave up, the rest of the run starts with the one that took over.
     const served = (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => {
       if (result.index > 0 && from === chain) chain = chain.slice(result.index);
@@ -165,11 +170,24 @@ export class GenerationWorkflow {
 
     let definition: ProjectDefinition;
     if (project.name === null || project.description === null || project.questionnaire === null) {
-      // The definition opens the first stage.
-      await startStage(STAGES[0]);
+      // The definition opens the first stage. The call starts at once and the stage's event
+      // is recorded while it runs (a transaction off the pickup's critical path); both are
+      // awaited before anything of the definition is stored, so watchers still see the
+      // stage start before its results. The call stops if the event finds the project ended.
       const started = this.#options.now();
       const from = chain;
-      const defined = await defineProject(this.#caller, from, project, signal);
+      const stageFailed = new AbortController();
+      const defining = defineProject(
+        this.#caller,
+        from,
+        project,
+        AbortSignal.any([signal, stageFailed.signal]),
+      );
+      const opening = startStage(STAGES[0]).catch((error: unknown) => {
+        stageFailed.abort(error);
+        throw error;
+      });
+      const [defined] = await Promise.all([defining, opening]);
       served(defined, from);
       definition = defined.definition;
       await this.#db.transaction(async (tx) => {
@@ -194,6 +212,11 @@ export class GenerationWorkflow {
           trimmed: [],
         });
       });
+      this.#meter.documentGenerated(
+        DEFINITION_KIND,
+        defined.engine,
+        (this.#options.now() - started) / 1000,
+      );
       if (!simulate) {
         await recordGenerationTime(
           this.#db,
@@ -298,6 +321,11 @@ export class GenerationWorkflow {
       });
       stored.set(doc.kind, row);
       running.delete(doc.kind);
+      this.#meter.documentGenerated(
+        doc.kind,
+        produced.engine,
+        (this.#options.now() - started) / 1000,
+      );
       if (!simulate) {
         await recordGenerationTime(
           this.#db,

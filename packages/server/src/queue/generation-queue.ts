@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
-import type { Database, Tx } from '../storage/db.ts';
+import type { Database, Db, Tx } from '../storage/db.ts';
+import { allowOneMoreRetry, retryNow } from '../storage/sql/queue.ts';
 import { type ProjectEndedEvent, WebhookQueue, type WebhookQueueOptions } from './webhook-queue.ts';
 
 /** The queue of project generations; one job per project, its id the project's. */
@@ -15,7 +16,7 @@ export interface GenerationJob {
   attempt: number;
   /** No retry follows this attempt if it throws. */
   lastAttempt: boolean;
-  /** Aborts when the worker stops or the job's claim lapses. */
+  /** Aborts when the worker stops (shutdown: the job is handed back) or the job's claim lapses. */
   signal: AbortSignal;
 }
 
@@ -51,16 +52,23 @@ export class GenerationQueue {
   readonly #boss: PgBoss;
   readonly #options: Required<Omit<GenerationQueueOptions, 'webhooks'>>;
   readonly #webhooks: WebhookQueue;
+  readonly #db: Db;
   #working = false;
+  /** Aborted by {@link release}: running generations stop and hand their jobs back. */
+  readonly #releasing = new AbortController();
+  /** Jobs this process handed back, made due again once their attempts have settled. */
+  readonly #handedBack = new Set<string>();
 
   private constructor(
     boss: PgBoss,
     options: Required<Omit<GenerationQueueOptions, 'webhooks'>>,
     webhooks: WebhookQueue,
+    db: Db,
   ) {
     this.#boss = boss;
     this.#options = options;
     this.#webhooks = webhooks;
+    this.#db = db;
   }
 
   static async create(
@@ -101,7 +109,7 @@ export class GenerationQueue {
       deadLetter: DEAD_QUEUE,
     });
     const webhooks = await WebhookQueue.create(boss, database.db, options.webhooks);
-    return new GenerationQueue(boss, settings, webhooks);
+    return new GenerationQueue(boss, settings, webhooks, database.db);
   }
 
   /** Enqueues, inside `tx`, the webhook messages of a project's final event. */
@@ -134,12 +142,22 @@ export class GenerationQueue {
         if (received === undefined) return;
         // includeMetadata is set, so the job carries its retry counters.
         const job = received as JobWithMetadata<{ projectId: string }>;
-        await handlers.run({
-          projectId: job.data.projectId,
-          attempt: job.retryCount,
-          lastAttempt: job.retryCount >= job.retryLimit,
-          signal: job.signal,
-        });
+        try {
+          await handlers.run({
+            projectId: job.data.projectId,
+            attempt: job.retryCount,
+            lastAttempt: job.retryCount >= job.retryLimit,
+            signal: AbortSignal.any([job.signal, this.#releasing.signal]),
+          });
+        } catch (error) {
+          if (this.#releasing.signal.aborted) {
+            // Handed back at shutdown: pg-boss fails this attempt when we rethrow, which
+            // must not use up one of the job's retries (nor, on its last, fail the project).
+            if (await allowOneMoreRetry(this.#db, GENERATE_QUEUE, job.id))
+              this.#handedBack.add(job.id);
+          }
+          throw error;
+        }
       },
     );
     await this.#boss.work<{ projectId: string }>(
@@ -178,7 +196,35 @@ export class GenerationQueue {
     return { resumed, requeued };
   }
 
-  /** Stops the workers (waiting for running generations up to `timeoutMs`) and the queue. */
+  /**
+   * Shutdown, first step: this process takes no more jobs, and its running generations
+   * are aborted (their model calls with them) and handed back: each attempt is failed
+   * without using up a retry, then made due at once, so another worker, or this server's
+   * next start, resumes it where it stopped (stored documents are kept; nothing is charged
+   * before completion). Enqueuing still works until {@link stop}, for requests in flight.
+   * Resolves once the running attempts have settled, or after `timeoutMs`.
+   *
+   * @example
+   * await queue.release(5_000); // then drain HTTP, then queue.stop()
+   */
+  async release(timeoutMs = 5_000): Promise<void> {
+    if (!this.#working || this.#releasing.signal.aborted) return;
+    this.#releasing.abort(new Error('the server is shutting down; the job is handed back'));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([
+        this.#boss.offWork(GENERATE_QUEUE, { wait: true }),
+        this.#boss.offWork(DEAD_QUEUE, { wait: true }),
+      ]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    await retryNow(this.#db, GENERATE_QUEUE, [...this.#handedBack]);
+  }
+
+  /** Stops the workers (waiting for running jobs up to `timeoutMs`) and the queue. */
   async stop(timeoutMs = 10_000): Promise<void> {
     await this.#boss.stop({ graceful: this.#working, timeout: timeoutMs, close: true });
   }

@@ -36,7 +36,7 @@ export const isDefinition = (call: FakeAiCall) => call.schema !== undefined;
 export const kindOf = (call: FakeAiCall) => /"kind": "([a-z-]+)"/.exec(call.prompt)?.[1];
 
 /** {@link wait.waitFor} with the condition named first (30 s by default). */
-export const waitFor = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) =>
+export const waitFor = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 55_000) =>
   wait.waitFor(probe, { what, timeoutMs });
 
 export interface Setup {

@@ -6,7 +6,7 @@ import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { ModelCaller, type ModelCallerOptions } from '../../src/generation/calls.ts';
-import { ProjectEventHub } from '../../src/generation/events.ts';
+import { announceCreated, ProjectEventHub } from '../../src/generation/events.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/generation/models.ts';
 import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
 import { completedStatus } from '../../src/generation/result.ts';
@@ -94,6 +94,8 @@ export interface HarnessOptions {
    * (creating a project then throws).
    */
   generation?: 'none' | 'workers';
+  /** Generations the workers run at once (default 4, as a PGS process). */
+  workerConcurrency?: number;
   /** Workflow settings for `generation: 'workers'`. */
   workflow?: Omit<WorkflowOptions, 'caller'>;
   /** Model-call settings (retry pauses default to 10 ms here). */
@@ -166,7 +168,7 @@ export async function startHarness(
   let dispatcher: Dispatcher = noDispatcher;
   if (options.generation === 'workers') {
     queue = await GenerationQueue.create(database, {
-      concurrency: 4,
+      concurrency: options.workerConcurrency ?? 4,
       retryDelaySeconds: 1,
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
@@ -301,6 +303,8 @@ export async function startHarness(
           completedAt: new Date(now),
         });
       }
+      // As the service's creation does: every process's view of existing ids learns of it.
+      await database.db.transaction((tx) => announceCreated(tx, id));
       return id;
     },
     async close() {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertMatchesContract } from '@pgs/contract/testing';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -133,4 +134,57 @@ export function startServerProcess(env: NodeJS.ProcessEnv): Proc {
     PGS_LOG_LEVEL: 'warn',
     ...env,
   });
+}
+
+/** A PGS process's answer to {@link callApi}. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever field of the body they check
+  json: any;
+  /** The raw body (empty for a 204). */
+  text: string;
+}
+
+export interface CallOptions {
+  /** Checks the request and its answer against the API contract (assertMatchesContract). */
+  contract?: boolean;
+  /** Added to the request's headers (after authorization and content-type). */
+  headers?: Record<string, string>;
+  /** Aborts the request after this long: a hanging API fails here, not later. */
+  timeoutMs?: number;
+}
+
+/**
+ * One HTTP request to a running PGS process: `token` as a Bearer token, `body` (if any) as
+ * JSON. The answer's body is parsed as JSON when not empty.
+ *
+ * @example
+ * const res = await callApi(base, 'POST', '/admin/v1/keys', adminToken, { mode: 'test' }, { contract: true });
+ * expect(res.status).toBe(201);
+ */
+export async function callApi(
+  base: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(options.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(options.timeoutMs) }),
+  });
+  const text = await res.text();
+  const headers = Object.fromEntries(res.headers.entries());
+  if (options.contract) {
+    assertMatchesContract(method, path, { statusCode: res.status, headers, body: text });
+  }
+  return { status: res.status, headers, json: text ? JSON.parse(text) : undefined, text };
 }

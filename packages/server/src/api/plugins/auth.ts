@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Accounts, AuthIssue, Principal } from '../../accounts/service.ts';
 import { ApiError } from '../../errors.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import { withoutStack } from './errors.ts';
 import { rateLimitError } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -39,13 +40,18 @@ async function authFailure(
   if (!decision.allowed) {
     return rateLimitError(decision, 'Too many failed authentication attempts from this address.');
   }
-  return new ApiError('AUTHENTICATION_FAILED', MESSAGES[issue], {
-    details: { field: 'authorization', issue },
-    headers: {
-      'www-authenticate':
-        issue === 'missing' ? 'Bearer realm="pgs"' : 'Bearer realm="pgs", error="invalid_token"',
-    },
-  });
+  return withoutStack(
+    () =>
+      new ApiError('AUTHENTICATION_FAILED', MESSAGES[issue], {
+        details: { field: 'authorization', issue },
+        headers: {
+          'www-authenticate':
+            issue === 'missing'
+              ? 'Bearer realm="pgs"'
+              : 'Bearer realm="pgs", error="invalid_token"',
+        },
+      }),
+  );
 }
 
 export interface ApiKeyAuthOptions {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../errors.ts';
 import type { RateLimitDecision, RateLimiter } from '../../limits/rate-limiter.ts';
+import { withoutStack } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,14 +23,21 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, nu
 
 /** The 429 answer to a refused decision. */
 export function rateLimitError(decision: RateLimitDecision, message?: string): ApiError {
-  return new ApiError(
-    'RATE_LIMIT_EXCEEDED',
-    message ??
-      `Rate limit of ${decision.limit} requests per ${decision.window} exceeded; retry after ${decision.retryAfter} seconds.`,
-    {
-      details: { retry_after: decision.retryAfter, limit: decision.limit, window: decision.window },
-      headers: { 'retry-after': decision.retryAfter, ...rateLimitHeaders(decision) },
-    },
+  return withoutStack(
+    () =>
+      new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        message ??
+          `Rate limit of ${decision.limit} requests per ${decision.window} exceeded; retry after ${decision.retryAfter} seconds.`,
+        {
+          details: {
+            retry_after: decision.retryAfter,
+            limit: decision.limit,
+            window: decision.window,
+          },
+          headers: { 'retry-after': decision.retryAfter, ...rateLimitHeaders(decision) },
+        },
+      ),
   );
 }
 

@@ -43,6 +43,13 @@ export const requestContext = fp(
         const path = request.url.split('?')[0] ?? '/';
         throw methodNotAllowed(request.method, path, routes.allowedAt(path));
       }
+      // HTTP/1.1 requires Host; Node's own check (turned off in app.ts) answered a bare 400
+      // outside the envelope, without a request id.
+      if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+        throw new ApiError('VALIDATION_ERROR', 'An HTTP/1.1 request must carry a Host header.', {
+          details: { missing_fields: ['Host'] },
+        });
+      }
     });
   },
   { name: 'pgs-request-context' },

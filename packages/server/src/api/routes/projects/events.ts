@@ -21,21 +21,29 @@ export interface EventRoutesOptions {
 /** Default cap of open event streams per API key (per API process). */
 export const MAX_STREAMS_PER_KEY = 5;
 
+/**
+ * The last bytes of a stream the server ends because it shuts down: reconnect after 2 s
+ * (`retry:`), resuming with `Last-Event-ID` like after any drop.
+ */
+export const SHUTDOWN_FRAME =
+  'retry: 2000\n: the server is shutting down; reconnect with Last-Event-ID to resume\n\n';
+
 /** One server-sent event, as the wire carries it. */
 function frame(event: string, id: number, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+const invalidLastEventId = () =>
+  new ApiError('VALIDATION_ERROR', 'Last-Event-ID must be an event id of this stream.', {
+    details: {
+      invalid_fields: { 'last-event-id': 'must be a whole number from an earlier event' },
+    },
+  });
+
 function lastEventId(raw: string | string[] | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || !/^\s*\d{1,9}\s*$/.test(value)) {
-    throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID must be an event id of this stream.', {
-      details: {
-        invalid_fields: { 'last-event-id': 'must be a whole number from an earlier event' },
-      },
-    });
-  }
+  if (value === undefined || !/^\s*\d{1,9}\s*$/.test(value)) throw invalidLastEventId();
   return Number(value);
 }
 
@@ -77,6 +85,10 @@ export async function eventRoutes(
       const after = lastEventId(request.headers['last-event-id']);
       const view = await statusReader.read(request.principal, id);
       if (view === undefined) throw projectNotFound(request.params.projectId);
+      // A resume after an id no event has would wait for it forever (found by the fuzz).
+      if (after !== undefined && after > ((await listProjectEvents(db, id)).at(-1)?.seq ?? 0)) {
+        throw invalidLastEventId();
+      }
       const keyId = request.principal.keyId;
       const held = open.get(keyId) ?? 0;
       if (held >= maxStreamsPerKey) {
@@ -122,6 +134,14 @@ export async function eventRoutes(
           const current = JSON.parse(view.body.toString('utf8')) as { data: unknown };
           stream.write(frame('status', sent, current.data));
           if (view.status !== 'in_progress' && final === undefined) return;
+        } else if (view.status !== 'in_progress') {
+          // An ended project's events are all stored (the final one commits with the end):
+          // replay what follows and close, even when nothing does. Waiting for more hung a
+          // client resuming after the final event (found by the fuzz).
+          for (const event of await listProjectEvents(db, id, sent)) {
+            stream.write(frame(event.type, event.seq, event.data));
+          }
+          return;
         }
         while (!closed.aborted) {
           if (pending) {
@@ -142,7 +162,11 @@ export async function eventRoutes(
       };
       pump()
         .catch((error: unknown) => request.log.warn({ err: error }, 'event stream failed'))
-        .finally(() => stream.end());
+        .finally(() => {
+          // Shutting down: tell the client to come back (to this server restarted, or another).
+          if (app.closing?.aborted) stream.write(SHUTDOWN_FRAME);
+          stream.end();
+        });
 
       reply
         .header('content-type', 'text/event-stream; charset=utf-8')

@@ -1,0 +1,29 @@
+/**
+ * What the generation layer reports for the service's metrics. It is given an
+ * implementation (the server's prom-client registry, see `metrics/`), like its model and
+ * its store, and never imports a metrics library: tests and tools that give none get
+ * {@link NO_METER}.
+ */
+import type { Mode } from '../storage/sql/accounts.ts';
+
+/** Receives counts from the workflow, the model caller and the project life cycle. */
+export interface GenerationMeter {
+  /** One document (or the definition, kind `definition`) written by `engine`, in seconds. */
+  documentGenerated(kind: string, engine: string, seconds: number): void;
+  /** Tokens a provider reported for one model attempt. */
+  tokensUsed(provider: string, input: number, output: number): void;
+  /** Credits moved by a committed transaction, in the key's mode. */
+  credits(mode: Mode, movement: 'reserved' | 'consumed' | 'refunded', amount: number): void;
+}
+
+/**
+ * A meter that records nothing.
+ *
+ * @example
+ * const projects = new Projects(db, dispatcher, engineFor, Date.now, NO_METER);
+ */
+export const NO_METER: GenerationMeter = {
+  documentGenerated() {},
+  tokensUsed() {},
+  credits() {},
+};

@@ -1,0 +1,274 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { generateAdminToken } from '../../src/accounts/api-keys.ts';
+import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
+import { buildApp } from '../../src/app.ts';
+import { documentPlan } from '../../src/generation/catalogue.ts';
+import { engineOf, offlineModels } from '../../src/generation/models.ts';
+import { type Dispatcher, Projects } from '../../src/generation/projects.ts';
+import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
+import { type Database, openDatabase } from '../../src/storage/db.ts';
+import { insertDocument, updateProject } from '../../src/storage/sql/projects.ts';
+import { DOCS_URL, roomy } from '../helpers/harness.ts';
+
+/** One route of the app, as its onRoute hook reported it. */
+export interface AppRoute {
+  method: string;
+  /** Fastify's pattern, e.g. `/api/v1/projects/:projectId`. */
+  url: string;
+  operationId: string | undefined;
+}
+
+/** Identifiers worth aiming at: real ones of the caller, of another account, and fakes. */
+export interface Targets {
+  /** The caller's completed project (with documents) and failed (cancelled) project. */
+  ownProjects: string[];
+  /** A completed project of another account. */
+  otherProjects: string[];
+  ownEndpoints: string[];
+  otherEndpoints: string[];
+  accounts: string[];
+  /** Keys that may be revoked by a fuzzed admin request (never the ones the fuzz uses). */
+  spareKeyIds: string[];
+  filenames: string[];
+}
+
+/** The real app on an in-memory PGlite, seeded, with everything a fuzz run needs. */
+export interface FuzzApp {
+  app: FastifyInstance;
+  database: Database;
+  routes: AppRoute[];
+  adminToken: string;
+  keys: { test: CreatedKey; live: CreatedKey; other: CreatedKey };
+  targets: Targets;
+  bodyLimitBytes: number;
+  /** What a refused request must leave as it was: row counts and every balance. */
+  snapshot(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The tables whose rows a request may create, change or delete. */
+const WATCHED_TABLES = [
+  'accounts',
+  'api_keys',
+  'credit_balances',
+  'credit_ledger',
+  'projects',
+  'documents',
+  'project_events',
+  'provenance',
+  'idempotency_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+];
+
+/** Limits out of reach for all rules: the fuzz is about input, the limits are tested elsewhere. */
+const ALL_ROOMY = roomy(...(Object.keys(RATE_LIMIT_RULES) as (keyof typeof RATE_LIMIT_RULES)[]));
+
+/**
+ * Projects are accepted and stay in progress (no worker): nothing changes in the background,
+ * so a snapshot before and after a request sees only what that request did.
+ */
+const holdingDispatcher: Dispatcher = { enqueue: async () => {} };
+
+const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
+
+/**
+ * Starts the real app (every route, as `main.ts` builds it, minus the console) with roomy
+ * limits, seeds two accounts with keys, projects in each final state and webhook endpoints,
+ * and records the routes through the app's onRoute hook: a new route is fuzzed at once.
+ *
+ * @example
+ * const fuzz = await startFuzzApp();
+ * const before = await fuzz.snapshot();
+ */
+export async function startFuzzApp({
+  bodyLimitBytes = 65_536,
+  consoleDir,
+}: {
+  bodyLimitBytes?: number;
+  /** Serve the console from here (its routes then join the list); none: no console. */
+  consoleDir?: string;
+} = {}): Promise<FuzzApp> {
+  const database = await openDatabase({ kind: 'memory' });
+  const adminToken = generateAdminToken();
+  const routes: AppRoute[] = [];
+  const onRoute = (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = route.config as { operationId?: string } | undefined;
+    for (const method of methods) {
+      routes.push({ method: String(method), url: route.url, operationId: config?.operationId });
+    }
+  };
+  const models = offlineModels();
+  const app = await buildApp({
+    config: {
+      docsUrl: DOCS_URL,
+      bodyLimitBytes,
+      trustProxy: false,
+      webhooksAllowPrivate: false,
+      ...(consoleDir === undefined ? {} : { consoleDir }),
+    },
+    database,
+    adminToken,
+    limiters: await createLimiters({ kind: 'memory' }, { ...RATE_LIMIT_RULES, ...ALL_ROOMY }),
+    dispatcher: holdingDispatcher,
+    models,
+    onRoute,
+  });
+  await app.ready();
+
+  const accounts = new Accounts(database.db);
+  const test = await accounts.createKey({ mode: 'test', credits: 1_000_000 });
+  const live = await accounts.createKey({
+    mode: 'live',
+    accountId: test.accountId,
+    credits: 1_000_000,
+  });
+  const other = await accounts.createKey({ mode: 'test', credits: 1_000 });
+  const spare = await accounts.createKey({ mode: 'test', accountId: other.accountId });
+  const projects = new Projects(database.db, holdingDispatcher, engineOf(models));
+
+  const inject = async (key: CreatedKey, method: 'POST' | 'GET', url: string, body?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${key.key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    if (res.statusCode >= 300) throw new Error(`seeding ${method} ${url}: ${res.body}`);
+    return res.json().data;
+  };
+  /** A completed project with two documents, through the real completion (ledger included). */
+  const completed = async (key: CreatedKey) => {
+    const { projectId } = await inject(key, 'POST', '/api/v1/projects', {
+      idea: IDEA,
+      type: 'web',
+    });
+    // What the definition stage stores before any document.
+    await updateProject(database.db, projectId, {
+      name: 'CompostHub',
+      description: 'A web dashboard where community gardeners share compost schedules.',
+      type: 'web',
+      questionnaire: {
+        targetAudience: 'Community gardeners',
+        monetization: 'Free',
+        techStack: ['TypeScript', 'PostgreSQL'],
+        platforms: ['web'],
+      },
+    });
+    const plan = documentPlan('web');
+    for (const [position, doc] of plan.slice(0, 2).entries()) {
+      await insertDocument(database.db, {
+        projectId,
+        type: doc.kind,
+        filename: doc.filename,
+        content: `# ${doc.filename}\n\nCompost schedules for community gardens.`,
+        stage: doc.stage,
+        tokensUsed: 100,
+        generatedAt: new Date(),
+        position,
+      });
+    }
+    if (!(await projects.complete(projectId))) throw new Error('seeding: completion refused');
+    return projectId as string;
+  };
+  const cancelled = async (key: CreatedKey) => {
+    const { projectId } = await inject(key, 'POST', '/api/v1/projects', { idea: IDEA });
+    await inject(key, 'POST', `/api/v1/projects/${projectId}/cancel`);
+    return projectId as string;
+  };
+  const endpoint = async (key: CreatedKey, host: string) =>
+    (await inject(key, 'POST', '/api/v1/webhook-endpoints', { url: `https://${host}/pgs` }))
+      .id as string;
+
+  const targets: Targets = {
+    ownProjects: [await completed(test), await cancelled(test), await completed(live)],
+    otherProjects: [await completed(other)],
+    // Public addresses as literals: no DNS lookup at creation.
+    ownEndpoints: [await endpoint(test, '93.184.215.14')],
+    otherEndpoints: [await endpoint(other, '93.184.215.15')],
+    accounts: [test.accountId, other.accountId],
+    spareKeyIds: [spare.keyId],
+    filenames: documentPlan('web')
+      .slice(0, 3)
+      .map((doc) => doc.filename),
+  };
+
+  // Every write to a table a request could store in bumps one counter (statement triggers,
+  // in this test database only): reading that single row tells whether anything was written,
+  // and the full snapshot below is taken again only when something was.
+  for (const statement of [
+    'create table fuzz_writes (n bigint not null)',
+    'insert into fuzz_writes values (0)',
+    `create function fuzz_count_write() returns trigger language plpgsql as $$
+       begin update fuzz_writes set n = n + 1; return null; end $$`,
+    ...WATCHED_TABLES.map(
+      (table) => `create trigger fuzz_${table} after insert or update or delete on ${table}
+        for each statement execute function fuzz_count_write()`,
+    ),
+  ]) {
+    await database.db.execute(sql.raw(statement));
+  }
+  const writes = async () => {
+    const result = (await database.db.execute(
+      sql`select n::text as n from fuzz_writes`,
+    )) as unknown as {
+      rows: { n: string }[];
+    };
+    return result.rows[0]!.n;
+  };
+  let last: { writes: string; state: string } | undefined;
+
+  return {
+    app,
+    database,
+    routes,
+    adminToken,
+    keys: { test, live, other },
+    targets,
+    bodyLimitBytes,
+    async snapshot() {
+      const counted = await writes();
+      if (last?.writes === counted) return last.state;
+      const result = (await database.db.execute(sql`
+        select json_build_array(
+          (select count(*) from projects),
+          (select count(*) from documents),
+          (select count(*) from credit_ledger),
+          (select count(*) from project_events),
+          (select count(*) from webhook_endpoints),
+          (select count(*) from webhook_deliveries),
+          (select count(*) from idempotency_keys),
+          (select count(*) from accounts),
+          (select count(*) from api_keys where revoked_at is null),
+          (select coalesce(string_agg(account_id || ':' || mode || '=' || balance, ' '
+            order by account_id, mode), '') from credit_balances)
+        )::text as state`)) as unknown as { rows: { state: string }[] };
+      last = { writes: counted, state: result.rows[0]!.state };
+      return last.state;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/**
+ * The run budget: `PGS_FUZZ_RUNS` and `PGS_FUZZ_SECONDS` override it; CI runs `ci` cases,
+ * a local run `local`; `minimum` is the share of them a run must reach within its time.
+ *
+ * @example
+ * const { runs, timeLimitMs, minimum } = fuzzBudget({ ci: 8_500, local: 800, seconds: 35 });
+ */
+export function fuzzBudget({ ci, local, seconds }: { ci: number; local: number; seconds: number }) {
+  const runs = Number(process.env.PGS_FUZZ_RUNS ?? (process.env.CI === 'true' ? ci : local));
+  const timeLimitMs = 1000 * Number(process.env.PGS_FUZZ_SECONDS ?? seconds);
+  // On a loaded machine the time limit may stop a run early; below a fifth of its cases it
+  // proved too little to count.
+  return { runs, timeLimitMs, minimum: Math.ceil(runs / 5) };
+}

@@ -1,0 +1,253 @@
+import { sql } from 'drizzle-orm';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CreatedKey } from '../../src/accounts/service.ts';
+import { startFuzzApp } from '../fuzz/fuzz-app.ts';
+import { bearer } from '../helpers/harness.ts';
+
+/**
+ * Issue 11 item 5, OWASP API1 (object-level) and API5 (function-level authorization): every
+ * route of the app, enumerated through its onRoute hook, has a case here. Objects of one
+ * account in one mode are invisible (404, never 403) to the same account's key of the other
+ * mode and to another account's key, and nothing they try changes them; admin routes refuse
+ * every API key. A route without a case fails the first test.
+ */
+
+// One app for the whole file: its routes are known at collection, so each gets its own test.
+const fuzz = await startFuzzApp();
+afterAll(async () => fuzz.close());
+
+const { test: owner, live: sameAccountOtherMode, other: otherAccount } = fuzz.keys;
+const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
+
+const call = (key: CreatedKey | string | undefined, options: InjectOptions & { url: string }) =>
+  fuzz.app.inject({
+    ...options,
+    headers: {
+      ...(key === undefined ? {} : bearer(typeof key === 'string' ? key : key.key)),
+      ...(options.payload === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+  });
+
+const json = (res: LightMyRequestResponse) => (res.body === '' ? undefined : res.json());
+
+/** A project the owner holds in progress (no worker runs it here). */
+async function heldProject(key: CreatedKey = owner): Promise<string> {
+  const res = await call(key, {
+    method: 'POST',
+    url: '/api/v1/projects',
+    payload: JSON.stringify({ idea: IDEA }),
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json().data.projectId;
+}
+
+/**
+ * The owner's object at `url`: the other mode's key and another account's key get 404 in the
+ * envelope (a HEAD, its bare status); the owner gets `ownerStatus`, so the object is real.
+ */
+async function objectCase(method: string, url: string, ownerStatus: number) {
+  for (const stranger of [sameAccountOtherMode, otherAccount]) {
+    const res = await call(stranger, { method: method as 'GET', url });
+    expect(
+      res.statusCode,
+      `${stranger.mode} key of another ${stranger === otherAccount ? 'account' : 'mode'}: ${res.body}`,
+    ).toBe(404);
+    if (method !== 'HEAD') expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+  }
+  const res = await call(owner, { method: method as 'GET', url });
+  expect(res.statusCode, res.body).toBe(ownerStatus);
+}
+
+/** An admin route: no credential, and every API key, are 401; the admin token is not. */
+async function adminCase(method: string, url: string, payload?: unknown) {
+  const body = payload === undefined ? {} : { payload: JSON.stringify(payload) };
+  for (const key of [undefined, owner, sameAccountOtherMode, otherAccount]) {
+    const res = await call(key, { method: method as 'GET', url, ...body });
+    expect(res.statusCode, `${key?.mode ?? 'no'} key on ${url}`).toBe(401);
+  }
+  const res = await call(fuzz.adminToken, { method: method as 'GET', url, ...body });
+  expect(res.statusCode, res.body).toBeLessThan(300);
+}
+
+const t = fuzz.targets;
+const [completed, , liveCompleted] = t.ownProjects as [string, string, string];
+const [endpoint] = t.ownEndpoints as [string];
+const [filename] = t.filenames as [string];
+
+/** Per route (method and pattern): the cross-account and cross-mode case. */
+const CASES: Record<string, (method: string) => Promise<void>> = {
+  'GET /api/v1/projects/:projectId': (m) => objectCase(m, `/api/v1/projects/${completed}`, 200),
+  'GET /api/v1/projects/:projectId/provenance': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/provenance`, 200),
+  'GET /api/v1/projects/:projectId/events': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/events`, 200),
+  'GET /api/v1/projects/:projectId/documents/:filename': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/documents/${filename}`, 200),
+  'GET /api/v1/projects/:projectId/archive': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/archive`, 200),
+  'POST /api/v1/projects/:projectId/cancel': async () => {
+    const id = await heldProject();
+    await objectCase('POST', `/api/v1/projects/${id}/cancel`, 200);
+  },
+  'DELETE /api/v1/projects/:projectId': async () => {
+    const id = await heldProject();
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      expect(
+        (await call(stranger, { method: 'DELETE', url: `/api/v1/projects/${id}` })).statusCode,
+      ).toBe(404);
+    }
+    // Still there, still running, after both tries.
+    const still = await call(owner, { method: 'GET', url: `/api/v1/projects/${id}` });
+    expect(still.json().data.status).toBe('in_progress');
+    expect(
+      (await call(owner, { method: 'DELETE', url: `/api/v1/projects/${id}` })).statusCode,
+    ).toBe(204);
+  },
+  'GET /api/v1/projects': async (m) => {
+    const ids = async (key: CreatedKey) => {
+      const res = await call(key, { method: 'GET', url: '/api/v1/projects?limit=100' });
+      expect(res.statusCode).toBe(200);
+      return (res.json().data as { projectId: string }[]).map((p) => p.projectId);
+    };
+    if (m === 'HEAD') {
+      expect((await call(owner, { method: 'HEAD', url: '/api/v1/projects' })).statusCode).toBe(200);
+      return;
+    }
+    expect(await ids(owner)).toContain(completed);
+    expect(await ids(owner)).not.toContain(liveCompleted);
+    expect(await ids(sameAccountOtherMode)).toContain(liveCompleted);
+    expect(await ids(sameAccountOtherMode)).not.toContain(completed);
+    const others = await ids(otherAccount);
+    expect(others).toEqual(expect.arrayContaining(t.otherProjects));
+    for (const id of t.ownProjects) expect(others).not.toContain(id);
+  },
+  'POST /api/v1/projects': async () => {
+    // Created by one key: the other mode and the other account cannot see it.
+    const id = await heldProject(otherAccount);
+    for (const key of [owner, sameAccountOtherMode]) {
+      expect((await call(key, { method: 'GET', url: `/api/v1/projects/${id}` })).statusCode).toBe(
+        404,
+      );
+    }
+    const mine = await heldProject(owner);
+    expect(
+      (await call(sameAccountOtherMode, { method: 'GET', url: `/api/v1/projects/${mine}` }))
+        .statusCode,
+    ).toBe(404);
+  },
+  'GET /api/v1/credits': async (m) => {
+    const summaries = await Promise.all(
+      [owner, sameAccountOtherMode, otherAccount].map(async (key) => {
+        const res = await call(key, { method: m as 'GET', url: '/api/v1/credits' });
+        expect(res.statusCode).toBe(200);
+        return m === 'HEAD' ? undefined : res.json().data;
+      }),
+    );
+    if (m === 'HEAD') return;
+    // Each key its own account's balance in its own mode, as the ledger has it.
+    const expected = await fuzz.database.db.execute(
+      sql`select account_id, mode, balance::int as balance from credit_balances`,
+    );
+    const rows = (
+      expected as unknown as { rows: { account_id: string; mode: string; balance: number }[] }
+    ).rows;
+    for (const [i, key] of [owner, sameAccountOtherMode, otherAccount].entries()) {
+      const row = rows.find((r) => r.account_id === key.accountId && r.mode === key.mode);
+      expect(summaries[i]).toMatchObject({ mode: key.mode, balance: row?.balance });
+    }
+  },
+  'POST /api/v1/webhook-endpoints': async () => {
+    const res = await call(otherAccount, {
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      payload: JSON.stringify({ url: 'https://93.184.215.30/pgs' }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.id;
+    for (const key of [owner, sameAccountOtherMode]) {
+      const listed = await call(key, { method: 'GET', url: '/api/v1/webhook-endpoints' });
+      expect(listed.json().data.map((e: { id: string }) => e.id)).not.toContain(id);
+      expect(
+        (await call(key, { method: 'DELETE', url: `/api/v1/webhook-endpoints/${id}` })).statusCode,
+      ).toBe(404);
+    }
+  },
+  'GET /api/v1/webhook-endpoints': async (m) => {
+    if (m === 'HEAD') {
+      expect(
+        (await call(owner, { method: 'HEAD', url: '/api/v1/webhook-endpoints' })).statusCode,
+      ).toBe(200);
+      return;
+    }
+    const list = async (key: CreatedKey) =>
+      (await call(key, { method: 'GET', url: '/api/v1/webhook-endpoints' }))
+        .json()
+        .data.map((e: { id: string }) => e.id);
+    expect(await list(owner)).toContain(endpoint);
+    expect(await list(sameAccountOtherMode)).not.toContain(endpoint);
+    expect(await list(otherAccount)).not.toContain(endpoint);
+  },
+  'DELETE /api/v1/webhook-endpoints/:endpointId': async () => {
+    const created = await call(owner, {
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      payload: JSON.stringify({ url: 'https://93.184.215.31/pgs' }),
+    });
+    const id = created.json().data.id;
+    await objectCase('DELETE', `/api/v1/webhook-endpoints/${id}`, 204);
+  },
+  'GET /api/v1/webhook-endpoints/:endpointId/deliveries': (m) =>
+    objectCase(m, `/api/v1/webhook-endpoints/${endpoint}/deliveries`, 200),
+  'POST /admin/v1/accounts': () => adminCase('POST', '/admin/v1/accounts', { name: 'Acme' }),
+  'GET /admin/v1/accounts/:accountId': (m) => adminCase(m, `/admin/v1/accounts/${owner.accountId}`),
+  'POST /admin/v1/keys': () => adminCase('POST', '/admin/v1/keys', { mode: 'test' }),
+  'DELETE /admin/v1/keys/:keyId': () => adminCase('DELETE', `/admin/v1/keys/${t.spareKeyIds[0]}`),
+  'POST /admin/v1/credits/grants': () =>
+    adminCase('POST', '/admin/v1/credits/grants', {
+      accountId: owner.accountId,
+      mode: 'test',
+      amount: 1,
+    }),
+  'GET /admin/v1/audit': (m) => adminCase(m, '/admin/v1/audit'),
+  'GET /metrics': (m) => adminCase(m, '/metrics'),
+};
+
+/** Routes with no object and no privilege, and why nothing can be crossed there. */
+const NO_OBJECT: Record<string, string> = {
+  'GET /health': 'liveness only: no data of anyone',
+  'GET /openapi.json': 'the public contract',
+  'GET /docs/errors': 'the public error reference',
+};
+
+/** A HEAD route runs its GET's case with HEAD. */
+const caseName = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
+
+describe('object- and function-level authorization on every route', () => {
+  it('has a cross-account case for every route the app serves', () => {
+    const missing = fuzz.routes
+      .map((r) => caseName(r.method, r.url))
+      .filter((name) => CASES[name] === undefined && NO_OBJECT[name] === undefined);
+    expect(missing).toEqual([]);
+  });
+
+  for (const route of fuzz.routes) {
+    const name = caseName(route.method, route.url);
+    const run = CASES[name];
+    if (run === undefined) continue;
+    it(`${route.method} ${route.url}`, async () => run(route.method));
+  }
+
+  it('the routes with no object answer the same to anyone', async () => {
+    for (const name of Object.keys(NO_OBJECT)) {
+      const url = name.split(' ')[1]!;
+      const statuses = await Promise.all(
+        [undefined, owner, otherAccount].map(
+          async (key) => (await call(key, { method: 'GET', url })).statusCode,
+        ),
+      );
+      expect(new Set(statuses).size, url).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,148 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateAdminToken } from '../../src/accounts/api-keys.ts';
+import { createLogger } from '../../src/api/logging.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type Runtime, startRuntime } from '../../src/runtime.ts';
+import { type FakeAi, startFakeAi } from '../helpers/fake-ai.ts';
+import { bearer } from '../helpers/harness.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+/**
+ * Issue 11 item 5, OWASP API8 (security misconfiguration: secrets in logs): the real
+ * runtime (config, logger, app and workers, as `npm start` builds them) at level trace,
+ * every line captured, over a flow with failures: a good key, a wrong one, keys in the query
+ * and in the body, a revoked key, a bad admin token, and a live project whose provider
+ * answers 401 echoing its key. No API key, admin token or provider key appears in any line.
+ */
+
+const PROVIDER_KEY = `sk-proj-${'S3cr3tPr0v1d3rK3y'.repeat(3)}`;
+const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
+
+describe('secrets never reach the logs', () => {
+  let dir: string;
+  let fake: FakeAi;
+  let runtime: Runtime;
+  const lines: string[] = [];
+  const adminToken = generateAdminToken();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pgs-logs-'));
+    // The provider refuses the key and, as real ones do, quotes it back.
+    fake = await startFakeAi(() => ({
+      kind: 'error',
+      status: 401,
+      message: `Incorrect API key provided: ${PROVIDER_KEY}. Bearer ${PROVIDER_KEY}`,
+    }));
+    const config = loadConfig(
+      {
+        PGS_DATA_DIR: dir,
+        PGS_ADMIN_TOKEN: adminToken,
+        PGS_LOG_LEVEL: 'trace',
+        PGS_MODELS: 'openai:gpt-4.1-mini',
+        OPENAI_API_KEY: PROVIDER_KEY,
+        OPENAI_BASE_URL: fake.baseURL,
+      },
+      dir,
+    );
+    runtime = await startRuntime(
+      config,
+      createLogger('trace', { write: (line) => lines.push(line) }),
+    );
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+    await fake?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('logs a flow with failures without a single secret', async () => {
+    const app = runtime.app!;
+    const admin = (method: 'POST' | 'DELETE', url: string, body?: unknown, token = adminToken) =>
+      app.inject({
+        method,
+        url,
+        headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+    const live = (await admin('POST', '/admin/v1/keys', { mode: 'live', credits: 100 })).json()
+      .data;
+    const test = (await admin('POST', '/admin/v1/keys', { mode: 'test', credits: 100 })).json()
+      .data;
+    const spare = (await admin('POST', '/admin/v1/keys', { mode: 'test' })).json().data;
+    const secrets = [
+      adminToken,
+      PROVIDER_KEY,
+      live.key,
+      test.key,
+      spare.key,
+      runtime.devKey,
+    ].filter((s): s is string => typeof s === 'string');
+
+    // Successes and failures of every kind.
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/v1/credits', headers: bearer(test.key) }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/v1/credits', headers: bearer(`${test.key}x`) }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/credits?key=${test.key}` })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/projects',
+          headers: { ...bearer(test.key), 'content-type': 'application/json' },
+          payload: JSON.stringify({ idea: `${IDEA} ${test.key}` }),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await admin('POST', '/admin/v1/accounts', {}, `${adminToken}x`)).statusCode).toBe(401);
+    expect((await admin('DELETE', `/admin/v1/keys/${spare.keyId}`)).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/v1/credits', headers: bearer(spare.key) }))
+        .statusCode,
+    ).toBe(401);
+
+    // A live project through the provider, which refuses the key: it fails and is refunded.
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: { ...bearer(live.key), 'content-type': 'application/json' },
+      payload: JSON.stringify({ idea: IDEA, type: 'web' }),
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const id = created.json().data.projectId;
+    await waitFor(
+      async () => {
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/v1/projects/${id}`,
+          headers: bearer(live.key),
+        });
+        return res.json().data.status === 'failed' ? true : undefined;
+      },
+      { what: 'the live project to fail', timeoutMs: 60_000, intervalMs: 100 },
+    );
+    expect(fake.calls.length).toBeGreaterThan(0);
+
+    // The flow was logged (requests and the model's failures), and no line holds a secret.
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.some((line) => line.includes('"component":"models"'))).toBe(true);
+    for (const secret of secrets) {
+      const leaks = lines.filter((line) => line.includes(secret));
+      expect(leaks, `a log line holds a secret (${secret.slice(0, 9)}…)`).toEqual([]);
+    }
+    // Nor the random part of any API key on its own.
+    for (const key of [live.key, test.key, spare.key]) {
+      const random = key.replace(/^pgs_(live|test)_/, '');
+      expect(lines.filter((line) => line.includes(random))).toEqual([]);
+    }
+  }, 120_000);
+});

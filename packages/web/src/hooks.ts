@@ -1,0 +1,31 @@
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { type Session, SessionContext } from './session.ts';
+
+/**
+ * The current time, re-read every `intervalMs` while `active`, for countdowns.
+ *
+ * @example
+ * const now = useNow(1000);
+ */
+export function useNow(intervalMs = 1000, active = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs, active]);
+  return now;
+}
+
+/**
+ * The signed-in session; screens behind the key screen only.
+ *
+ * @example
+ * const { pgs, refreshCredits } = useSession();
+ */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (session === undefined) throw new Error('useSession outside a signed-in screen');
+  return session;
+}

@@ -1,0 +1,38 @@
+/** A screen of the console, read from the URL's hash. */
+export type Route =
+  | { name: 'projects' }
+  | { name: 'new' }
+  | { name: 'project'; projectId: string }
+  | { name: 'not-found'; hash: string };
+
+/**
+ * Reads a hash (`#/`, `#/new`, `#/projects/<id>`) as a route. Hash routing keeps every
+ * screen at `/` for the server, so it needs no fallback and unknown paths keep their 404.
+ *
+ * @example
+ * parseHash('#/projects/0b6f…'); // { name: 'project', projectId: '0b6f…' }
+ */
+export function parseHash(hash: string): Route {
+  const path = hash.replace(/^#/, '').split('?')[0] ?? '';
+  if (path === '' || path === '/') return { name: 'projects' };
+  if (path === '/new') return { name: 'new' };
+  const match = /^\/projects\/([^/]+)\/?$/.exec(path);
+  if (match?.[1]) {
+    try {
+      return { name: 'project', projectId: decodeURIComponent(match[1]) };
+    } catch {
+      return { name: 'not-found', hash };
+    }
+  }
+  return { name: 'not-found', hash };
+}
+
+/** The hash of a project's screen. @example projectHref('0b6f…'); // '#/projects/0b6f…' */
+export function projectHref(projectId: string): string {
+  return `#/projects/${encodeURIComponent(projectId)}`;
+}
+
+/** The hash of the projects list. @example location.hash = PROJECTS_HREF; */
+export const PROJECTS_HREF = '#/';
+/** The hash of the new-project form. @example <a href={NEW_PROJECT_HREF}>New project</a> */
+export const NEW_PROJECT_HREF = '#/new';

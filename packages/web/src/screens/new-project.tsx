@@ -1,0 +1,139 @@
+import type { ProjectType } from '@pgs/client';
+import { useRef, useState } from 'preact/hooks';
+import { PageHeading, ProblemAlert } from '../components.tsx';
+import { useSession } from '../hooks.ts';
+import { describeError, type Problem } from '../messages.ts';
+import { priceOf } from '../prices.ts';
+import { projectHref } from '../routes.ts';
+
+const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
+  { value: '', label: 'Automatic' },
+  { value: 'web', label: 'Web' },
+  { value: 'mobile', label: 'Mobile' },
+  { value: 'mcp', label: 'MCP' },
+];
+
+/**
+ * The new-project form. One Idempotency-Key per submission: kept while the same request is
+ * retried (after an error, or a second click), replaced when the fields change, so a
+ * double click or a retry never creates two projects and an edit never reuses a key.
+ *
+ * @example
+ * <NewProjectScreen />
+ */
+export function NewProjectScreen() {
+  const { pgs, credits, refreshCredits, signOut } = useSession();
+  const [idea, setIdea] = useState('');
+  const [type, setType] = useState<'' | ProjectType>('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  const submission = useRef<{ body: string; key: string } | undefined>(undefined);
+  // A second click can arrive before the disabled button is rendered: this closes that gap.
+  const inFlight = useRef(false);
+  const price = priceOf(type === '' ? undefined : type);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const params = {
+      idea: idea.trim(),
+      ...(type === '' ? {} : { type }),
+      ...(name.trim() === '' ? {} : { name: name.trim() }),
+    };
+    const body = JSON.stringify(params);
+    if (submission.current?.body !== body) {
+      submission.current = { body, key: crypto.randomUUID() };
+    }
+    inFlight.current = true;
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const created = await pgs.projects.create(params, {
+        idempotencyKey: submission.current.key,
+      });
+      submission.current = undefined;
+      void refreshCredits();
+      window.location.hash = projectHref(created.projectId);
+    } catch (error) {
+      const described = describeError(error, { price, balance: credits?.balance });
+      if (described.signOut) signOut(described);
+      setProblem(described);
+      if (described.kind === 'credits') void refreshCredits();
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeading>New project</PageHeading>
+      <form class="card" onSubmit={submit}>
+        <label for="idea">Idea</label>
+        <textarea
+          id="idea"
+          name="idea"
+          rows={5}
+          required
+          minLength={10}
+          maxLength={5000}
+          aria-describedby="idea-hint"
+          value={idea}
+          onInput={(event) => setIdea(event.currentTarget.value)}
+        />
+        <p id="idea-hint" class="hint">
+          Your project idea in plain words, 10 to 5,000 characters.
+        </p>
+
+        <div class="row">
+          <div>
+            <label for="type">Type</label>
+            <select
+              id="type"
+              name="type"
+              value={type}
+              onChange={(event) => setType(event.currentTarget.value as '' | ProjectType)}
+              aria-describedby="type-hint"
+            >
+              {TYPES.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+            <p id="type-hint" class="hint">
+              {type === ''
+                ? 'Chosen from the idea; the dearest price is held, the rest released at the end.'
+                : 'Web app, mobile app or MCP server.'}
+            </p>
+          </div>
+          <div>
+            <label for="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              type="text"
+              maxLength={80}
+              autocomplete="off"
+              aria-describedby="name-hint"
+              value={name}
+              onInput={(event) => setName(event.currentTarget.value)}
+            />
+            <p id="name-hint" class="hint">
+              optional: generated when left empty
+            </p>
+          </div>
+        </div>
+
+        <p class="price" aria-live="polite">
+          Price: {price} credits
+        </p>
+        {problem && <ProblemAlert problem={problem} />}
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          Generate
+        </button>
+      </form>
+    </>
+  );
+}

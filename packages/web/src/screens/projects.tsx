@@ -1,0 +1,150 @@
+import type { ProjectPage } from '@pgs/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { type StatusText, statusText, typeLabel } from '../format.ts';
+import { useSession } from '../hooks.ts';
+import { describeError, type Problem } from '../messages.ts';
+import { NEW_PROJECT_HREF, projectHref } from '../routes.ts';
+
+/** Projects per page of the list. @example pgs.projects.list({ limit: PAGE_SIZE }); */
+export const PAGE_SIZE = 20;
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * The key's projects, newest first, a page at a time (cursor paging of the listing
+ * endpoint: a stack of cursors makes "Previous page" exact).
+ *
+ * @example
+ * <ProjectsScreen />
+ */
+export function ProjectsScreen() {
+  const { pgs, signOut } = useSession();
+  // cursors[i] is the `startingAfter` of page i; the first page has none.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [page, setPage] = useState<ProjectPage | undefined>(undefined);
+  const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  const [loading, setLoading] = useState(true);
+  const [reload, setReload] = useState(0);
+  const cursor = cursors.at(-1);
+  // Paging removes the button that was pressed on the last page: focus goes to the heading.
+  const paged = useRef(false);
+
+  // `reload` (Try again) re-runs the same request.
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    setProblem(undefined);
+    pgs.projects
+      .list({ limit: PAGE_SIZE, startingAfter: cursor }, { signal: controller.signal })
+      .then(
+        (next) => {
+          setPage(next);
+          setLoading(false);
+          if (paged.current) {
+            paged.current = false;
+            document.querySelector<HTMLElement>('main h1')?.focus();
+          }
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          const described = describeError(error);
+          if (described.signOut) signOut(described);
+          setProblem(described);
+          setLoading(false);
+        },
+      );
+    return () => controller.abort();
+  }, [pgs, cursor, signOut, reload]);
+
+  const next = () => {
+    const last = page?.data.at(-1);
+    if (!last) return;
+    paged.current = true;
+    setCursors([...cursors, last.projectId]);
+  };
+  const previous = () => {
+    paged.current = true;
+    setCursors(cursors.slice(0, -1));
+  };
+
+  return (
+    <>
+      <PageHeading>Projects</PageHeading>
+      {problem && (
+        <>
+          <ProblemAlert problem={problem} />
+          <button type="button" class="secondary" onClick={() => setReload((n) => n + 1)}>
+            Try again
+          </button>
+        </>
+      )}
+      <StatusLine text={loading ? 'Loading projects…' : ''} />
+      {page && page.data.length === 0 && cursors.length === 1 && (
+        <p class="empty">
+          No projects yet. <a href={NEW_PROJECT_HREF}>Generate your first project</a>.
+        </p>
+      )}
+      {page && page.data.length > 0 && (
+        <div class="table-wrap">
+          <table aria-label="Projects">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.map((project) => (
+                <tr key={project.projectId}>
+                  <td>
+                    <a href={projectHref(project.projectId)}>
+                      {project.name ?? 'Untitled project'}
+                    </a>
+                  </td>
+                  <td>{typeLabel(project.type)}</td>
+                  <td>
+                    <StatusBadge text={statusText(project.status, project.errorCode)} />
+                  </td>
+                  <td>
+                    <time dateTime={project.createdAt}>
+                      {dateFormat.format(new Date(project.createdAt))}
+                    </time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        {cursors.length > 1 && (
+          <button type="button" class="secondary" onClick={previous} disabled={loading}>
+            Previous page
+          </button>
+        )}
+        {page?.hasMore && (
+          <button type="button" class="secondary" onClick={next} disabled={loading}>
+            Next page
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * A status as a coloured word (the colour repeats the word, never replaces it).
+ *
+ * @example
+ * <StatusBadge text="Completed" />
+ */
+export function StatusBadge({ text, testId }: { text: StatusText; testId?: string }) {
+  return (
+    <span class={`status status-${text.toLowerCase().replace(' ', '-')}`} data-testid={testId}>
+      {text}
+    </span>
+  );
+}

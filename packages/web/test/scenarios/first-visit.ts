@@ -1,0 +1,332 @@
+import type { ProjectCompleted } from '@pgs/client';
+import { strFromU8, unzipSync } from 'fflate';
+import type { Download, Page, Response } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { waitFor } from '../../../server/test/helpers/wait.ts';
+import { auditScreen } from '../helpers/axe.ts';
+import { screenshot } from '../helpers/browser.ts';
+import {
+  banner,
+  isFocused,
+  numberAfter,
+  openDocumentTab,
+  storage,
+  tabTo,
+  titleOf,
+  waitForCredits,
+  waitForFocusedHeading,
+  waitForStatus,
+  watchDocumentsArrive,
+} from '../helpers/console.ts';
+import { contentSecurityPolicy, readDownload } from '../helpers/http.ts';
+import type { Suite } from '../helpers/suite.ts';
+
+const IDEA = 'A shared reading list for book clubs that meet online every month';
+const NAME = 'Book Circle';
+
+/**
+ * A user's whole visit, in one Chromium against the real server: sign in, generate, watch the
+ * documents arrive, read them, download them, list the projects, sign out. Each test carries
+ * on from the screen the one before left.
+ */
+export function firstVisit(current: () => Suite): void {
+  let suite: Suite;
+  let page: Page;
+  /** The price the New project screen showed for "Automatic" and for "Web". */
+  const prices = { automatic: 0, web: 0 };
+  /** The project watched as it was generated. */
+  let watched: ProjectCompleted;
+
+  beforeAll(() => {
+    suite = current();
+    page = suite.page;
+  });
+
+  it('serves the page with a strict Content-Security-Policy, nosniff and no framing', async () => {
+    const own: { url: string; nosniff: string | undefined }[] = [];
+    const collect = (response: Response) => {
+      const type = response.request().resourceType();
+      if (['document', 'script', 'stylesheet'].includes(type)) {
+        own.push({ url: response.url(), nosniff: response.headers()['x-content-type-options'] });
+      }
+    };
+    page.on('response', collect);
+    const response = await page.goto(`${suite.server.baseUrl}/`).finally(() => {
+      page.off('response', collect);
+    });
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('PGS console');
+    const headers = response!.headers();
+    const csp = contentSecurityPolicy(headers['content-security-policy']);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    const scripts = csp.get('script-src') ?? csp.get('default-src');
+    expect(scripts, 'script-src or default-src').toBeDefined();
+    expect(scripts).not.toContain("'unsafe-inline'");
+    expect(scripts).not.toContain("'unsafe-eval'");
+    expect(scripts).not.toContain('*');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    await waitForFocusedHeading(page, 'Sign in to PGS');
+    // The page's own script and style files carry nosniff too: a script served as text would
+    // otherwise be guessed at.
+    expect(own.filter((file) => file.url.startsWith(suite.server.baseUrl)).length).toBeGreaterThan(
+      1,
+    );
+    expect(own.filter((file) => file.nosniff !== 'nosniff')).toEqual([]);
+  });
+
+  it('signs in by keyboard alone; focus moves to each page heading', async () => {
+    expect(await auditScreen(page, 'key')).toEqual([]);
+    const field = page.getByLabel('API key');
+    expect(await field.getAttribute('type')).toBe('password');
+    expect(await field.getAttribute('autocomplete')).toBe('off');
+
+    await tabTo(page, field);
+    await page.keyboard.type(suite.server.testKey);
+    await page.keyboard.press('Enter');
+    await waitForFocusedHeading(page, 'Projects');
+
+    await banner(page).getByText('Test mode', { exact: true }).waitFor();
+    await waitForCredits(page, await suite.server.pgs.credits.get());
+    await page.getByText('No projects yet').waitFor();
+    const stored = await storage(page);
+    expect(stored.session['pgs.apiKey']).toBe(suite.server.testKey);
+    expect(stored.local).toBe(0);
+    expect(page.url()).not.toContain(suite.server.testKey);
+  });
+
+  it('generates a project by keyboard; the price shown is the price charged', async () => {
+    await tabTo(page, page.getByRole('link', { name: 'New project' }));
+    await page.keyboard.press('Enter');
+    await waitForFocusedHeading(page, 'New project');
+    await page.getByText('optional').waitFor();
+    expect(await auditScreen(page, 'new-project')).toEqual([]);
+
+    await tabTo(page, page.getByLabel('Idea'));
+    await page.keyboard.type(IDEA);
+    const type = page.getByLabel('Type');
+    expect(await type.locator('option').allInnerTexts()).toEqual([
+      'Automatic',
+      'Web',
+      'Mobile',
+      'MCP',
+    ]);
+    const price = page.getByText(/Price: \d+ credits/).last();
+    await tabTo(page, type);
+    prices.automatic = await numberAfter(price, 'Price:');
+    await page.keyboard.press('ArrowDown');
+    await waitFor(async () => ((await type.evaluate(selectedLabel)) === 'Web' ? true : undefined), {
+      what: '"Web" chosen with the arrow key',
+    });
+    prices.web = await numberAfter(price, 'Price:');
+    await tabTo(page, page.getByLabel('Name'));
+    await page.keyboard.type(NAME);
+    await tabTo(page, page.getByRole('button', { name: 'Generate' }));
+    await page.keyboard.press('Enter');
+
+    await waitForFocusedHeading(page, NAME);
+    await waitForStatus(page, 'Completed');
+    const [summary, ...others] = (await suite.server.pgs.projects.list()).data;
+    expect(others).toEqual([]);
+    const result = await suite.server.pgs.projects.get(summary!.projectId);
+    expect(result.status).toBe('completed');
+    const completed = result as ProjectCompleted;
+    expect(completed.project).toMatchObject({ name: NAME, type: 'web' });
+    expect(completed.metadata.creditsConsumed).toBe(prices.web);
+    await waitForCredits(page, await suite.server.pgs.credits.get());
+  });
+
+  it('creates one project for a double click on Generate', async () => {
+    const before = (await suite.server.pgs.projects.list()).data.length;
+    await page.getByRole('link', { name: 'New project' }).click();
+    await waitForFocusedHeading(page, 'New project');
+    await page.getByLabel('Idea').fill(`${IDEA}, with reminders`);
+    await page.getByRole('button', { name: 'Generate' }).dblclick();
+    await waitForStatus(page, 'Completed');
+    expect((await suite.server.pgs.projects.list()).data.length).toBe(before + 1);
+  });
+
+  it('shows the documents arriving one by one, then the completed project', async () => {
+    const before = await suite.server.pgs.credits.get();
+    // A simulated run spread over 8 s keeps the project in progress long enough to watch.
+    const { projectId } = await suite.server.pgs.projects.create({
+      idea: 'A tool for volunteers to plan community garden work days',
+      simulate: { outcome: 'completed', durationMs: 8_000 },
+    });
+    const reserved = before.balance - (await suite.server.pgs.credits.get()).balance;
+    expect(reserved).toBe(prices.automatic);
+    await page.goto(`${suite.server.baseUrl}/#/projects/${projectId}`);
+    await waitForStatus(page, 'In progress');
+    await page.getByText(/About \d+ (s|min) left/).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+
+    const seen = await watchDocumentsArrive(page);
+    await waitForStatus(page, 'Completed');
+    watched = (await suite.server.pgs.projects.get(projectId)) as ProjectCompleted;
+    expect(watched.status).toBe('completed');
+    const total = watched.project.documents.length;
+    // The counts of "done" documents only grow, and the list showed some but not all of them
+    // done at some point: the documents arrived one by one, not all at the end.
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(
+      seen.some((count) => count > 0 && count < total),
+      `seen ${seen}`,
+    ).toBe(true);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(total);
+    await page
+      .getByRole('heading', { level: 1, name: watched.project.name, exact: true })
+      .waitFor();
+    // The header follows the project's end: what was reserved and not charged is back.
+    await waitForCredits(page, await suite.server.pgs.credits.get());
+
+    const tabs = page.getByRole('tablist', { name: 'Documents' }).getByRole('tab');
+    await tabs.first().waitFor();
+    expect(await tabs.count()).toBe(total);
+    await page.getByText(watched.project.description.slice(0, 60)).first().waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Questionnaire' }).waitFor();
+    const questionnaire = page
+      .locator('dl')
+      .filter({ hasText: watched.project.questionnaire.targetAudience });
+    await questionnaire.filter({ hasText: watched.project.questionnaire.monetization }).waitFor();
+    for (const item of watched.project.questionnaire.techStack) {
+      await questionnaire.getByText(item, { exact: true }).first().waitFor();
+    }
+  });
+
+  it('the completed project has no serious or critical axe violation, on a laptop or a phone', async () => {
+    await page
+      .getByRole('heading', { level: 1, name: watched.project.name, exact: true })
+      .waitFor();
+    expect(await auditScreen(page, 'project-view')).toEqual([]);
+  });
+
+  it('reads the documents: arrow keys move between tabs, tables and code are rendered', async () => {
+    const tabs = page.getByRole('tablist', { name: 'Documents' }).getByRole('tab');
+    const first = tabs.first();
+    expect(await first.getAttribute('aria-selected')).toBe('true');
+    await tabTo(page, first);
+    // Works whether the tabs select on focus (automatic) or on Enter (manual activation).
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    const second = tabs.nth(1);
+    await waitFor(
+      async () =>
+        (await isFocused(second)) && (await second.getAttribute('aria-selected')) === 'true'
+          ? true
+          : undefined,
+      { what: 'the second tab focused and selected' },
+    );
+    expect(await first.getAttribute('aria-selected')).toBe('false');
+
+    const withTable = documentMatching(watched, /^\|.*\|\s*$\n^\|(\s*-+\s*\|)+\s*$/m);
+    const panel = await openDocumentTab(page, titleOf(withTable.content));
+    const header = /^\|(.*)\|\s*$/m
+      .exec(withTable.content)![1]!
+      .split('|')
+      .map((cell) => cell.trim());
+    expect(await panel.locator('.markdown table').first().locator('th').allInnerTexts()).toEqual(
+      header,
+    );
+    // A rendered document for the README: its tabs at the top of a laptop window.
+    await page
+      .getByRole('tablist', { name: 'Documents' })
+      .evaluate((tablist) => tablist.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'project-document');
+
+    const withCode = documentMatching(watched, /^```/m);
+    const codePanel = await openDocumentTab(page, titleOf(withCode.content));
+    await codePanel.locator('.markdown pre code').first().waitFor();
+  });
+
+  it('copies and downloads one document as it is stored', async () => {
+    const document = watched.project.documents[0]!;
+    const panel = await openDocumentTab(page, titleOf(document.content));
+    await panel.getByRole('button', { name: 'Copy' }).click();
+    await waitFor(
+      async () =>
+        (await page.evaluate(() => navigator.clipboard.readText())) === document.content
+          ? true
+          : undefined,
+      { what: 'the document on the clipboard' },
+    );
+
+    const download = await downloadOf(page, panel.getByRole('button', { name: 'Download' }));
+    expect(download.suggestedFilename()).toBe(document.filename);
+    expect(strFromU8(await readDownload(download))).toBe(document.content);
+  });
+
+  it('downloads the archive in the layout chosen', async () => {
+    const all = page.getByRole('button', { name: 'Download all' });
+    const plain = await downloadOf(page, all);
+    expect(plain.suggestedFilename()).toMatch(/^[a-z0-9-]+\.zip$/);
+    const files = Object.keys(unzipSync(await readDownload(plain))).sort();
+    const folder = plain.suggestedFilename().replace(/\.zip$/, '');
+    expect(files).toEqual(
+      [...watched.project.documents.map((doc) => doc.filename), 'project.json']
+        .map((name) => `${folder}/${name}`)
+        .sort(),
+    );
+
+    await page.getByLabel('Layout').selectOption({ label: 'kiro' });
+    const kiro = await downloadOf(page, all);
+    // The same project and layout always zip to the same bytes, so the console must hand
+    // over exactly what the API serves for "kiro".
+    const expected = await suite.server.pgs.projects.archive(watched.projectId, { layout: 'kiro' });
+    expect(Buffer.from(await readDownload(kiro)).equals(Buffer.from(expected))).toBe(true);
+  });
+
+  it('lists the projects newest first, each name a link to its project', async () => {
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await waitForFocusedHeading(page, 'Projects');
+    const table = page.getByRole('table', { name: 'Projects' });
+    const listed = (await suite.server.pgs.projects.list()).data;
+    const links = table.getByRole('link');
+    await waitFor(async () => ((await links.count()) === listed.length ? true : undefined), {
+      what: `${listed.length} projects listed`,
+    });
+    expect(await table.getByRole('columnheader').allInnerTexts()).toEqual([
+      'Name',
+      'Type',
+      'Status',
+      'Created',
+    ]);
+    expect((await links.allInnerTexts()).map((text) => text.trim())).toEqual(
+      listed.map((project) => project.name),
+    );
+    expect(await page.getByRole('button', { name: 'Next page' }).count()).toBe(0);
+    expect(await auditScreen(page, 'projects')).toEqual([]);
+
+    await links.filter({ hasText: NAME }).click();
+    await waitForFocusedHeading(page, NAME);
+  });
+
+  it('signs out: the key is forgotten', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const field = page.getByLabel('API key');
+    await waitFor(async () => ((await isFocused(field)) ? true : undefined), {
+      what: 'focus on "API key" after signing out',
+    });
+    await page.getByRole('heading', { level: 1, name: 'Sign in to PGS' }).waitFor();
+    expect(await field.inputValue()).toBe('');
+    expect(await storage(page)).toEqual({ session: {}, local: 0 });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Sign in to PGS' }).waitFor();
+  });
+}
+
+/** The label of a `<select>`'s chosen option (run in the page). */
+function selectedLabel(select: HTMLElement | SVGElement): string | undefined {
+  return (select as HTMLSelectElement).selectedOptions[0]?.label;
+}
+
+/** The first document of `result` whose markdown matches `pattern`. */
+function documentMatching(result: ProjectCompleted, pattern: RegExp) {
+  const document = result.project.documents.find((doc) => pattern.test(doc.content));
+  if (document === undefined) throw new Error(`no document matches ${pattern}`);
+  return document;
+}
+
+/** Clicks `target` and resolves with the download it starts. */
+async function downloadOf(page: Page, target: ReturnType<Page['getByRole']>): Promise<Download> {
+  const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
+  return download;
+}

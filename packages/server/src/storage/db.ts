@@ -48,6 +48,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on the next checkout.
     });
+    // pg-pool listens for errors only on idle clients. A checked-out client between two
+    // statements of a transaction has no query to fail when the server ends its connection
+    // (a restart, a failover, pg_terminate_backend), so it emits 'error', and with nobody
+    // listening that ends the process. Listen for the client's whole life: its next statement
+    // fails instead (the request answers 503, the job is retried), and the pool drops the
+    // client when it is released, since it is no longer queryable.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const lock = await pool.connect();
     try {

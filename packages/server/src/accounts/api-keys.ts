@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type Mode = 'live' | 'test';
 
@@ -50,7 +50,7 @@ export const EMBEDDED_KEY_PATTERN = /pgs_(?:live|test)_[0-9A-Za-z]{32,}/;
  * enough (a slow password hash would only slow every request).
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Compares two hashes in constant time. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../accounts/service.ts';
 import { ApiError } from '../errors.ts';
@@ -69,9 +69,7 @@ function canonical(root: unknown): string {
 
 /** What identifies a request under one key: the operation and its body, canonically. */
 export function requestHash(operation: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${operation}\n${canonical(body ?? null)}`)
-    .digest('hex');
+  return hash('sha256', `${operation}\n${canonical(body ?? null)}`, 'hex');
 }
 
 function send(reply: FastifyReply, response: StoredResponse, replayed: boolean): FastifyReply {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { GenerationMetadata, Project, ProjectCompleted, ProjectFailed } from '@pgs/contract';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
@@ -88,5 +88,5 @@ export function completedStatus(
 
 /** A strong validator of a response body: `"<27 base64url characters of its SHA-1>"`. */
 export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha1', body, 'base64url').slice(0, 27)}"`;
 }

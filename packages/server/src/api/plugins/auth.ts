@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Accounts, AuthIssue, Principal } from '../../accounts/service.ts';
@@ -75,7 +75,7 @@ export const apiKeyAuth = fp(
   { name: 'pgs-api-key-auth' },
 );
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+const digest = (text: string) => hash('sha256', text, 'buffer');
 
 export interface AdminAuthOptions {
   token: string;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { demoteHeadings } from '../src/generation/archive.ts';
 import { documentPlan } from '../src/generation/catalogue.ts';
+import { competent, isDefinition, kindOf, setupFor } from './helpers/ai-harness.ts';
 import { backends, bearer, type Harness, roomy, startHarness } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 
@@ -44,27 +45,31 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
 
   const documentUrl = (id: string, filename: string) =>
     `/api/v1/projects/${id}/documents/${filename}`;
-  const getDocument = (key: CreatedKey, id: string, filename: string, headers = {}) =>
-    h.request({
-      method: 'GET',
-      url: documentUrl(id, filename),
-      headers: { ...bearer(key.key), ...headers },
-    });
-  const getArchive = (key: CreatedKey, id: string, query = '') =>
-    h.request({
-      method: 'GET',
-      url: `/api/v1/projects/${id}/archive${query}`,
-      headers: bearer(key.key),
-    });
-  /** Polls the status until the project leaves in_progress; returns the final `data`. */
-  const settle = (key: CreatedKey, id: string) =>
-    waitFor(
-      async () => {
-        const data = (await h.getProject(key, id)).json().data;
-        return data.status === 'in_progress' ? undefined : data;
-      },
-      { what: `project ${id} to finish` },
-    );
+  /** The reads these tests make, on the harness `harness()` returns once it exists. */
+  const readsOn = (harness: () => Harness) => ({
+    getDocument: (key: CreatedKey, id: string, filename: string, headers = {}) =>
+      harness().request({
+        method: 'GET',
+        url: documentUrl(id, filename),
+        headers: { ...bearer(key.key), ...headers },
+      }),
+    getArchive: (key: CreatedKey, id: string, query = '') =>
+      harness().request({
+        method: 'GET',
+        url: `/api/v1/projects/${id}/archive${query}`,
+        headers: bearer(key.key),
+      }),
+    /** Polls the status until the project leaves in_progress; returns the final `data`. */
+    settle: (key: CreatedKey, id: string) =>
+      waitFor(
+        async () => {
+          const data = (await harness().getProject(key, id)).json().data;
+          return data.status === 'in_progress' ? undefined : data;
+        },
+        { what: `project ${id} to finish` },
+      ),
+  });
+  const { getDocument, getArchive, settle } = readsOn(() => h);
 
   describe('a completed web project', () => {
     let key: CreatedKey;
@@ -306,60 +311,80 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
     }
   });
 
-  it('in progress: 409 for the archive; stored documents served with no-cache, then cached once completed', async () => {
-    const key = await h.createKey('test', { credits: 500 });
-    const created = await h.createProject(key, {
-      idea: 'A web app where a book club votes on the next novel and schedules meetups.',
-      type: 'web',
-      simulate: { outcome: 'completed', durationMs: 8_000 },
-    });
-    expect(created.statusCode).toBe(202);
-    const id = created.json().data.projectId as string;
+  describe('while in progress', () => {
+    // A live project against the fake provider, which holds every document after the brief
+    // until the test releases it: the project stays in progress for as long as the test
+    // looks, however slow the machine.
+    const s = setupFor([{ provider: 'openai', model: 'gpt-fake-1' }], { backend });
+    const live = readsOn(() => s.h);
 
-    const refused = await getArchive(key, id, '?layout=agents');
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.code).toBe('PROJECT_NOT_COMPLETED');
-    expect(refused.json().error.details).toEqual({
-      resource_type: 'project',
-      resource_id: id,
-      status: 'in_progress',
-    });
-    const retryAfter = Number(header(refused, 'retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(10);
-    expect(retryAfter).toBeLessThanOrEqual(30);
+    it('409 for the archive; stored documents served with no-cache, then cached once completed', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      s.fake.respond(async (call) => {
+        if (!isDefinition(call) && kindOf(call) !== 'project-brief') await released;
+        return competent(call);
+      });
+      try {
+        const created = await s.h.createProject(s.key, {
+          idea: 'A web app where a book club votes on the next novel and schedules meetups.',
+          type: 'web',
+        });
+        expect(created.statusCode).toBe(202);
+        const id = created.json().data.projectId as string;
 
-    // The brief is stored first (about a fifth of the simulated duration in).
-    const brief = await waitFor(
-      async () => {
-        const res = await getDocument(key, id, 'PROJECT_BRIEF.md');
-        if (res.statusCode === 404) {
-          expect(res.json().error.details.resource_type).toBe('document');
-          return undefined;
-        }
-        return res;
-      },
-      { timeoutMs: 8_000, intervalMs: 50, what: 'the brief to be stored' },
-    );
-    expect(brief.statusCode).toBe(200);
-    expect(header(brief, 'cache-control')).toBe('no-cache');
-    expect((await h.getProject(key, id)).json().data.status).toBe('in_progress');
-    const readme = await getDocument(key, id, 'README.md');
-    expect(readme.statusCode).toBe(404);
-    expect(readme.json().error.details).toEqual({
-      resource_type: 'document',
-      resource_id: 'README.md',
-    });
+        const refused = await live.getArchive(s.key, id, '?layout=agents');
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().error.code).toBe('PROJECT_NOT_COMPLETED');
+        expect(refused.json().error.details).toEqual({
+          resource_type: 'project',
+          resource_id: id,
+          status: 'in_progress',
+        });
+        const retryAfter = Number(header(refused, 'retry-after'));
+        expect(retryAfter).toBeGreaterThanOrEqual(10);
+        expect(retryAfter).toBeLessThanOrEqual(30);
 
-    const data = await settle(key, id);
-    expect(data.status).toBe('completed');
-    const later = await getDocument(key, id, 'PROJECT_BRIEF.md');
-    expect(later.body).toBe(brief.body);
-    expect(header(later, 'etag')).toBe(header(brief, 'etag'));
-    expect(header(later, 'cache-control')).toBe('private, max-age=86400');
-    const etag = header(brief, 'etag');
-    expect(
-      (await getDocument(key, id, 'PROJECT_BRIEF.md', { 'if-none-match': etag })).statusCode,
-    ).toBe(304);
-    expect((await getArchive(key, id, '?layout=agents')).statusCode).toBe(200);
+        // The brief is stored first; the documents after it wait for the release.
+        const brief = await waitFor(
+          async () => {
+            const res = await live.getDocument(s.key, id, 'PROJECT_BRIEF.md');
+            if (res.statusCode === 404) {
+              expect(res.json().error.details.resource_type).toBe('document');
+              return undefined;
+            }
+            return res;
+          },
+          { intervalMs: 20, what: 'the brief to be stored' },
+        );
+        expect(brief.statusCode).toBe(200);
+        expect(header(brief, 'cache-control')).toBe('no-cache');
+        expect((await s.h.getProject(s.key, id)).json().data.status).toBe('in_progress');
+        const readme = await live.getDocument(s.key, id, 'README.md');
+        expect(readme.statusCode).toBe(404);
+        expect(readme.json().error.details).toEqual({
+          resource_type: 'document',
+          resource_id: 'README.md',
+        });
+
+        release();
+        const data = await live.settle(s.key, id);
+        expect(data.status).toBe('completed');
+        const later = await live.getDocument(s.key, id, 'PROJECT_BRIEF.md');
+        expect(later.body).toBe(brief.body);
+        expect(header(later, 'etag')).toBe(header(brief, 'etag'));
+        expect(header(later, 'cache-control')).toBe('private, max-age=86400');
+        const etag = header(brief, 'etag');
+        expect(
+          (await live.getDocument(s.key, id, 'PROJECT_BRIEF.md', { 'if-none-match': etag }))
+            .statusCode,
+        ).toBe(304);
+        expect((await live.getArchive(s.key, id, '?layout=agents')).statusCode).toBe(200);
+      } finally {
+        release();
+      }
+    });
   });
 });

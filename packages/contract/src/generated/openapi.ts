@@ -113,6 +113,12 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -300,6 +306,12 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -447,6 +459,12 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -512,6 +530,12 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -583,6 +607,12 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -761,6 +791,12 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -884,6 +920,12 @@ export const openapiDocument = {
           "409": {
             "$ref": "#/components/responses/ProjectNotCompleted"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -981,6 +1023,12 @@ export const openapiDocument = {
           "409": {
             "$ref": "#/components/responses/ProjectNotCompleted"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -1043,6 +1091,12 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -1199,6 +1253,12 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -1267,6 +1327,12 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -1401,6 +1467,12 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -1541,6 +1613,12 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -1668,6 +1746,12 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -1721,6 +1805,12 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -1789,6 +1879,12 @@ export const openapiDocument = {
         "responses": {
           "200": {
             "description": "Any 2xx acknowledges the message."
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           }
         }
       }

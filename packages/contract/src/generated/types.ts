@@ -1349,6 +1349,8 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1448,6 +1450,8 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1519,6 +1523,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1560,6 +1566,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1609,6 +1617,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1707,6 +1717,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1777,6 +1789,8 @@ export interface operations {
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1828,6 +1842,8 @@ export interface operations {
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1865,6 +1881,8 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1957,6 +1975,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1998,6 +2018,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2061,6 +2083,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2125,6 +2149,8 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2185,6 +2211,8 @@ export interface operations {
             };
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2216,6 +2244,8 @@ export interface operations {
             };
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2248,6 +2278,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
         };
     };
 }

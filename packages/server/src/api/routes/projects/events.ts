@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
+import { SharedEventReads } from '../../../generation/event-reads.ts';
 import { FINAL_EVENTS, type ProjectEventHub } from '../../../generation/events.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
-import { listProjectEvents } from '../../../storage/sql/events.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, projectIdParams, projectNotFound } from './common.ts';
 
@@ -65,6 +65,9 @@ export async function eventRoutes(
   }: EventRoutesOptions,
 ) {
   const open = new Map<string, number>();
+  // Streams of one project that wake on the same event share the read that follows.
+  const reads = new SharedEventReads(db, events);
+  app.addHook('onClose', async () => reads.close());
 
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/events',
@@ -86,7 +89,7 @@ export async function eventRoutes(
       const view = await statusReader.read(request.principal, id);
       if (view === undefined) throw projectNotFound(request.params.projectId);
       // A resume after an id no event has would wait for it forever (found by the fuzz).
-      if (after !== undefined && after > ((await listProjectEvents(db, id)).at(-1)?.seq ?? 0)) {
+      if (after !== undefined && after > ((await reads.read(id)).at(-1)?.seq ?? 0)) {
         throw invalidLastEventId();
       }
       const keyId = request.principal.keyId;
@@ -126,7 +129,7 @@ export async function eventRoutes(
       const pump = async () => {
         let sent = after ?? 0;
         if (after === undefined) {
-          const log = await listProjectEvents(db, id);
+          const log = await reads.read(id);
           const final = log.find((event) => FINAL_EVENTS.has(event.type));
           // The status stands just before the final event of a finished project, else after
           // the last event: a resume from it continues exactly there.
@@ -138,7 +141,7 @@ export async function eventRoutes(
           // An ended project's events are all stored (the final one commits with the end):
           // replay what follows and close, even when nothing does. Waiting for more hung a
           // client resuming after the final event (found by the fuzz).
-          for (const event of await listProjectEvents(db, id, sent)) {
+          for (const event of await reads.read(id, sent)) {
             stream.write(frame(event.type, event.seq, event.data));
           }
           return;
@@ -146,7 +149,7 @@ export async function eventRoutes(
         while (!closed.aborted) {
           if (pending) {
             pending = false;
-            for (const event of await listProjectEvents(db, id, sent)) {
+            for (const event of await reads.read(id, sent)) {
               stream.write(frame(event.type, event.seq, event.data));
               sent = event.seq;
               if (FINAL_EVENTS.has(event.type)) return;

@@ -90,10 +90,16 @@ function stopChildren(): void {
   for (const loop of loops) loop.kill('SIGKILL');
   current?.kill('SIGTERM');
 }
-process.on('SIGINT', () => {
-  stopChildren();
-  process.exit(130);
-});
+// Stopped from a terminal (Ctrl-C) or by a supervisor: the busy loops and the run go too.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(code);
+  });
+}
 
 async function main(): Promise<number> {
   const options = parse(process.argv.slice(2));

@@ -1,10 +1,17 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import type { ModelSpec, ProviderSettings } from '../../src/config.ts';
 import { answerPrompt } from '../../src/generation/engine/offline-model.ts';
 import { modelSelector } from '../../src/generation/models.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
-import { type Backend, type Harness, type HarnessOptions, roomy, startHarness } from './harness.ts';
+import {
+  type Backend,
+  bearer,
+  type Harness,
+  type HarnessOptions,
+  roomy,
+  startHarness,
+} from './harness.ts';
 import * as wait from './wait.ts';
 
 /**
@@ -103,3 +110,44 @@ export function setupFor(...args: Parameters<typeof setup>): Setup {
   });
   return s;
 }
+
+/** Creates a project with `s.key`, waits until it ends, and reads its provenance. */
+export async function generate(s: Setup, body: Record<string, unknown>) {
+  const created = await s.h.createProject(s.key, { idea: IDEA, ...body });
+  expect(created.statusCode, created.body).toBe(202);
+  const id = created.json().data.projectId as string;
+  const res = await waitFor(async () => {
+    const r = await s.h.getProject(s.key, id);
+    return r.json().data.status === 'in_progress' ? undefined : r;
+  }, `project ${id} finished`);
+  const provenance = await s.h.request({
+    method: 'GET',
+    url: `/api/v1/projects/${id}/provenance`,
+    headers: bearer(s.key.key),
+  });
+  expect(provenance.statusCode).toBe(200);
+  return { id, data: res.json().data, body: res.body, provenance: provenance.json().data };
+}
+
+/** No secret in any body given, nor in any captured log line. */
+export function expectNoSecrets(s: Setup, ...bodies: string[]) {
+  for (const text of [...bodies, ...s.logs]) {
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+  }
+}
+
+/** Resets the fake and the captured logs, then answers every call with `handler`. */
+export function respondWith(
+  s: Setup,
+  handler: (call: FakeAiCall) => FakeAiReply | Promise<FakeAiReply>,
+) {
+  s.fake.reset();
+  s.fake.respond(handler);
+  s.logs.length = 0;
+}
+
+/** Two models: an OpenAI-compatible one, then Anthropic as the fallback. */
+export const CHAIN: ModelSpec[] = [
+  { provider: 'openai-compatible', model: 'primary' },
+  { provider: 'anthropic', model: 'fallback' },
+];

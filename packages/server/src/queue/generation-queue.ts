@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Db, Tx } from '../storage/db.ts';
+import { listen, notify } from '../storage/notifications.ts';
 import { allowOneMoreRetry, retryNow } from '../storage/sql/queue.ts';
 import { type ProjectEndedEvent, WebhookQueue, type WebhookQueueOptions } from './webhook-queue.ts';
 
@@ -8,6 +9,13 @@ import { type ProjectEndedEvent, WebhookQueue, type WebhookQueueOptions } from '
 export const GENERATE_QUEUE = 'pgs-generate';
 /** Where a generation lands after its last retry failed. */
 export const DEAD_QUEUE = 'pgs-generate-dead';
+/**
+ * Announces, on commit, that a generation job is due (payload: the project id). PGS sends it
+ * instead of pg-boss's own queue notification, which wakes every idle worker of the queue:
+ * one job, four fetches, three of them empty and, on PGlite, queued ahead of the workflow's
+ * first reads. This one wakes a single idle worker per job.
+ */
+export const GENERATION_DUE_CHANNEL = 'pgs_generation_due';
 
 /** One attempt at a project's generation. */
 export interface GenerationJob {
@@ -35,6 +43,11 @@ export interface GenerationQueueOptions {
   retryDelaySeconds?: number;
   /** A worker that stops sending heartbeats (a crash) loses its job to another after this. */
   heartbeatSeconds?: number;
+  /**
+   * How often an idle worker looks for due jobs unwoken (retries coming due, wakes lost):
+   * default 2 s.
+   */
+  pollingIntervalSeconds?: number;
   /** Webhook deliveries (their own queue on the same pg-boss instance). */
   webhooks?: WebhookQueueOptions;
 }
@@ -58,17 +71,23 @@ export class GenerationQueue {
   readonly #releasing = new AbortController();
   /** Jobs this process handed back, made due again once their attempts have settled. */
   readonly #handedBack = new Set<string>();
+  /** Stops listening for due jobs (set by {@link start}). */
+  #stopListening: () => Promise<void> = async () => {};
+  /** The next worker to wake, among the idle ones (round robin across a burst of jobs). */
+  #nextWake = 0;
+  readonly #database: Database;
 
   private constructor(
     boss: PgBoss,
     options: Required<Omit<GenerationQueueOptions, 'webhooks'>>,
     webhooks: WebhookQueue,
-    db: Db,
+    database: Database,
   ) {
     this.#boss = boss;
     this.#options = options;
     this.#webhooks = webhooks;
-    this.#db = db;
+    this.#database = database;
+    this.#db = database.db;
   }
 
   static async create(
@@ -80,6 +99,7 @@ export class GenerationQueue {
       retryLimit: options.retryLimit ?? 3,
       retryDelaySeconds: options.retryDelaySeconds ?? 2,
       heartbeatSeconds: options.heartbeatSeconds ?? 10,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
     };
     // Missed heartbeats are found by the supervisor's pass (default every 60 s): run it every
     // 5 s so a dead worker's job is retried within about 15 s.
@@ -98,8 +118,9 @@ export class GenerationQueue {
     });
     await boss.start();
     await boss.createQueue(DEAD_QUEUE, { retryLimit: 5, retryDelay: 1, retryBackoff: true });
-    await boss.createQueue(GENERATE_QUEUE, {
-      notify: true,
+    const generate = {
+      // Due jobs are announced on GENERATION_DUE_CHANNEL instead (see there).
+      notify: false,
       retryLimit: settings.retryLimit,
       retryDelay: settings.retryDelaySeconds,
       retryBackoff: true,
@@ -107,9 +128,13 @@ export class GenerationQueue {
       heartbeatSeconds: settings.heartbeatSeconds,
       expireInSeconds: 6 * 3600,
       deadLetter: DEAD_QUEUE,
-    });
+    };
+    await boss.createQueue(GENERATE_QUEUE, generate);
+    // createQueue leaves an existing queue as it is: data made by an earlier version has
+    // pg-boss's notification on.
+    await boss.updateQueue(GENERATE_QUEUE, generate);
     const webhooks = await WebhookQueue.create(boss, database.db, options.webhooks);
-    return new GenerationQueue(boss, settings, webhooks, database.db);
+    return new GenerationQueue(boss, settings, webhooks, database);
   }
 
   /** Enqueues, inside `tx`, the webhook messages of a project's final event. */
@@ -117,13 +142,40 @@ export class GenerationQueue {
     await this.#webhooks.projectEnded(tx, event);
   }
 
-  /** Enqueues a project's generation, inside `tx` when given; enqueuing twice is harmless. */
+  /**
+   * Enqueues a project's generation, inside `tx` when given, and wakes one idle worker (in
+   * whichever process) when it commits; enqueuing twice is harmless.
+   */
   async enqueue(projectId: string, tx?: Tx): Promise<void> {
     await this.#boss.send(
       GENERATE_QUEUE,
       { projectId },
       { id: projectId, ...(tx ? { db: fromDrizzle(tx as never, sql) } : {}) },
     );
+    await notify(tx ?? this.#db, GENERATION_DUE_CHANNEL, projectId);
+  }
+
+  /**
+   * Wakes one idle generation worker of this process, taking turns across a burst. A worker
+   * that is fetching or running counts as busy: it fetches again as soon as it is done.
+   */
+  #wakeOne(): void {
+    const idle = this.workers().filter((worker) => worker.jobs === 0);
+    if (idle.length === 0) return;
+    this.#boss.notifyWorker(idle[this.#nextWake++ % idle.length]!.id);
+  }
+
+  /** This process's generation workers: how many jobs each holds, and when it last fetched. */
+  workers(): { id: string; jobs: number; lastFetchedOn: number | null }[] {
+    return this.#boss
+      .getWipData()
+      .filter((worker) => worker.name === GENERATE_QUEUE)
+      .map(({ id, count, lastFetchedOn }) => ({ id, jobs: count, lastFetchedOn }));
+  }
+
+  /** Wakes every generation worker of this process (due jobs may have gone unannounced). */
+  #wakeAll(): void {
+    for (const worker of this.workers()) this.#boss.notifyWorker(worker.id);
   }
 
   /** Starts this process's workers (generations and webhook deliveries). */
@@ -135,8 +187,7 @@ export class GenerationQueue {
       {
         includeMetadata: true,
         localConcurrency: this.#options.concurrency,
-        pollingIntervalSeconds: 1,
-        notifyPollingIntervalSeconds: 2,
+        pollingIntervalSeconds: this.#options.pollingIntervalSeconds,
       },
       async ([received]) => {
         if (received === undefined) return;
@@ -160,6 +211,17 @@ export class GenerationQueue {
         }
       },
     );
+    // Announcements lost while the connection was down are made up for by one fetch each.
+    const unlisten = await listen(
+      this.#database,
+      GENERATION_DUE_CHANNEL,
+      () => this.#wakeOne(),
+      () => this.#wakeAll(),
+    );
+    this.#stopListening = async () => {
+      this.#stopListening = async () => {};
+      await unlisten();
+    };
     await this.#boss.work<{ projectId: string }>(
       DEAD_QUEUE,
       { pollingIntervalSeconds: 1 },
@@ -210,6 +272,7 @@ export class GenerationQueue {
   async release(timeoutMs = 5_000): Promise<void> {
     if (!this.#working || this.#releasing.signal.aborted) return;
     this.#releasing.abort(new Error('the server is shutting down; the job is handed back'));
+    await this.#stopListening();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([
@@ -226,6 +289,7 @@ export class GenerationQueue {
 
   /** Stops the workers (waiting for running jobs up to `timeoutMs`) and the queue. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    await this.#stopListening();
     await this.#boss.stop({ graceful: this.#working, timeout: timeoutMs, close: true });
   }
 }

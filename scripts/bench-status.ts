@@ -98,6 +98,12 @@ const pad = (value: string | number, width: number) => String(value).padStart(wi
 /** Rounds per status case, each a run of PGS and one of the ceiling (BENCH_ROUNDS). */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/** The median of some numbers. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
 /** The run with the median requests/s (its own latencies with it; statuses of all runs). */
 function medianLoad(runs: Load[]): Load {
   const sorted = [...runs].sort((a, b) => a.rps - b.rps);
@@ -213,7 +219,7 @@ export async function statusBench(): Promise<void> {
         `(load average ${os.loadavg()[0]!.toFixed(1)}):`,
     );
     console.log(
-      `  ${'case'.padEnd(22)} ${pad('PGS req/s', 10)} ${pad('raw req/s', 10)} ${pad('ratio', 6)} ${pad('aim', 6)}  ${pad('p50', 4)} ${pad('p99', 4)} ms  statuses`,
+      `  ${'case'.padEnd(22)} ${pad('PGS req/s', 10)} ${pad('raw req/s', 10)} ${pad('ratio', 6)} ${pad('aim', 6)}  ${pad('p50', 4)} ${pad('p99', 4)} ms  ${pad('CPU µs/req PGS', 14)} ${pad('raw', 5)} ${pad('ratio', 6)}  statuses`,
     );
     const rawBase = await raw.base;
     for (const c of cases) {
@@ -238,6 +244,8 @@ export async function statusBench(): Promise<void> {
       const pgsUrl = `${c.server.base}${c.path}`;
       const rawUrl = `${rawBase}${c.path}`;
       const caseRounds = c.method === 'POST' ? 1 : rounds;
+      const pgsOptions = { ...options, pid: c.server.child.pid! };
+      const rawOptions = { ...options, pid: raw.pid };
       if (c.method !== 'POST') {
         await load(pgsUrl, { ...options, duration: 1 });
         await load(rawUrl, { ...options, duration: 1 });
@@ -246,25 +254,29 @@ export async function statusBench(): Promise<void> {
       const rawRuns: Load[] = [];
       for (let round = 0; round < caseRounds; round++) {
         if (round % 2 === 0) {
-          pgsRuns.push(await load(pgsUrl, options));
-          rawRuns.push(await load(rawUrl, options));
+          pgsRuns.push(await load(pgsUrl, pgsOptions));
+          rawRuns.push(await load(rawUrl, rawOptions));
         } else {
-          rawRuns.push(await load(rawUrl, options));
-          pgsRuns.push(await load(pgsUrl, options));
+          rawRuns.push(await load(rawUrl, rawOptions));
+          pgsRuns.push(await load(pgsUrl, pgsOptions));
         }
       }
       const pgs = medianLoad(pgsRuns);
       const ceiling = medianLoad(rawRuns);
       const ratio = pgs.rps / ceiling.rps;
+      const pgsCpu = median(pgsRuns.map((r) => r.cpuUsPerRequest ?? Number.NaN));
+      const rawCpu = median(rawRuns.map((r) => r.cpuUsPerRequest ?? Number.NaN));
       const aim = c.aim === undefined ? '' : `≥ ${c.aim}`;
       const flag =
         c.aim !== undefined && (ratio < c.aim || pgs.p99 > 10) ? '  ← short of the aim' : '';
       console.log(
-        `  ${c.name.padEnd(22)} ${pad(Math.round(pgs.rps), 10)} ${pad(Math.round(ceiling.rps), 10)} ${pad(ratio.toFixed(2), 6)} ${pad(aim, 6)}  ${pad(pgs.p50, 4)} ${pad(pgs.p99, 4)}     [${pgs.statuses}] load ${os.loadavg()[0]!.toFixed(1)}${flag}`,
+        `  ${c.name.padEnd(22)} ${pad(Math.round(pgs.rps), 10)} ${pad(Math.round(ceiling.rps), 10)} ${pad(ratio.toFixed(2), 6)} ${pad(aim, 6)}  ${pad(pgs.p50, 4)} ${pad(pgs.p99, 4)}     ${pad(pgsCpu.toFixed(1), 14)} ${pad(rawCpu.toFixed(1), 5)} ${pad((rawCpu / pgsCpu).toFixed(2), 6)}  [${pgs.statuses}] load ${os.loadavg()[0]!.toFixed(1)}${flag}`,
       );
     }
     console.log(
-      `  (aims: those ratios, and p99 ≤ 10 ms; createProject's ceiling reads the body and sends the recorded 202 with a fresh id;\n` +
+      `  (CPU µs/req: user + system time of each server process per answered request, median of the rounds; its ratio\n` +
+        `   is the ceiling's over PGS's, what PGS would reach with a core of its own and a client that costs nothing;\n` +
+        `   aims: those ratios, and p99 ≤ 10 ms; createProject's ceiling reads the body and sends the recorded 202 with a fresh id;\n` +
         `   its projects simulate 600 s, so the workers pick up four and sleep: the API path, not creation under generation load)`,
     );
     console.log(

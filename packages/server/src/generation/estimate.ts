@@ -84,3 +84,29 @@ export const OFFLINE_ENGINE = 'offline';
 
 /** The key under which a kind's measured duration is kept: one average per engine and kind. */
 export const statKey = (engine: string, kind: string) => `${engine}:${kind}`;
+
+/** Test keys only: make a project end a given way after a given time. */
+export interface Simulation {
+  outcome: 'completed' | 'failed';
+  durationMs: number;
+}
+
+/**
+ * Expected milliseconds per kind for a project: the simulated spread for a simulation,
+ * else the durations measured here, else a prior by the kind's weight.
+ */
+export function durationsFor(
+  plan: readonly DocumentKind[],
+  simulate: Simulation | null | undefined,
+  measured: ReadonlyMap<string, number>,
+  engine: string,
+): (kind: string) => number {
+  if (simulate) {
+    const delays = spreadDuration(plan, simulate.durationMs);
+    return (kind) => delays.get(kind) ?? 0;
+  }
+  const weights = new Map(plan.map((doc) => [doc.kind, doc.weight]));
+  return (kind) =>
+    measured.get(statKey(engine, kind)) ??
+    priorDurationMs(kind === DEFINITION_KIND ? 2 : (weights.get(kind) ?? 3), engine);
+}

@@ -3,8 +3,7 @@ import { type Config, type ModelSpec, OFFLINE_MODEL_ID } from '../config.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { documentPlan } from './catalogue.ts';
 import { createOfflineModel, type ProjectSimulation } from './engine/offline-model.ts';
-import { spreadDuration } from './estimate.ts';
-import type { Simulation } from './projects.ts';
+import { type Simulation, spreadDuration } from './estimate.ts';
 import { type ChainModel, modelBuilder } from './providers.ts';
 
 /** What the selector needs to know of a project. */

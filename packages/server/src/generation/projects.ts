@@ -16,20 +16,13 @@ import {
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import {
-  type DocumentKind,
   documentPlan,
   inferProjectType,
   priceOf,
   priceOfKinds,
   priceWithoutType,
 } from './catalogue.ts';
-import {
-  DEFINITION_KIND,
-  estimateRemainingMs,
-  priorDurationMs,
-  spreadDuration,
-  statKey,
-} from './estimate.ts';
+import { durationsFor, estimateRemainingMs, type Simulation } from './estimate.ts';
 import { announceCreated, recordEvent } from './events.ts';
 import { type GenerationMeter, NO_METER } from './meter.ts';
 import {
@@ -64,12 +57,6 @@ export type CancelOutcome =
   | { outcome: 'not_found' }
   | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
 
-/** Test keys only: make a project end a given way after a given time. */
-export interface Simulation {
-  outcome: 'completed' | 'failed';
-  durationMs: number;
-}
-
 export interface CreateProjectInput {
   idea: string;
   type?: ProjectType | undefined;
@@ -101,26 +88,6 @@ export interface ProjectEnded {
   type: 'project.completed' | 'project.failed';
   status: 'completed' | 'failed';
   at: Date;
-}
-
-/**
- * Expected milliseconds per kind for a project: the simulated spread for a simulation,
- * else the durations measured here, else a prior by the kind's weight.
- */
-export function durationsFor(
-  plan: readonly DocumentKind[],
-  simulate: Simulation | null | undefined,
-  measured: ReadonlyMap<string, number>,
-  engine: string,
-): (kind: string) => number {
-  if (simulate) {
-    const delays = spreadDuration(plan, simulate.durationMs);
-    return (kind) => delays.get(kind) ?? 0;
-  }
-  const weights = new Map(plan.map((doc) => [doc.kind, doc.weight]));
-  return (kind) =>
-    measured.get(statKey(engine, kind)) ??
-    priorDurationMs(kind === DEFINITION_KIND ? 2 : (weights.get(kind) ?? 3), engine);
 }
 
 /**

@@ -15,11 +15,17 @@ import { type CallResult, GenerationFailedError, ModelCaller } from './calls.ts'
 import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import type { ProjectDefinition } from './engine/context.ts';
-import { DEFINITION_KIND, estimateRemainingMs, statKey } from './estimate.ts';
+import {
+  DEFINITION_KIND,
+  durationsFor,
+  estimateRemainingMs,
+  type Simulation,
+  statKey,
+} from './estimate.ts';
 import { type ProjectEventHub, recordEvent } from './events.ts';
 import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
-import { durationsFor, type Projects, type Simulation } from './projects.ts';
+import type { Projects } from './projects.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import type { ChainModel } from './providers.ts';
 import { FAILURE_MESSAGES } from './result.ts';

@@ -1,25 +1,17 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ProjectDocument } from '@pgs/client';
+import { type ProjectDocument, projectSlug } from '@pgs/client';
 import { UsageError } from './errors.ts';
 
 /**
- * A directory name from a project name: lower case, ASCII letters and digits joined by
- * dashes; `project` when nothing is left.
+ * A directory name from a project name: the contract's archive slug (lower-case ASCII
+ * letters and digits joined by dashes, at most 50 characters, `project` when nothing is
+ * left), so a project's directory and its archive have the same name.
  *
  * @example
  * slugify('HabitTrack for Teams!'); // 'habittrack-for-teams'
  */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, 60)
-    .replace(/^-+|-+$/g, '');
-  return slug || 'project';
-}
+export const slugify = projectSlug;
 
 /**
  * A file name that stays inside the output directory whatever the server sends: the

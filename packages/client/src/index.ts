@@ -44,6 +44,8 @@ export type {
   WebhookEndpointCreated,
   WebhookEventType,
 } from '@pgs/contract';
+/** The contract's archive slug: the name the server gives `projects.archive()`'s zip, for naming saved files alike. */
+export { projectSlug } from '@pgs/contract';
 export { PgsAdmin, type PgsAdminOptions } from './admin.ts';
 export { adminBaseUrl, apiBaseUrl, DEFAULT_SERVER_URL, serverRoot } from './base-url.ts';
 export { type CommonClientOptions, Pgs, type PgsOptions } from './client.ts';

@@ -1,6 +1,7 @@
 /**
  * `@pgs/contract`: the OpenAPI contract (`openapi/pgs.openapi.yaml`) as data, JSON Schemas
- * and TypeScript types. Plain data and types only: no runtime dependencies, nothing of ours.
+ * and TypeScript types, plus the one rule the contract states in prose that both sides
+ * apply (the archive's slug). No runtime dependencies, nothing of ours.
  */
 import { openapiDocument } from './generated/openapi.ts';
 import type { components, operations } from './generated/types.ts';
@@ -11,6 +12,8 @@ export { openapiDocument } from './generated/openapi.ts';
 export { SCHEMA_BUNDLE_ID, type SchemaName, schemaBundle, schemaRef } from './generated/schemas.ts';
 /** The openapi-typescript types: `operations['getProjectStatus']['responses'][200]`. */
 export type { components, operations, paths } from './generated/types.ts';
+/** The archive's file name rule: `projectSlug('Café Compost Circle!')` is `'cafe-compost-circle'`. */
+export { MAX_SLUG_LENGTH, projectSlug } from './slug.ts';
 
 type Schemas = components['schemas'];
 

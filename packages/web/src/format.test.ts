@@ -4,7 +4,6 @@ import {
   formatTimeLeft,
   questionnaireEntries,
   remainingMs,
-  slugify,
   statusText,
   typeLabel,
 } from './format.ts';
@@ -98,17 +97,5 @@ describe('questionnaireEntries', () => {
       pricing: { plan: '<b>pro</b>' },
     }).slice(-1);
     expect(entry).toEqual({ label: 'Pricing', value: '{"plan":"<b>pro</b>"}' });
-  });
-});
-
-describe('slugify', () => {
-  it.each([
-    ['Café Compost Circle!', 'cafe-compost-circle'],
-    ['TeamPulse', 'teampulse'],
-    ['  --  ', 'project'],
-    ['Ünïcödé  & more___stuff', 'unicode-more-stuff'],
-    [`${'a'.repeat(49)} bcd`, 'a'.repeat(49)],
-  ])('%s → %s (as the archive is named)', (name, slug) => {
-    expect(slugify(name)).toBe(slug);
   });
 });

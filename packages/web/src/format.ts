@@ -156,22 +156,3 @@ function labelOf(key: string): string {
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
-
-/**
- * The archive's file name as the server's `Content-Disposition` gives it: the project's
- * name in kebab-case, accents dropped, at most 50 characters, `project` when nothing is left.
- *
- * @example
- * slugify('Café Compost Circle!'); // 'cafe-compost-circle'
- */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50)
-    .replace(/-+$/, '');
-  return slug === '' ? 'project' : slug;
-}

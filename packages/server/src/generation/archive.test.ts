@@ -2,14 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { ProjectCompleted, ProjectType } from '@pgs/contract';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import {
-  archiveDate,
-  archiveEntries,
-  archiveSlug,
-  demoteHeadings,
-  projectJson,
-  zipStream,
-} from './archive.ts';
+import { archiveDate, archiveEntries, demoteHeadings, projectJson, zipStream } from './archive.ts';
 import { documentPlan } from './catalogue.ts';
 
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
@@ -46,23 +39,6 @@ const paths = (data: ProjectCompleted, layout: Parameters<typeof archiveEntries>
   archiveEntries(data, layout).map((entry) => entry.path);
 const contentOf = (data: ProjectCompleted, kind: string) =>
   data.project.documents.find((doc) => doc.type === kind)!.content;
-
-describe('archiveSlug', () => {
-  it.each([
-    ['Team Pulse', 'team-pulse'],
-    ['TeamPulse', 'teampulse'],
-    ['Café Compost Circle!', 'cafe-compost-circle'],
-    ['  --MCP: GitHub / Jira bridge--  ', 'mcp-github-jira-bridge'],
-    ['日本語', 'project'],
-    ['', 'project'],
-    [`${'a'.repeat(49)} b`, 'a'.repeat(49)],
-    ['x'.repeat(80), 'x'.repeat(50)],
-  ])('%j → %j', (name, slug) => {
-    expect(archiveSlug(name)).toBe(slug);
-    expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-    expect(slug.length).toBeLessThanOrEqual(50);
-  });
-});
 
 describe('demoteHeadings', () => {
   it('moves ATX headings one level down, leaves code fences, level 6 and non-headings alone', () => {

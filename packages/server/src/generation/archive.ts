@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import type { ArchiveLayout, ProjectCompleted, ProjectDocument, ProjectType } from '@pgs/contract';
+import {
+  type ArchiveLayout,
+  type ProjectCompleted,
+  type ProjectDocument,
+  type ProjectType,
+  projectSlug,
+} from '@pgs/contract';
 import { Zip, ZipDeflate } from 'fflate';
 import { documentPlan } from './catalogue.ts';
 
@@ -23,28 +29,6 @@ interface LayoutPlan {
   /** Where a document no target takes goes (a kind added later is never dropped). */
   readonly rest: (filename: string) => string;
   readonly projectJson: string;
-}
-
-const MAX_SLUG = 50;
-
-/**
- * The project's name as a file name: lower-case ASCII letters and digits, words joined by
- * `-` (accents dropped, anything else a separator), at most 50 characters; `project` when
- * nothing is left.
- *
- * @example
- * archiveSlug('Café Compost Circle!'); // 'cafe-compost-circle'
- */
-export function archiveSlug(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_SLUG)
-    .replace(/-+$/, '');
-  return slug === '' ? 'project' : slug;
 }
 
 /**
@@ -230,7 +214,7 @@ function agentsMd(data: ProjectCompleted): string {
  */
 export function archiveEntries(data: ProjectCompleted, layout: ArchiveLayout): ArchiveEntry[] {
   const { project } = data;
-  const plan = layoutPlan(layout, archiveSlug(project.name));
+  const plan = layoutPlan(layout, projectSlug(project.name));
   const entries: ArchiveEntry[] = [];
   if (layout === 'agents') entries.push({ path: 'AGENTS.md', content: agentsMd(data) });
   const taken = new Set<string>();

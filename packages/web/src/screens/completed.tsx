@@ -1,8 +1,13 @@
-import type { ArchiveLayout, ProjectCompleted, ProjectDocument } from '@pgs/client';
+import {
+  type ArchiveLayout,
+  type ProjectCompleted,
+  type ProjectDocument,
+  projectSlug,
+} from '@pgs/client';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
 import { copyText, saveBlob } from '../download.ts';
-import { documentTitle, questionnaireEntries, slugify, typeLabel } from '../format.ts';
+import { documentTitle, questionnaireEntries, typeLabel } from '../format.ts';
 import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
@@ -75,9 +80,9 @@ function DownloadAll({ projectId, name }: { projectId: string; name: string }) {
       // A copy into a fresh ArrayBuffer: Blob wants a plain buffer, not a view of a shared one.
       saveBlob(
         new Blob([new Uint8Array(zip)], { type: 'application/zip' }),
-        `${slugify(name)}.zip`,
+        `${projectSlug(name)}.zip`,
       );
-      setNote(`Downloaded ${slugify(name)}.zip (${layout} layout).`);
+      setNote(`Downloaded ${projectSlug(name)}.zip (${layout} layout).`);
     } catch (error) {
       const described = describeError(error);
       if (described.signOut) signOut(described);

@@ -3,16 +3,12 @@ import {
   openapiDocument,
   type ProjectCompleted,
   type ProjectStatusResponse,
+  projectSlug,
   schemaRef,
 } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
-import {
-  archiveDate,
-  archiveEntries,
-  archiveSlug,
-  zipStream,
-} from '../../../generation/archive.ts';
+import { archiveDate, archiveEntries, zipStream } from '../../../generation/archive.ts';
 import { etagOf } from '../../../generation/result.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
 import type { Db } from '../../../storage/db.ts';
@@ -136,7 +132,7 @@ export async function documentRoutes(
       const entries = archiveEntries(data, request.query.layout ?? 'plain');
       reply.header(
         'content-disposition',
-        `attachment; filename="${archiveSlug(data.project.name)}.zip"`,
+        `attachment; filename="${projectSlug(data.project.name)}.zip"`,
       );
       reply.header('cache-control', FINAL_CACHE);
       return reply.type('application/zip').send(zipStream(entries, archiveDate(data)));

@@ -1,12 +1,12 @@
 import type { ProjectType } from '@pgs/contract';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { documentPlan, priceOf, priceWithoutType } from '../src/generation/catalogue.ts';
 import { projects } from '../src/storage/schema.ts';
 import { creation, header, IN_PROGRESS_KEYS } from './helpers/creation.ts';
-import { backends, type Harness, roomy, startHarness } from './helpers/harness.ts';
+import { backends, harnessFor, roomy } from './helpers/harness.ts';
 
 /**
  * Issue 3 items 1, 3, 4, 7, 8 and docs/api.md "Creating projects": POST /api/v1/projects
@@ -26,16 +26,12 @@ function priceOfGenerated(type: ProjectType, kinds: readonly string[]): number {
 }
 
 describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness(backend, {
-      generation: 'workers',
-      rules: roomy('status', 'create', 'credits'),
-    });
+  const harness = harnessFor(backend, {
+    generation: 'workers',
+    rules: roomy('status', 'create', 'credits'),
   });
-  afterAll(async () => h?.close());
 
-  const { create, get, credits, settle, projectsOf, ledgerOf } = creation(() => h);
+  const { create, get, credits, settle, projectsOf, ledgerOf } = creation(harness);
 
   describe('a project from an idea', () => {
     const idea =
@@ -45,7 +41,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     let completed: LightMyRequestResponse;
 
     it('answers 202 with the in_progress envelope, Location and Retry-After', async () => {
-      key = await h.createKey('test', { credits: 500 });
+      key = await harness().createKey('test', { credits: 500 });
       const res = await create(key, { idea });
       expect(res.statusCode).toBe(202);
       const body = res.json();
@@ -158,7 +154,10 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
       expect(first.body).toBe(completed.body);
       expect(header(first, 'cache-control')).toBe('private, max-age=86400');
       // The bytes served are the ones serialized once at completion.
-      const [row] = await h.database.db.select().from(projects).where(eq(projects.id, projectId));
+      const [row] = await harness()
+        .database.db.select()
+        .from(projects)
+        .where(eq(projects.id, projectId));
       expect(first.body).toBe(row?.resultBody);
       expect(row?.resultEtag).toBe(etag);
 
@@ -219,7 +218,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     it.each(cases)(
       '$what, with its type-specific documents',
       async ({ body, type, expected, absent }) => {
-        const key = await h.createKey('test', { credits: 100 });
+        const key = await harness().createKey('test', { credits: 100 });
         const res = await create(key, body);
         expect(res.statusCode).toBe(202);
         const final = await settle(key, res.json().data.projectId);
@@ -244,7 +243,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     );
 
     it('a given name is kept and used in every document', async () => {
-      const key = await h.createKey('test', { credits: 100 });
+      const key = await harness().createKey('test', { credits: 100 });
       const name = 'Trellis Board';
       const res = await create(key, {
         idea: 'A shared planner for allotment societies to split plots, tools and watering duty.',
@@ -258,7 +257,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     });
 
     it('accepts the boundaries: an idea of 10 and of 5,000 characters', async () => {
-      const key = await h.createKey('test', { credits: 200 });
+      const key = await harness().createKey('test', { credits: 200 });
       const longest = 'A web tool for allotment societies. '.repeat(200).slice(0, 5_000);
       for (const idea of ['Dog walker', longest]) {
         expect([10, 5_000]).toContain(idea.length);
@@ -319,7 +318,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     it.each(cases)(
       '$what → 400 VALIDATION_ERROR; no project, no credit movement',
       async ({ body, mode = 'test', missing, invalid }) => {
-        const key = await h.createKey(mode, { credits: 100 });
+        const key = await harness().createKey(mode, { credits: 100 });
         const res = await create(key, body);
         expect(res.statusCode).toBe(400);
         const { error } = res.json();
@@ -336,7 +335,7 @@ describe.each(await backends())('POST /api/v1/projects on %s', (backend) => {
     );
 
     it('a live key without simulate is accepted', async () => {
-      const key = await h.createKey('live', { credits: 100 });
+      const key = await harness().createKey('live', { credits: 100 });
       const res = await create(key, { idea });
       expect(res.statusCode).toBe(202);
       const { data } = (await settle(key, res.json().data.projectId)).json();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { insertProject, updateProject } from '../src/storage/sql/projects.ts';
-import { backends, bearer, type Harness, roomy, startHarness } from './helpers/harness.ts';
+import { backends, bearer, harnessFor, roomy } from './helpers/harness.ts';
 
 /**
  * Issue 8 item 4: GET /projects, the account's projects newest first in pages
@@ -13,15 +13,11 @@ import { backends, bearer, type Harness, roomy, startHarness } from './helpers/h
 const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
 
 describe.each(await backends())('listing projects on %s', (backend) => {
-  let h: Harness;
-  beforeAll(async () => {
-    // The list limit keeps its documented value: its headers are checked below.
-    h = await startHarness(backend, { rules: roomy('status', 'create', 'credits') });
-  });
-  afterAll(async () => h?.close());
+  // The list limit keeps its documented value: its headers are checked below.
+  const harness = harnessFor(backend, { rules: roomy('status', 'create', 'credits') });
 
   const list = (key: CreatedKey, query = '') =>
-    h.request({ method: 'GET', url: `/api/v1/projects${query}`, headers: bearer(key.key) });
+    harness().request({ method: 'GET', url: `/api/v1/projects${query}`, headers: bearer(key.key) });
 
   describe('GET /projects', () => {
     let key: CreatedKey;
@@ -29,7 +25,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
     let expected: { id: string; status: string }[];
 
     beforeAll(async () => {
-      key = await h.createKey('test');
+      key = await harness().createKey('test');
       const base = Date.parse('2026-01-01T00:00:00Z');
       const statuses = ['in_progress', 'completed', 'failed'] as const;
       const rows: { id: string; status: string; createdAt: number }[] = [];
@@ -38,7 +34,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
         // Three projects share each instant, so the id decides among them.
         const createdAt = base + Math.floor(i / 3) * 1000;
         const status = statuses[i % 3]!;
-        await insertProject(h.database.db, {
+        await insertProject(harness().database.db, {
           id,
           accountId: key.accountId,
           mode: key.mode,
@@ -48,7 +44,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
           createdAt: new Date(createdAt),
         });
         if (status !== 'in_progress') {
-          await updateProject(h.database.db, id, {
+          await updateProject(harness().database.db, id, {
             status,
             name: `Garden ${i}`,
             completedAt: new Date(createdAt + 500),
@@ -62,10 +58,10 @@ describe.each(await backends())('listing projects on %s', (backend) => {
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
         .map(({ id, status }) => ({ id, status }));
       // Projects the key must never see: another account's, and its own account's live ones.
-      const other = await h.createKey('test');
-      const live = await h.createKey('live', { accountId: key.accountId });
+      const other = await harness().createKey('test');
+      const live = await harness().createKey('live', { accountId: key.accountId });
       for (const owner of [other, live]) {
-        for (let i = 0; i < 3; i++) await h.seedProject(owner, { status: 'completed' });
+        for (let i = 0; i < 3; i++) await harness().seedProject(owner, { status: 'completed' });
       }
     });
 
@@ -139,10 +135,10 @@ describe.each(await backends())('listing projects on %s', (backend) => {
     });
 
     it('a cursor of another account, of the other mode, or unknown → 400 naming starting_after', async () => {
-      const other = await h.createKey('test');
-      const foreign = await h.seedProject(other, { status: 'completed' });
-      const live = await h.createKey('live', { accountId: key.accountId });
-      const otherMode = await h.seedProject(live, { status: 'completed' });
+      const other = await harness().createKey('test');
+      const foreign = await harness().seedProject(other, { status: 'completed' });
+      const live = await harness().createKey('live', { accountId: key.accountId });
+      const otherMode = await harness().seedProject(live, { status: 'completed' });
       for (const cursor of [foreign, otherMode, randomUUID()]) {
         const res = await list(key, `?starting_after=${cursor}`);
         expect(res.statusCode).toBe(400);
@@ -175,7 +171,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
     });
 
     it('a key with no projects gets an empty page', async () => {
-      const empty = await h.createKey('test');
+      const empty = await harness().createKey('test');
       expect((await list(empty)).json()).toEqual({ success: true, data: [], has_more: false });
     });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
@@ -145,6 +145,26 @@ export type ProjectSeed =
   | { status: 'in_progress'; estimatedCompletionMs?: number }
   | { status: 'completed'; documents?: number }
   | { status: 'failed'; message?: string };
+
+/**
+ * A harness for the enclosing `describe`: started before its tests, closed after them.
+ * Returns a getter (the harness exists only once `beforeAll` has run).
+ *
+ * @example
+ * const harness = harnessFor(backend, { generation: 'workers' });
+ * it('creates', async () => { await harness().createProject(key, { idea }); });
+ */
+export function harnessFor(backend: Backend, options: HarnessOptions = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(backend, options);
+  });
+  afterAll(async () => h?.close());
+  return () => {
+    if (h === undefined) throw new Error('the harness starts in beforeAll: use it inside tests');
+    return h;
+  };
+}
 
 export async function startHarness(
   backend: Backend,

@@ -87,6 +87,24 @@ describe('createProgressView', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('draws the status it was given at the moment it was seen, however slow the clock reads are', () => {
+    let out = '';
+    let t = 0;
+    // Every read of the clock finds 100 ms more gone, as on a machine too busy to draw at once.
+    const view = createProgressView(
+      { write: (s: string) => (out += s), isTTY: true, columns: 100 },
+      { now: () => (t += 100) },
+    );
+    view.start(running(1_500));
+    view.update(running(1_000), { polls: 1, elapsedMs: 500, nextPollMs: 400 });
+    view.finish();
+    const frames = out.split('\r').filter(Boolean);
+    expect(frames[0]).toBe(`${'░'.repeat(24)}   0%  about 2 s left\x1b[K`);
+    expect(frames[1]).toBe(
+      `${'█'.repeat(8)}${'░'.repeat(16)}  33%  about 1 s left · next check in 1 s\x1b[K`,
+    );
+  });
+
   it('keeps the line within the terminal width, so \\r returns to its start', () => {
     let out = '';
     const view = createProgressView(

@@ -118,8 +118,9 @@ export function createProgressView(
     const columns = out.columns ?? 80;
     return line.length > columns - 1 ? line.slice(0, Math.max(0, columns - 1)) : line;
   };
-  const draw = () => {
-    const t = now();
+  // A frame drawn for a status just seen uses the time it was seen: its bar then shows
+  // exactly the estimate received (0 % for the first), however late the draw runs.
+  const draw = (t = now()) => {
     // Between polls the estimate counts down on the local clock; each poll resets it.
     const remaining = Math.max(0, estimate - (t - seenAt));
     const fraction = first !== undefined && first > 0 ? 1 - remaining / first : 0;
@@ -133,9 +134,9 @@ export function createProgressView(
     estimate = status.estimatedCompletionMs;
     seenAt = now();
     nextPollAt = nextPollMs === undefined ? undefined : seenAt + nextPollMs;
-    draw();
+    draw(seenAt);
     if (timer === undefined) {
-      timer = setInterval(draw, redrawMs);
+      timer = setInterval(() => draw(), redrawMs);
       timer.unref?.();
     }
   };

@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { yieldBetweenQueuedTransactions } from './pglite-turns.ts';
+import { timeSliceTransactions } from './pglite-turns.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle database, the same type on PGlite and PostgreSQL. */
@@ -84,7 +84,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     client = await PGlite.create();
   }
-  yieldBetweenQueuedTransactions(client);
+  timeSliceTransactions(client);
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
   return {

@@ -53,6 +53,12 @@ export interface AppDeps {
   events?: ProjectEventHub;
   /** Milliseconds between keep-alive comments on an event stream (default 15 s). */
   keepAliveMs?: number;
+  /**
+   * The clock of estimates (the time left that status reads count down, and the end a new
+   * project is estimated to reach); default `Date.now`. Tests hold it still to assert
+   * exact durations.
+   */
+  now?: () => number;
   /** The process's logger (pino); none means silent. */
   logger?: FastifyBaseLogger;
   /**
@@ -134,7 +140,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // In-progress projects and unknown ids from memory, kept by the hub's announcements
   // (deletions through any process among them); see docs/performance.md.
+  const now = deps.now ?? Date.now;
   const statusReader = new ProjectStatusReader(database.db, {
+    now,
     hub: events,
     // PGlite's listeners run before the committing statement returns: no barrier to await.
     barrierFree: deps.events === undefined && database.kind === 'pglite',
@@ -145,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database.db,
     deps.dispatcher,
     engineOf(deps.models),
-    Date.now,
+    now,
     metrics.generation,
   );
 

@@ -34,7 +34,7 @@ export type Backend = 'pglite' | 'postgres';
 export async function buildTestApp(
   database: Database,
   overrides: Partial<
-    Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken' | 'keepAliveMs'>
+    Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken' | 'keepAliveMs' | 'now'>
   > & {
     bodyLimitBytes?: number;
     webhooksAllowPrivate?: boolean;
@@ -53,6 +53,7 @@ export async function buildTestApp(
     dispatcher: overrides.dispatcher ?? noDispatcher,
     models: overrides.models ?? offlineModels(),
     ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
+    ...(overrides.now === undefined ? {} : { now: overrides.now }),
   });
 }
 
@@ -104,6 +105,8 @@ export interface HarnessOptions {
   models?: ModelSelector;
   /** Milliseconds between keep-alive comments on event streams. */
   keepAliveMs?: number;
+  /** The app's clock of estimates (see `AppDeps.now`); default `Date.now`. */
+  now?: () => number;
   /**
    * Webhook settings: `allowPrivate` reaches the app (URL checks) and the queue
    * (deliveries); the rest (retry schedule, polling) the queue.
@@ -219,6 +222,7 @@ export async function startHarness(
     models,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    ...(options.now === undefined ? {} : { now: options.now }),
     webhooksAllowPrivate: options.webhooks?.allowPrivate ?? false,
   });
   await options.extend?.(app);

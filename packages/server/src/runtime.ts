@@ -20,9 +20,9 @@ import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
 import { type Database, openDatabase } from './storage/db.ts';
-import { deleteExpiredIdempotencyKeys } from './storage/sql/idempotency.ts';
 import { listInProgressProjectIds } from './storage/sql/projects.ts';
 import { readQueueStats } from './storage/sql/queue.ts';
+import { sweepExpired } from './storage/sweep.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
@@ -191,10 +191,11 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       logger: log,
       metrics,
     });
-    // Idempotency keys are kept 24 h; sweep the expired ones now and then.
+    // Idempotency keys are kept 24 h and webhook delivery attempts 30 days; sweep the
+    // expired ones now and then.
     sweep = setInterval(() => {
-      deleteExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
-        log.warn({ err: error }, 'sweeping expired idempotency keys failed'),
+      sweepExpired(database.db).catch((error: unknown) =>
+        log.warn({ err: error }, 'sweeping expired records failed'),
       );
     }, SWEEP_INTERVAL_MS);
     sweep.unref();

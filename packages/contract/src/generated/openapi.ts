@@ -1275,7 +1275,7 @@ export const openapiDocument = {
       "get": {
         "operationId": "listWebhookDeliveries",
         "summary": "List an endpoint's delivery attempts",
-        "description": "The 50 most recent delivery attempts to the endpoint, newest first: the message's\n`webhookId` (the `webhook-id` header, the same on every attempt of one message), the\nevent, the attempt number, the HTTP status or the error, how long it took, and whether\nanother attempt is scheduled (`nextAttemptAt`, state `retrying`), it `succeeded`, or\ndelivery was given up (`failed`).\n",
+        "description": "The 50 most recent delivery attempts to the endpoint, newest first: the message's\n`webhookId` (the `webhook-id` header, the same on every attempt of one message), the\nevent, the attempt number, the HTTP status or the error, how long it took, and whether\nanother attempt is scheduled (`nextAttemptAt`, state `retrying`), it `succeeded`, or\ndelivery was given up (`failed`). Attempts are kept for 30 days.\n",
         "tags": [
           "webhooks"
         ],

@@ -313,7 +313,7 @@ export interface paths {
          *     `webhookId` (the `webhook-id` header, the same on every attempt of one message), the
          *     event, the attempt number, the HTTP status or the error, how long it took, and whether
          *     another attempt is scheduled (`nextAttemptAt`, state `retrying`), it `succeeded`, or
-         *     delivery was given up (`failed`).
+         *     delivery was given up (`failed`). Attempts are kept for 30 days.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;

@@ -285,5 +285,9 @@ export const webhookDeliveries = pgTable(
     /** `succeeded`, `retrying` (another attempt is scheduled) or `failed` (no more attempts). */
     state: text('state', { enum: ['succeeded', 'retrying', 'failed'] }).notNull(),
   },
-  (t) => [index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id)],
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    // The retention sweep finds old attempts by time.
+    index('webhook_deliveries_attempted_idx').on(t.attemptedAt),
+  ],
 );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
 import { webhookDeliveries, webhookEndpoints } from '../schema.ts';
 import type { Mode } from './accounts.ts';
@@ -115,6 +115,27 @@ export async function listWebhookDeliveries(
     .where(eq(webhookDeliveries.endpointId, endpointId))
     .orderBy(desc(webhookDeliveries.id))
     .limit(limit);
+}
+
+/**
+ * Deletes at most `batch` delivery attempts made before `before`; returns how many. Small
+ * batches keep each statement short (PGlite runs one at a time, on the server's thread).
+ */
+export async function deleteWebhookDeliveriesBefore(
+  tx: Tx,
+  before: Date,
+  batch: number,
+): Promise<number> {
+  const old = tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(lt(webhookDeliveries.attemptedAt, before))
+    .limit(batch);
+  const rows = await tx
+    .delete(webhookDeliveries)
+    .where(inArray(webhookDeliveries.id, old))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
 }
 
 /** Serializes endpoint creation per account and mode (to the end of `tx`), so the limit holds. */

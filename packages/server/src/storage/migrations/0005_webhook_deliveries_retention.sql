@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_attempted_idx" ON "webhook_deliveries" USING btree ("attempted_at");

@@ -54,8 +54,9 @@ export interface AppDeps {
   /** Milliseconds between keep-alive comments on an event stream (default 15 s). */
   keepAliveMs?: number;
   /**
-   * The clock of estimates (the time left that status reads count down, and the end a new
-   * project is estimated to reach); default `Date.now`. Tests hold it still to assert
+   * The clock of project times: the time left that status reads count down, a new
+   * project's estimated end, and the end and generation time a completion or cancellation
+   * records (the workers keep their own); default `Date.now`. Tests hold it still to assert
    * exact durations.
    */
   now?: () => number;

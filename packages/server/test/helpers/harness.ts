@@ -105,7 +105,7 @@ export interface HarnessOptions {
   models?: ModelSelector;
   /** Milliseconds between keep-alive comments on event streams. */
   keepAliveMs?: number;
-  /** The app's clock of estimates (see `AppDeps.now`); default `Date.now`. */
+  /** The app's clock of project times (see `AppDeps.now`); default `Date.now`. */
   now?: () => number;
   /**
    * Webhook settings: `allowPrivate` reaches the app (URL checks) and the queue

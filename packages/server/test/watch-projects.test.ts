@@ -160,6 +160,11 @@ describe('long-poll and the event stream (PGlite)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    // The hooks' headers go out with the stream's own.
+    expect(res.headers.get('api-version')).toMatch(/^v1\./);
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
     const reading = readEvents(res, () => false, comments);
     // The stream is open while the run is held; keep-alive comments arrive meanwhile.
     await waitFor(async () => (comments.length >= 2 ? true : undefined), 'two keep-alives');
@@ -276,6 +281,15 @@ describe('long-poll and the event stream (PGlite)', () => {
   it('caps open streams per key (429 in the envelope) and answers 404 for a foreign project', async () => {
     const held = holdRequirements(s);
     const id = await briefStored(s, await createProject(s));
+    // A HEAD answers the stream's headers and opens nothing: six of them leave all 5 places.
+    for (let i = 0; i < 6; i++) {
+      const head = await fetch(`${base}/projects/${id}/events`, {
+        method: 'HEAD',
+        headers: bearer(s.key.key),
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    }
     const open = await Promise.all(Array.from({ length: 5 }, () => sse(id)));
     expect(open.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const refused = await sse(id);

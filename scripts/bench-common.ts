@@ -68,15 +68,29 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** A new test key with plenty of credits (creation is limited per key). */
-export async function newKey(server: Pick<Server, 'base' | 'adminToken'>, credits = 1_000_000) {
+export async function newKey(server: Pick<Server, 'base' | 'adminToken'>) {
+  return (await newKeyOf(server)).key;
+}
+
+/**
+ * A new test key: with `accountId`, another key of that account (its projects are the
+ * account's, so any of its keys may watch them); without, a new account with plenty of
+ * credits.
+ */
+export async function newKeyOf(
+  server: Pick<Server, 'base' | 'adminToken'>,
+  { accountId }: { accountId?: string } = {},
+): Promise<{ key: string; accountId: string }> {
   const created = await fetch(`${server.base}/admin/v1/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'test', credits }),
+    body: JSON.stringify(
+      accountId === undefined ? { mode: 'test', credits: 1_000_000 } : { mode: 'test', accountId },
+    ),
   });
   if (created.status !== 201)
     throw new Error(`key creation: ${created.status} ${await created.text()}`);
-  return ((await created.json()) as { data: { key: string } }).data.key;
+  return ((await created.json()) as { data: { key: string; accountId: string } }).data;
 }
 
 /** One request with the server's key; the whole response. */

@@ -4,7 +4,9 @@
  * headers, body), chosen by the bench over IPC. It reads each request's body (a POST's
  * too) and does nothing else, so PGS's ratio to it is what PGS's own work costs. Told to
  * `hold`, it keeps every request until told to `release`, then answers them all at once:
- * the ceiling of waking many long-polls.
+ * the ceiling of waking many long-polls. Told to hold streams, it sends each held request
+ * the recorded headers and a first event at once, then at `release` the last event to
+ * each and then the ends: the ceiling of an event reaching many event streams.
  */
 import http from 'node:http';
 
@@ -23,15 +25,37 @@ let current: { status: number; headers: [string, string][]; body: Buffer; freshI
   body: Buffer.alloc(0),
 };
 
+/** Held requests are streams: the recorded headers and `first` at once, `last` at release. */
+export interface StreamOrder {
+  holdStreams: number;
+  status: number;
+  headers: [string, string][];
+  first: string;
+  last: string;
+}
+
 /** Requests held (the watchers group's ceiling) until the bench says `release`. */
 let holding = false;
+let streams: { first: Buffer; last: Buffer } | undefined;
 /** Tells the bench once this many requests are held. */
 let expected = 0;
 let held: (() => void)[] = [];
+/** Held streams' ends, run after every held answer's write at release. */
+let ends: (() => void)[] = [];
 
 const server = http.createServer((req, res) => {
   req.on('data', () => {});
   req.on('end', () => {
+    if (holding && streams !== undefined) {
+      const { first, last } = streams;
+      res.writeHead(current.status, current.headers.flat());
+      res.write(first);
+      // The final event first to every stream, then the ends, as PGS's streams do.
+      held.push(() => res.write(last));
+      ends.push(() => res.end());
+      if (held.length === expected) process.send!({ held: held.length });
+      return;
+    }
     if (holding) {
       held.push(() => {
         res.writeHead(current.status, current.headers.flat());
@@ -50,18 +74,28 @@ const server = http.createServer((req, res) => {
   });
 });
 
-process.on('message', (message: Recorded | { hold: number } | { release: true }) => {
+process.on('message', (message: Recorded | { hold: number } | StreamOrder | { release: true }) => {
   if ('hold' in message) {
     holding = true;
     expected = message.hold;
     process.send!('ready');
     return;
   }
+  if ('holdStreams' in message) {
+    holding = true;
+    expected = message.holdStreams;
+    current = { status: message.status, headers: message.headers, body: Buffer.alloc(0) };
+    streams = { first: Buffer.from(message.first), last: Buffer.from(message.last) };
+    process.send!('ready');
+    return;
+  }
   if ('release' in message) {
     // Every held request answered in one go, as a woken long-poll group is.
     holding = false;
-    const answers = held;
+    streams = undefined;
+    const answers = [...held, ...ends];
     held = [];
+    ends = [];
     for (const answer of answers) answer();
     return;
   }

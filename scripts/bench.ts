@@ -8,8 +8,8 @@
  *   PGlite and, when reachable, PostgreSQL.
  * - workflow: wall time ÷ critical path with a model answering after a fixed latency, and
  *   50 projects at once.
- * - watchers: 10,000 long-polls held on one API process, clients in another: RSS, and how
- *   soon the project's end reaches them all.
+ * - watchers: 10,000 long-polls, then 10,000 event streams, open on one API process,
+ *   clients in another: RSS, and how soon the project's end reaches them all.
  * - `--scale-out` (only this group, never by default): two API processes and two workers on
  *   PostgreSQL and Redis, 200 projects in a burst; see scripts/bench-scale-out.ts.
  *

@@ -1,19 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { createLimiters } from '../src/limits/rules.ts';
 import { documents, projects } from '../src/storage/schema.ts';
-import {
-  backends,
-  bearer,
-  buildTestApp,
-  DOCS_URL,
-  type Harness,
-  startHarness,
-} from './helpers/harness.ts';
+import { header } from './helpers/creation.ts';
+import { backends, bearer, buildTestApp, type Harness, startHarness } from './helpers/harness.ts';
 
 /** Seed §4.1 (getProjectStatus), §2 (fields), §3 (states), issue 2 items 3 and 4. */
 
@@ -26,14 +18,6 @@ const DATA_KEYS = {
 } as const;
 
 // The second app below only reads; creating a project through it is not part of this suite.
-
-/** The value of a response header that must be present once. */
-function header(res: LightMyRequestResponse, name: string): string {
-  const value = res.headers[name.toLowerCase()];
-  expect(value, `header ${name}`).toBeDefined();
-  expect(Array.isArray(value), `header ${name} sent once`).toBe(false);
-  return String(value);
-}
 
 describe.each(await backends())('GET /api/v1/projects/{projectId} on %s', (backend) => {
   let h: Harness;
@@ -269,92 +253,6 @@ describe.each(await backends())('GET /api/v1/projects/{projectId} on %s', (backe
       expect(res.statusCode).toBe(200);
       expect(res.json().data.projectId).toBe(id);
     }
-  });
-
-  describe('not found', () => {
-    it('an unknown id → 404 RESOURCE_NOT_FOUND naming the project and the requested id', async () => {
-      const key = await h.createKey('test');
-      const id = randomUUID();
-      const res = await get(key, id);
-      expect(res.statusCode).toBe(404);
-      const body = res.json();
-      expect(body.success).toBe(false);
-      expect(body.error.code).toBe('RESOURCE_NOT_FOUND');
-      expect(body.error.details).toEqual({ resource_type: 'project', resource_id: id });
-      expect(body.error.request_id).toMatch(REQUEST_ID);
-      expect(body.error.request_id).toBe(header(res, 'X-Request-ID'));
-      expect(body.error.documentation).toBe(`${DOCS_URL}/errors#RESOURCE_NOT_FOUND`);
-    });
-
-    // Each state is read once by the owner before (cold) and once after (cached) the other reader.
-    it.each(STATES)(
-      '%s: another account cannot see it, 404 and never 403, cached or not',
-      async (status) => {
-        const owner = await h.createKey('test');
-        const stranger = await h.createKey('test');
-        const id = await h.seedProject(owner, { status });
-
-        const cold = await get(stranger, id);
-        expect(cold.statusCode).toBe(404);
-        expect(cold.json().error.details).toEqual({ resource_type: 'project', resource_id: id });
-
-        expect((await get(owner, id)).statusCode).toBe(200);
-        const warm = await get(stranger, id);
-        expect(warm.statusCode).toBe(404);
-        expect(warm.json().error.code).toBe('RESOURCE_NOT_FOUND');
-        expect(warm.json().error.details).toEqual({ resource_type: 'project', resource_id: id });
-      },
-    );
-
-    it.each(STATES)(
-      '%s: the same account sees it only in its own mode (live key, test project and back)',
-      async (status) => {
-        const testKey = await h.createKey('test');
-        const liveKey = await h.createKey('live', { accountId: testKey.accountId });
-        const testProject = await h.seedProject(testKey, { status });
-        const liveProject = await h.seedProject(liveKey, { status });
-
-        expect((await get(liveKey, testProject)).statusCode).toBe(404);
-        expect((await get(testKey, liveProject)).statusCode).toBe(404);
-        expect((await get(testKey, testProject)).statusCode).toBe(200);
-        expect((await get(liveKey, liveProject)).statusCode).toBe(200);
-        const warm = await get(liveKey, testProject);
-        expect(warm.statusCode).toBe(404);
-        expect(warm.json().error.details).toEqual({
-          resource_type: 'project',
-          resource_id: testProject,
-        });
-        expect((await get(testKey, liveProject)).statusCode).toBe(404);
-      },
-    );
-  });
-
-  describe('malformed projectId', () => {
-    it.each([
-      'not-a-uuid',
-      '123',
-      '7d0f2c8e4a9b4e439a550d2b8f1c6e21',
-      '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e210',
-      '{7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21}',
-    ])('%s → 400 VALIDATION_ERROR with invalid_fields.projectId', async (projectId) => {
-      const key = await h.createKey('test');
-      const res = await get(key, projectId);
-      expect(res.statusCode).toBe(400);
-      const { error } = res.json();
-      expect(error.code).toBe('VALIDATION_ERROR');
-      expect(error.details.invalid_fields).toHaveProperty('projectId');
-      expect(typeof error.details.invalid_fields.projectId).toBe('string');
-      expect(error.request_id).toBe(header(res, 'X-Request-ID'));
-    });
-
-    it('a URN (urn:uuid:<id>) is refused as malformed → 400, not a 500', async () => {
-      const key = await h.createKey('test');
-      const id = await h.seedProject(key, { status: 'completed' });
-      const res = await get(key, `urn:uuid:${id}`);
-      expect(res.json().error.code).toBe('VALIDATION_ERROR');
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.details.invalid_fields).toHaveProperty('projectId');
-    });
   });
 
   describe('ETag and conditional reads', () => {

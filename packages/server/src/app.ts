@@ -1,17 +1,20 @@
+import type { Socket } from 'node:net';
 import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
+import { wasAnsweredEarly } from './api/drain.ts';
 import { KnownRoutes } from './api/known-routes.ts';
 import { adminAuth, apiKeyAuth } from './api/plugins/auth.ts';
 import { errorHandling, sendError, toApiError } from './api/plugins/errors.ts';
 import { jsonBody } from './api/plugins/json-body.ts';
 import { rateLimit } from './api/plugins/rate-limit.ts';
-import { requestContext } from './api/plugins/request-context.ts';
+import { keyInUrlError, requestContext } from './api/plugins/request-context.ts';
 import { shutdownSignal } from './api/plugins/shutdown.ts';
 import { versioning } from './api/plugins/versioning.ts';
+import { queryValidator } from './api/query.ts';
 import { auditRoutes } from './api/routes/admin/audit.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
 import { consoleRoutes } from './api/routes/console.ts';
@@ -23,7 +26,7 @@ import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
-import type { Config } from './config.ts';
+import { type Config, HTTP_TIMEOUTS } from './config.ts';
 import { ProjectEventHub } from './generation/events.ts';
 import { engineOf, type ModelSelector } from './generation/models.ts';
 import { type Dispatcher, Projects } from './generation/projects.ts';
@@ -34,11 +37,23 @@ import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
 import type { Database } from './storage/db.ts';
 
+/** The time limits a config sets (an absent one keeps its default). */
+function definedOnly(config: AppDeps['config']): Partial<typeof HTTP_TIMEOUTS> {
+  const set: { -readonly [K in keyof typeof HTTP_TIMEOUTS]?: number } = {};
+  for (const name of Object.keys(HTTP_TIMEOUTS) as (keyof typeof HTTP_TIMEOUTS)[]) {
+    const value = config[name];
+    if (value !== undefined) set[name] = value;
+  }
+  return set;
+}
+
 /** What the app is built from; `main.ts` makes these from the config, tests make their own. */
 export interface AppDeps {
   config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'> &
     // Absent: no console at `/` (the test harness); the runtime passes PGS_CONSOLE_DIR.
-    Partial<Pick<Config, 'consoleDir'>>;
+    Partial<Pick<Config, 'consoleDir'>> &
+    // Absent: the defaults of the configuration (HTTP_TIMEOUTS).
+    Partial<Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs'>>;
   database: Database;
   adminToken: string;
   limiters: Limiters;
@@ -84,6 +99,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const routes = new KnownRoutes();
+  const timeouts = { ...HTTP_TIMEOUTS, ...definedOnly(config) };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: newRequestId,
@@ -91,18 +107,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
-    // Node answers a missing Host with a bare 400 of its own; requestContext refuses it
-    // in the envelope instead.
-    http: { requireHostHeader: false },
+    // Slow clients (docs/security.md): the whole request within requestTimeout, its headers
+    // within headersTimeout, no silence longer than connectionTimeout. Node checks the first
+    // two every connectionsCheckingInterval; a quarter of the deadline keeps the cut close to it.
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    http: {
+      // Node answers a missing Host with a bare 400 of its own; requestContext refuses it
+      // in the envelope instead.
+      requireHostHeader: false,
+      headersTimeout: timeouts.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4)),
+      ),
+    },
     // While closing, requests on open keep-alive connections are served (with Connection:
     // close), not refused with Fastify's 503 body, which is not the contract's envelope.
     return503OnClosing: false,
     clientErrorHandler: (error, socket) => {
-      if (socket.writable) socket.end(clientErrorResponse(error, config.docsUrl, routes));
-      else socket.destroy(error);
+      // A request already answered (its body being drained) gets no second answer.
+      if (wasAnsweredEarly(socket as Socket)) socket.destroy();
+      else if (socket.writable) {
+        socket.end(clientErrorResponse(error, config.docsUrl, routes, timeouts));
+      } else socket.destroy(error);
     },
-    frameworkErrors: (error, _request, reply) => {
-      sendError(reply, toApiError(error, config.bodyLimitBytes), config.docsUrl);
+    frameworkErrors: (error, request, reply) => {
+      const refused = keyInUrlError(request.url) ?? toApiError(error, config.bodyLimitBytes);
+      sendError(reply, refused, config.docsUrl);
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
@@ -118,13 +150,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // ajv-formats' uuid also accepts `urn:uuid:…`, which PostgreSQL's uuid type refuses.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   ajv.addSchema(schemaBundle);
-  // Query strings are text: there (only there) `limit=10` is read as the integer it declares.
-  const queryAjv = new Ajv2020({ allErrors: true, strictSchema: false, coerceTypes: true });
-  addFormats.default(queryAjv);
-  queryAjv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  queryAjv.addSchema(schemaBundle);
+  // Query strings are text: an integer parameter is read only from a plain decimal integer.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'querystring' ? queryAjv : ajv).compile(schema),
+    httpPart === 'querystring' ? queryValidator(ajv, schema) : ajv.compile(schema),
   );
   // Response schemas document the routes; bodies are plain JSON.stringify (or
   // pre-serialized bytes), which measured faster than fast-json-stringify here.

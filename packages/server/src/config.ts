@@ -19,6 +19,19 @@ export interface Config {
   /** Base of `error.documentation` links: `<docsUrl>/errors#CODE`. */
   readonly docsUrl: string;
   readonly bodyLimitBytes: number;
+  /**
+   * Time to receive a whole request, headers and body, in milliseconds: a client trickling
+   * a body is cut off with 408 and nothing is stored (`PGS_REQUEST_TIMEOUT_MS`).
+   */
+  readonly requestTimeoutMs: number;
+  /** Time to receive a request's headers, in milliseconds (`PGS_HEADERS_TIMEOUT_MS`). */
+  readonly headersTimeoutMs: number;
+  /**
+   * A connection that sends and receives nothing for this long is closed, in milliseconds
+   * (`PGS_CONNECTION_TIMEOUT_MS`); above the longest long-poll wait (60 s), since a waiting
+   * long-poll is silent.
+   */
+  readonly connectionTimeoutMs: number;
   /** Trust `X-Forwarded-For` from a proxy in front of the server (client address for limits). */
   readonly trustProxy: boolean;
   /** Create a development account with a test key on the first start of an empty database. */
@@ -77,6 +90,15 @@ export interface ProviderSettings {
   readonly anthropic?: { readonly apiKey: string; readonly baseURL: string | undefined };
   readonly 'openai-compatible'?: { readonly baseURL: string; readonly apiKey: string | undefined };
 }
+
+/** The HTTP time limits' defaults, in milliseconds (the app's too, when a config names none). */
+export const HTTP_TIMEOUTS: Readonly<
+  Record<'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs', number>
+> = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  connectionTimeoutMs: 120_000,
+};
 
 export const ROLES = ['all', 'api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -235,6 +257,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       `PGS_ROLE=${role} needs DATABASE_URL: separate API and worker processes share one PostgreSQL database (the embedded database belongs to one process)`,
     );
   }
+  const requestTimeoutMs = integer(
+    env,
+    'PGS_REQUEST_TIMEOUT_MS',
+    HTTP_TIMEOUTS.requestTimeoutMs,
+    1_000,
+    600_000,
+  );
+  const headersTimeoutMs = integer(
+    env,
+    'PGS_HEADERS_TIMEOUT_MS',
+    HTTP_TIMEOUTS.headersTimeoutMs,
+    1_000,
+    600_000,
+  );
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `PGS_HEADERS_TIMEOUT_MS=${headersTimeoutMs} is invalid: expected at most PGS_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), since the headers are part of the request`,
+    );
+  }
   const models = parseModelChain('PGS_MODELS', read(env, 'PGS_MODELS') ?? 'offline');
   const testModels = parseModelChain('PGS_TEST_MODELS', read(env, 'PGS_TEST_MODELS') ?? 'offline');
   return Object.freeze({
@@ -247,6 +288,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     docsUrl,
     bodyLimitBytes: integer(env, 'PGS_BODY_LIMIT_BYTES', 65_536, 1_024, 10_485_760),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    connectionTimeoutMs: integer(
+      env,
+      'PGS_CONNECTION_TIMEOUT_MS',
+      HTTP_TIMEOUTS.connectionTimeoutMs,
+      65_000,
+      3_600_000,
+    ),
     trustProxy: boolean(env, 'PGS_TRUST_PROXY', false),
     seedDevAccount: boolean(env, 'PGS_SEED_DEV_ACCOUNT', databaseUrl === undefined),
     role,

@@ -42,13 +42,13 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The request is not valid.',
     description:
-      'A parameter, header or body is not valid: details.missing_fields lists what is missing and details.invalid_fields maps each bad field to its rule. Also: 413 body too large, 415 not JSON, 405 wrong method, unsupported API version (details.supported_versions).',
+      'A parameter, header or body is not valid: details.missing_fields lists what is missing and details.invalid_fields maps each bad field to its rule. Also: 408 the request was not received in time (the connection is closed, nothing is stored), 413 body too large, 415 not JSON, 405 wrong method, two Authorization headers, unsupported API version (details.supported_versions).',
   },
   SECURITY_VIOLATION: {
     status: 403,
     message: 'The request was refused for security reasons.',
     description:
-      'The request was refused: an API key in the query string or the body (revoke that key), or a prototype-pollution key (__proto__, constructor.prototype) in a JSON body.',
+      'The request was refused: an API key or admin token in the URL (path or query string, in any percent-encoding) or in the body (revoke that key), or a prototype-pollution key (__proto__, constructor.prototype) in a JSON body.',
   },
   INSUFFICIENT_CREDITS: {
     status: 402,

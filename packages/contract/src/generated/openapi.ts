@@ -113,6 +113,9 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -225,6 +228,9 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "409": {
             "$ref": "#/components/responses/IdempotencyConflict"
           },
@@ -305,6 +311,9 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -459,6 +468,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -530,6 +542,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -607,6 +622,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -704,6 +722,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "409": {
             "$ref": "#/components/responses/ProjectNotInProgress"
           },
@@ -790,6 +811,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -917,6 +941,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "409": {
             "$ref": "#/components/responses/ProjectNotCompleted"
           },
@@ -1020,6 +1047,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "409": {
             "$ref": "#/components/responses/ProjectNotCompleted"
           },
@@ -1091,6 +1121,9 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1179,6 +1212,9 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "409": {
             "$ref": "#/components/responses/IdempotencyConflict"
           },
@@ -1252,6 +1288,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1328,6 +1367,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -1399,6 +1441,9 @@ export const openapiDocument = {
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -1467,6 +1512,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1543,6 +1591,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -1612,6 +1663,9 @@ export const openapiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1687,6 +1741,9 @@ export const openapiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
@@ -1745,6 +1802,9 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1805,6 +1865,9 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -1879,6 +1942,9 @@ export const openapiDocument = {
         "responses": {
           "200": {
             "description": "Any 2xx acknowledges the message."
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "413": {
             "$ref": "#/components/responses/ValidationError"
@@ -2118,7 +2184,7 @@ export const openapiDocument = {
     },
     "responses": {
       "ValidationError": {
-        "description": "VALIDATION_ERROR (400: invalid parameter, header or body, unsupported API version; 413: body\nover the size limit; 415: unsupported media type) or INVALID_JSON (400: the body is not JSON).\n",
+        "description": "VALIDATION_ERROR (400: invalid parameter, header or body, unsupported API version, two\nAuthorization headers; 408: the request's headers or body were not received in time, and\nthe connection is closed; 413: body over the size limit; 415: unsupported media type) or\nINVALID_JSON (400: the body is not JSON).\n",
         "headers": {
           "X-Request-ID": {
             "$ref": "#/components/headers/X-Request-ID"
@@ -2164,7 +2230,7 @@ export const openapiDocument = {
         }
       },
       "SecurityViolation": {
-        "description": "SECURITY_VIOLATION, an API key sent in the query string or the body, or a prototype-pollution key in a JSON body.",
+        "description": "SECURITY_VIOLATION, an API key or admin token sent in the URL (path or query string, in any percent-encoding) or in the body, or a prototype-pollution key in a JSON body.",
         "headers": {
           "X-Request-ID": {
             "$ref": "#/components/headers/X-Request-ID"

@@ -989,8 +989,10 @@ export interface components {
     };
     responses: {
         /**
-         * @description VALIDATION_ERROR (400: invalid parameter, header or body, unsupported API version; 413: body
-         *     over the size limit; 415: unsupported media type) or INVALID_JSON (400: the body is not JSON).
+         * @description VALIDATION_ERROR (400: invalid parameter, header or body, unsupported API version, two
+         *     Authorization headers; 408: the request's headers or body were not received in time, and
+         *     the connection is closed; 413: body over the size limit; 415: unsupported media type) or
+         *     INVALID_JSON (400: the body is not JSON).
          */
         ValidationError: {
             headers: {
@@ -1027,7 +1029,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description SECURITY_VIOLATION, an API key sent in the query string or the body, or a prototype-pollution key in a JSON body. */
+        /** @description SECURITY_VIOLATION, an API key or admin token sent in the URL (path or query string, in any percent-encoding) or in the body, or a prototype-pollution key in a JSON body. */
         SecurityViolation: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1349,6 +1351,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1407,6 +1410,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
@@ -1450,6 +1454,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1523,6 +1528,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1566,6 +1572,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1617,6 +1624,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1670,6 +1678,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             409: components["responses"]["ProjectNotInProgress"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
@@ -1717,6 +1726,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1788,6 +1798,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             409: components["responses"]["ProjectNotCompleted"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
@@ -1841,6 +1852,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             409: components["responses"]["ProjectNotCompleted"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
@@ -1881,6 +1893,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -1932,6 +1945,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
@@ -1975,6 +1989,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2018,6 +2033,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2051,6 +2067,7 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2083,6 +2100,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2117,6 +2135,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2149,6 +2168,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2183,6 +2203,7 @@ export interface operations {
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2211,6 +2232,7 @@ export interface operations {
             };
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2244,6 +2266,7 @@ export interface operations {
             };
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
@@ -2278,6 +2301,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
         };

@@ -36,14 +36,68 @@ export function parseApiKey(key: string): { mode: Mode } | undefined {
 
 /** Anything shaped like a PGS key or admin token, for redaction. */
 const SECRET_IN_TEXT = /pgs_(live|test|admin)_[0-9A-Za-z]+/g;
+/** A key's prefix after decoding, the test that a run of text may hide one. */
+const KEY_PREFIX = /pgs_(?:live|test|admin)_/;
+/**
+ * A run of characters a URL can carry a key in: letters, digits, `_` and percent escapes
+ * (`%5F`, and `%255F` encoded twice, as the `%25` escape followed by `5F`).
+ */
+const ENCODED_RUN = /(?:[0-9A-Za-z_]|%[0-9A-Fa-f]{2})+/g;
+/** Decodings tried on one run: a key encoded three times over is still found. */
+const MAX_DECODINGS = 4;
 
-/** Replaces anything shaped like a PGS key or admin token (log lines never carry secrets). */
+/**
+ * Percent-decodes escapes byte by byte (latin1): a key is ASCII, so no escape of it can be
+ * malformed UTF-8, and an invalid sequence elsewhere must not stop the search the way it
+ * stops `decodeURIComponent`.
+ */
+const decodeEscapes = (text: string) =>
+  text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+
+/** The run fully decoded (up to {@link MAX_DECODINGS} times). */
+function decodedRun(run: string): string {
+  let text = run;
+  for (let i = 0; i < MAX_DECODINGS && text.includes('%'); i++) text = decodeEscapes(text);
+  return text;
+}
+
+/**
+ * Replaces anything shaped like a PGS key or admin token, written plainly or
+ * percent-encoded any number of times (`pgs%5Ftest%5F…`, `pgs_test_%47…`), by
+ * `pgs_<mode>_[redacted]`. A run of text that hides a key is replaced by its decoded form with
+ * the key redacted; everything else is left as written. Log lines, echoed paths and error
+ * messages all pass through it.
+ *
+ * @example
+ * redactKeys('/x?k=pgs%5Ftest%5FAbc123'); // '/x?k=pgs_test_[redacted]'
+ */
 export function redactKeys(text: string): string {
-  return text.replace(SECRET_IN_TEXT, 'pgs_$1_[redacted]');
+  const plain = text.replace(SECRET_IN_TEXT, 'pgs_$1_[redacted]');
+  if (!plain.includes('%')) return plain;
+  return plain.replace(ENCODED_RUN, (run) => {
+    if (!run.includes('%')) return run;
+    const decoded = decodedRun(run);
+    return KEY_PREFIX.test(decoded) ? decoded.replace(SECRET_IN_TEXT, 'pgs_$1_[redacted]') : run;
+  });
 }
 
 /** Looks like a PGS key anywhere in a text (used to refuse keys in URLs and bodies). */
 export const EMBEDDED_KEY_PATTERN = /pgs_(?:live|test)_[0-9A-Za-z]{32,}/;
+/** A key or an admin token, as a URL must never carry one. */
+const KEY_OR_TOKEN = /pgs_(?:live|test|admin)_[0-9A-Za-z]{32,}/;
+
+/**
+ * Whether a URL (path or query) carries an API key or admin token, in clear or
+ * percent-encoded any number of times (`+` read as a space, as in a query).
+ *
+ * @example
+ * urlCarriesKey('/v1/credits?x=pgs%5Ftest%5F' + 'A'.repeat(40)); // true
+ */
+export function urlCarriesKey(url: string): boolean {
+  return KEY_OR_TOKEN.test(decodedRun(url.replace(/\+/g, ' ')));
+}
 
 /**
  * The stored form of a key. Keys carry over 200 bits of entropy, so one SHA-256 is

@@ -24,6 +24,7 @@ function rawErrorResponse(error: ApiError, docsUrl: string): string {
   return (
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
     'content-type: application/json; charset=utf-8\r\n' +
+    'x-content-type-options: nosniff\r\n' +
     `content-length: ${Buffer.byteLength(body)}\r\n` +
     `x-request-id: ${requestId}\r\n${extraLines}connection: close\r\n\r\n${body}`
   );
@@ -65,10 +66,24 @@ export function clientErrorResponse(
   error: ParserError,
   docsUrl: string,
   routes?: KnownRoutes,
+  timeouts?: { requestTimeoutMs: number; headersTimeoutMs: number },
 ): string {
   const unknown = unknownMethodLine(error);
   if (unknown) {
     return rawErrorResponse(refusedMethod(unknown.method, unknown.target, routes), docsUrl);
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const limit = timeouts
+      ? ` (headers within ${timeouts.headersTimeoutMs} ms, the whole request within ${timeouts.requestTimeoutMs} ms)`
+      : '';
+    return rawErrorResponse(
+      new ApiError(
+        'VALIDATION_ERROR',
+        `The request was not received in time${limit}; nothing was stored. Send the whole request at once.`,
+        { status: 408, details: { issue: 'request_timeout' } },
+      ),
+      docsUrl,
+    );
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   return rawErrorResponse(

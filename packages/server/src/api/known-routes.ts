@@ -1,4 +1,21 @@
+import { redactKeys } from '../accounts/api-keys.ts';
 import { ApiError } from '../errors.ts';
+
+/** The longest path an error message repeats; the rest is cut. */
+const MAX_ECHOED_PATH = 200;
+
+/**
+ * A request's path as an error message may repeat it: any key in it redacted (however it
+ * was encoded), and at most {@link MAX_ECHOED_PATH} characters, so a 404 never hands back a
+ * secret or a megabyte of the caller's own text.
+ *
+ * @example
+ * echoedPath('/x/pgs%5Ftest%5FAbc'); // '/x/pgs_test_[redacted]'
+ */
+export function echoedPath(path: string): string {
+  const safe = redactKeys(path);
+  return safe.length <= MAX_ECHOED_PATH ? safe : `${safe.slice(0, MAX_ECHOED_PATH)}…`;
+}
 
 interface RoutePattern {
   methods: readonly string[];
@@ -12,7 +29,8 @@ function patternFor(url: string): RegExp {
       segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  // Exact: Fastify does not ignore a trailing slash, so `/credits/` is no route at all (404).
+  return new RegExp(`^${source}$`);
 }
 
 /**
@@ -57,7 +75,7 @@ export function methodNotAllowed(
   target: string,
   allowed: readonly string[],
 ): ApiError {
-  return new ApiError('VALIDATION_ERROR', `${method} is not allowed on ${target}.`, {
+  return new ApiError('VALIDATION_ERROR', `${method} is not allowed on ${echoedPath(target)}.`, {
     status: 405,
     ...(allowed.length > 0 ? { headers: { allow: allowed.join(', ') } } : {}),
     details: { method, allowed_methods: [...allowed] },

@@ -4,8 +4,10 @@ import { redactKeys } from '../accounts/api-keys.ts';
 import type { LogLevel } from '../config.ts';
 
 /**
- * The process's logger: JSON lines with the request id, and no secret in them (the
- * Authorization header is never logged; keys in URLs are redacted).
+ * The process's logger: JSON lines with the request id, and no secret in them: the
+ * Authorization header is never logged, and every line, whatever field carries it (a URL,
+ * an error's message, a path echoed in a message), passes through {@link redactKeys} as it
+ * is written, so a key percent-encoded in a URL is redacted as well as a plain one.
  *
  * @example
  * const log = createLogger('info');
@@ -14,10 +16,12 @@ import type { LogLevel } from '../config.ts';
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
     level,
+    // One place for every field: the line as written, not a list of fields to remember.
+    hooks: { streamWrite: redactKeys },
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: redactKeys(request.url),
+        url: request.url,
         remoteAddress: request.ip,
       }),
       err: pino.stdSerializers.err,

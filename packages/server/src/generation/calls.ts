@@ -285,7 +285,7 @@ export class ModelCaller {
         try {
           const result = await generateText({
             ...common,
-            timeout: { totalMs: this.#options.timeoutMs },
+            ...(model.scripted ? {} : { timeout: { totalMs: this.#options.timeoutMs } }),
             output: Output.object({ schema: jsonSchema(spec.schema) }),
           });
           this.#add(usage, model, result.totalUsage);
@@ -301,11 +301,15 @@ export class ModelCaller {
       }
       const result = streamText({
         ...common,
-        timeout: {
-          totalMs: this.#options.timeoutMs,
-          firstChunkMs: this.#options.idleTimeoutMs,
-          chunkMs: this.#options.idleTimeoutMs,
-        },
+        ...(model.scripted
+          ? {}
+          : {
+              timeout: {
+                totalMs: this.#options.timeoutMs,
+                firstChunkMs: this.#options.idleTimeoutMs,
+                chunkMs: this.#options.idleTimeoutMs,
+              },
+            }),
         // Failures arrive below as `error` parts and are classified there. Without a handler the
         // SDK prints each one to stderr, request and prompt included, outside the logger.
         onError: () => {},

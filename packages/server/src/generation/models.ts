@@ -59,9 +59,12 @@ export function modelSelector(
       // A simulation is a scripted run: always the offline engine, never a paid call, even
       // when the mode's chain names a provider.
       return [
-        build({ provider: 'offline', model: OFFLINE_MODEL_ID }, () =>
-          createOfflineModel({ modelId: OFFLINE_MODEL_ID, simulation }),
-        ),
+        {
+          ...build({ provider: 'offline', model: OFFLINE_MODEL_ID }, () =>
+            createOfflineModel({ modelId: OFFLINE_MODEL_ID, simulation }),
+          ),
+          scripted: true,
+        },
       ];
     },
   };

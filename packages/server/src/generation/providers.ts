@@ -19,6 +19,11 @@ export interface ChainModel {
    * workflow treats every model alike.
    */
   readonly offline: boolean;
+  /**
+   * A test key's simulation: its delays are the script the client asked for (up to ten
+   * minutes), not a provider's slowness, so the model time-outs never apply to it.
+   */
+  readonly scripted?: boolean;
 }
 
 /** Builds the offline engine's model for a spec; the selector passes the project's simulation. */

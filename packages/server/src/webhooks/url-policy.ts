@@ -15,17 +15,49 @@ import ipaddr from 'ipaddr.js';
 /** The longest webhook URL accepted. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-/** Why an address may not be called, or undefined when it may. */
+/** IPv6 global unicast (RFC 4291): the only IPv6 block a webhook may point into. */
+const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
+
+/**
+ * Blocks inside 2000::/3 that are not ordinary hosts, refused even where ipaddr.js calls
+ * them unicast: IETF protocol assignments (2001::/23: Teredo, ORCHID, benchmarking, AMT…),
+ * documentation (2001:db8::/32, 3fff::/20), 6to4 (2002::/16, which embeds any IPv4
+ * address, private ones included) and SRv6 segment identifiers (5f00::/16).
+ */
+const RESERVED_IN_GLOBAL: ReadonlyArray<[string, ipaddr.IPv6, number]> = [
+  ['IETF protocol assignments', ipaddr.IPv6.parse('2001::'), 23],
+  ['documentation', ipaddr.IPv6.parse('2001:db8::'), 32],
+  ['6to4', ipaddr.IPv6.parse('2002::'), 16],
+  ['documentation', ipaddr.IPv6.parse('3fff::'), 20],
+  ['SRv6 segment identifiers', ipaddr.IPv6.parse('5f00::'), 16],
+];
+
+/**
+ * Why an address may not be called, or undefined when it may. IPv4: ordinary public unicast
+ * only. IPv6: global unicast (2000::/3) minus {@link RESERVED_IN_GLOBAL}; an IPv4-mapped
+ * address (`::ffff:10.0.0.1`) is judged as the IPv4 address it carries, and everything else
+ * outside 2000::/3 (the deprecated IPv4-compatible `::127.0.0.1`, NAT64, unique-local,
+ * link-local…) is refused.
+ *
+ * @example
+ * forbiddenAddress('::169.254.169.254'); // 'is outside IPv6 global unicast (2000::/3)'
+ */
 export function forbiddenAddress(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (!v6.match(GLOBAL_UNICAST)) return 'is outside IPv6 global unicast (2000::/3)';
+    const reserved = RESERVED_IN_GLOBAL.find(([, block, bits]) => v6.match(block, bits));
+    if (reserved !== undefined) return `is in a reserved range (${reserved[0]})`;
+  }
   const range = parsed.range();
-  // Only ordinary public addresses: loopback, private (10/8, 172.16/12, 192.168/16,
-  // fc00::/7), link-local, unspecified, carrier-grade NAT, multicast, broadcast and
-  // the reserved and transition blocks are all refused.
+  // Only ordinary public addresses: loopback, private (10/8, 172.16/12, 192.168/16),
+  // link-local, unspecified, carrier-grade NAT, multicast, broadcast and the reserved and
+  // transition blocks are all refused.
   return range === 'unicast' ? undefined : `is in a reserved range (${range})`;
 }
 

@@ -123,6 +123,14 @@ function goodFields(
           'http://93.184.215.20/hook',
           'https://127.0.0.1/hook',
           'https://[::ffff:10.0.0.1]/hook',
+          'https://[::127.0.0.1]/hook',
+          'https://[::169.254.169.254]/hook',
+          'https://[::a00:1]/hook',
+          'https://[64:ff9b::a00:1]/hook',
+          'https://[2002:a00:1::1]/hook',
+          'https://[2001:db8::1]/hook',
+          'https://[fe80::1%25eth0]/hook',
+          'https://[2606:4700::1111]/hook',
           'https://169.254.169.254/latest/meta-data',
           'https://localhost/hook',
           'https://user:pass@93.184.215.20/hook',
@@ -222,6 +230,29 @@ function bodyArb(fuzz: FuzzApp, operationId: string | undefined): fc.Arbitrary<B
   );
 }
 
+/** Every character as a percent escape. */
+const escapeAll = (text: string) =>
+  [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * The fuzz's own secrets (a real key, the admin token) as a URL might carry them: plain,
+ * percent-encoded once, twice, a character at a time (issue 22: only the literal form was
+ * redacted from the log). None may appear in a log line, in any of these forms.
+ */
+export function encodedSecrets(fuzz: FuzzApp): string[] {
+  return [fuzz.keys.test.key, fuzz.adminToken].flatMap((secret) => {
+    const at = secret.lastIndexOf('_') + 1;
+    return [
+      secret,
+      secret.replaceAll('_', '%5F'),
+      secret.replaceAll('_', '%5f'),
+      secret.replaceAll('_', '%255F'),
+      `${secret.slice(0, at)}${escapeAll(secret[at]!)}${secret.slice(at + 1)}`,
+      escapeAll(secret),
+    ];
+  });
+}
+
 /** A path segment: a real identifier of the caller's or another account, a fake, or a trap. */
 function segmentArb(fuzz: FuzzApp, param: string): fc.Arbitrary<string> {
   const t = fuzz.targets;
@@ -255,6 +286,7 @@ function segmentArb(fuzz: FuzzApp, param: string): fc.Arbitrary<string> {
     ...(known.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...known) }] : []),
     { weight: 2, arbitrary: fc.uuid() },
     { weight: 3, arbitrary: traps },
+    { weight: 1, arbitrary: fc.constantFrom(...encodedSecrets(fuzz)) },
     {
       weight: 2,
       arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => encodeURIComponent(s)),
@@ -273,49 +305,74 @@ const QUERY_KEYS = [
   'wait',
   'x',
 ];
-const queryValue = fc.oneof(
-  fc.constantFrom(
-    '1',
-    '0',
-    '-1',
-    '100',
-    '101',
-    '1e3',
-    '0x10',
-    'abc',
-    '',
-    'completed',
-    'in_progress',
-    'failed',
-    'kiro',
-    'plain',
-    '%00',
-    '%ED%A0%80',
-    'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789',
-  ),
-  fc.uuid(),
-  alnum(0, 20),
-);
-const queryArb = fc.oneof(
-  { weight: 2, arbitrary: fc.constant('') },
-  {
-    weight: 3,
-    arbitrary: fc
-      .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { minLength: 1, maxLength: 4 })
-      .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom(
-      '?',
-      '?&&',
-      '?limit',
-      '?limit=1&limit=2',
-      '?a[b]=1',
-      '?__proto__[x]=1',
+/** Numbers that `Number()` reads and a person does not (issue 22: `limit=Infinity` was a 500). */
+const ODD_NUMBERS = [
+  'Infinity',
+  '+Infinity',
+  '-Infinity',
+  '1e400',
+  '-1e400',
+  '1e1',
+  '0x10',
+  '0o10',
+  '0b11',
+  '%2016',
+  '16%20',
+  '16.0',
+  '1_000',
+  'NaN',
+  '99999999999999999999',
+];
+const queryValueArb = (fuzz: FuzzApp) =>
+  fc.oneof(
+    fc.constantFrom(...ODD_NUMBERS),
+    fc.constantFrom(...encodedSecrets(fuzz)),
+    fc.constantFrom(
+      '1',
+      '0',
+      '-1',
+      '100',
+      '101',
+      '1e3',
+      '0x10',
+      'abc',
+      '',
+      'completed',
+      'in_progress',
+      'failed',
+      'kiro',
+      'plain',
+      '%00',
+      '%ED%A0%80',
+      'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789',
     ),
-  },
-);
+    fc.uuid(),
+    alnum(0, 20),
+  );
+const queryArb = (fuzz: FuzzApp) =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constant('') },
+    {
+      weight: 3,
+      arbitrary: fc
+        .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValueArb(fuzz)), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '?',
+        '?&&',
+        '?limit',
+        '?limit=1&limit=2',
+        '?a[b]=1',
+        '?__proto__[x]=1',
+      ),
+    },
+  );
 
 const METHODS = [
   'GET',
@@ -461,7 +518,7 @@ export function requestArb(fuzz: FuzzApp): fc.Arbitrary<FuzzRequest> {
           { weight: 1, arbitrary: path.map((p) => `${p}/`) },
           { weight: 1, arbitrary: path.map((p) => p.toUpperCase()) },
         ),
-        query: queryArb,
+        query: queryArb(fuzz),
         auth: authArb(fuzz, route.url),
         contentType: fc.oneof(
           { weight: 6, arbitrary: fc.constant('application/json') },

@@ -113,3 +113,30 @@ export async function checkExchange(
 export function describeCase(request: FuzzRequest, answer: Answer | undefined): string {
   return `${describeRequest(request)}\n${answer ? `→ ${answer.statusCode} ${answer.body.slice(0, 400)}` : '→ no answer'}`;
 }
+
+/** Percent escapes decoded byte by byte, as often as any remain (up to four times). */
+function decodedFully(text: string): string {
+  let out = text;
+  for (let i = 0; i < 4 && /%[0-9A-Fa-f]{2}/.test(out); i++) {
+    out = out.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+  }
+  return out;
+}
+
+/**
+ * The log lines that hold a secret's random part in any encoding: as written, or once
+ * every percent escape is decoded. A secret's first random character is left out of the
+ * search, since a probe may encode just that one.
+ *
+ * @example
+ * expect(leakedSecrets(fuzz.logLines, [fuzz.keys.test.key, fuzz.adminToken])).toEqual([]);
+ */
+export function leakedSecrets(lines: readonly string[], secrets: readonly string[]): string[] {
+  const tails = secrets.map((secret) => secret.slice(secret.lastIndexOf('_') + 2));
+  return lines.filter((line) => {
+    const decoded = decodedFully(line);
+    return tails.some((tail) => line.includes(tail) || decoded.includes(tail));
+  });
+}

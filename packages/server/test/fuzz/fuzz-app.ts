@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
+import { createLogger } from '../../src/api/logging.ts';
 import { buildApp } from '../../src/app.ts';
 import { documentPlan } from '../../src/generation/catalogue.ts';
 import { engineOf, offlineModels } from '../../src/generation/models.ts';
@@ -42,6 +43,8 @@ export interface FuzzApp {
   keys: { test: CreatedKey; live: CreatedKey; other: CreatedKey };
   targets: Targets;
   bodyLimitBytes: number;
+  /** Every line the app logged (at info, as `npm start` does): no secret may be in one. */
+  logLines: string[];
   /** What a refused request must leave as it was: row counts and every balance. */
   snapshot(): Promise<string>;
   close(): Promise<void>;
@@ -101,7 +104,9 @@ export async function startFuzzApp({
     }
   };
   const models = offlineModels();
+  const logLines: string[] = [];
   const app = await buildApp({
+    logger: createLogger('info', { write: (line: string) => void logLines.push(line) }),
     config: {
       docsUrl: DOCS_URL,
       bodyLimitBytes,
@@ -231,6 +236,7 @@ export async function startFuzzApp({
     keys: { test, live, other },
     targets,
     bodyLimitBytes,
+    logLines,
     async snapshot() {
       const counted = await writes();
       if (last?.writes === counted) return last.state;

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { urlCarriesKey } from '../../src/accounts/api-keys.ts';
 import { bearer } from '../helpers/harness.ts';
 import { type FuzzRequest, requestArb } from './arbitraries.ts';
-import { type Answer, checkExchange, describeCase, within } from './check.ts';
+import { type Answer, checkExchange, describeCase, leakedSecrets, within } from './check.ts';
 import { type FuzzApp, fuzzBudget, startFuzzApp } from './fuzz-app.ts';
 import { exchange, rawRequestArb } from './raw.ts';
 
@@ -90,6 +91,10 @@ describe('fuzzing every route', () => {
               : undefined;
           const checked = await checkExchange(fuzz, request, answer, operationId, state);
           state = checked.after;
+          // A key in the URL, however encoded, is refused before anything else reads it.
+          if (urlCarriesKey(request.url) && answer.statusCode !== 403) {
+            checked.problems.push(`a key in the URL answered ${answer.statusCode}, not 403`);
+          }
           if (checked.problems.length > 0) throw new Error(checked.problems.join('\n'));
         } catch (error) {
           state = await fuzz.snapshot();
@@ -126,6 +131,15 @@ describe('fuzzing every route', () => {
         headers: bearer(fuzz.adminToken),
       });
       expect(audit.json().data).toMatchObject({ ok: true, drift: [] });
+      // No line of the log holds a key or the admin token, in any encoding the fuzz sent.
+      expect(fuzz.logLines.length).toBeGreaterThan(details.numRuns);
+      const secrets = [
+        fuzz.keys.test.key,
+        fuzz.keys.live.key,
+        fuzz.keys.other.key,
+        fuzz.adminToken,
+      ];
+      expect(leakedSecrets(fuzz.logLines, secrets).slice(0, 3)).toEqual([]);
     },
     budget.timeLimitMs + 150_000,
   );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { Accounts, type CreatedKey } from '../../src/accounts/service.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
+import type { HTTP_TIMEOUTS } from '../../src/config.ts';
 import { ModelCaller, type ModelCallerOptions } from '../../src/generation/calls.ts';
 import { announceCreated, ProjectEventHub } from '../../src/generation/events.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/generation/models.ts';
@@ -38,6 +39,8 @@ export async function buildTestApp(
   > & {
     bodyLimitBytes?: number;
     webhooksAllowPrivate?: boolean;
+    /** The HTTP time limits (default: the configuration's). */
+    timeouts?: Partial<typeof HTTP_TIMEOUTS>;
   } = {},
 ): Promise<FastifyInstance> {
   return buildApp({
@@ -46,6 +49,7 @@ export async function buildTestApp(
       bodyLimitBytes: overrides.bodyLimitBytes ?? 65_536,
       trustProxy: false,
       webhooksAllowPrivate: overrides.webhooksAllowPrivate ?? false,
+      ...overrides.timeouts,
     },
     database,
     adminToken: overrides.adminToken ?? generateAdminToken(),
@@ -89,6 +93,8 @@ export interface HarnessOptions {
   rules?: Partial<Record<keyof typeof RATE_LIMIT_RULES, RateLimitRule>>;
   store?: (database: Database) => RateLimitStore;
   bodyLimitBytes?: number;
+  /** The HTTP time limits (default: the configuration's). */
+  timeouts?: Partial<typeof HTTP_TIMEOUTS>;
   /**
    * `workers`: a real generation queue (pg-boss on the same database) with workers running
    * the offline engine, so projects can be created and run to their end. Default: none
@@ -221,6 +227,7 @@ export async function startHarness(
     dispatcher,
     models,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
     ...(options.now === undefined ? {} : { now: options.now }),
     webhooksAllowPrivate: options.webhooks?.allowPrivate ?? false,

@@ -103,6 +103,21 @@ describe('secrets never reach the logs', () => {
         })
       ).statusCode,
     ).toBe(403);
+    // Keys percent-encoded in URLs (issue 22, finding 1): the redaction used to need a
+    // literal `pgs_test_`, so these reached the log in clear.
+    const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+    const adminSecret = adminToken.slice('pgs_admin_'.length);
+    for (const url of [
+      `/api/v1/credits?x=${test.key.replaceAll('_', '%5F')}`,
+      `/api/v1/credits?x=${test.key.replaceAll('_', '%255F')}`,
+      `/api/v1/credits?x=pgs_test_${hex(test.key[9]!)}${test.key.slice(10)}`,
+      `/x/${adminToken.replaceAll('_', '%5F')}`,
+      `/x/pgs_admin_${hex(adminSecret[0]!)}${adminSecret.slice(1)}`,
+    ]) {
+      const res = await app.inject({ method: 'GET', url, headers: bearer(test.key) });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.body).not.toContain(adminSecret.slice(1));
+    }
     expect((await admin('POST', '/admin/v1/accounts', {}, `${adminToken}x`)).statusCode).toBe(401);
     expect((await admin('DELETE', `/admin/v1/keys/${spare.keyId}`)).statusCode).toBe(200);
     expect(
@@ -139,10 +154,11 @@ describe('secrets never reach the logs', () => {
       const leaks = lines.filter((line) => line.includes(secret));
       expect(leaks, `a log line holds a secret (${secret.slice(0, 9)}…)`).toEqual([]);
     }
-    // Nor the random part of any API key on its own.
-    for (const key of [live.key, test.key, spare.key]) {
-      const random = key.replace(/^pgs_(live|test)_/, '');
-      expect(lines.filter((line) => line.includes(random))).toEqual([]);
+    // Nor the random part of any key or token on its own, nor its tail (a first character
+    // percent-encoded leaves the rest in clear).
+    for (const key of [live.key, test.key, spare.key, adminToken]) {
+      const random = key.replace(/^pgs_(live|test|admin)_/, '');
+      expect(lines.filter((line) => line.includes(random.slice(1)))).toEqual([]);
     }
   }, 120_000);
 });

@@ -25,6 +25,16 @@ const REFUSED = [
   'https://[::ffff:127.0.0.1]/hook', // IPv4-mapped IPv6
   'https://[::ffff:a9fe:a9fe]/hook', // the same, in hex: 169.254.169.254
   'https://[::ffff:10.0.0.1]/hook',
+  // IPv4-compatible IPv6 (::/96, deprecated), found by the red-team probe (issue 22): the
+  // URL parser writes them as ::7f00:1, which is outside IPv6 global unicast.
+  'https://[::127.0.0.1]/hook',
+  'https://[::169.254.169.254]/latest/meta-data/',
+  'https://[::10.0.0.1]/hook',
+  'https://[64:ff9b::a00:1]/hook', // NAT64 of 10.0.0.1
+  'https://[2002:a00:1::1]/hook', // 6to4 of 10.0.0.1
+  'https://[2001:db8::1]/hook', // documentation
+  'https://[2001::1]/hook', // Teredo
+  'https://[3fff::1]/hook', // documentation (RFC 9637)
   'https://0.0.0.0/hook', // unspecified
   'https://100.64.0.1/hook', // carrier-grade NAT
   'https://224.0.0.1/hook', // multicast
@@ -65,14 +75,18 @@ describe('webhook URLs that reach inside the network', () => {
     expect(await fuzz.snapshot()).toBe(before);
   });
 
-  it('accepts a public address (the refusals above are about the address)', async () => {
+  it.each([
+    'https://93.184.215.40/hook',
+    'https://[2606:4700::1111]/hook',
+    'https://[::ffff:93.184.215.41]/hook',
+  ])('accepts the public address %s (the refusals above are about the address)', async (url) => {
     const res = await fuzz.app.inject({
       method: 'POST',
       url: '/api/v1/webhook-endpoints',
       headers: { ...bearer(fuzz.keys.test.key), 'content-type': 'application/json' },
-      payload: JSON.stringify({ url: 'https://93.184.215.40/hook' }),
+      payload: JSON.stringify({ url }),
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode, res.body).toBe(201);
   });
 });
 
@@ -94,6 +108,7 @@ describe('the delivery-time check', () => {
   it.each([
     ['a loopback literal', (p: number) => `https://127.0.0.1:${p}/hook`],
     ['an IPv4-mapped loopback', (p: number) => `https://[::ffff:127.0.0.1]:${p}/hook`],
+    ['an IPv4-compatible loopback', (p: number) => `https://[::127.0.0.1]:${p}/hook`],
     ['a name that now resolves to loopback', (p: number) => `https://localhost:${p}/hook`],
     ['plain http', (p: number) => `http://localhost:${p}/hook`],
   ])('refuses %s before connecting', async (_what, url) => {

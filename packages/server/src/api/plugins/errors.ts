@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
 import { isDatabaseUnavailable } from '../../storage/unavailable.ts';
-import { KnownRoutes, methodNotAllowed } from '../known-routes.ts';
+import { drainAfterAnswer } from '../drain.ts';
+import { echoedPath, KnownRoutes, methodNotAllowed } from '../known-routes.ts';
 import { VERSION_HEADERS } from '../versioning.ts';
 
 interface ValidationIssue {
@@ -108,8 +109,14 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
   }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    // Fastify's own client errors (bad URL, bad headers): their messages are meant for clients.
-    return new ApiError('VALIDATION_ERROR', fastifyError.message ?? 'The request is not valid.', {
+    // Fastify's own client errors (bad URL, bad headers): their messages are meant for
+    // clients, but may quote the request (a bad URL quotes it whole), so they are passed
+    // through the same screen as an echoed path: no key, no megabyte of the caller's text.
+    const message =
+      fastifyError.code === 'FST_ERR_BAD_URL'
+        ? 'The URL holds a percent escape that is not valid UTF-8.'
+        : echoedPath(fastifyError.message ?? 'The request is not valid.');
+    return new ApiError('VALIDATION_ERROR', message, {
       status: status === 404 || status === 405 || status === 413 || status === 415 ? status : 400,
     });
   }
@@ -153,6 +160,8 @@ export function sendError(reply: FastifyReply, error: ApiError, docsUrl: string)
   // Errors raised before the onRequest hooks ran (framework errors) still get these headers.
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', reply.request.id);
   if (!reply.hasHeader('api-version')) reply.headers(VERSION_HEADERS);
+  reply.header('x-content-type-options', 'nosniff');
+  drainAfterAnswer(reply);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(error.status)
@@ -197,10 +206,11 @@ export const errorHandling = fp(
       if (allowed.length > 0) {
         return sendError(reply, methodNotAllowed(request.method, path, allowed), docsUrl);
       }
+      const echoed = echoedPath(path);
       return sendError(
         reply,
-        new ApiError('RESOURCE_NOT_FOUND', `No route ${request.method} ${path}.`, {
-          details: { resource_type: 'route', resource_id: `${request.method} ${path}` },
+        new ApiError('RESOURCE_NOT_FOUND', `No route ${request.method} ${echoed}.`, {
+          details: { resource_type: 'route', resource_id: `${request.method} ${echoed}` },
         }),
         docsUrl,
       );

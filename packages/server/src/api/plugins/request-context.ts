@@ -1,19 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EMBEDDED_KEY_PATTERN } from '../../accounts/api-keys.ts';
+import { urlCarriesKey } from '../../accounts/api-keys.ts';
 import { ApiError } from '../../errors.ts';
 import { type KnownRoutes, methodNotAllowed } from '../known-routes.ts';
 import { VERSION_HEADERS } from '../versioning.ts';
 
-function decodedQuery(url: string): string {
-  const at = url.indexOf('?');
-  if (at === -1) return '';
-  const query = url.slice(at + 1);
-  try {
-    return decodeURIComponent(query.replace(/\+/g, ' '));
-  } catch {
-    return query;
+/** How many Authorization headers the request carried (names at even indexes). */
+function authorizationHeaders(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count++;
   }
+  return count;
+}
+
+/**
+ * 403 SECURITY_VIOLATION for a URL that carries an API key or admin token (in any
+ * encoding); undefined for any other URL. Checked first on every request, and on requests
+ * Fastify refuses before its hooks run (a malformed URL), so no later message quotes it.
+ *
+ * @example
+ * keyInUrlError('/v1/credits?k=pgs%5Ftest%5F…')?.status; // 403
+ */
+export function keyInUrlError(url: string): ApiError | undefined {
+  if (!urlCarriesKey(url)) return undefined;
+  const query = url.indexOf('?');
+  const inQuery = query !== -1 && urlCarriesKey(url.slice(query + 1));
+  return new ApiError(
+    'SECURITY_VIOLATION',
+    `An API key was sent in the ${inQuery ? 'query string' : 'URL path'}. Send it only in the Authorization header, and revoke this one: URLs are logged.`,
+    {
+      details: inQuery
+        ? { field: 'query', issue: 'api_key_in_query' }
+        : { field: 'path', issue: 'api_key_in_path' },
+    },
+  );
 }
 
 export interface RequestContextOptions {
@@ -31,11 +52,16 @@ export const requestContext = fp(
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
       reply.headers(VERSION_HEADERS);
-      if (EMBEDDED_KEY_PATTERN.test(decodedQuery(request.url))) {
+      reply.header('x-content-type-options', 'nosniff');
+      const keyInUrl = keyInUrlError(request.url);
+      if (keyInUrl !== undefined) throw keyInUrl;
+      // Node keeps the first of two Authorization headers and drops the other: which
+      // credential was meant is ambiguous, so neither is used.
+      if (authorizationHeaders(request.raw.rawHeaders) > 1) {
         throw new ApiError(
-          'SECURITY_VIOLATION',
-          'An API key was sent in the query string. Send it only in the Authorization header, and revoke this one: URLs are logged.',
-          { details: { field: 'query', issue: 'api_key_in_query' } },
+          'VALIDATION_ERROR',
+          'The request carries more than one Authorization header. Send exactly one.',
+          { details: { field: 'Authorization', issue: 'duplicate_header' } },
         );
       }
       // Before the body is read: Fastify would parse it (or want a Content-Type) first.

@@ -1071,6 +1071,135 @@ export const openapiDocument = {
         }
       }
     },
+    "/projects/{projectId}/trace": {
+      "get": {
+        "operationId": "getProjectTrace",
+        "summary": "The trace graph of a completed project",
+        "description": "The IDs the project's documents define (goals `G-n`, assumptions `A-n`, open questions\n`Q-n`, risks `R-n`, functional requirements `FR-n` and their acceptance criteria\n`FR-n.m`, `NFR-n`, stories `US-n`, tasks `T-n`) and the citations between them, read\nfrom the stored markdown with a markdown parser (IDs in headings, list items, table rows\nand bold paragraph openings define; any other mention cites). An edge's `from` is the\nciting ID (a task, a story…) or, when no definition encloses the mention, the citing\ndocument's filename; `to` is the cited ID. `coverage` gives, for each `FR-n`, its\ncriteria, the stories, architecture components and plan tasks that reach it, and totals.\n`findings` are what the deterministic checks found (a requirement without a criterion,\na Must requirement no story cites, a task dependency cycle, a JSON or mermaid block that\ndoes not parse…), worst first. Rules and severities: `docs/trace.md`. Only a completed\nproject has a trace: in progress or failed → 409 PROJECT_NOT_COMPLETED.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key (the downloads limit, shared with getProjectDocument and getProjectArchive)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The trace graph.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                "description": "`private, max-age=86400`: a completed project's documents, and so its trace, never change.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TraceResponse"
+                }
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified; the `If-None-Match` validator matches the trace.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
     "/webhook-endpoints": {
       "get": {
         "operationId": "listWebhookEndpoints",
@@ -2803,6 +2932,307 @@ export const openapiDocument = {
           "PROJECT_NOT_IN_PROGRESS",
           "PROJECT_NOT_COMPLETED"
         ]
+      },
+      "TraceResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/Trace"
+          }
+        }
+      },
+      "Trace": {
+        "type": "object",
+        "description": "The trace graph of a project's documents (see getProjectTrace).",
+        "required": [
+          "nodes",
+          "edges",
+          "coverage",
+          "findings"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "nodes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TraceNode"
+            }
+          },
+          "edges": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TraceEdge"
+            }
+          },
+          "coverage": {
+            "$ref": "#/components/schemas/TraceCoverage"
+          },
+          "findings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TraceFinding"
+            }
+          }
+        }
+      },
+      "TraceNode": {
+        "type": "object",
+        "description": "An ID where a document defines it (the first definition; a later one is a duplicate-id finding).",
+        "required": [
+          "id",
+          "kind",
+          "document",
+          "section",
+          "title"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "FR-3.1"
+            ]
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "goal",
+              "assumption",
+              "question",
+              "risk",
+              "requirement",
+              "criterion",
+              "nfr",
+              "story",
+              "task"
+            ]
+          },
+          "document": {
+            "type": "string",
+            "description": "The defining document's filename."
+          },
+          "section": {
+            "type": "string",
+            "description": "The enclosing `##` heading ('' before the first)."
+          },
+          "subsection": {
+            "type": "string",
+            "description": "The enclosing `###` heading, when there is one."
+          },
+          "title": {
+            "type": "string",
+            "description": "The rest of the defining heading, list item, row or paragraph (at most 120 characters)."
+          },
+          "line": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The 1-based line of the definition."
+          },
+          "priority": {
+            "type": "string",
+            "enum": [
+              "must",
+              "should",
+              "could",
+              "wont"
+            ],
+            "description": "Requirements only, when their text states one (MoSCoW)."
+          }
+        }
+      },
+      "TraceEdge": {
+        "type": "object",
+        "description": "One citation, `from` mentions `to`.",
+        "required": [
+          "from",
+          "to",
+          "document",
+          "section"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "from": {
+            "type": "string",
+            "description": "The ID whose definition encloses the mention, or the citing document's filename."
+          },
+          "to": {
+            "type": "string"
+          },
+          "document": {
+            "type": "string"
+          },
+          "section": {
+            "type": "string"
+          },
+          "subsection": {
+            "type": "string"
+          }
+        }
+      },
+      "TraceCoverage": {
+        "type": "object",
+        "required": [
+          "requirements",
+          "totals"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "requirements": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "id",
+                "title",
+                "criteria",
+                "stories",
+                "components",
+                "tasks"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "priority": {
+                  "type": "string",
+                  "enum": [
+                    "must",
+                    "should",
+                    "could",
+                    "wont"
+                  ]
+                },
+                "criteria": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "stories": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "components": {
+                  "type": "array",
+                  "description": "The architecture sections that cite the requirement or its criteria.",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "tasks": {
+                  "type": "array",
+                  "description": "The tasks of the plan's Tasks section that cite it or its criteria.",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "totals": {
+            "type": "object",
+            "required": [
+              "frs",
+              "withCriterion",
+              "withStory",
+              "withComponent",
+              "withTask",
+              "musts",
+              "mustsWithStory"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "frs": {
+                "type": "integer"
+              },
+              "withCriterion": {
+                "type": "integer"
+              },
+              "withStory": {
+                "type": "integer"
+              },
+              "withComponent": {
+                "type": "integer"
+              },
+              "withTask": {
+                "type": "integer"
+              },
+              "musts": {
+                "type": "integer"
+              },
+              "mustsWithStory": {
+                "type": "integer"
+              }
+            }
+          }
+        }
+      },
+      "TraceFinding": {
+        "type": "object",
+        "description": "One fault the deterministic checks found (docs/trace.md lists the rules).",
+        "required": [
+          "rule",
+          "severity",
+          "message"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "rule": {
+            "type": "string",
+            "enum": [
+              "feature-without-fr",
+              "fr-without-criterion",
+              "numbering",
+              "must-without-story",
+              "fr-without-component",
+              "fr-without-task",
+              "unknown-id",
+              "duplicate-id",
+              "task-dependency",
+              "code-block",
+              "near-empty-section"
+            ]
+          },
+          "severity": {
+            "type": "string",
+            "enum": [
+              "critical",
+              "high",
+              "medium",
+              "low"
+            ]
+          },
+          "message": {
+            "type": "string"
+          },
+          "document": {
+            "type": "string"
+          },
+          "section": {
+            "type": "string"
+          },
+          "ids": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
       },
       "OperationErrorResponse": {
         "type": "object",

@@ -308,6 +308,307 @@ export const schemaBundle = {
         "PROJECT_NOT_COMPLETED"
       ]
     },
+    "TraceResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/Trace"
+        }
+      }
+    },
+    "Trace": {
+      "type": "object",
+      "description": "The trace graph of a project's documents (see getProjectTrace).",
+      "required": [
+        "nodes",
+        "edges",
+        "coverage",
+        "findings"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "nodes": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/TraceNode"
+          }
+        },
+        "edges": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/TraceEdge"
+          }
+        },
+        "coverage": {
+          "$ref": "#/$defs/TraceCoverage"
+        },
+        "findings": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/TraceFinding"
+          }
+        }
+      }
+    },
+    "TraceNode": {
+      "type": "object",
+      "description": "An ID where a document defines it (the first definition; a later one is a duplicate-id finding).",
+      "required": [
+        "id",
+        "kind",
+        "document",
+        "section",
+        "title"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "examples": [
+            "FR-3.1"
+          ]
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "goal",
+            "assumption",
+            "question",
+            "risk",
+            "requirement",
+            "criterion",
+            "nfr",
+            "story",
+            "task"
+          ]
+        },
+        "document": {
+          "type": "string",
+          "description": "The defining document's filename."
+        },
+        "section": {
+          "type": "string",
+          "description": "The enclosing `##` heading ('' before the first)."
+        },
+        "subsection": {
+          "type": "string",
+          "description": "The enclosing `###` heading, when there is one."
+        },
+        "title": {
+          "type": "string",
+          "description": "The rest of the defining heading, list item, row or paragraph (at most 120 characters)."
+        },
+        "line": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The 1-based line of the definition."
+        },
+        "priority": {
+          "type": "string",
+          "enum": [
+            "must",
+            "should",
+            "could",
+            "wont"
+          ],
+          "description": "Requirements only, when their text states one (MoSCoW)."
+        }
+      }
+    },
+    "TraceEdge": {
+      "type": "object",
+      "description": "One citation, `from` mentions `to`.",
+      "required": [
+        "from",
+        "to",
+        "document",
+        "section"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "from": {
+          "type": "string",
+          "description": "The ID whose definition encloses the mention, or the citing document's filename."
+        },
+        "to": {
+          "type": "string"
+        },
+        "document": {
+          "type": "string"
+        },
+        "section": {
+          "type": "string"
+        },
+        "subsection": {
+          "type": "string"
+        }
+      }
+    },
+    "TraceCoverage": {
+      "type": "object",
+      "required": [
+        "requirements",
+        "totals"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "requirements": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "criteria",
+              "stories",
+              "components",
+              "tasks"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "priority": {
+                "type": "string",
+                "enum": [
+                  "must",
+                  "should",
+                  "could",
+                  "wont"
+                ]
+              },
+              "criteria": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "stories": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "components": {
+                "type": "array",
+                "description": "The architecture sections that cite the requirement or its criteria.",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "tasks": {
+                "type": "array",
+                "description": "The tasks of the plan's Tasks section that cite it or its criteria.",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "totals": {
+          "type": "object",
+          "required": [
+            "frs",
+            "withCriterion",
+            "withStory",
+            "withComponent",
+            "withTask",
+            "musts",
+            "mustsWithStory"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "frs": {
+              "type": "integer"
+            },
+            "withCriterion": {
+              "type": "integer"
+            },
+            "withStory": {
+              "type": "integer"
+            },
+            "withComponent": {
+              "type": "integer"
+            },
+            "withTask": {
+              "type": "integer"
+            },
+            "musts": {
+              "type": "integer"
+            },
+            "mustsWithStory": {
+              "type": "integer"
+            }
+          }
+        }
+      }
+    },
+    "TraceFinding": {
+      "type": "object",
+      "description": "One fault the deterministic checks found (docs/trace.md lists the rules).",
+      "required": [
+        "rule",
+        "severity",
+        "message"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "rule": {
+          "type": "string",
+          "enum": [
+            "feature-without-fr",
+            "fr-without-criterion",
+            "numbering",
+            "must-without-story",
+            "fr-without-component",
+            "fr-without-task",
+            "unknown-id",
+            "duplicate-id",
+            "task-dependency",
+            "code-block",
+            "near-empty-section"
+          ]
+        },
+        "severity": {
+          "type": "string",
+          "enum": [
+            "critical",
+            "high",
+            "medium",
+            "low"
+          ]
+        },
+        "message": {
+          "type": "string"
+        },
+        "document": {
+          "type": "string"
+        },
+        "section": {
+          "type": "string"
+        },
+        "ids": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
     "OperationErrorResponse": {
       "type": "object",
       "description": "The error envelope, with a code of OperationErrorCode.",

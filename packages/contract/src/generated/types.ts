@@ -240,6 +240,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trace graph of a completed project
+         * @description The IDs the project's documents define (goals `G-n`, assumptions `A-n`, open questions
+         *     `Q-n`, risks `R-n`, functional requirements `FR-n` and their acceptance criteria
+         *     `FR-n.m`, `NFR-n`, stories `US-n`, tasks `T-n`) and the citations between them, read
+         *     from the stored markdown with a markdown parser (IDs in headings, list items, table rows
+         *     and bold paragraph openings define; any other mention cites). An edge's `from` is the
+         *     citing ID (a task, a story…) or, when no definition encloses the mention, the citing
+         *     document's filename; `to` is the cited ID. `coverage` gives, for each `FR-n`, its
+         *     criteria, the stories, architecture components and plan tasks that reach it, and totals.
+         *     `findings` are what the deterministic checks found (a requirement without a criterion,
+         *     a Must requirement no story cites, a task dependency cycle, a JSON or mermaid block that
+         *     does not parse…), worst first. Rules and severities: `docs/trace.md`. Only a completed
+         *     project has a trace: in progress or failed → 409 PROJECT_NOT_COMPLETED.
+         */
+        get: operations["getProjectTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -614,6 +645,83 @@ export interface components {
          * @enum {string}
          */
         OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED";
+        TraceResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Trace"];
+        };
+        /** @description The trace graph of a project's documents (see getProjectTrace). */
+        Trace: {
+            nodes: components["schemas"]["TraceNode"][];
+            edges: components["schemas"]["TraceEdge"][];
+            coverage: components["schemas"]["TraceCoverage"];
+            findings: components["schemas"]["TraceFinding"][];
+        };
+        /** @description An ID where a document defines it (the first definition; a later one is a duplicate-id finding). */
+        TraceNode: {
+            /** @example FR-3.1 */
+            id: string;
+            /** @enum {string} */
+            kind: "goal" | "assumption" | "question" | "risk" | "requirement" | "criterion" | "nfr" | "story" | "task";
+            /** @description The defining document's filename. */
+            document: string;
+            /** @description The enclosing `##` heading ('' before the first). */
+            section: string;
+            /** @description The enclosing `###` heading, when there is one. */
+            subsection?: string;
+            /** @description The rest of the defining heading, list item, row or paragraph (at most 120 characters). */
+            title: string;
+            /** @description The 1-based line of the definition. */
+            line?: number;
+            /**
+             * @description Requirements only, when their text states one (MoSCoW).
+             * @enum {string}
+             */
+            priority?: "must" | "should" | "could" | "wont";
+        };
+        /** @description One citation, `from` mentions `to`. */
+        TraceEdge: {
+            /** @description The ID whose definition encloses the mention, or the citing document's filename. */
+            from: string;
+            to: string;
+            document: string;
+            section: string;
+            subsection?: string;
+        };
+        TraceCoverage: {
+            requirements: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                priority?: "must" | "should" | "could" | "wont";
+                criteria: string[];
+                stories: string[];
+                /** @description The architecture sections that cite the requirement or its criteria. */
+                components: string[];
+                /** @description The tasks of the plan's Tasks section that cite it or its criteria. */
+                tasks: string[];
+            }[];
+            totals: {
+                frs: number;
+                withCriterion: number;
+                withStory: number;
+                withComponent: number;
+                withTask: number;
+                musts: number;
+                mustsWithStory: number;
+            };
+        };
+        /** @description One fault the deterministic checks found (docs/trace.md lists the rules). */
+        TraceFinding: {
+            /** @enum {string} */
+            rule: "feature-without-fr" | "fr-without-criterion" | "numbering" | "must-without-story" | "fr-without-component" | "fr-without-task" | "unknown-id" | "duplicate-id" | "task-dependency" | "code-block" | "near-empty-section";
+            /** @enum {string} */
+            severity: "critical" | "high" | "medium" | "low";
+            message: string;
+            document?: string;
+            section?: string;
+            ids?: string[];
+        };
         /** @description The error envelope, with a code of OperationErrorCode. */
         OperationErrorResponse: {
             /** @constant */
@@ -1847,6 +1955,73 @@ export interface operations {
                 content: {
                     "application/zip": string;
                 };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProjectTrace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description An `ETag` from an earlier response; a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace graph. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=86400`: a completed project's documents, and so its trace, never change. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceResponse"];
+                };
+            };
+            /** @description Not modified; the `If-None-Match` validator matches the trace. */
+            304: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];

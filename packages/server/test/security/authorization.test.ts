@@ -87,6 +87,8 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     objectCase(m, `/api/v1/projects/${completed}/documents/${filename}`, 200),
   'GET /api/v1/projects/:projectId/archive': (m) =>
     objectCase(m, `/api/v1/projects/${completed}/archive`, 200),
+  'GET /api/v1/projects/:projectId/trace': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/trace`, 200),
   'POST /api/v1/projects/:projectId/cancel': async () => {
     const id = await heldProject();
     await objectCase('POST', `/api/v1/projects/${id}/cancel`, 200);

@@ -11,14 +11,17 @@ import { ApiError } from '../../../errors.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../generation/archive.ts';
 import { etagOf } from '../../../generation/result.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
+import { projectTrace, TraceCache } from '../../../generation/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
 import { findOwnedDocument } from '../../../storage/sql/documents.ts';
 import { errorResponses } from '../schemas.ts';
-import { etagMatches, pollHint, projectNotFound } from './common.ts';
+import { etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
 
 export interface DocumentRoutesOptions {
   statusReader: ProjectStatusReader;
   db: Db;
+  /** Traces already made, by the status body's ETag (default: a cache of the routes' own). */
+  traces?: TraceCache;
 }
 
 const parameters = openapiDocument.components.parameters;
@@ -26,11 +29,16 @@ const projectId = { type: 'string', format: 'uuid' } as const;
 /** Completed projects never change, and the answer depends on the key: cache it, privately. */
 const FINAL_CACHE = 'private, max-age=86400';
 
-function notCompleted(id: string, status: 'in_progress' | 'failed', estimatedMs = 0): ApiError {
+function notCompleted(
+  id: string,
+  status: 'in_progress' | 'failed',
+  estimatedMs = 0,
+  what: 'archive' | 'trace' = 'archive',
+): ApiError {
   return status === 'in_progress'
     ? new ApiError(
         'PROJECT_NOT_COMPLETED',
-        'The project is still being generated; its archive is available once it is completed.',
+        `The project is still being generated; its ${what} is available once it is completed.`,
         {
           details: { resource_type: 'project', resource_id: id, status },
           headers: { 'retry-after': pollHint(estimatedMs) },
@@ -46,7 +54,7 @@ function notCompleted(id: string, status: 'in_progress' | 'failed', estimatedMs 
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
-  { statusReader, db }: DocumentRoutesOptions,
+  { statusReader, db, traces = new TraceCache() }: DocumentRoutesOptions,
 ) {
   app.get<{ Params: { projectId: string; filename: string } }>(
     '/projects/:projectId/documents/:filename',
@@ -107,8 +115,10 @@ export async function documentRoutes(
           additionalProperties: false,
           properties: { projectId },
         },
+        // Unknown parameters are refused (`layout[]=kiro` is not `layout=kiro`).
         querystring: {
           type: 'object',
+          additionalProperties: false,
           properties: { layout: parameters.ArchiveLayout.schema },
         },
         headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
@@ -136,6 +146,45 @@ export async function documentRoutes(
       );
       reply.header('cache-control', FINAL_CACHE);
       return reply.type('application/zip').send(zipStream(entries, archiveDate(data)));
+    },
+  );
+
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/trace',
+    {
+      config: { operationId: 'getProjectTrace', rateLimit: 'downloads' },
+      schema: {
+        params: projectIdParams,
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+        },
+        response: {
+          200: schemaRef('TraceResponse'),
+          304: { type: 'null' },
+          409: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { projectId: id } = request.params;
+      const view = await statusReader.read(request.principal, id.toLowerCase());
+      if (view === undefined) throw projectNotFound(id);
+      if (view.status !== 'completed') {
+        throw notCompleted(id, view.status, view.estimatedCompletionMs, 'trace');
+      }
+      // The trace follows the documents, which the status body's ETag covers.
+      const etag = `"t-${view.etag.replace(/"/g, '')}"`;
+      reply.header('etag', etag);
+      reply.header('cache-control', FINAL_CACHE);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      const body = await traces.get(view.etag, () => {
+        const data = (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse)
+          .data as ProjectCompleted;
+        return projectTrace(data.project);
+      });
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -1,0 +1,448 @@
+import { describe, expect, it } from 'vitest';
+import { type BenchmarkIdea, READING_IDEAS, scoreIdea } from './reading.ideas.ts';
+import { type Capability, contentTerms, missingTerms, readIdeaNlp } from './reading.ts';
+
+/**
+ * Held-out ideas, written before any rule of reading.ts so that their first score showed how far
+ * the rules generalise beyond the benchmark's twelve (that first score is recorded below).
+ */
+const HELD_OUT: readonly BenchmarkIdea[] = [
+  {
+    idea: 'A web portal for property managers to collect rent online, log maintenance requests, and send lease renewal notices 60 days before expiry',
+    type: 'web',
+    capabilities: [
+      { verb: 'collect', object: 'rent', qualifiers: ['online'] },
+      { verb: 'log', object: 'requests' },
+      { verb: 'send', object: 'notices', qualifiers: ['60 days before expiry'] },
+    ],
+  },
+  {
+    idea: 'An Android app that helps volunteer firefighters receive call-outs with push notifications, check in at the station, and see hydrant locations on an offline map',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'receive', object: 'call-outs', qualifiers: ['with push notifications'] },
+      { verb: ['check', 'check in'], object: '', qualifiers: ['at the station'] },
+      { verb: 'see', object: 'locations', qualifiers: ['on an offline map'] },
+    ],
+  },
+  {
+    idea: 'An MCP server that lets Cursor read our Jira tickets, create branches in GitHub, and post build status to Slack',
+    type: 'mcp',
+    capabilities: [
+      { verb: 'read', object: 'tickets' },
+      { verb: 'create', object: 'branches', qualifiers: ['in GitHub'] },
+      { verb: 'post', object: 'status', qualifiers: ['to Slack'] },
+    ],
+  },
+  {
+    idea: 'A self-hosted wiki for research labs to store protocols, version lab notebooks, and search experiments by reagent',
+    type: 'web',
+    capabilities: [
+      { verb: 'store', object: 'protocols' },
+      { verb: 'version', object: 'notebooks' },
+      { verb: 'search', object: 'experiments', qualifiers: ['by reagent'] },
+    ],
+  },
+  {
+    idea: 'A mobile app for dog walkers to track walks with GPS, photograph each dog, and invoice owners weekly',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'track', object: 'walks', qualifiers: ['with GPS'] },
+      { verb: 'photograph', object: 'dog' },
+      { verb: 'invoice', object: 'owners', qualifiers: ['weekly'] },
+    ],
+  },
+  {
+    idea: "A tool that lets Claude book meeting rooms, check colleagues' availability in Google Calendar, and cancel no-show bookings after 10 minutes",
+    type: 'mcp',
+    capabilities: [
+      { verb: 'book', object: 'rooms' },
+      { verb: 'check', object: 'availability', qualifiers: ['in Google Calendar'] },
+      { verb: 'cancel', object: 'bookings', qualifiers: ['after 10 minutes'] },
+    ],
+  },
+  {
+    idea: 'An admin dashboard for school districts to monitor bus routes in real time and notify parents of delays by email',
+    type: 'web',
+    capabilities: [
+      { verb: 'monitor', object: 'routes', qualifiers: ['in real time'] },
+      { verb: 'notify', object: 'parents', qualifiers: ['by email'] },
+    ],
+  },
+  {
+    idea: 'A private journaling app for iPhone with mood tracking, daily prompts and Face ID lock',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'track', object: 'mood' },
+      { verb: ['provide', 'support'], object: 'prompts' },
+      { verb: ['provide', 'support', 'lock'], object: 'Face ID' },
+    ],
+  },
+];
+
+/**
+ * A second held-out set, written after HELD_OUT had been looked at (and the two general fixes
+ * it prompted were made). First run, with the rules frozen before it: 20/22 capabilities (91 %)
+ * and 7/8 types. Its misses (a particle before a bare object, "practise" lemmatised to
+ * "practice", "for wedding planners" read as a verb, an assistant named outside "lets X") led
+ * to four general fixes, so its figure now is no longer blind either.
+ */
+const HELD_OUT_BLIND: readonly BenchmarkIdea[] = [
+  {
+    idea: 'A web app for wedding planners to manage guest lists, assign seats at each table, and collect RSVPs by email',
+    type: 'web',
+    capabilities: [
+      { verb: 'manage', object: 'lists' },
+      { verb: 'assign', object: 'seats', qualifiers: ['at each table'] },
+      { verb: 'collect', object: 'RSVPs', qualifiers: ['by email'] },
+    ],
+  },
+  {
+    idea: 'An iOS app that lets cyclists record routes with GPS, share rides with their club, and get weather alerts before they set off',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'record', object: 'routes', qualifiers: ['with GPS'] },
+      { verb: 'share', object: 'rides', qualifiers: ['with their club'] },
+      { verb: 'get', object: 'alerts', qualifiers: ['before they set off'] },
+    ],
+  },
+  {
+    idea: 'An MCP server that lets Claude look up drug interactions in a local database and explain dosage limits in plain language',
+    type: 'mcp',
+    capabilities: [
+      { verb: ['look up', 'look'], object: 'interactions', qualifiers: ['in a local database'] },
+      { verb: 'explain', object: 'limits', qualifiers: ['in plain language'] },
+    ],
+  },
+  {
+    idea: 'A back-office tool for warehouses to scan incoming pallets, reconcile stock counts nightly, and flag shortages over 5 percent',
+    type: 'web',
+    capabilities: [
+      { verb: 'scan', object: 'pallets' },
+      { verb: 'reconcile', object: 'counts', qualifiers: ['nightly'] },
+      { verb: 'flag', object: 'shortages', qualifiers: ['over 5 percent'] },
+    ],
+  },
+  {
+    idea: 'A mobile app for language learners to practise speaking with flashcards, review 20 words a day, and compete with friends',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'practise', object: 'speaking', qualifiers: ['with flashcards'] },
+      { verb: 'review', object: 'words', qualifiers: ['20 words'] },
+      { verb: 'compete', object: '', qualifiers: ['with friends'] },
+    ],
+  },
+  {
+    idea: 'A Slack bot for engineering managers to run weekly stand-ups, collect blockers, and post summaries to a channel',
+    type: 'web',
+    capabilities: [
+      { verb: 'run', object: 'stand-ups' },
+      { verb: 'collect', object: 'blockers' },
+      { verb: 'post', object: 'summaries', qualifiers: ['to a channel'] },
+    ],
+  },
+  {
+    idea: 'Give ChatGPT read-only access to our Stripe account so it can list failed payments and refund duplicate charges',
+    type: 'mcp',
+    capabilities: [
+      { verb: 'list', object: 'payments' },
+      { verb: 'refund', object: 'charges' },
+    ],
+  },
+  {
+    idea: 'An Android and iOS app for pharmacies to send refill reminders, verify prescriptions with a photo, and offer same-day delivery',
+    type: 'mobile',
+    capabilities: [
+      { verb: 'send', object: 'reminders' },
+      { verb: 'verify', object: 'prescriptions', qualifiers: ['with a photo'] },
+      { verb: ['offer', 'provide', 'support'], object: 'delivery' },
+    ],
+  },
+];
+
+interface Totals {
+  found: number;
+  expected: number;
+  typesRight: number;
+  misses: string[];
+}
+
+function score(ideas: readonly BenchmarkIdea[]): Totals {
+  const totals: Totals = { found: 0, expected: 0, typesRight: 0, misses: [] };
+  for (const entry of ideas) {
+    const reading = readIdeaNlp(entry.idea);
+    const result = scoreIdea(entry, reading);
+    totals.found += result.found;
+    totals.expected += result.expected;
+    if (result.typeRight) totals.typesRight++;
+    else totals.misses.push(`${entry.idea} → ${reading.type.type}`);
+    for (const missed of result.missed)
+      totals.misses.push(
+        `${entry.idea}: ${JSON.stringify(missed)} not in ${JSON.stringify(reading.capabilities)}`,
+      );
+  }
+  return totals;
+}
+
+function find(capabilities: readonly Capability[], verb: string, object: string) {
+  return capabilities.find((cap) => cap.verb === verb && cap.object.includes(object));
+}
+
+const VET =
+  'A tool for small veterinary clinics to schedule appointments, send vaccine reminders by SMS, and keep pet medical records';
+
+describe('readIdeaNlp on the benchmark', () => {
+  const totals = score(READING_IDEAS);
+
+  it('finds at least 90 % of the expected capabilities of the twelve ideas', () => {
+    expect(totals.misses.filter((miss) => !miss.includes(' → '))).toEqual([]);
+    expect(totals.found / totals.expected).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('types at least 11 of the 12 ideas right', () => {
+    expect(totals.typesRight).toBeGreaterThanOrEqual(11);
+  });
+});
+
+describe('readIdeaNlp on blind held-out ideas', () => {
+  const totals = score(HELD_OUT_BLIND);
+  const share = Math.round((100 * totals.found) / totals.expected);
+
+  it(`finds ${totals.found}/${totals.expected} capabilities (${share} %, bar 75 %) and ${totals.typesRight}/8 types (bar 6)`, () => {
+    expect(totals.found / totals.expected).toBeGreaterThanOrEqual(0.75);
+    expect(totals.typesRight).toBeGreaterThanOrEqual(6);
+  });
+});
+
+// First run, with the rules frozen before it: 20/23 capabilities (87 %) and 8/8 types. Its two
+// misses led to two general fixes (a number after a head noun starts a measure, not more of the
+// phrase; an adverb before a noun is its adjective), so its figure now is no longer blind.
+describe('readIdeaNlp on held-out ideas (written before the rules)', () => {
+  const totals = score(HELD_OUT);
+  const share = Math.round((100 * totals.found) / totals.expected);
+
+  // The bar is lower than the benchmark's on purpose: these ideas show how the rules
+  // generalise, and the figure in the name is the one to read.
+  it(`finds ${totals.found}/${totals.expected} capabilities (${share} %, bar 80 %) and ${totals.typesRight}/8 types (bar 7)`, () => {
+    expect(totals.found / totals.expected).toBeGreaterThanOrEqual(0.8);
+    expect(totals.typesRight).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('readIdeaNlp', () => {
+  it('reads every verb of a coordinated list as its own capability', () => {
+    const reading = readIdeaNlp(VET);
+    expect(reading.capabilities.map(({ verb, object }) => [verb, object])).toEqual([
+      ['schedule', 'appointments'],
+      ['send', 'vaccine reminders'],
+      ['keep', 'pet medical records'],
+    ]);
+    expect(find(reading.capabilities, 'send', 'reminders')?.text).toBe(
+      'send vaccine reminders by SMS',
+    );
+  });
+
+  it('never turns a verb of the list into an entity', () => {
+    const reading = readIdeaNlp(
+      'An app that sends reminders, gives rewards to kids and tracks chores',
+    );
+    expect(reading.capabilities.map((cap) => cap.verb)).toEqual(['send', 'give', 'track']);
+    for (const verb of ['send', 'sends', 'give', 'gives', 'track', 'tracks'])
+      expect(reading.entities).not.toContain(verb);
+    expect(reading.entities).toEqual(['reminder', 'reward', 'chore']);
+  });
+
+  it('gives each coordinated object of a shared verb its own capability, qualifiers shared', () => {
+    const reading = readIdeaNlp('A tool to track expenses and invoices by client');
+    expect(reading.capabilities).toEqual([
+      {
+        verb: 'track',
+        object: 'expenses',
+        qualifiers: ['by client'],
+        text: 'track expenses by client',
+      },
+      {
+        verb: 'track',
+        object: 'invoices',
+        qualifiers: ['by client'],
+        text: 'track invoices by client',
+      },
+    ]);
+  });
+
+  it('gives both verbs of "view and export" the object that follows', () => {
+    const reading = readIdeaNlp('A web app where freelancers can view and export reports');
+    expect(reading.capabilities.map((cap) => cap.text)).toEqual(['view reports', 'export reports']);
+    expect(reading.audience).toBe('freelancers');
+  });
+
+  it('reads a verb the tagger calls a noun after "and" ("swap shifts and track overtime")', () => {
+    const reading = readIdeaNlp(
+      'A shift app for nurses who want to swap shifts and track overtime',
+    );
+    expect(reading.capabilities.map((cap) => cap.text)).toEqual(['swap shifts', 'track overtime']);
+  });
+
+  it('keeps qualifiers attached to their own capability', () => {
+    const reading = readIdeaNlp(
+      'A portal that helps landlords screen tenants within 14 days and collect deposits',
+    );
+    expect(find(reading.capabilities, 'screen', 'tenants')?.qualifiers).toEqual(['within 14 days']);
+    expect(find(reading.capabilities, 'collect', 'deposits')?.qualifiers).toEqual([]);
+    expect(find(readIdeaNlp(VET).capabilities, 'keep', 'records')?.qualifiers).toEqual([]);
+  });
+
+  it('keeps numbers with their unit, in the capability and in numbers', () => {
+    const runner = readIdeaNlp(
+      'An iPhone app for runners to follow a 16-week marathon plan, log runs offline, and share progress with a coach',
+    );
+    expect(find(runner.capabilities, 'follow', 'plan')?.qualifiers).toEqual(['16-week']);
+    expect(find(runner.capabilities, 'log', 'runs')?.qualifiers).toEqual(['offline']);
+    expect(runner.numbers).toEqual(['16-week']);
+    const bot = readIdeaNlp(
+      'Build a chatbot for restaurants. It answers questions in under 2 seconds and books tables for up to 8 guests within 5 minutes.',
+    );
+    expect(bot.numbers).toEqual(['under 2 seconds', 'up to 8 guests', '5 minutes']);
+    expect(find(bot.capabilities, 'answer', 'questions')?.qualifiers).toEqual([
+      'in under 2 seconds',
+    ]);
+    expect(find(bot.capabilities, 'book', 'tables')?.qualifiers).toEqual([
+      'for up to 8 guests',
+      'within 5 minutes',
+    ]);
+  });
+
+  it('reads "lets X", "helps X", "that X", "to X" and "for X-ing" as capabilities', () => {
+    const verbs = (idea: string) => readIdeaNlp(idea).capabilities.map((cap) => cap.verb);
+    expect(verbs('A bot that lets users book rooms')).toEqual(['book']);
+    expect(verbs('A service that helps small teams plan sprints')).toEqual(['plan']);
+    expect(verbs('An app that tracks expenses, sends reminders and exports reports')).toEqual([
+      'track',
+      'send',
+      'export',
+    ]);
+    expect(verbs('A tool to compare energy tariffs')).toEqual(['compare']);
+    expect(verbs('An app for tracking workouts and sharing playlists with friends')).toEqual([
+      'track',
+      'share',
+    ]);
+    // An idea that opens with a verb the tagger calls a noun.
+    expect(verbs('Track expenses for freelancers and send invoices')).toEqual(['track', 'send']);
+  });
+
+  it('reads features named by nouns as capabilities', () => {
+    const reading = readIdeaNlp(
+      'A simple habit tracker with offline mode, dark theme and CSV export',
+    );
+    expect(reading.capabilities.map(({ verb, object }) => [verb, object])).toEqual([
+      ['support', 'offline mode'],
+      ['support', 'dark theme'],
+      ['support', 'CSV export'],
+    ]);
+    expect(reading.product).toBe('habit tracker');
+    const journal = readIdeaNlp('A journaling app with mood tracking and daily prompts');
+    expect(journal.capabilities.map((cap) => cap.text)).toEqual([
+      'track mood',
+      'provide daily prompts',
+    ]);
+  });
+
+  it('takes the audience as written and never invents one', () => {
+    expect(readIdeaNlp(VET).audience).toBe('small veterinary clinics');
+    const mcp = readIdeaNlp('An MCP server that lets Claude search our Confluence wiki');
+    expect(mcp.audience).toBeUndefined();
+    expect(mcp.assistant).toBe('Claude');
+    expect(readIdeaNlp('A habit tracker with streaks and reminders').audience).toBeUndefined();
+    expect(readIdeaNlp('An app for iPhone to log meals').audience).toBeUndefined();
+  });
+
+  it('names the product without its scope words', () => {
+    expect(readIdeaNlp(VET).product).toBe('tool');
+    const warehouse = readIdeaNlp(
+      'A read-only MCP server that lets Claude query our Postgres analytics warehouse and summarise weekly revenue by region',
+    );
+    expect(warehouse.product).toBe('MCP server');
+    expect(warehouse.qualifiers).toEqual(['read-only']);
+    expect(find(warehouse.capabilities, 'summarise', 'revenue')?.qualifiers).toEqual(['by region']);
+    const named = readIdeaNlp('An app named Pocketvet for iPhone');
+    expect(named.product).toBe('app');
+    expect(named.name).toBe('Pocketvet');
+    expect(named.integrations).toEqual([]);
+  });
+
+  it('lists the services named, "by SMS" included', () => {
+    expect(readIdeaNlp(VET).integrations).toEqual(['SMS']);
+    expect(
+      readIdeaNlp(
+        'A dashboard for finance teams to track cloud spend across AWS and GCP, set budget alerts, and export monthly reports',
+      ).integrations,
+    ).toEqual(['AWS', 'GCP']);
+    expect(
+      readIdeaNlp('An MCP server that lets Claude search our Confluence wiki').integrations,
+    ).toEqual(['Confluence']);
+  });
+
+  it('collects scope qualifiers as written', () => {
+    const reading = readIdeaNlp(
+      'An open-source, self-hosted help desk for IT teams to triage support tickets in real time',
+    );
+    expect(reading.qualifiers).toEqual(['open-source', 'self-hosted', 'in real time']);
+    expect(reading.product).toBe('help desk');
+  });
+
+  it('gives entities as singular nouns of the objects', () => {
+    expect(readIdeaNlp(VET).entities).toEqual([
+      'appointment',
+      'reminder',
+      'record',
+      'vaccine',
+      'pet',
+    ]);
+  });
+
+  it('weighs the whole idea for the type, web by default', () => {
+    const type = (idea: string) => readIdeaNlp(idea).type.type;
+    expect(type(VET)).toBe('web');
+    expect(type('An app named Pocketvet for iPhone')).toBe('mobile');
+    expect(type('An MCP server that lets Claude search our Confluence wiki')).toBe('mcp');
+    expect(type('A tool to compare energy tariffs')).toBe('web');
+    expect(readIdeaNlp('A tool to compare energy tariffs').type.reasons).toEqual([
+      'names no platform: a web application by default',
+    ]);
+    expect(
+      type('Something for dog owners to share walks on their phone with push notifications'),
+    ).toBe('mobile');
+  });
+
+  it('reads the same idea the same way every time', () => {
+    expect(readIdeaNlp(VET)).toEqual(readIdeaNlp(VET));
+  });
+});
+
+describe('contentTerms and missingTerms', () => {
+  it('stems content words and leaves stop words and product words out', () => {
+    expect(contentTerms('A tool to send vaccine reminders by SMS')).toEqual([
+      'send',
+      'vaccin',
+      'remind',
+      'sms',
+    ]);
+  });
+
+  it('names the idea words a definition lost, as written', () => {
+    const lost = missingTerms(
+      VET,
+      'VetDesk schedules appointments for veterinary clinics and sends vaccine reminders.',
+    );
+    expect(lost).toEqual(['small', 'SMS', 'keep', 'pet', 'medical', 'records']);
+  });
+
+  it('matches other forms of the same word', () => {
+    expect(
+      missingTerms(
+        'Summarise weekly revenue by region',
+        'It summarizes the revenue of each week, region by region.',
+      ),
+    ).toEqual([]);
+  });
+});

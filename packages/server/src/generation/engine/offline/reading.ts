@@ -1,0 +1,338 @@
+/**
+ * Reads an idea with wink-nlp's tagger and rules on top: one capability per verb phrase (with its
+ * object and qualifiers as written), the product, the audience only when one is named, the
+ * services and numbers it mentions, and the project type weighed over the whole idea. Where
+ * idea.ts matches word tables, this reads structure, so lists of verbs, "by SMS" and "16-week"
+ * survive. Deterministic and offline: the tagger is a fixed model loaded once per process.
+ */
+import { type Parse, type ParsedCapability, parse } from './reading-parse.ts';
+import {
+  isNoun,
+  nounLemma,
+  type RawTok,
+  rawTokens,
+  SCOPE,
+  type Tok,
+  tokensOf,
+} from './reading-tokens.ts';
+import { inferType, type TypeReading } from './reading-type.ts';
+
+export type { TypeReading } from './reading-type.ts';
+
+/**
+ * One thing the product lets someone do. Coordinated objects ("track expenses and invoices")
+ * give one capability per object, each with the shared qualifiers: downstream every capability
+ * becomes a feature, a tool or a screen about one entity, and a merged object would hide one.
+ */
+export interface Capability {
+  /** Base form, lower case: "send", "check in". */
+  verb: string;
+  /** The noun phrase as written, without leading determiners: "vaccine reminders". */
+  object: string;
+  /** Qualifiers as written: numbers in the object first ("16-week"), then "by SMS", "offline". */
+  qualifiers: string[];
+  /** The capability as one phrase: "send vaccine reminders by SMS". */
+  text: string;
+}
+
+/** What readIdeaNlp() reads out of an idea. */
+export interface IdeaCapabilities {
+  /** The idea on one line. */
+  text: string;
+  capabilities: Capability[];
+  /** The product phrase: "tool", "habit tracker", "MCP server", "iPhone app". */
+  product: string;
+  /** The product's own name when the idea gives one: "Pocketvet" of "an app named Pocketvet". */
+  name: string | undefined;
+  /** The people it serves as written ("small veterinary clinics"); undefined when none is named. */
+  audience: string | undefined;
+  /** The AI client named in the idea ("Claude", "AI assistants"), never an audience. */
+  assistant: string | undefined;
+  /** Key nouns of the objects, singular, lower case unless proper: "appointment", "reminder". */
+  entities: string[];
+  /** Services and products named: "SMS", "AWS", "Google Calendar". */
+  integrations: string[];
+  /** Numbers with their unit as written: "16-week", "14 days", "under 2 seconds". */
+  numbers: string[];
+  /** Scope qualifiers as written: "read-only", "self-hosted", "offline", "in real time". */
+  qualifiers: string[];
+  /** Stems of the idea's content words (see contentTerms()). */
+  terms: string[];
+  type: TypeReading;
+}
+
+/** Words that name the kind of product, or say nothing of the idea's subject. */
+const GENERIC = new Set(
+  `app apps application applications tool tools platform platforms website websites site sites web
+  webapp service services system systems software server servers mcp dashboard portal saas solution
+  solutions product products mobile iphone ipad android ios phone phones smartphone model context
+  protocol assistant assistants agent agents ai llm user users someone everyone let help allow
+  enable want need use make build way thing things`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Services the idea may name in lower case or as a common word ("by email", "SMS"). */
+const SERVICES = new Map(
+  `sms email e-mail stripe slack github gitlab bitbucket jira confluence aws gcp azure postgres postgresql
+  mysql sqlite mongodb redis notion shopify twilio zoom figma salesforce hubspot linear zendesk intercom
+  gmail outlook whatsapp telegram discord dropbox airtable quickbooks xero paypal s3 bigquery snowflake
+  sentry datadog pagerduty kubernetes docker vercel netlify heroku trello asana clickup mailchimp sendgrid
+  openai anthropic webhooks webhook rss ical`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => [name, name]),
+);
+
+/** Proper nouns that are platforms or languages, not services to integrate. */
+const NOT_SERVICES = new Set(
+  `iphone ipad ios android macos windows linux web mcp english spanish french german italian portuguese
+  dutch swahili arabic hindi chinese mandarin japanese korean russian turkish polish swedish greek
+  hebrew urdu bengali indonesian vietnamese thai csv pdf json xml html markdown yaml png jpeg`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+const COMPARATIVES = new Set([
+  'under',
+  'over',
+  'below',
+  'above',
+  'less than',
+  'more than',
+  'fewer than',
+  'at least',
+  'at most',
+  'up to',
+  'no more than',
+]);
+
+function oneLine(idea: string): string {
+  return idea.replace(/\s+/g, ' ').trim().slice(0, 2000);
+}
+
+function spanText(text: string, toks: readonly Tok[], start: number, end: number): string {
+  const first = toks[start];
+  const last = toks[end - 1];
+  return first && last && end > start ? text.slice(first.start, last.end) : '';
+}
+
+/** "clinics" → "clinic"; keeps the word where the lemma strays ("app" → "application"). */
+function singular(tok: Tok): string {
+  const word = tok.pos === 'PROPN' ? tok.text : tok.lower;
+  if (tok.pos === 'PROPN' || /^(?:data|media|news|analytics)$/.test(tok.lower)) return word;
+  const lemma = (tok.pos === 'VERB' ? nounLemma(tok.lower) : tok.lemma).toLowerCase();
+  return lemma.slice(0, 3) === tok.lower.slice(0, 3) ? lemma : word;
+}
+
+function entitiesOf(
+  caps: readonly ParsedCapability[],
+  product: readonly Tok[],
+  exclude: ReadonlySet<string>,
+): string[] {
+  const verbs = new Set(caps.flatMap((cap) => cap.verb.split(' ')));
+  const heads: string[] = [];
+  const others: string[] = [];
+  const keep = (tok: Tok, into: string[], head: boolean) => {
+    // A head the tagger read as a verb is still the object ("budget alerts"); a verb before
+    // the head modifies it ("failing pods") and is no entity.
+    if (head ? !isNoun(tok) && tok.pos !== 'VERB' : tok.pos !== 'NOUN') return;
+    if (tok.numeric || tok.possessive) return;
+    const noun = singular(tok);
+    const lower = noun.toLowerCase();
+    if (GENERIC.has(lower) || verbs.has(tok.lower) || exclude.has(lower) || lower.length < 2)
+      return;
+    if (!heads.includes(noun) && !others.includes(noun)) into.push(noun);
+  };
+  for (const cap of caps) {
+    const head = cap.objectTokens.at(-1);
+    if (head) keep(head, heads, true);
+  }
+  for (const cap of caps) for (const tok of cap.objectTokens.slice(0, -1)) keep(tok, others, false);
+  // The product's own subject ("habit" of "habit tracker"), not its kind or its platform.
+  for (const tok of product.slice(0, -1)) if (tok.pos === 'NOUN') keep(tok, others, false);
+  return [...heads, ...others];
+}
+
+function integrationsOf(text: string, toks: readonly Tok[], parsed: Parse): string[] {
+  const skip = new Set<number>();
+  for (const span of [parsed.product, parsed.audience, parsed.name])
+    if (span) for (let i = span.start; i < span.end; i++) skip.add(i);
+  for (const cap of parsed.capabilities) if (cap.verbIndex >= 0) skip.add(cap.verbIndex);
+  const assistant = parsed.assistant?.toLowerCase();
+  const found: string[] = [];
+  const add = (name: string) => {
+    const lower = name.toLowerCase();
+    if (lower === assistant || NOT_SERVICES.has(lower) || lower.split(' ').some((w) => w === 'mcp'))
+      return;
+    if (!found.some((known) => known.toLowerCase() === lower)) found.push(name);
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const tok = toks[i]!;
+    if (skip.has(i)) continue;
+    if (tok.pos === 'PROPN' && /\p{Lu}/u.test(tok.text)) {
+      let end = i + 1;
+      while (toks[end]?.pos === 'PROPN' && !skip.has(end) && /\p{Lu}/u.test(toks[end]!.text)) end++;
+      add(spanText(text, toks, i, end));
+      i = end - 1;
+    } else if (SERVICES.has(tok.lower)) add(tok.text);
+  }
+  return found;
+}
+
+function numbersOf(text: string, toks: readonly Tok[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const tok = toks[i]!;
+    if (!tok.numeric || !/\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)/.test(tok.lower))
+      continue;
+    let start = i;
+    const before = toks[i - 1];
+    const twoBefore = toks[i - 2];
+    if (before?.pos === 'SYM') start = i - 1;
+    else if (twoBefore && before && COMPARATIVES.has(`${twoBefore.lower} ${before.lower}`))
+      start = i - 2;
+    else if (before && COMPARATIVES.has(before.lower)) start = i - 1;
+    let end = i + 1;
+    if (!tok.compound) {
+      if (toks[end]?.text === '%') end++;
+      // The unit: the noun the number counts, within a couple of words ("24 hours", "2 failed answers").
+      for (let j = end; j < Math.min(toks.length, i + 4); j++) {
+        const unit = toks[j]!;
+        if (isNoun(unit)) {
+          end = j + 1;
+          break;
+        }
+        if (!['ADJ', 'VERB'].includes(unit.pos)) break;
+      }
+    }
+    const phrase = spanText(text, toks, start, end);
+    if (!found.includes(phrase)) found.push(phrase);
+    i = end - 1;
+  }
+  return found;
+}
+
+function qualifiersOf(text: string, toks: readonly Tok[]): string[] {
+  const found: string[] = [];
+  for (const [i, tok] of toks.entries()) {
+    if (!SCOPE.test(tok.lower)) continue;
+    const next = toks[i + 1];
+    // "end-to-end encrypted", "offline first": the qualifier keeps the word it leans on.
+    const pair = next && SCOPE.test(`${tok.lower}-${next.lower}`);
+    const phrase = pair ? spanText(text, toks, i, i + 2) : tok.text;
+    if (!found.some((known) => known.includes(phrase))) found.push(phrase);
+  }
+  for (const match of text.matchAll(/\bin real[- ]time\b/gi)) found.push(match[0]);
+  return found;
+}
+
+/**
+ * Reads an idea into capabilities, product, audience, entities, integrations, numbers, scope
+ * qualifiers, content terms and the project type.
+ *
+ * @example
+ * readIdeaNlp('A tool for vets to send vaccine reminders by SMS').capabilities[0]?.text; // 'send vaccine reminders by SMS'
+ */
+export function readIdeaNlp(idea: string): IdeaCapabilities {
+  const text = oneLine(idea);
+  const toks = tokensOf(text);
+  const parsed = parse(toks, text);
+  let product = parsed.product
+    ? spanText(text, toks, parsed.product.start, parsed.product.end)
+    : 'product';
+  // "Tools for Cursor …": a capital that only opens the sentence is not part of the name.
+  if (parsed.product?.start === 0 && /^\p{Lu}\p{Ll}+\b/u.test(product))
+    product = product.charAt(0).toLowerCase() + product.slice(1);
+  const audience = parsed.audience
+    ? spanText(text, toks, parsed.audience.start, parsed.audience.end)
+    : undefined;
+  const integrations = integrationsOf(text, toks, parsed);
+  const productToks = parsed.product ? toks.slice(parsed.product.start, parsed.product.end) : [];
+  const exclude = new Set([
+    ...integrations.map((name) => name.toLowerCase()),
+    ...(parsed.assistant ? [parsed.assistant.toLowerCase()] : []),
+  ]);
+  return {
+    text,
+    capabilities: parsed.capabilities.map(({ verb, object, qualifiers, text: phrase }) => ({
+      verb,
+      object,
+      qualifiers,
+      text: phrase,
+    })),
+    product,
+    name: parsed.name ? spanText(text, toks, parsed.name.start, parsed.name.end) : undefined,
+    audience,
+    assistant: parsed.assistant,
+    entities: entitiesOf(parsed.capabilities, productToks, exclude),
+    integrations,
+    numbers: numbersOf(text, toks),
+    qualifiers: qualifiersOf(text, toks),
+    terms: contentTerms(text),
+    type: inferType({
+      text,
+      product,
+      audience,
+      assistant: parsed.assistant,
+      assistantActs: parsed.assistantActs,
+    }),
+  };
+}
+
+const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM', 'ADV']);
+
+/**
+ * wink-nlp's stop list holds content verbs and adjectives ("keep", "show", "empty"); of its
+ * words only these carry nothing of an idea.
+ */
+const EMPTY_WORDS = new Set(
+  'be have do get make let go come say seem become can will would should may might must also very just then too so'.split(
+    ' ',
+  ),
+);
+
+function contentTokens(text: string): RawTok[] {
+  return rawTokens(oneLine(text)).filter(
+    (tok) =>
+      CONTENT.has(tok.pos) &&
+      (!tok.stop || (tok.pos !== 'ADV' && !EMPTY_WORDS.has(tok.lemma.toLowerCase()))) &&
+      /[\p{L}\p{N}]/u.test(tok.text) &&
+      (tok.text.length > 1 || /\d/.test(tok.text)) &&
+      !GENERIC.has(tok.lemma.toLowerCase()) &&
+      !GENERIC.has(tok.text.toLowerCase()),
+  );
+}
+
+/**
+ * The content words of a text as Porter stems (wink-nlp's its.stem), stop words and generic
+ * product words left out: what a definition must keep of an idea.
+ *
+ * @example
+ * contentTerms('Send vaccine reminders by SMS'); // ['send', 'vaccin', 'remind', 'sms']
+ */
+export function contentTerms(text: string): string[] {
+  return [...new Set(contentTokens(text).map((tok) => tok.stem.toLowerCase()))];
+}
+
+/**
+ * The idea's content words that a definition lost: no word of the definition shares their stem
+ * or lemma. Returned as written in the idea (not stemmed), so a message can quote them.
+ *
+ * @example
+ * missingTerms('Send reminders by SMS', 'Sends reminders to owners'); // ['SMS']
+ */
+export function missingTerms(idea: string, definitionText: string): string[] {
+  const kept = new Set<string>();
+  for (const tok of rawTokens(oneLine(definitionText)))
+    for (const form of [tok.stem, tok.lemma, tok.text]) kept.add(form.toLowerCase());
+  const missing = new Map<string, string>();
+  for (const tok of contentTokens(idea)) {
+    const stem = tok.stem.toLowerCase();
+    if (kept.has(stem) || kept.has(tok.lemma.toLowerCase()) || kept.has(tok.text.toLowerCase()))
+      continue;
+    if (!missing.has(stem))
+      missing.set(stem, tok.pos === 'PROPN' ? tok.text : tok.text.toLowerCase());
+  }
+  return [...missing.values()];
+}

@@ -16,7 +16,34 @@ export interface ProjectDefinition {
     coreFeatures: string[];
     constraints: string[];
     successMetrics: string[];
+    /**
+     * Each capability, qualifier and number the idea states, and the core feature that
+     * carries it (docs/document-formats.md). Absent on definitions made before these members.
+     */
+    ideaCoverage?: IdeaTerm[];
+    /** The things the product stores or manipulates. */
+    keyEntities?: string[];
+    /** External services the idea names or clearly implies. */
+    integrations?: Integration[];
+    /** What the first release deliberately does not do. */
+    nonGoals?: string[];
+    /** Facts the idea leaves unknown, each with the default chosen (the brief's `A-n`). */
+    assumptions?: string[];
+    /** Questions only the client can answer, with why they matter (the brief's `Q-n`). */
+    openQuestions?: string[];
   };
+}
+
+/** A term of the idea (as written) and the core feature that carries it. */
+export interface IdeaTerm {
+  term: string;
+  feature: string;
+}
+
+/** An external service and what the product uses it for. */
+export interface Integration {
+  name: string;
+  purpose: string;
 }
 
 /** A document the workflow asks for. */

@@ -42,6 +42,7 @@ const brief: DocumentKind = {
     'Goals and success metrics',
     'Scope',
     'Risks',
+    'Assumptions and open questions',
   ],
 };
 
@@ -56,10 +57,10 @@ const requirements: DocumentKind = {
   sections: [
     'Summary',
     'Personas',
+    'Key entities',
     'Functional requirements',
     'Non-functional requirements',
     'Out of scope',
-    'Acceptance criteria',
   ],
 };
 
@@ -72,27 +73,29 @@ const stories: DocumentKind = {
   dependsOn: ['product-requirements'],
   credits: 5,
   weight: 4,
-  sections: ['Epics', 'Stories', 'Acceptance criteria', 'Edge cases'],
+  sections: ['Epics', 'Stories', 'Edge cases'],
 };
 
-const architecture = (dependsOn: readonly string[]): DocumentKind => ({
+const architecture: DocumentKind = {
   kind: 'architecture',
   title: 'Architecture',
   filename: 'ARCHITECTURE.md',
   stage: 'design',
-  dependsOn,
+  // Components cite the requirements they implement.
+  dependsOn: ['product-requirements'],
   credits: 8,
   weight: 5,
   sections: [
     'Context',
     'Components',
+    'Integrations',
     'Technology choices',
     'Data flow',
     'Security',
     'Deployment',
     'Observability',
   ],
-});
+};
 
 const planning = (dependsOn: readonly string[]): DocumentKind => ({
   kind: 'implementation-plan',
@@ -105,12 +108,12 @@ const planning = (dependsOn: readonly string[]): DocumentKind => ({
   sections: ['Milestones', 'Tasks', 'Dependencies', 'Testing strategy', 'Release checklist'],
 });
 
-const readme: DocumentKind = {
+const readme = (dependsOn: readonly string[]): DocumentKind => ({
   kind: 'readme',
   title: 'README',
   filename: 'README.md',
   stage: 'documentation',
-  dependsOn: ['architecture'],
+  dependsOn,
   credits: 3,
   weight: 2,
   sections: [
@@ -121,129 +124,136 @@ const readme: DocumentKind = {
     'Project structure',
     'Contributing',
   ],
+});
+
+const dataModel: DocumentKind = {
+  kind: 'data-model',
+  title: 'Data Model',
+  filename: 'DATA_MODEL.md',
+  stage: 'design',
+  dependsOn: ['architecture'],
+  credits: 6,
+  weight: 4,
+  sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
 };
 
-const WEB: readonly DocumentKind[] = [
-  brief,
-  requirements,
-  stories,
-  architecture(['product-requirements']),
-  {
-    kind: 'api-design',
-    title: 'API Design',
-    filename: 'API_DESIGN.md',
-    stage: 'design',
-    // Its authentication and storage follow the architecture's choices.
-    dependsOn: ['architecture'],
-    credits: 6,
-    weight: 4,
-    sections: [
-      'Conventions',
-      'Authentication',
-      'Resources and endpoints',
-      'Errors',
-      'Pagination and limits',
-      'Versioning',
-    ],
-  },
-  {
-    kind: 'data-model',
-    title: 'Data Model',
-    filename: 'DATA_MODEL.md',
-    stage: 'design',
-    dependsOn: ['architecture'],
-    credits: 6,
-    weight: 4,
-    sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
-  },
-  planning(['architecture', 'api-design', 'data-model', 'user-stories']),
-  readme,
-];
+const apiDesign: DocumentKind = {
+  kind: 'api-design',
+  title: 'API Design',
+  filename: 'API_DESIGN.md',
+  stage: 'design',
+  // Its authentication follows the architecture; its resources are the data model's entities.
+  dependsOn: ['architecture', 'data-model'],
+  credits: 6,
+  weight: 4,
+  sections: [
+    'Conventions',
+    'Authentication',
+    'Resources and endpoints',
+    'Errors',
+    'Pagination and limits',
+    'Versioning',
+  ],
+};
 
-const MOBILE: readonly DocumentKind[] = [
-  brief,
-  requirements,
-  stories,
-  architecture(['product-requirements']),
-  {
-    kind: 'screens',
-    title: 'Screens',
-    filename: 'SCREENS.md',
-    stage: 'design',
-    dependsOn: ['product-requirements', 'user-stories'],
-    credits: 6,
-    weight: 4,
-    sections: ['Screen inventory', 'Screen details', 'Empty and error states', 'Accessibility'],
-  },
-  {
-    kind: 'navigation',
-    title: 'Navigation',
-    filename: 'NAVIGATION.md',
-    stage: 'design',
-    dependsOn: ['screens'],
-    credits: 4,
-    weight: 3,
-    sections: ['Navigation structure', 'Routes', 'Deep links', 'Back behaviour'],
-  },
-  {
-    kind: 'offline-and-permissions',
-    title: 'Offline Support and Permissions',
-    filename: 'OFFLINE_AND_PERMISSIONS.md',
-    stage: 'design',
-    dependsOn: ['architecture'],
-    credits: 5,
-    weight: 3,
-    sections: ['Offline behaviour', 'Sync and conflicts', 'Device permissions', 'Privacy'],
-  },
-  planning(['architecture', 'navigation', 'offline-and-permissions']),
-  readme,
-];
+const screens: DocumentKind = {
+  kind: 'screens',
+  title: 'Screens',
+  filename: 'SCREENS.md',
+  stage: 'design',
+  // Screens serve the stories and follow the architecture's client.
+  dependsOn: ['product-requirements', 'user-stories', 'architecture'],
+  credits: 6,
+  weight: 4,
+  sections: ['Screen inventory', 'Screen details', 'Empty and error states', 'Accessibility'],
+};
 
-const MCP: readonly DocumentKind[] = [
-  brief,
-  requirements,
-  stories,
-  architecture(['product-requirements']),
-  {
-    kind: 'mcp-tools',
-    title: 'MCP Tools',
-    filename: 'MCP_TOOLS.md',
-    stage: 'design',
-    dependsOn: ['product-requirements'],
-    credits: 6,
-    weight: 4,
-    sections: ['Tool catalogue', 'Input schemas', 'Results and errors', 'Safety'],
-  },
-  {
-    kind: 'mcp-resources-and-prompts',
-    title: 'MCP Resources and Prompts',
-    filename: 'MCP_RESOURCES_AND_PROMPTS.md',
-    stage: 'design',
-    // Its prompts name the real tools.
-    dependsOn: ['mcp-tools'],
-    credits: 5,
-    weight: 3,
-    sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
-  },
-  {
-    kind: 'mcp-transport-and-clients',
-    title: 'Transport and Client Configuration',
-    filename: 'MCP_TRANSPORT_AND_CLIENTS.md',
-    stage: 'design',
-    dependsOn: ['architecture', 'mcp-tools'],
-    credits: 4,
-    weight: 3,
-    sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
-  },
-  planning([
-    'architecture',
-    'user-stories',
-    'mcp-tools',
-    'mcp-resources-and-prompts',
-    'mcp-transport-and-clients',
-  ]),
-  readme,
-];
+const navigation: DocumentKind = {
+  kind: 'navigation',
+  title: 'Navigation',
+  filename: 'NAVIGATION.md',
+  stage: 'design',
+  dependsOn: ['screens'],
+  credits: 4,
+  weight: 3,
+  sections: ['Navigation structure', 'Routes', 'Deep links', 'Back behaviour'],
+};
+
+const offlineAndPermissions: DocumentKind = {
+  kind: 'offline-and-permissions',
+  title: 'Offline Support and Permissions',
+  filename: 'OFFLINE_AND_PERMISSIONS.md',
+  stage: 'design',
+  // What works offline, and which permission each screen asks for.
+  dependsOn: ['architecture', 'screens'],
+  credits: 5,
+  weight: 3,
+  sections: [
+    'Offline behaviour',
+    'Local data model',
+    'Sync API',
+    'Sync and conflicts',
+    'Device permissions',
+    'Privacy',
+  ],
+};
+
+const mcpTools: DocumentKind = {
+  kind: 'mcp-tools',
+  title: 'MCP Tools',
+  filename: 'MCP_TOOLS.md',
+  stage: 'design',
+  // One tool per story's action, inside the architecture's components.
+  dependsOn: ['architecture', 'user-stories'],
+  credits: 6,
+  weight: 4,
+  sections: ['Tool catalogue', 'Input schemas', 'Results and errors', 'Safety'],
+};
+
+const mcpResources: DocumentKind = {
+  kind: 'mcp-resources-and-prompts',
+  title: 'MCP Resources and Prompts',
+  filename: 'MCP_RESOURCES_AND_PROMPTS.md',
+  stage: 'design',
+  // Its prompts name the real tools.
+  dependsOn: ['mcp-tools'],
+  credits: 5,
+  weight: 3,
+  sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
+};
+
+const mcpTransport: DocumentKind = {
+  kind: 'mcp-transport-and-clients',
+  title: 'Transport and Client Configuration',
+  filename: 'MCP_TRANSPORT_AND_CLIENTS.md',
+  stage: 'design',
+  dependsOn: ['architecture', 'mcp-tools'],
+  credits: 4,
+  weight: 3,
+  sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
+};
+
+/**
+ * A type's plan: the shared documents, its design documents, then the plan (which builds on
+ * the architecture, the stories and every design document) and the README (on the plan and
+ * the design documents).
+ */
+function planOf(design: readonly DocumentKind[]): readonly DocumentKind[] {
+  const kinds = design.map((doc) => doc.kind);
+  return [
+    brief,
+    requirements,
+    stories,
+    architecture,
+    ...design,
+    planning(['architecture', 'user-stories', ...kinds]),
+    readme(['implementation-plan', ...kinds]),
+  ];
+}
+
+const WEB = planOf([dataModel, apiDesign]);
+const MOBILE = planOf([screens, navigation, offlineAndPermissions]);
+const MCP = planOf([mcpTools, mcpResources, mcpTransport]);
 
 const PLANS: Record<ProjectType, readonly DocumentKind[]> = { web: WEB, mobile: MOBILE, mcp: MCP };
 

@@ -39,6 +39,14 @@ export type {
   ProjectType,
   Questionnaire,
   RequestId,
+  Trace,
+  TraceCoverage,
+  TraceEdge,
+  TraceFinding,
+  TraceNode,
+  TraceRequirementCoverage,
+  TraceResponse,
+  TraceSeverity,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreated,
@@ -152,6 +160,7 @@ export {
   type ProjectListParams,
   Projects,
   type ProjectsOptions,
+  TRACE_SEVERITIES,
 } from './resources/projects.ts';
 export { WebhookEndpoints } from './resources/webhook-endpoints.ts';
 export { VERSION } from './version.ts';

@@ -77,6 +77,22 @@ export type ProvenanceResponse = Schemas['ProvenanceResponse'];
 export type PartProvenance = Schemas['PartProvenance'];
 /** A quality-gate finding: `{ rule, message }`. */
 export type GateFinding = Schemas['GateFinding'];
+/** Body of a 200 from `GET /projects/{projectId}/trace`: `{ success: true, data: Trace }`. */
+export type TraceResponse = Schemas['TraceResponse'];
+/** A completed project's trace graph: `nodes`, `edges`, `coverage` and `findings` (docs/trace.md). */
+export type Trace = Schemas['Trace'];
+/** An ID where a document defines it: `{ id: 'FR-3', kind: 'requirement', document, section, title }`. */
+export type TraceNode = Schemas['TraceNode'];
+/** One citation: `from` (an ID or a document's filename) mentions `to`. */
+export type TraceEdge = Schemas['TraceEdge'];
+/** Per `FR-n`: its criteria, stories, components and tasks; and the totals. */
+export type TraceCoverage = Schemas['TraceCoverage'];
+/** One row of `coverage.requirements`: an `FR-n` and what reaches it. */
+export type TraceRequirementCoverage = TraceCoverage['requirements'][number];
+/** One fault the trace checks found: `{ rule, severity, message, document?, section?, ids? }`. */
+export type TraceFinding = Schemas['TraceFinding'];
+/** A finding's severity: `'critical' | 'high' | 'medium' | 'low'`. */
+export type TraceSeverity = TraceFinding['severity'];
 /** The mode of a key, its projects and its credits: `'live' | 'test'`. */
 export type Mode = Schemas['Mode'];
 /** The type of a generated project: `'web' | 'mobile' | 'mcp'`. */

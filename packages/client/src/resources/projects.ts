@@ -8,6 +8,9 @@ import type {
   ProjectStatus,
   ProjectStatusResponse,
   ProjectType,
+  Trace,
+  TraceResponse,
+  TraceSeverity,
 } from '@pgs/contract';
 import {
   abortableSleep,
@@ -64,6 +67,20 @@ export interface ArchiveOptions extends RequestOptions {
   /** `plain` (default): `<slug>/<filename>`; `kiro`, `spec-kit`, `agents`: see docs/api.md. */
   layout?: ArchiveLayout | undefined;
 }
+
+// Keyed by TraceSeverity so that a new severity in the contract breaks the build here until handled.
+const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const satisfies Record<
+  TraceSeverity,
+  number
+>;
+
+/**
+ * The severities of a trace finding, the worst first, to group `projects.trace()`'s findings.
+ *
+ * @example
+ * for (const severity of TRACE_SEVERITIES) console.log(severity, findings.filter((f) => f.severity === severity).length);
+ */
+export const TRACE_SEVERITIES = Object.keys(SEVERITY_RANK) as readonly TraceSeverity[];
 
 /** How {@link Projects} is built; {@link Pgs} passes its own options. */
 export interface ProjectsOptions {
@@ -354,6 +371,26 @@ export class Projects extends APIResource {
       headers: { Accept: 'application/zip', ...rest.headers },
     });
     return body;
+  }
+
+  /**
+   * A completed project's trace graph (`getProjectTrace`): the IDs its documents define
+   * (`nodes`), the citations between them (`edges`), for each `FR-n` its acceptance criteria
+   * and the stories, architecture components and plan tasks that reach it (`coverage`, with
+   * `totals`), and what the deterministic checks found (`findings`, worst first; the rules
+   * are in docs/trace.md). A project in progress or failed is a `ConflictError`
+   * (`PROJECT_NOT_COMPLETED`, `details.status`), not retried; another key's project a
+   * `NotFoundError`. Retries, time-outs and `signal` are those of every request.
+   *
+   * @example
+   * const { coverage, findings } = await pgs.projects.trace(projectId);
+   * for (const fr of coverage.requirements) if (fr.tasks.length === 0) console.log(`${fr.id} has no task`);
+   * console.log(findings.filter((f) => f.severity === 'critical' || f.severity === 'high').length);
+   */
+  async trace(projectId: string, options: RequestOptions = {}): Promise<Trace> {
+    const path = `/projects/${segment('projectId', projectId)}/trace`;
+    const { body } = await this.request<TraceResponse>({ ...options, method: 'GET', path });
+    return body.data;
   }
 
   #cached(projectId: string): ProjectResult | undefined {

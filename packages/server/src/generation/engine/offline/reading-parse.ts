@@ -3,7 +3,7 @@
  * capability per verb phrase. The rules read structure (tags, coordination, prepositions,
  * infinitives), not topics, so they hold for ideas they were not written against.
  */
-import { namesPeople } from './idea.ts';
+import { namesPeople } from './reading-people.ts';
 import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
 import { canBeVerb, gerundBase, isNoun, nlp, SCOPE, type Tok, verbBase } from './reading-tokens.ts';
 

@@ -260,14 +260,24 @@ describe('readIdeaNlp', () => {
         object: 'expenses',
         qualifiers: ['by client'],
         text: 'track expenses by client',
+        entity: 'expense',
       },
       {
         verb: 'track',
         object: 'invoices',
         qualifiers: ['by client'],
         text: 'track invoices by client',
+        entity: 'invoice',
       },
     ]);
+  });
+
+  it("names each capability's entity without the words that only qualify it", () => {
+    const entities = (idea: string) => readIdeaNlp(idea).capabilities.map((cap) => cap.entity);
+    expect(entities(READING_IDEAS[3]!.idea)).toEqual(['support ticket', 'ticket', 'ticket']);
+    expect(entities(READING_IDEAS[4]!.idea)).toEqual(['marathon plan', 'run', 'progress']);
+    expect(entities(READING_IDEAS[8]!.idea)).toEqual(['analytics warehouse', 'revenue']);
+    expect(entities(READING_IDEAS[11]!.idea)).toEqual(['pull request', 'diff', 'commit']);
   });
 
   it('gives both verbs of "view and export" the object that follows', () => {

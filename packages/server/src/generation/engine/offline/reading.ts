@@ -33,6 +33,12 @@ export interface Capability {
   qualifiers: string[];
   /** The capability as one phrase: "send vaccine reminders by SMS". */
   text: string;
+  /**
+   * The thing it acts on, singular, without the words that only qualify it: "vaccine reminder"
+   * of "vaccine reminders", "ticket" of "urgent tickets", "marathon plan" of "16-week marathon
+   * plan"; '' when the capability has no object.
+   */
+  entity: string;
 }
 
 /** What readIdeaNlp() reads out of an idea. */
@@ -123,6 +129,40 @@ function singular(tok: Tok): string {
   if (tok.pos === 'PROPN' || /^(?:data|media|news|analytics)$/.test(tok.lower)) return word;
   const lemma = (tok.pos === 'VERB' ? nounLemma(tok.lower) : tok.lemma).toLowerCase();
   return lemma.slice(0, 3) === tok.lower.slice(0, 3) ? lemma : word;
+}
+
+/**
+ * The object without what only qualifies it: leading adjectives, numbers, participles,
+ * possessives and the services named ("Postgres"), its last word singular.
+ */
+function entityOf(object: readonly Tok[], exclude: ReadonlySet<string>): string {
+  let start = 0;
+  const head = object.length - 1;
+  while (start < head) {
+    const tok = object[start]!;
+    const service = tok.pos === 'PROPN' && exclude.has(tok.lower);
+    if (tok.pos === 'NOUN' && !tok.numeric && !tok.possessive) break;
+    if (tok.pos === 'PROPN' && !service && !tok.possessive) break;
+    // A bare verb before the head is a noun the tagger missed ("pull requests"); a participle
+    // only qualifies it ("failing pods", "waitlisted students").
+    if (tok.pos === 'VERB' && !/(?:ing|ed)$/.test(tok.lower)) break;
+    start++;
+  }
+  const last = object[head];
+  if (!last) return '';
+  const words = object
+    .slice(start, head)
+    .map((tok) => (tok.pos === 'PROPN' ? tok.text : tok.lower));
+  let noun = singular(last);
+  // A plural the lemmatiser does not know ("diffs", "payouts").
+  if (
+    noun === last.lower &&
+    /[^su]s$/.test(noun) &&
+    !/(?:news|ics|series|species)$/.test(noun) &&
+    last.pos !== 'PROPN'
+  )
+    noun = noun.slice(0, -1);
+  return [...words, noun].join(' ');
 }
 
 function entitiesOf(
@@ -255,12 +295,15 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
   ]);
   return {
     text,
-    capabilities: parsed.capabilities.map(({ verb, object, qualifiers, text: phrase }) => ({
-      verb,
-      object,
-      qualifiers,
-      text: phrase,
-    })),
+    capabilities: parsed.capabilities.map(
+      ({ verb, object, qualifiers, text: phrase, objectTokens }) => ({
+        verb,
+        object,
+        qualifiers,
+        text: phrase,
+        entity: entityOf(objectTokens, exclude),
+      }),
+    ),
     product,
     name: parsed.name ? spanText(text, toks, parsed.name.start, parsed.name.end) : undefined,
     audience,

@@ -167,6 +167,10 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
   if (error.code === 'PROJECT_NOT_IN_PROGRESS') {
     return 'Only a project in progress can be cancelled. See its state with: pgs status ID';
   }
+  if (error.code === 'PROJECT_NOT_COMPLETED' && error.details?.status === 'in_progress') {
+    const id = typeof error.details.resource_id === 'string' ? error.details.resource_id : 'ID';
+    return `Wait for it with: pgs wait ${id}, then run this command again.`;
+  }
   if (error instanceof NotFoundError && context.apiKeySource !== undefined) {
     return 'Live and test keys see separate projects: use the key that created it.';
   }

@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectStatus } from '@pgs/client';
+import type { ProjectStatus, Trace } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../client/test/pgs-server.ts';
 import { EXIT, run } from '../src/index.ts';
@@ -223,7 +223,7 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
     expect(stdout).toContain(`Wrote `);
   });
 
-  it.concurrent('watch prints the events to the end; download extracts the archive', async ({
+  it.concurrent('watch prints the events to the end; download extracts the archive; trace shows the matrix', async ({
     expect,
   }) => {
     const created = await runCli(
@@ -269,6 +269,21 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
     );
     expect(again.code).toBe(EXIT.UNEXPECTED);
     expect(again.stderr).toContain('already exists; nothing was written');
+
+    // The trace: the matrix holds one row per requirement the JSON lists.
+    const [matrix, traced] = await Promise.all([
+      runCli(['trace', projectId], apiEnv),
+      runCli(['trace', projectId, '--json'], apiEnv),
+    ]);
+    expect(matrix.stderr).toBe('');
+    expect(matrix.code).toBe(0);
+    const data = JSON.parse(traced.stdout) as Trace;
+    const ids = data.coverage.requirements.map((fr) => fr.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const rows = matrix.stdout.split('\n').filter((l) => /^FR-\d+ /.test(l));
+    expect(rows.map((l) => l.split(' ')[0])).toEqual(ids);
+    expect(matrix.stdout).toContain(`Coverage: ${ids.length} requirement`);
+    expect(matrix.stdout).toMatch(/^Findings: /m);
   });
 
   it('refuses a --out that holds files before creating anything', async () => {

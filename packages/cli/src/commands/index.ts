@@ -7,6 +7,7 @@ import { keysCreate, keysRevoke } from './keys.ts';
 import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
 import { status, wait } from './projects.ts';
+import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
 
 /** A command group, `pgs <group> <verb>`; `default` runs for `pgs <group>` alone. */
@@ -28,6 +29,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['wait', wait],
   ['watch', watch],
   ['download', download],
+  ['trace', trace],
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],

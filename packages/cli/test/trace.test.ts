@@ -37,7 +37,7 @@ const trace: Trace = {
         components: [],
         tasks: [],
       }),
-      requirement(3, { priority: undefined, stories: [] }),
+      (({ priority: _, ...fr }) => fr)(requirement(3, { stories: [] })),
     ],
     totals: {
       frs: 3,

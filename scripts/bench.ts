@@ -12,6 +12,10 @@
  *   clients in another: RSS, and how soon the project's end reaches them all.
  * - `--scale-out` (only this group, never by default): two API processes and two workers on
  *   PostgreSQL and Redis, 200 projects in a burst; see scripts/bench-scale-out.ts.
+ * - `--quality` (only this group, never by default): the twelve ideas of reading.ideas.ts
+ *   through the offline engine (type pinned and not) and through a fake model: capabilities
+ *   kept in the requirements, type accuracy, long lines shared between projects, trace
+ *   findings and coverage; see scripts/bench-quality.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds per status case, the median printed; default 3),
@@ -35,6 +39,7 @@ import {
   stop,
 } from './bench-common.ts';
 import { pickupBench } from './bench-pickup.ts';
+import { qualityBench } from './bench-quality.ts';
 import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
 import { statusBench } from './bench-status.ts';
 import { watchersBench } from './bench-watchers.ts';
@@ -164,6 +169,8 @@ const GROUPS = {
 async function main() {
   // `--scale-out` runs only that group: it needs PostgreSQL and Redis and four processes.
   if (process.argv.includes('--scale-out')) return scaleOutBench();
+  // `--quality` runs only that group: 48 projects whose documents are read, not a load to time.
+  if (process.argv.includes('--quality')) return qualityBench();
   const only = (process.env.BENCH_ONLY ?? Object.keys(GROUPS).join(','))
     .split(',')
     .map((name) => name.trim())

@@ -323,13 +323,15 @@ async function withServer(
   modes: readonly boolean[],
 ): Promise<{ runs: Run[]; seconds: number }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-quality-'));
-  const server = await startServer(dataDir, { PGS_STATUS_RATE_LIMIT: '10000000', ...env });
+  let server: Server | undefined;
   try {
+    // A server that does not start (an engine mid-rewrite) still leaves no data behind.
+    server = await startServer(dataDir, { PGS_STATUS_RATE_LIMIT: '10000000', ...env });
     const started = performance.now();
     const runs = await runAll(server, modes);
     return { runs, seconds: (performance.now() - started) / 1000 };
   } finally {
-    await stop(server.child);
+    if (server) await stop(server.child);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

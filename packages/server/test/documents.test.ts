@@ -175,7 +175,11 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
 
     /** The paths each layout documents (docs/api.md) for a web project. */
     const LAYOUTS = {
-      plain: [...WEB_FILES.map((f) => `${SLUG}/${f}`), `${SLUG}/project.json`],
+      plain: [
+        ...WEB_FILES.map((f) => `${SLUG}/${f}`),
+        `${SLUG}/project.json`,
+        `${SLUG}/trace.json`,
+      ],
       kiro: [
         '.kiro/steering/product.md',
         `.kiro/specs/${SLUG}/requirements.md`,
@@ -183,6 +187,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         `.kiro/specs/${SLUG}/tasks.md`,
         'README.md',
         `.kiro/specs/${SLUG}/project.json`,
+        `.kiro/specs/${SLUG}/trace.json`,
       ],
       'spec-kit': [
         `specs/001-${SLUG}/spec.md`,
@@ -192,8 +197,14 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         `specs/001-${SLUG}/tasks.md`,
         'README.md',
         `specs/001-${SLUG}/project.json`,
+        `specs/001-${SLUG}/trace.json`,
       ],
-      agents: ['AGENTS.md', ...WEB_FILES.map((f) => `docs/${f}`), 'docs/project.json'],
+      agents: [
+        'AGENTS.md',
+        ...WEB_FILES.map((f) => `docs/${f}`),
+        'docs/project.json',
+        'docs/trace.json',
+      ],
     } as const;
 
     /** A file made of documents: its title, then each document one heading level down. */
@@ -223,6 +234,14 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
           ...project,
           metadata: data.metadata,
         });
+        // The trace graph beside it: what GET …/trace answers.
+        const trace = Object.entries(files).find(([path]) => path.endsWith('trace.json'))!;
+        const served = await h.request({
+          method: 'GET',
+          url: `/api/v1/projects/${id}/trace`,
+          headers: bearer(key.key),
+        });
+        expect(JSON.parse(trace[1])).toEqual(served.json().data);
 
         const at = (kind: string) => doc(kind).content;
         const spec = `specs/001-${SLUG}`;

@@ -969,7 +969,7 @@ export const openapiDocument = {
       "get": {
         "operationId": "getProjectArchive",
         "summary": "Download a completed project as a zip",
-        "description": "Every document of a completed project plus `project.json` (projectId, name, description,\ntype, questionnaire and metadata, as in the status response), as a zip streamed with\n`Content-Disposition: attachment; filename=\"<slug>.zip\"`. The slug is the project's name\nin kebab-case (ASCII letters and digits, at most 50 characters; `project` when nothing\nis left). `layout` arranges the files for a tool:\n\n| layout | files |\n| --- | --- |\n| `plain` (default) | `<slug>/<filename>` for each document, `<slug>/project.json` |\n| `kiro` | `.kiro/steering/product.md` (brief); `.kiro/specs/<slug>/requirements.md` (requirements + user stories), `design.md` (architecture + the type's design documents), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `spec-kit` | `specs/001-<slug>/spec.md` (brief + requirements + user stories), `plan.md` (architecture + screens, navigation, offline, MCP transport), `data-model.md`, `contracts/<kind>.md` (api-design, mcp-tools, mcp-resources-and-prompts), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `agents` | `AGENTS.md` (where to start, one line per document), `docs/<filename>` for each document, `docs/project.json` |\n\nA file made of several documents has a title of its own and each document under it\nwith its headings one level down. Details and the reasons are in `docs/api.md`.\nOnly a completed project has an archive: in progress or failed → 409 PROJECT_NOT_COMPLETED.\n",
+        "description": "Every document of a completed project plus `trace.json` (the trace graph, as getProjectTrace\nanswers it) beside `project.json` (projectId, name, description,\ntype, questionnaire and metadata, as in the status response), as a zip streamed with\n`Content-Disposition: attachment; filename=\"<slug>.zip\"`. The slug is the project's name\nin kebab-case (ASCII letters and digits, at most 50 characters; `project` when nothing\nis left). `layout` arranges the files for a tool:\n\n| layout | files |\n| --- | --- |\n| `plain` (default) | `<slug>/<filename>` for each document, `<slug>/project.json` |\n| `kiro` | `.kiro/steering/product.md` (brief); `.kiro/specs/<slug>/requirements.md` (requirements + user stories), `design.md` (architecture + the type's design documents), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `spec-kit` | `specs/001-<slug>/spec.md` (brief + requirements + user stories), `plan.md` (architecture + screens, navigation, offline, MCP transport), `data-model.md`, `contracts/<kind>.md` (api-design, mcp-tools, mcp-resources-and-prompts), `tasks.md` (implementation plan), `project.json`; `README.md` |\n| `agents` | `AGENTS.md` (where to start, one line per document), `docs/<filename>` for each document, `docs/project.json` |\n\nA file made of several documents has a title of its own and each document under it\nwith its headings one level down. Details and the reasons are in `docs/api.md`.\nOnly a completed project has an archive: in progress or failed → 409 PROJECT_NOT_COMPLETED.\n",
         "tags": [
           "projects"
         ],
@@ -3603,13 +3603,24 @@ export const openapiDocument = {
         "type": "object",
         "required": [
           "rule",
+          "severity",
           "message"
         ],
         "additionalProperties": false,
         "properties": {
           "rule": {
             "type": "string",
-            "description": "missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition)."
+            "description": "Documents: the form rules missing-section, placeholder, missing-name, empty, truncated\n(cut off by the output limit even after a continuation) and the trace rules of\ndocs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).\nThe definition: schema (not a definition), soft-rule (a count, length or member),\nidea-term (words of the idea it left out). Findings recorded before severities\nexisted keep their rule (unknown-id, uncovered-requirement) with the severity it\nwould have today.\n"
+          },
+          "severity": {
+            "type": "string",
+            "enum": [
+              "critical",
+              "high",
+              "medium",
+              "low"
+            ],
+            "description": "Critical and high findings trigger the one repair (or correction); what remains is recorded."
           },
           "message": {
             "type": "string"

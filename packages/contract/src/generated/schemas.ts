@@ -978,13 +978,24 @@ export const schemaBundle = {
       "type": "object",
       "required": [
         "rule",
+        "severity",
         "message"
       ],
       "additionalProperties": false,
       "properties": {
         "rule": {
           "type": "string",
-          "description": "missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition)."
+          "description": "Documents: the form rules missing-section, placeholder, missing-name, empty, truncated\n(cut off by the output limit even after a continuation) and the trace rules of\ndocs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).\nThe definition: schema (not a definition), soft-rule (a count, length or member),\nidea-term (words of the idea it left out). Findings recorded before severities\nexisted keep their rule (unknown-id, uncovered-requirement) with the severity it\nwould have today.\n"
+        },
+        "severity": {
+          "type": "string",
+          "enum": [
+            "critical",
+            "high",
+            "medium",
+            "low"
+          ],
+          "description": "Critical and high findings trigger the one repair (or correction); what remains is recorded."
         },
         "message": {
           "type": "string"

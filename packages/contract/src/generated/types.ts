@@ -214,7 +214,8 @@ export interface paths {
         };
         /**
          * Download a completed project as a zip
-         * @description Every document of a completed project plus `project.json` (projectId, name, description,
+         * @description Every document of a completed project plus `trace.json` (the trace graph, as getProjectTrace
+         *     answers it) beside `project.json` (projectId, name, description,
          *     type, questionnaire and metadata, as in the status response), as a zip streamed with
          *     `Content-Disposition: attachment; filename="<slug>.zip"`. The slug is the project's name
          *     in kebab-case (ASCII letters and digits, at most 50 characters; `project` when nothing
@@ -844,8 +845,21 @@ export interface components {
             createdAt: string;
         };
         GateFinding: {
-            /** @description missing-section, placeholder, missing-name, unknown-id, uncovered-requirement, empty (documents); schema (definition). */
+            /**
+             * @description Documents: the form rules missing-section, placeholder, missing-name, empty, truncated
+             *     (cut off by the output limit even after a continuation) and the trace rules of
+             *     docs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).
+             *     The definition: schema (not a definition), soft-rule (a count, length or member),
+             *     idea-term (words of the idea it left out). Findings recorded before severities
+             *     existed keep their rule (unknown-id, uncovered-requirement) with the severity it
+             *     would have today.
+             */
             rule: string;
+            /**
+             * @description Critical and high findings trigger the one repair (or correction); what remains is recorded.
+             * @enum {string}
+             */
+            severity: "critical" | "high" | "medium" | "low";
             message: string;
         };
         CreditsResponse: {

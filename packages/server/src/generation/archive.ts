@@ -212,7 +212,11 @@ function agentsMd(data: ProjectCompleted): string {
  * archiveEntries(data, 'kiro').map((e) => e.path);
  * // ['.kiro/steering/product.md', '.kiro/specs/teampulse/requirements.md', …]
  */
-export function archiveEntries(data: ProjectCompleted, layout: ArchiveLayout): ArchiveEntry[] {
+export function archiveEntries(
+  data: ProjectCompleted,
+  layout: ArchiveLayout,
+  trace?: string,
+): ArchiveEntry[] {
   const { project } = data;
   const plan = layoutPlan(layout, projectSlug(project.name));
   const entries: ArchiveEntry[] = [];
@@ -235,6 +239,13 @@ export function archiveEntries(data: ProjectCompleted, layout: ArchiveLayout): A
     }
   }
   entries.push({ path: plan.projectJson, content: projectJson(data) });
+  // The trace graph beside project.json (the body of GET …/trace, docs/trace.md).
+  if (trace !== undefined) {
+    entries.push({
+      path: plan.projectJson.replace(/project\.json$/, 'trace.json'),
+      content: trace,
+    });
+  }
   return entries;
 }
 

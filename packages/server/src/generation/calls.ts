@@ -45,6 +45,11 @@ export interface CallResult {
   index: number;
   /** Attempts made, on every model, including the one that answered. */
   attempts: number;
+  /**
+   * Why the answer ended, as the provider said (`stop`, `length` when the output limit cut
+   * it…); undefined when it said nothing.
+   */
+  finishReason?: string;
 }
 
 /** A call that no model of the chain could answer. */
@@ -270,7 +275,7 @@ export class ModelCaller {
     spec: CallSpec,
     signal: AbortSignal,
     usage: CallUsage,
-  ): Promise<{ text: string; output?: unknown }> {
+  ): Promise<{ text: string; output?: unknown; finishReason?: string }> {
     const release = await this.#slots.acquire(signal);
     try {
       const common = {
@@ -289,7 +294,7 @@ export class ModelCaller {
             output: Output.object({ schema: jsonSchema(spec.schema) }),
           });
           this.#add(usage, model, result.totalUsage);
-          return { text: result.text, output: result.output };
+          return { text: result.text, output: result.output, finishReason: result.finishReason };
         } catch (error) {
           // An answer that is not JSON is the caller's to correct, not a failed call.
           if (NoObjectGeneratedError.isInstance(error)) {
@@ -315,6 +320,7 @@ export class ModelCaller {
         onError: () => {},
       });
       let text = '';
+      let finishReason: string | undefined;
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') text += part.text;
         else if (part.type === 'error') throw part.error;
@@ -322,12 +328,13 @@ export class ModelCaller {
           throw new DOMException('the stream was aborted', 'AbortError');
         else if (part.type === 'finish') {
           this.#add(usage, model, part.totalUsage);
+          finishReason = part.finishReason;
           if (part.finishReason === 'content-filter') {
             throw new ContentRefusedError(`${model.engine} refused to write the ${spec.kind}`);
           }
         }
       }
-      return { text };
+      return finishReason === undefined ? { text } : { text, finishReason };
     } finally {
       release();
     }

@@ -9,15 +9,22 @@ import {
   type ModelCaller,
 } from './calls.ts';
 import type { ProjectDefinition } from './engine/context.ts';
-import { DEFINITION_RULES, DEFINITION_SCHEMA, definitionPrompt } from './prompts/definition.ts';
+import { missingTerms } from './engine/offline/reading.ts';
+import {
+  DEFINITION_CORE,
+  DEFINITION_RULES,
+  DEFINITION_SCHEMA,
+  definitionPrompt,
+} from './prompts/definition.ts';
 import { correctionMessage } from './prompts/render.ts';
 import type { ChainModel } from './providers.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validate = ajv.compile({ allOf: [DEFINITION_SCHEMA, DEFINITION_RULES] });
+const validateCore = ajv.compile(DEFINITION_CORE);
+const validateSoft = ajv.compile({ allOf: [DEFINITION_SCHEMA, DEFINITION_RULES] });
 
-/** Answer tokens for the definition: a few hundred are needed; room for verbose models. */
-const DEFINITION_MAX_OUTPUT_TOKENS = 3_000;
+/** Answer tokens for the definition: about a thousand are needed; room for verbose models. */
+const DEFINITION_MAX_OUTPUT_TOKENS = 4_000;
 
 const describe = (error: ErrorObject) =>
   `${error.instancePath || '(the answer)'} ${error.message ?? 'is invalid'}${
@@ -26,18 +33,74 @@ const describe = (error: ErrorObject) =>
       : ''
   }`;
 
-/** Validation errors of a structured answer, in words a model can act on; empty when valid. */
-export function definitionErrors(
+/** A fault of a definition answer, as provenance records it. */
+export interface DefinitionFinding {
+  /**
+   * `schema`: not a definition (the answer is not used); `soft-rule`: a count, length or
+   * member the schema asks for; `idea-term`: words of the idea the definition leaves out.
+   */
+  rule: 'schema' | 'soft-rule' | 'idea-term';
+  severity: 'critical' | 'high' | 'medium';
+  message: string;
+}
+
+/** Fields the client pinned: the server sets them, so an answer is never faulted for them. */
+interface Pinned {
+  type: ProjectType | undefined;
+  name: string | undefined;
+}
+
+/**
+ * What is wrong with a structured answer, in words a model can act on; empty when nothing
+ * is. The pinned fields are set before checking, so a model that answers `"web"` for a
+ * client's `"mobile"` is not faulted for it.
+ *
+ * @example
+ * definitionFindings(output, 'A habit tracker for remote teams', { type: 'web', name: undefined });
+ */
+export function definitionFindings(
   output: unknown,
-  requestedType: ProjectType | undefined,
-): string[] {
-  if (output === undefined) return ['the answer is not a JSON object'];
-  const errors = validate(output) ? [] : (validate.errors ?? []).map(describe);
-  const type = (output as { type?: unknown } | null)?.type;
-  if (requestedType !== undefined && type !== requestedType) {
-    errors.push(`/type must be "${requestedType}"`);
+  idea: string,
+  pinned: Pinned,
+): DefinitionFinding[] {
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) {
+    return [{ rule: 'schema', severity: 'critical', message: 'the answer is not a JSON object' }];
   }
-  return [...new Set(errors)];
+  const answer = withPinned(output as Record<string, unknown>, pinned);
+  if (!validateCore(answer)) {
+    return unique(validateCore.errors ?? []).map((message) => ({
+      rule: 'schema' as const,
+      severity: 'critical' as const,
+      message,
+    }));
+  }
+  const findings: DefinitionFinding[] = validateSoft(answer)
+    ? []
+    : unique(validateSoft.errors ?? []).map((message) => ({
+        rule: 'soft-rule' as const,
+        severity: 'medium' as const,
+        message,
+      }));
+  const missing = missingTerms(idea, JSON.stringify(answer));
+  if (missing.length > 0) {
+    findings.push({
+      rule: 'idea-term',
+      severity: 'high',
+      message: `the definition leaves out these words of the idea: ${missing.map((t) => `"${t}"`).join(', ')}. Keep each one, in a core feature and in ideaCoverage (a capability, its qualifier or its number), without changing its meaning`,
+    });
+  }
+  return findings;
+}
+
+const unique = (errors: readonly ErrorObject[]) => [...new Set(errors.map(describe))];
+
+/** The answer with the pinned fields set as the client asked. */
+function withPinned(answer: Record<string, unknown>, pinned: Pinned): Record<string, unknown> {
+  return {
+    ...answer,
+    ...(pinned.type === undefined ? {} : { type: pinned.type }),
+    ...(pinned.name === undefined ? {} : { name: pinned.name }),
+  };
 }
 
 const add = (a: CallUsage, b: CallUsage): CallUsage => ({
@@ -49,10 +112,12 @@ export interface DefinedProject {
   definition: ProjectDefinition;
   usage: CallUsage;
   attempts: number;
-  /** Corrective calls made (one per model that answered with an invalid definition). */
+  /** Corrective calls made (one per model whose first answer had a fault). */
   repairs: number;
   /** What was wrong with the first answer, if anything. */
-  initialErrors: Array<{ rule: 'schema'; message: string }>;
+  initialFindings: DefinitionFinding[];
+  /** What is still wrong with the accepted answer (soft rules only). */
+  findings: DefinitionFinding[];
   engine: string;
   version: string;
   /** The chain index of the model that answered last. */
@@ -61,7 +126,11 @@ export interface DefinedProject {
 
 /**
  * The definition call: structured output with the schema sent to the provider, the
- * answer validated, and an invalid answer corrected once with the validation errors.
+ * answer checked (the schema, the soft rules, and that it kept every term of the idea),
+ * and an answer with faults corrected once with them. Only an answer that is still no
+ * definition after its correction hands over to the next model; soft faults that survive
+ * the correction are accepted and recorded (a project is never failed for a count or a
+ * length after its tokens are spent).
  *
  * @example
  * const { definition } = await defineProject(caller, chain, project, signal);
@@ -72,11 +141,14 @@ export async function defineProject(
   project: Pick<ProjectRow, 'idea' | 'type' | 'typeRequested' | 'requestedName'>,
   signal: AbortSignal,
 ): Promise<DefinedProject> {
-  const requestedType = project.typeRequested ? (project.type ?? undefined) : undefined;
+  const pinned: Pinned = {
+    type: project.typeRequested ? (project.type ?? undefined) : undefined,
+    name: project.requestedName ?? undefined,
+  };
   const { system, prompt, version } = definitionPrompt({
     idea: project.idea,
-    type: requestedType,
-    requestedName: project.requestedName ?? undefined,
+    type: pinned.type,
+    requestedName: pinned.name,
   });
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
   const spec = {
@@ -85,24 +157,27 @@ export async function defineProject(
     maxOutputTokens: DEFINITION_MAX_OUTPUT_TOKENS,
     schema: DEFINITION_SCHEMA,
   };
-  // Each model gets the request and one correction; a model that still answers with an
-  // invalid definition hands over to the next one of the chain.
+  const check = (output: unknown) => definitionFindings(output, project.idea, pinned);
+  const usable = (findings: readonly DefinitionFinding[]) =>
+    !findings.some((finding) => finding.rule === 'schema');
+  // Each model gets the request and one correction; a model whose answer is still no
+  // definition hands over to the next one of the chain.
   let from = 0;
   let usage: CallUsage = { input: 0, output: 0 };
   let attempts = 0;
   let repairs = 0;
-  let initial: string[] | undefined;
+  let initial: DefinitionFinding[] | undefined;
   let answer: CallResult;
-  let errors: string[];
+  let findings: DefinitionFinding[];
   for (;;) {
     const models = chain.slice(from);
     const first = await caller.call(models, { ...spec, messages }, signal);
     usage = add(usage, first.usage);
     attempts += first.attempts;
     answer = { ...first, index: from + first.index };
-    errors = definitionErrors(first.output, requestedType);
-    initial ??= errors;
-    if (errors.length > 0) {
+    findings = check(first.output);
+    initial ??= findings;
+    if (findings.length > 0) {
       repairs++;
       const retry = await caller.call(
         models.slice(first.index),
@@ -111,30 +186,37 @@ export async function defineProject(
           messages: [
             ...messages,
             { role: 'assistant', content: first.text || '(no answer)' },
-            { role: 'user', content: correctionMessage(errors) },
+            { role: 'user', content: correctionMessage(findings.map((f) => f.message)) },
           ],
         },
         signal,
       );
-      answer = { ...retry, index: from + first.index + retry.index };
       usage = add(usage, retry.usage);
       attempts += retry.attempts;
-      errors = definitionErrors(retry.output, requestedType);
+      const corrected = check(retry.output);
+      // The correction is kept unless it is no definition while the first answer was one.
+      if (usable(corrected) || !usable(findings)) {
+        answer = { ...retry, index: from + first.index + retry.index };
+        findings = corrected;
+      }
     }
-    if (errors.length === 0 || answer.index + 1 >= chain.length) break;
+    if (usable(findings) || answer.index + 1 >= chain.length) break;
     from = answer.index + 1;
   }
-  if (errors.length > 0) {
+  if (!usable(findings)) {
     throw new GenerationFailedError(
-      `definition: ${answer.model.engine} answered with an invalid definition after a correction: ${errors.join('; ')}`,
+      `definition: ${answer.model.engine} answered with an invalid definition after a correction: ${findings.map((f) => f.message).join('; ')}`,
       { reason: 'invalid-output', engine: answer.model.engine, attempts, cause: undefined },
     );
   }
-  const output = answer.output as ProjectDefinition;
+  const output = withPinned(
+    answer.output as Record<string, unknown>,
+    pinned,
+  ) as unknown as ProjectDefinition;
   const definition: ProjectDefinition = {
-    name: project.requestedName ?? output.name.trim(),
+    name: output.name.trim(),
     description: output.description.trim(),
-    type: requestedType ?? output.type,
+    type: output.type,
     questionnaire: output.questionnaire,
   };
   return {
@@ -142,7 +224,8 @@ export async function defineProject(
     usage,
     attempts,
     repairs,
-    initialErrors: (initial ?? []).map((message) => ({ rule: 'schema' as const, message })),
+    initialFindings: initial ?? [],
+    findings,
     engine: answer.model.engine,
     version,
     index: answer.index,

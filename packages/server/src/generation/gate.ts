@@ -1,22 +1,37 @@
 /**
  * The quality gate every document passes through, whichever engine wrote it. It checks
- * what can be checked mechanically and cheaply; its findings go back to the model once
- * for a repair, and whatever remains is recorded in the document's provenance.
+ * the form (sections, placeholders, the name, an answer cut off) and, through the trace
+ * graph, the substance (docs/trace.md); critical and high findings go back to the model
+ * once for a repair, and whatever remains is recorded in the document's provenance.
  */
+import { parse as parseYaml } from 'yaml';
+import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
+
+/** How bad a finding is: critical and high ones trigger the one repair. */
+export type Severity = TraceFinding['severity'];
 
 /** One fault the gate found. */
 export interface Finding {
-  /** A stable rule name, e.g. `missing-section`. */
-  rule:
-    | 'missing-section'
-    | 'placeholder'
-    | 'missing-name'
-    | 'unknown-id'
-    | 'uncovered-requirement'
-    | 'empty';
+  /**
+   * A stable rule name: the form rules here (`missing-section`, `placeholder`,
+   * `missing-name`, `empty`, `truncated`) or a trace rule (docs/trace.md).
+   */
+  rule: FormRule | TraceFinding['rule'];
+  severity: Severity;
   /** What is wrong, written for the model that repairs it (and for a person reading provenance). */
   message: string;
 }
+
+type FormRule = 'missing-section' | 'placeholder' | 'missing-name' | 'empty' | 'truncated';
+
+/** The severity of each form rule. */
+const FORM_SEVERITY: Record<FormRule, Severity> = {
+  empty: 'critical',
+  truncated: 'critical',
+  'missing-section': 'high',
+  placeholder: 'high',
+  'missing-name': 'medium',
+};
 
 export interface GateInput {
   kind: string;
@@ -24,15 +39,6 @@ export interface GateInput {
   projectName: string;
   /** The `## ` headings the kind requires, in order. */
   sections: readonly string[];
-  /**
-   * Requirement IDs this document may cite: those defined by the earlier documents it was
-   * given (product requirements: FR, NFR; user stories: US).
-   */
-  knownIds: ReadonlySet<string>;
-  /** The prefixes this document defines itself (requirements: FR and NFR; stories: US). */
-  defines: readonly string[];
-  /** For the implementation plan: the FRs that must each be covered by a task. */
-  mustCover?: readonly string[];
 }
 
 const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
@@ -67,7 +73,9 @@ function prose(markdown: string): string {
  */
 export function checkDocument(input: GateInput): Finding[] {
   const { content } = input;
-  if (content.trim() === '') return [{ rule: 'empty', message: 'The document is empty.' }];
+  if (content.trim() === '') {
+    return [{ rule: 'empty', severity: FORM_SEVERITY.empty, message: 'The document is empty.' }];
+  }
   const findings: Finding[] = [];
 
   const headings = new Set(
@@ -77,6 +85,7 @@ export function checkDocument(input: GateInput): Finding[] {
   if (missing.length > 0) {
     findings.push({
       rule: 'missing-section',
+      severity: FORM_SEVERITY['missing-section'],
       message: `Required sections are missing (each must be a "## " heading with exactly this text): ${missing.map((s) => `"${s}"`).join(', ')}.`,
     });
   }
@@ -87,6 +96,7 @@ export function checkDocument(input: GateInput): Finding[] {
     if (match) {
       findings.push({
         rule: 'placeholder',
+        severity: FORM_SEVERITY.placeholder,
         message: `Placeholder text "${match[0]}" (${label}) must be replaced by the actual content.`,
       });
     }
@@ -95,41 +105,62 @@ export function checkDocument(input: GateInput): Finding[] {
   if (!content.toLowerCase().includes(input.projectName.toLowerCase())) {
     findings.push({
       rule: 'missing-name',
+      severity: FORM_SEVERITY['missing-name'],
       message: `The project's name, "${input.projectName}", does not appear in the document.`,
     });
   }
 
-  const unknown = new Set<string>();
-  for (const match of content.matchAll(/\b(FR|NFR|US)-(\d+)\b/g)) {
-    const id = match[0];
-    if (input.defines.includes(match[1]!)) continue;
-    if (!input.knownIds.has(id)) unknown.add(id);
-  }
-  if (unknown.size > 0) {
-    findings.push({
-      rule: 'unknown-id',
-      message: `These requirement IDs are cited but defined in none of the earlier documents: ${[...unknown].join(', ')}. Cite only IDs that exist${input.knownIds.size > 0 ? ` (${[...input.knownIds].join(', ')})` : ''}.`,
-    });
-  }
-
-  if (input.mustCover && input.mustCover.length > 0) {
-    const cited = new Set([...content.matchAll(/\bFR-\d+\b/g)].map((m) => m[0]));
-    const uncovered = input.mustCover.filter((id) => !cited.has(id));
-    if (uncovered.length > 0) {
-      findings.push({
-        rule: 'uncovered-requirement',
-        message: `No task covers these functional requirements: ${uncovered.join(', ')}. Every FR needs at least one task that cites it.`,
-      });
-    }
-  }
   return findings;
 }
 
-/** The IDs with a given prefix that a text mentions, e.g. every `FR-n` of the requirements. */
-export function idsIn(content: string, prefixes: readonly string[]): string[] {
-  const found = new Set<string>();
-  for (const match of content.matchAll(/\b(FR|NFR|US)-(\d+)\b/g)) {
-    if (prefixes.includes(match[1]!)) found.add(match[0]);
-  }
-  return [...found];
+/**
+ * The finding for an answer cut off by the output limit (finish reason `length`) even after
+ * it was asked to continue: never stored as if complete.
+ */
+export const TRUNCATED: Finding = {
+  rule: 'truncated',
+  severity: FORM_SEVERITY.truncated,
+  message:
+    'The document was cut off by the length limit before it ended. Write the complete document again, shorter: keep every required section and every ID, and cut prose, not structure.',
+};
+
+/** Which document answers for a trace rule that concerns coverage (the FR's own is elsewhere). */
+const COVERAGE_OWNER: Partial<Record<TraceFinding['rule'], string>> = {
+  'must-without-story': 'user-stories',
+  'fr-without-component': 'architecture',
+  'fr-without-task': 'implementation-plan',
+};
+
+/**
+ * The trace rules' findings that concern `kind`'s document (`filename`): those it answers
+ * for (a plan for tasks, stories for Must requirements, the architecture for components)
+ * and those found in it. Earlier documents' own faults were theirs to repair.
+ *
+ * @example
+ * const findings = await traceFindings(documents, 'implementation-plan', 'IMPLEMENTATION_PLAN.md', features);
+ */
+export async function traceFindings(
+  documents: readonly { filename: string; content: string }[],
+  kind: string,
+  filename: string,
+  coreFeatures: readonly string[],
+): Promise<Finding[]> {
+  const trace = buildTrace(documents);
+  const all = await checkTrace(trace, { coreFeatures, parseYaml });
+  return all
+    .filter((finding) => {
+      const owner = COVERAGE_OWNER[finding.rule];
+      return owner === undefined ? finding.document === filename : owner === kind;
+    })
+    .map(({ rule, severity, message }) => ({ rule, severity, message }));
 }
+
+/** Whether findings call for the repair: any critical or high one. */
+export const needsRepair = (findings: readonly Finding[]) =>
+  findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
+
+const WEIGHT: Record<Severity, number> = { critical: 1000, high: 100, medium: 10, low: 1 };
+
+/** A single figure to compare two sets of findings: worse findings weigh more. */
+export const findingsWeight = (findings: readonly Finding[]) =>
+  findings.reduce((sum, finding) => sum + WEIGHT[finding.severity], 0);

@@ -5,6 +5,30 @@ import { findOwnedProjectStatus } from '../storage/sql/projects.ts';
 import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
 import { DEFINITION_KIND } from './estimate.ts';
 
+type Finding = PartProvenance['findings'][number];
+
+/** The severity a finding stored before severities existed would have today. */
+const LEGACY_SEVERITY: Readonly<Record<string, Finding['severity']>> = {
+  empty: 'critical',
+  schema: 'critical',
+  'missing-section': 'high',
+  placeholder: 'high',
+  'unknown-id': 'high',
+  'uncovered-requirement': 'high',
+  'missing-name': 'medium',
+};
+
+/** Stored findings as served: each with its severity (rows older than severities get one). */
+function findingsOf(stored: unknown): Finding[] {
+  return (stored as Array<Omit<Finding, 'severity'> & { severity?: Finding['severity'] }>).map(
+    (finding) => ({
+      rule: finding.rule,
+      severity: finding.severity ?? LEGACY_SEVERITY[finding.rule] ?? 'medium',
+      message: finding.message,
+    }),
+  );
+}
+
 function part(row: ProvenanceRow): PartProvenance {
   return {
     kind: row.kind,
@@ -16,8 +40,8 @@ function part(row: ProvenanceRow): PartProvenance {
     attempts: row.attempts,
     repairs: row.repairs,
     durationMs: row.durationMs,
-    initialFindings: row.initialFindings as PartProvenance['initialFindings'],
-    findings: row.findings as PartProvenance['findings'],
+    initialFindings: findingsOf(row.initialFindings),
+    findings: findingsOf(row.findings),
     trimmedContext: row.trimmed as string[],
     createdAt: row.createdAt.toISOString(),
   };

@@ -213,8 +213,8 @@ export class GenerationWorkflow {
           attempts: defined.attempts,
           durationMs: Math.max(0, Math.round(this.#options.now() - started)),
           repairs: defined.repairs,
-          initialFindings: defined.initialErrors,
-          findings: [],
+          initialFindings: defined.initialFindings,
+          findings: defined.findings,
           trimmed: [],
         });
       });

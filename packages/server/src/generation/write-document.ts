@@ -8,8 +8,16 @@ import {
 } from './calls.ts';
 import type { DocumentKind } from './catalogue.ts';
 import type { ProjectDefinition } from './engine/context.ts';
-import { checkDocument, type Finding, idsIn } from './gate.ts';
 import {
+  checkDocument,
+  type Finding,
+  findingsWeight,
+  needsRepair,
+  TRUNCATED,
+  traceFindings,
+} from './gate.ts';
+import {
+  CONTINUE_MESSAGE,
   documentPrompt,
   type EarlierDocument,
   ID_DEFINERS,
@@ -35,6 +43,16 @@ function unwrap(text: string): string {
   const trimmed = text.trim();
   const fenced = /^```(?:markdown|md)?[ \t]*\n([\s\S]*?)\n```$/.exec(trimmed);
   return (fenced ? fenced[1]! : trimmed).trim();
+}
+
+/**
+ * An answer and its continuation as one text: the continuation starts where the answer
+ * stopped (mid-line, possibly), so it is joined as written, a repeated fence or heading line
+ * at its start dropped.
+ */
+function joinContinuation(answer: string, continuation: string): string {
+  const rest = continuation.replace(/^```(?:markdown|md)?[ \t]*\n/, '').replace(/\n```\s*$/, '');
+  return `${answer}${rest}`.trim();
 }
 
 /** The kinds a document builds on, directly or through others. */
@@ -106,23 +124,23 @@ export async function writeDocument(input: {
     budget: input.contextTokenBudget,
   });
 
-  const knownIds = new Set<string>();
-  for (const row of earlier) {
-    for (const id of idsIn(row.content, ID_DEFINERS[row.kind] ?? [])) knownIds.add(id);
-  }
-  const requirements = stored.get('product-requirements');
-  const gate = (content: string) =>
-    checkDocument({
+  // The form, then the substance: the trace of this document with those it builds on.
+  const gate = async (content: string): Promise<Finding[]> => {
+    const form = checkDocument({
       kind: doc.kind,
       content,
       projectName: definition.name,
       sections: doc.sections,
-      knownIds,
-      defines: ID_DEFINERS[doc.kind] ?? [],
-      ...(doc.kind === 'implementation-plan' && requirements
-        ? { mustCover: idsIn(requirements.content, ['FR']) }
-        : {}),
     });
+    if (form.some((finding) => finding.rule === 'empty')) return form;
+    const traced = await traceFindings(
+      [...earlier, { filename: doc.filename, content }],
+      doc.kind,
+      doc.filename,
+      definition.questionnaire.coreFeatures,
+    );
+    return [...form, ...traced];
+  };
 
   const messages: ModelMessage[] = [{ role: 'user', content: rendered.prompt }];
   const spec = {
@@ -130,43 +148,70 @@ export async function writeDocument(input: {
     system: rendered.system,
     maxOutputTokens: rendered.maxOutputTokens,
   };
+  /**
+   * An answer cut off by the output limit is continued once, from where it stopped; one
+   * still cut after that is reported `cut` (the gate's `truncated`), never taken as whole.
+   */
+  const complete = async (
+    answer: CallResult,
+    asked: readonly ModelMessage[],
+    offset: number,
+  ): Promise<{ content: string; cut: boolean }> => {
+    const text = unwrap(answer.text);
+    if (answer.finishReason !== 'length' || text === '') return { content: text, cut: false };
+    const rest = await input.caller.call(
+      input.chain.slice(offset + answer.index),
+      {
+        ...spec,
+        messages: [
+          ...asked,
+          { role: 'assistant', content: answer.text },
+          { role: 'user', content: CONTINUE_MESSAGE },
+        ],
+      },
+      signal,
+    );
+    produced.usage = sum(produced.usage, rest.usage);
+    produced.attempts += rest.attempts;
+    return { content: joinContinuation(text, rest.text), cut: rest.finishReason === 'length' };
+  };
+
   const from = input.chain;
   const first = await input.caller.call(from, { ...spec, messages }, signal);
   input.served(first, from);
-  let content = unwrap(first.text);
-  const initialFindings = gate(content);
-  let findings = initialFindings;
   const produced: Produced = {
     usage: first.usage,
     attempts: first.attempts,
     repairs: 0,
     engine: first.model.engine,
   };
+  const answered = await complete(first, messages, 0);
+  let content = answered.content;
+  const initialFindings = [...(answered.cut ? [TRUNCATED] : []), ...(await gate(content))];
+  let findings = initialFindings;
 
-  if (initialFindings.length > 0) {
+  if (needsRepair(initialFindings)) {
     produced.repairs = 1;
     try {
+      const repairMessages: ModelMessage[] = [
+        ...messages,
+        { role: 'assistant', content: content || '(no answer)' },
+        { role: 'user', content: repairMessage(initialFindings) },
+      ];
       const repairChain = from.slice(first.index);
       const repair = await input.caller.call(
         repairChain,
-        {
-          ...spec,
-          messages: [
-            ...messages,
-            { role: 'assistant', content: content || '(no answer)' },
-            { role: 'user', content: repairMessage(initialFindings) },
-          ],
-        },
+        { ...spec, messages: repairMessages },
         signal,
       );
       input.served({ index: first.index + repair.index }, from);
       produced.usage = sum(produced.usage, repair.usage);
       produced.attempts += repair.attempts;
-      const candidate = unwrap(repair.text);
-      const after = gate(candidate);
-      // Keep the repair unless it made things worse (an empty or shorter-on-sections answer).
-      if (candidate !== '' && after.length <= initialFindings.length) {
-        content = candidate;
+      const fixed = await complete(repair, repairMessages, first.index);
+      const after = [...(fixed.cut ? [TRUNCATED] : []), ...(await gate(fixed.content))];
+      // Keep the repair unless it made things worse (an empty answer, or worse findings).
+      if (fixed.content !== '' && findingsWeight(after) <= findingsWeight(initialFindings)) {
+        content = fixed.content;
         findings = after;
         produced.engine = repair.model.engine;
       }

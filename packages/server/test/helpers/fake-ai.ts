@@ -27,8 +27,19 @@ export interface FakeAiCall {
 
 /** What the fake answers to one call. */
 export type FakeAiReply =
-  /** A text answer (markdown or JSON text). Streamed replies split it into `chunks` deltas (default 4). */
-  | { kind: 'text'; text: string; usage?: { input: number; output: number }; chunks?: number }
+  /**
+   * A text answer (markdown or JSON text). Streamed replies split it into `chunks` deltas
+   * (default 4). `cut`: the answer ends at the output limit, as each protocol says it
+   * (`finish_reason: length`, an `incomplete` response for max_output_tokens, `stop_reason:
+   * max_tokens`).
+   */
+  | {
+      kind: 'text';
+      text: string;
+      usage?: { input: number; output: number };
+      chunks?: number;
+      cut?: boolean;
+    }
   /** A structured answer: sent the way the protocol carries structured output for this request (tool_use for a forced Anthropic tool, else JSON text). */
   | { kind: 'json'; value: unknown; usage?: { input: number; output: number } }
   /** An HTTP error with the protocol's own error body shape (OpenAI `{error:{message,type,code}}`, Anthropic `{type:'error',error:{type,message}}`), optional headers such as retry-after. */
@@ -279,7 +290,12 @@ function answer(call: FakeAiCall, reply: FakeAiReply, res: ServerResponse): void
       : tool
         ? { tool: tool.name, input: reply.value }
         : { text: JSON.stringify(reply.value) };
-  const wire = wireFor(call, content, reply.usage ?? DEFAULT_USAGE);
+  const wire = wireFor(
+    call,
+    content,
+    reply.usage ?? DEFAULT_USAGE,
+    reply.kind === 'text' && reply.cut === true,
+  );
   if (!call.stream) {
     sendJson(res, 200, wire.body);
     return;
@@ -318,7 +334,7 @@ function sse(data: object, event?: string): string {
 }
 
 /** The answer in one protocol's shape: the whole body, or the stream's frames. */
-function wireFor(call: FakeAiCall, content: Content, usage: Usage): Wire {
+function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = false): Wire {
   const id = `fake_${call.seq}`;
   const text = 'text' in content ? content.text : JSON.stringify(content.input);
   const [input, output] = [usage.input, usage.output];
@@ -348,10 +364,11 @@ function wireFor(call: FakeAiCall, content: Content, usage: Usage): Wire {
       ? [sse({ ...base, choices: [], usage: counts })]
       : [];
     const message = { role: 'assistant', content: text };
+    const finish = cut ? 'length' : 'stop';
     return {
-      body: { ...base, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: counts },
+      body: { ...base, choices: [{ index: 0, message, finish_reason: finish }], usage: counts },
       ...frames([chunk({ role: 'assistant', content: '' })], (piece) => chunk({ content: piece }), [
-        chunk({}, 'stop'),
+        chunk({}, finish),
         ...usageChunk,
         'data: [DONE]\n\n',
       ]),
@@ -367,7 +384,13 @@ function wireFor(call: FakeAiCall, content: Content, usage: Usage): Wire {
       model: call.model,
     };
     const counts = { input_tokens: input, output_tokens: output, total_tokens: input + output };
-    const body = { ...response, status: 'completed', output: [done], usage: counts };
+    const body = {
+      ...response,
+      status: cut ? 'incomplete' : 'completed',
+      ...(cut ? { incomplete_details: { reason: 'max_output_tokens' } } : {}),
+      output: [done],
+      usage: counts,
+    };
     let sequence = 0;
     const event = (type: string, data: object) =>
       sse({ type, sequence_number: sequence++, ...data }, type);
@@ -381,7 +404,7 @@ function wireFor(call: FakeAiCall, content: Content, usage: Usage): Wire {
         delta,
         [
           event('response.output_item.done', { output_index: 0, item: done }),
-          event('response.completed', { response: body }),
+          event(cut ? 'response.incomplete' : 'response.completed', { response: body }),
         ],
       ),
     };
@@ -391,7 +414,7 @@ function wireFor(call: FakeAiCall, content: Content, usage: Usage): Wire {
   const block = tool
     ? { type: 'tool_use', id: `toolu_${id}`, name: content.tool, input: content.input }
     : { type: 'text', text };
-  const stop_reason = tool ? 'tool_use' : 'end_turn';
+  const stop_reason = tool ? 'tool_use' : cut ? 'max_tokens' : 'end_turn';
   const message = { id: `msg_${id}`, type: 'message', role: 'assistant', model: call.model };
   const event = (type: string, data: object) => sse({ type, ...data }, type);
   const start = { ...message, content: [], usage: { input_tokens: input, output_tokens: 1 } };

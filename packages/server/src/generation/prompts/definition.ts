@@ -4,7 +4,7 @@ import { contextBlock } from '../engine/context.ts';
 import { DEFINITION_SYSTEM } from './system.ts';
 
 /** Bumped on every change of the definition prompt or its schema. */
-export const DEFINITION_PROMPT_VERSION = 1;
+export const DEFINITION_PROMPT_VERSION = 2;
 
 /**
  * The JSON Schema sent to the provider with the definition call. It keeps to the
@@ -49,10 +49,75 @@ export const DEFINITION_SCHEMA: JSONSchema7 = {
         coreFeatures: { type: 'array', items: { type: 'string' } },
         constraints: { type: 'array', items: { type: 'string' } },
         successMetrics: { type: 'array', items: { type: 'string' } },
+        ideaCoverage: {
+          type: 'array',
+          description:
+            'Each capability, qualifier and number the idea states, as written, with the core feature that carries it (verbatim).',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['term', 'feature'],
+            properties: { term: { type: 'string' }, feature: { type: 'string' } },
+          },
+        },
+        keyEntities: { type: 'array', items: { type: 'string' } },
+        integrations: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'purpose'],
+            properties: { name: { type: 'string' }, purpose: { type: 'string' } },
+          },
+        },
+        nonGoals: { type: 'array', items: { type: 'string' } },
+        assumptions: { type: 'array', items: { type: 'string' } },
+        openQuestions: { type: 'array', items: { type: 'string' } },
       },
     },
   },
 };
+
+/** The questionnaire members every definition must have: the answer is no definition without them. */
+const CORE_MEMBERS = [
+  'targetAudience',
+  'monetization',
+  'techStack',
+  'platforms',
+  'coreFeatures',
+  'constraints',
+  'successMetrics',
+] as const;
+
+/**
+ * What makes an answer a definition at all: the fields the rest of the run reads, with
+ * their types. An answer that fails it is not used (after its correction, the next model
+ * of the chain is asked); everything else ({@link DEFINITION_SCHEMA}'s further members,
+ * {@link DEFINITION_RULES}, the idea's terms) is a soft rule: corrected once, then accepted
+ * and recorded.
+ */
+export const DEFINITION_CORE = {
+  type: 'object',
+  required: ['name', 'description', 'type', 'questionnaire'],
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    type: { type: 'string' },
+    questionnaire: {
+      type: 'object',
+      required: [...CORE_MEMBERS],
+      properties: {
+        targetAudience: { type: 'string' },
+        monetization: { type: 'string' },
+        techStack: { type: 'array', items: { type: 'string' } },
+        platforms: { type: 'array', items: { type: 'string' } },
+        coreFeatures: { type: 'array', minItems: 1, items: { type: 'string' } },
+        constraints: { type: 'array', items: { type: 'string' } },
+        successMetrics: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  },
+} as const;
 
 /**
  * What a valid definition must also satisfy, checked after parsing (Ajv, JSON Schema
@@ -89,6 +154,9 @@ export const DEFINITION_RULES = {
         },
         constraints: { type: 'array', items: { type: 'string' } },
         successMetrics: { type: 'array', minItems: 1, items: { type: 'string' } },
+        ideaCoverage: { type: 'array', minItems: 1 },
+        keyEntities: { type: 'array', minItems: 1, maxItems: 12 },
+        nonGoals: { type: 'array', maxItems: 8 },
       },
     },
   },
@@ -130,6 +198,12 @@ What each field must hold:
 - "questionnaire.coreFeatures": 4 to 8 features that ARE this idea, each an imperative phrase starting with a verb ("Book a session with a mentor"); the heart of the idea first. Do not pad with generic features (sign-up, settings) unless they are central.
 - "questionnaire.constraints": 2 to 5 real constraints (regulation, privacy, offline use, budgets, integrations, rate limits).
 - "questionnaire.successMetrics": 3 to 5 measurable metrics with targets ("40% of new users book a second session within 30 days").
+- "questionnaire.ideaCoverage": one entry for each capability, qualifier and number the idea states, "term" as written in the idea and "feature" the core feature that carries it, copied exactly. Nothing the idea says may be dropped or weakened: "send reminders by SMS" needs a feature that sends them by SMS, "read-only" means no feature writes, "16-week" stays 16 weeks, "AWS and GCP" means both.
+- "questionnaire.keyEntities": the 2 to 10 things the product stores or manipulates ("appointment", "vaccination record").
+- "questionnaire.integrations": each external service the idea names or clearly implies, with what it is used for ({"name": "SMS gateway (Twilio)", "purpose": "send vaccine reminders"}); an empty list when there is none.
+- "questionnaire.nonGoals": 1 to 6 things the first release deliberately does not do, none contradicting the idea.
+- "questionnaire.assumptions": each fact the idea leaves unknown that the documents will need, stated with the default you chose ("Each clinic has one site; several sites come later"). An assumption, never an invented fact: do not claim research, interviews, quotes, statistics or regulations the idea does not call for.
+- "questionnaire.openQuestions": the questions only the client can answer, each with why it matters.
 
 The block below restates the request as JSON.
 

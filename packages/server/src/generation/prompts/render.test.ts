@@ -59,7 +59,7 @@ describe('fitToBudget', () => {
 describe('documentPrompt', () => {
   const plan = documentPlan('web');
   const architecture = plan.find((d) => d.kind === 'architecture')!;
-  const requirements = `# Product Requirements: MentorLoop\n\n## Functional requirements\n\n**FR-1** Book.\n**FR-2** Pay.\n\n## Non-functional requirements\n\n**NFR-1** Fast.\n`;
+  const requirements = `# Product Requirements: MentorLoop\n\n## Functional requirements\n\n### FR-1 Book (Must)\n\n**FR-1.1** WHEN a slot is picked THE SYSTEM SHALL hold it.\n\n### FR-2 Pay (Should)\n\n**FR-2.1** THE SYSTEM SHALL pay monthly.\n\n## Non-functional requirements\n\n**NFR-1** Fast.\n`;
 
   it('carries the earlier documents in full, the project as a readable context block, every section and the citable IDs', () => {
     const rendered = documentPrompt({
@@ -79,7 +79,7 @@ describe('documentPrompt', () => {
     expect(rendered.prompt).toContain(requirements.trim());
     for (const heading of architecture.sections)
       expect(rendered.prompt).toContain(`"## ${heading}"`);
-    expect(rendered.prompt).toContain('FR-1, FR-2, NFR-1');
+    expect(rendered.prompt).toContain('FR-1, FR-1.1, FR-2, FR-2.1, NFR-1');
     expect(rendered.prompt.indexOf(requirements.trim())).toBeLessThan(
       rendered.prompt.indexOf('Write the Architecture'),
     );
@@ -94,13 +94,26 @@ describe('documentPrompt', () => {
 });
 
 describe('citableIds', () => {
-  it('lists FR, NFR then US, numerically', () => {
-    expect(citableIds(['US-2 FR-10 NFR-1 FR-2 FR-10', 'US-1'])).toEqual([
-      'FR-2',
-      'FR-10',
-      'NFR-1',
-      'US-1',
-      'US-2',
-    ]);
+  it('lists the IDs the documents define, in document order; mentions and other owners do not count', () => {
+    const requirements = [
+      '## Functional requirements',
+      '',
+      '### FR-1 Book a session (Must)',
+      '',
+      '**FR-1.1** WHEN a slot is picked THE SYSTEM SHALL hold it for 10 minutes.',
+      '',
+      '### FR-2 Pay a mentor (Should)',
+      '',
+      'Builds on US-7, which the stories define.',
+      '',
+      '**NFR-1** (Performance) p95 under 300 ms.',
+    ].join('\n');
+    const stories = '## Stories\n\n### US-1 Book (Must)\n\nCriteria: FR-1.1, FR-9.';
+    expect(
+      citableIds([
+        { filename: 'PRODUCT_REQUIREMENTS.md', content: requirements },
+        { filename: 'USER_STORIES.md', content: stories },
+      ]),
+    ).toEqual(['FR-1', 'FR-1.1', 'FR-2', 'NFR-1', 'US-1']);
   });
 });

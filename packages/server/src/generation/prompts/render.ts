@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { DocumentKind } from '../catalogue.ts';
 import { contextBlock, type ProjectDefinition } from '../engine/context.ts';
+import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import { promptId } from './types.ts';
@@ -102,13 +103,9 @@ export function documentPrompt(input: {
     .map((heading, i) => `${i + 1}. "## ${heading}": ${brief.sections[heading] ?? ''}`.trimEnd())
     .join('\n');
   const rules = brief.rules.map((rule) => `- ${rule}`).join('\n');
-  const ids = citableIds(
-    kept.filter((doc) => ID_DEFINERS[doc.kind] !== undefined).map((doc) => doc.content),
-  );
+  const ids = citableIds(kept.filter((doc) => ID_DEFINERS[doc.kind] !== undefined));
   const idLine =
-    ids.length > 0
-      ? `- Requirement IDs you may cite (defined in the documents above): ${ids.join(', ')}.`
-      : '';
+    ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
   const prompt = `${earlier}The project, as settled in its definition:
 
 ${contextBlock({
@@ -148,24 +145,23 @@ ${idLine}`.trimEnd();
   };
 }
 
-/** The kinds that define requirement IDs, and the prefixes each defines. */
+/** The kinds that define IDs, and the prefixes each defines (docs/trace.md). */
 export const ID_DEFINERS: Readonly<Record<string, readonly string[]>> = {
+  'project-brief': ['G', 'R', 'A', 'Q'],
   'product-requirements': ['FR', 'NFR'],
   'user-stories': ['US'],
+  'implementation-plan': ['T'],
 };
 
-/** The requirement IDs defined in the given markdown, in order (FR, NFR, then US). */
-export function citableIds(contents: readonly string[]): string[] {
-  const found = new Set<string>();
-  for (const content of contents) {
-    for (const match of content.matchAll(/\b(FR|NFR|US)-(\d+)\b/g)) found.add(match[0]);
-  }
-  const rank = { FR: 0, NFR: 1, US: 2 } as Record<string, number>;
-  return [...found].sort((a, b) => {
-    const [pa, na] = a.split('-') as [string, string];
-    const [pb, nb] = b.split('-') as [string, string];
-    return rank[pa]! - rank[pb]! || Number(na) - Number(nb);
-  });
+/**
+ * The IDs the given documents define, in document order (read with the trace parser, so
+ * an ID counts only where its owning document defines it).
+ *
+ * @example
+ * citableIds([{ filename: 'PRODUCT_REQUIREMENTS.md', content }]); // ['FR-1', 'FR-1.1', …]
+ */
+export function citableIds(documents: readonly { filename: string; content: string }[]): string[] {
+  return buildTrace(documents).nodes.map((node) => node.id);
 }
 
 /** The follow-up that asks the model to repair its document after the quality gate. */
@@ -175,6 +171,10 @@ ${findings.map((f) => `- ${f.message}`).join('\n')}
 
 Rewrite the complete document so that every problem is fixed, keeping everything that was right. Answer with the whole markdown document only.`;
 }
+
+/** The follow-up to an answer the output limit cut off: the rest of it, from where it stopped. */
+export const CONTINUE_MESSAGE =
+  'Your answer was cut off by the length limit. Continue the document exactly where it stopped, without repeating anything already written and without any preamble, and finish it.';
 
 /** The follow-up that asks the model to correct a structured answer that failed validation. */
 export function correctionMessage(errors: readonly string[]): string {

@@ -26,6 +26,10 @@ export interface DocumentRoutesOptions {
 
 const parameters = openapiDocument.components.parameters;
 const projectId = { type: 'string', format: 'uuid' } as const;
+/** The trace as the archive carries it: the API's `data`, indented for people and diffs. */
+const traceJson = (body: string) =>
+  `${JSON.stringify((JSON.parse(body) as { data: unknown }).data, null, 2)}\n`;
+
 /** Completed projects never change, and the answer depends on the key: cache it, privately. */
 const FINAL_CACHE = 'private, max-age=86400';
 
@@ -139,7 +143,8 @@ export async function documentRoutes(
       }
       const data = (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse)
         .data as ProjectCompleted;
-      const entries = archiveEntries(data, request.query.layout ?? 'plain');
+      const trace = await traces.get(view.etag, () => projectTrace(data.project));
+      const entries = archiveEntries(data, request.query.layout ?? 'plain', traceJson(trace));
       reply.header(
         'content-disposition',
         `attachment; filename="${projectSlug(data.project.name)}.zip"`,

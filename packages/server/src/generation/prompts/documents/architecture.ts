@@ -3,7 +3,7 @@ import type { DocumentPrompt } from '../types.ts';
 /** The prompt for ARCHITECTURE.md: the system's shape, traced to the FR and NFR IDs. */
 export const ARCHITECTURE: DocumentPrompt = {
   kind: 'architecture',
-  version: 1,
+  version: 2,
   reader:
     'The engineers who build and run the system, and a reviewer checking that the design meets ' +
     'the requirements. They come to it to find where a behaviour lives, why a technology was ' +
@@ -26,9 +26,19 @@ export const ARCHITECTURE: DocumentPrompt = {
       'A mermaid `flowchart` code block of the components inside the system and the calls ' +
       'between them, each edge labelled with the protocol or the kind of message. Then a table ' +
       'with columns Component, Responsibility, Technology, Requirements: one row per node of the ' +
-      'diagram, its responsibility in one sentence, and the FR and NFR IDs it serves. Every FR ' +
-      'appears in at least one row. Keep to what the first release needs, typically four to ' +
+      'diagram, its responsibility in one sentence, and the FR and NFR IDs it serves (criteria as ' +
+      'FR-n.m where a component serves only some of an FR). Every FR appears in at least one ' +
+      'row. Keep to what the first release needs, typically four to ' +
       'eight components; split a service out only when a named NFR demands it.',
+    Integrations:
+      "One row per external service of the questionnaire's integrations (and any the components " +
+      'above call), as a table with columns Service, Used for, Auth, Quotas and rate limits, Cost, ' +
+      'Failure mode, Fallback: how the system authenticates to it (API key kept where, OAuth ' +
+      'scopes), the quotas and rate limits that bind at the expected load, the cost at launch ' +
+      'scale (a published price, or an assumption A-n when the brief records one), what the user ' +
+      'sees when it is down or slow, and the fallback (retry with backoff, a queue, a second ' +
+      'provider, degrade to a stated behaviour). Cite the FRs each service serves. When the ' +
+      'product uses no external service, one sentence saying so.',
     'Technology choices':
       'A table with columns Concern, Choice, Alternatives rejected, Why, covering language and ' +
       'runtime (with version), framework, data store, authentication, hosting, background work, ' +
@@ -72,8 +82,9 @@ export const ARCHITECTURE: DocumentPrompt = {
       'service level objectives with alert thresholds and says who is alerted.',
   },
   rules: [
-    'Cite FR and NFR IDs from the product requirements, written in full and never as a range; ' +
-      'introduce no requirement IDs of your own.',
+    'Cite FR, FR-n.m and NFR IDs from the product requirements (and A-n, R-n from the brief ' +
+      'where a choice rests on them), written in full and never as a range; introduce no IDs of ' +
+      'your own. Every FR is cited by the component that implements it: this is checked.',
     'Design for the scale the brief and the requirements state, not an imagined one: prefer ' +
       'fewer moving parts, and name the point (users, requests per second, data size) at which a ' +
       'part would have to change.',

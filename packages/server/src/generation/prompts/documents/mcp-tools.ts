@@ -5,7 +5,7 @@ import type { DocumentPrompt } from '../types.ts';
  */
 export const MCP_TOOLS: DocumentPrompt = {
   kind: 'mcp-tools',
-  version: 1,
+  version: 2,
   reader:
     "The engineers implementing the server's tools and, through them, the AI model that reads " +
     "each tool's name, description and input schema to decide when and how to call it. Reviewers " +
@@ -61,9 +61,12 @@ export const MCP_TOOLS: DocumentPrompt = {
     'Design tools around the tasks in the requirements, not one per upstream API endpoint: ' +
       'usually five to fifteen tools. Merge tools a model would confuse; split a tool whose ' +
       'behaviour changes with a mode flag.',
-    'Cite FR and NFR IDs from the product requirements, written in full and never as a range; ' +
-      'introduce no IDs of your own. Every FR that needs the assistant to act is served by at ' +
-      'least one tool.',
+    'Cite FR, FR-n.m and NFR IDs from the product requirements and the US IDs of the stories a ' +
+      'tool serves, written in full and never as a range; introduce no IDs of your own. Every FR ' +
+      'that needs the assistant to act is served by at least one tool, and the tools run on the ' +
+      "architecture's components.",
+    'Hold to what the idea allows: a server the idea calls read-only has no tool that creates, ' +
+      'changes or deletes anything, and no confirmation step for writes it cannot make.',
     'Schemas are valid JSON Schema and agree with the catalogue and the descriptions. The top ' +
       'level is a plain object without `oneOf`, `anyOf` or `allOf`, which several clients reject; ' +
       'no `$ref` to external documents.',

@@ -6,7 +6,7 @@ import type { DocumentPrompt } from '../types.ts';
  */
 export const OFFLINE_AND_PERMISSIONS: DocumentPrompt = {
   kind: 'offline-and-permissions',
-  version: 1,
+  version: 2,
   reader:
     'The mobile engineers implementing local storage, sync and permission requests, and the ' +
     'person who fills in the App Store privacy details and the Google Play Data safety form.',
@@ -23,6 +23,18 @@ export const OFFLINE_AND_PERMISSIONS: DocumentPrompt = {
       'WatermelonDB and the like), what is cached and for how long, the storage budget in MB and ' +
       'what is evicted first, and how the app shows that it is offline and when the data was ' +
       'last updated.',
+    'Local data model':
+      'The tables or collections of the local store as a table with columns Entity, Fields, ' +
+      'Synced, Kept for: the key entities the app keeps on the device, each field with its type, ' +
+      'which are synced and which stay local (drafts, caches, the outbox), and how long each is ' +
+      'kept. Then the schema version and how a migration runs on an app update without losing ' +
+      'unsynced changes.',
+    'Sync API':
+      "The backend endpoints the app syncs through, as the architecture's API style implies: a " +
+      'table with columns Method, Path, Request, Response, Requirements, covering the pull of ' +
+      'changes since a cursor, the push of a batch of queued operations (with its idempotency ' +
+      'key and the per-operation result), and what the server answers for a conflict. Then one ' +
+      'JSON code block of a push request and its response.',
     'Sync and conflicts':
       'How changes made offline reach the server: an outbox of operations with client-generated ' +
       'IDs and idempotency keys; retries with exponential backoff (first delay, cap, maximum ' +

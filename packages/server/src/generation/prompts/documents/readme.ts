@@ -6,7 +6,7 @@ import type { DocumentPrompt } from '../types.ts';
  */
 export const README: DocumentPrompt = {
   kind: 'readme',
-  version: 1,
+  version: 2,
   reader:
     'A developer opening the repository for the first time, who wants to know in a minute what ' +
     'the project is and to have it running on their machine within ten.',
@@ -19,9 +19,10 @@ export const README: DocumentPrompt = {
       "Two or three sentences, the project's name in the first: what it is, who it is for, and " +
       'the problem it solves. Then one line on its status: the first release, in development.',
     Features:
-      "A bulleted list of the first release's features, one line each in the user's terms, Must " +
-      'features first, citing the FR IDs in parentheses where that helps a contributor find the ' +
-      'requirement. Nothing the requirements leave out of scope.',
+      "A bulleted list of the first release's features, one line each in the user's terms and " +
+      'with the qualifiers of the idea, Must features first, each citing its FR ID in parentheses ' +
+      'so a contributor can find the requirement. Then one line pointing to the implementation ' +
+      "plan's first milestone as the place to start. Nothing the requirements leave out of scope.",
     'Tech stack':
       "A table with columns Layer, Technology, Version: the technologies of the architecture's " +
       'technology choices, with major versions, and nothing else.',
@@ -54,8 +55,10 @@ export const README: DocumentPrompt = {
       'architecture implies them.',
     "Every command, tool and version agrees with the architecture's technology choices and the " +
       "questionnaire's tech stack.",
-    'Cite FR and US IDs only where they help and only those in the documents you were given, ' +
-      'written in full; introduce no IDs of your own.',
+    'Cite FR, US and T IDs only where they help and only those in the documents you were ' +
+      'given, written in full; introduce no IDs of your own.',
+    'The project structure and the getting-started steps follow the implementation plan and the ' +
+      'design documents you were given: the same components, the same order of setup.',
     'About 500 to 1,000 words: a README is scanned, so prefer commands and tables to prose.',
   ],
   maxOutputTokens: 3_500,

@@ -6,6 +6,17 @@ import { DEFINITION_SYSTEM } from './system.ts';
 /** Bumped on every change of the definition prompt or its schema. */
 export const DEFINITION_PROMPT_VERSION = 2;
 
+/** A list of objects with two required text members (structured output allows no others). */
+const listOf = (first: string, second: string): JSONSchema7 => ({
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: [first, second],
+    properties: { [first]: { type: 'string' }, [second]: { type: 'string' } },
+  },
+});
+
 /**
  * The JSON Schema sent to the provider with the definition call. It keeps to the
  * keywords every provider's structured-output mode accepts (all properties required, no
@@ -50,26 +61,12 @@ export const DEFINITION_SCHEMA: JSONSchema7 = {
         constraints: { type: 'array', items: { type: 'string' } },
         successMetrics: { type: 'array', items: { type: 'string' } },
         ideaCoverage: {
-          type: 'array',
+          ...listOf('term', 'feature'),
           description:
             'Each capability, qualifier and number the idea states, as written, with the core feature that carries it (verbatim).',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['term', 'feature'],
-            properties: { term: { type: 'string' }, feature: { type: 'string' } },
-          },
         },
         keyEntities: { type: 'array', items: { type: 'string' } },
-        integrations: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'purpose'],
-            properties: { name: { type: 'string' }, purpose: { type: 'string' } },
-          },
-        },
+        integrations: listOf('name', 'purpose'),
         nonGoals: { type: 'array', items: { type: 'string' } },
         assumptions: { type: 'array', items: { type: 'string' } },
         openQuestions: { type: 'array', items: { type: 'string' } },

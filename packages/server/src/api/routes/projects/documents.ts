@@ -7,6 +7,7 @@ import {
   schemaRef,
 } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../generation/archive.ts';
 import { etagOf } from '../../../generation/result.ts';
@@ -60,6 +61,21 @@ export async function documentRoutes(
   app: FastifyInstance,
   { statusReader, db, traces = new TraceCache() }: DocumentRoutesOptions,
 ) {
+  /**
+   * A completed project's view (the status reader's cached bytes: no query for a hot
+   * project) and its data, parsed only when asked; 404 or 409 otherwise.
+   */
+  const completed = async (principal: Principal, id: string, what?: 'archive' | 'trace') => {
+    const view = await statusReader.read(principal, id.toLowerCase());
+    if (view === undefined) throw projectNotFound(id);
+    if (view.status !== 'completed') {
+      throw notCompleted(id, view.status, view.estimatedCompletionMs, what);
+    }
+    const data = () =>
+      (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse).data as ProjectCompleted;
+    return { view, data };
+  };
+
   app.get<{ Params: { projectId: string; filename: string } }>(
     '/projects/:projectId/documents/:filename',
     {
@@ -134,23 +150,16 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const { projectId: id } = request.params;
-      // The completed body is the status reader's cached bytes: no query for a hot project.
-      const view = await statusReader.read(request.principal, id.toLowerCase());
-      if (view === undefined) throw projectNotFound(id);
-      if (view.status !== 'completed') {
-        throw notCompleted(id, view.status, view.estimatedCompletionMs);
-      }
-      const data = (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse)
-        .data as ProjectCompleted;
-      const trace = await traces.get(view.etag, () => projectTrace(data.project));
-      const entries = archiveEntries(data, request.query.layout ?? 'plain', traceJson(trace));
+      const { view, data } = await completed(request.principal, request.params.projectId);
+      const trace = await traces.get(view.etag, () => projectTrace(data().project));
+      const project = data();
+      const entries = archiveEntries(project, request.query.layout ?? 'plain', traceJson(trace));
       reply.header(
         'content-disposition',
-        `attachment; filename="${projectSlug(data.project.name)}.zip"`,
+        `attachment; filename="${projectSlug(project.project.name)}.zip"`,
       );
       reply.header('cache-control', FINAL_CACHE);
-      return reply.type('application/zip').send(zipStream(entries, archiveDate(data)));
+      return reply.type('application/zip').send(zipStream(entries, archiveDate(project)));
     },
   );
 
@@ -173,22 +182,13 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const { projectId: id } = request.params;
-      const view = await statusReader.read(request.principal, id.toLowerCase());
-      if (view === undefined) throw projectNotFound(id);
-      if (view.status !== 'completed') {
-        throw notCompleted(id, view.status, view.estimatedCompletionMs, 'trace');
-      }
+      const { view, data } = await completed(request.principal, request.params.projectId, 'trace');
       // The trace follows the documents, which the status body's ETag covers.
       const etag = `"t-${view.etag.replace(/"/g, '')}"`;
       reply.header('etag', etag);
       reply.header('cache-control', FINAL_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = await traces.get(view.etag, () => {
-        const data = (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse)
-          .data as ProjectCompleted;
-        return projectTrace(data.project);
-      });
+      const body = await traces.get(view.etag, () => projectTrace(data().project));
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -6,6 +6,7 @@ import { type DocumentCompletedData, Pgs, type ProjectStatus } from '@pgs/client
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, HASH_FILE, inputsHash } from '../../web/scripts/ensure-built.ts';
+import { COVERAGE_COLUMNS, gapsOf } from '../../web/src/trace.ts';
 import { watchProject } from '../../web/src/watch.ts';
 import { generateAdminToken } from '../src/accounts/api-keys.ts';
 import { buildApp } from '../src/app.ts';
@@ -327,7 +328,7 @@ describe.each(await backends())('the console watching a project on %s', (backend
   }, 120_000);
   afterAll(async () => h?.close());
 
-  it('reports each document once, then the completed status with the documents', async () => {
+  it('reports each document once, then the completed status with the documents and its trace', async () => {
     const { projectId } = await pgs.projects.create({
       idea: 'A habit tracker for remote teams',
       type: 'web',
@@ -342,6 +343,15 @@ describe.each(await backends())('the console watching a project on %s', (backend
     const filenames = last.project.documents.map((d) => d.filename);
     expect(seen.documents.map((d) => d.filename).sort()).toEqual([...filenames].sort());
     expect(seen.stages.length).toBeGreaterThan(0);
+
+    // The Trace section of the completed project, read as the console reads it: each
+    // column's total counts the requirements it reaches, so a gap is what the matrix shows.
+    const { coverage } = await pgs.projects.trace(projectId);
+    expect(coverage.requirements.length).toBe(coverage.totals.frs);
+    for (const column of COVERAGE_COLUMNS) {
+      const gaps = coverage.requirements.filter((fr) => gapsOf(fr).includes(column.label));
+      expect(coverage.totals[column.total], column.label).toBe(coverage.totals.frs - gaps.length);
+    }
   });
 
   it('lists documents stored before it began, and ends on a cancel', async () => {

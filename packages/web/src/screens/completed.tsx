@@ -12,11 +12,13 @@ import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { StatusBadge } from './projects.tsx';
+import { TraceSection } from './trace.tsx';
 
 const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'];
 
 /**
- * A completed project: description, questionnaire, one tab per document, and the archive.
+ * A completed project: description, questionnaire, one tab per document, the archive, and
+ * the trace (coverage and findings).
  *
  * @example
  * <CompletedProject status={status} />
@@ -60,6 +62,7 @@ export function CompletedProject({ status }: { status: ProjectCompleted }) {
         <DownloadAll projectId={status.projectId} name={project.name} />
         <DocumentTabs documents={project.documents} />
       </section>
+      <TraceSection projectId={status.projectId} />
     </>
   );
 }

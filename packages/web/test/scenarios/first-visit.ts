@@ -3,6 +3,13 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Download, Page, Response } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
+import {
+  COVERAGE_COLUMNS,
+  findingGroups,
+  findingsSummary,
+  gapsOf,
+  priorityLabel,
+} from '../../src/trace.ts';
 import { auditScreen } from '../helpers/axe.ts';
 import { screenshot } from '../helpers/browser.ts';
 import {
@@ -199,6 +206,80 @@ export function firstVisit(current: () => Suite): void {
     expect(await auditScreen(page, 'project-view')).toEqual([]);
   });
 
+  it('shows the trace: a row per requirement, each gap a word on a highlighted cell, then the findings', async () => {
+    const trace = await suite.server.pgs.projects.trace(watched.projectId);
+    const { requirements, totals } = trace.coverage;
+    const section = page.getByRole('region', { name: 'Trace' });
+    const heading = section.getByRole('heading', { level: 2, name: 'Trace' });
+    await heading.waitFor();
+    if (requirements.length === 0) {
+      await section.getByText('The documents define no functional requirement').waitFor();
+    } else {
+      const matrix = section.getByRole('table', {
+        name: 'Functional requirements and what reaches them',
+      });
+      await matrix.waitFor();
+      expect(await matrix.locator('thead th').allInnerTexts()).toEqual([
+        'Requirement',
+        'Priority',
+        ...COVERAGE_COLUMNS.map((column) => column.label),
+      ]);
+      const rows = matrix.locator('tbody tr');
+      expect(await rows.count()).toBe(requirements.length);
+      let gaps = 0;
+      for (const [index, fr] of requirements.entries()) {
+        const row = rows.nth(index);
+        expect((await row.getByRole('rowheader').innerText()).trim()).toBe(`${fr.id} ${fr.title}`);
+        const cells = row.getByRole('cell');
+        expect((await cells.allInnerTexts()).map((text) => text.trim())).toEqual([
+          priorityLabel(fr.priority),
+          ...COVERAGE_COLUMNS.map((column) =>
+            fr[column.key].length === 0 ? 'Gap' : fr[column.key].join('\n'),
+          ),
+        ]);
+        gaps += gapsOf(fr).length;
+      }
+      // A gap is the word "Gap" on a cell that looks unlike the others: never colour alone,
+      // never text alone.
+      const gapCells = matrix.locator('tbody td.gap');
+      expect(await gapCells.count()).toBe(gaps);
+      if (gaps > 0) {
+        const background = (cell: ReturnType<Page['locator']>) =>
+          cell.evaluate((element) => getComputedStyle(element).backgroundColor);
+        const priority = rows.first().getByRole('cell').first();
+        expect(await background(gapCells.first())).not.toBe(await background(priority));
+      }
+      expect((await matrix.locator('tfoot td').allInnerTexts()).map((t) => t.trim())).toEqual([
+        '',
+        ...COVERAGE_COLUMNS.map((column) => `${totals[column.total]} of ${totals.frs}`),
+      ]);
+      await section
+        .getByText(`Must requirements with a story: ${totals.mustsWithStory} of ${totals.musts}.`)
+        .waitFor();
+    }
+
+    await section.getByText(findingsSummary(trace.findings)).waitFor();
+    for (const group of findingGroups(trace.findings)) {
+      const list = section.getByRole('region', {
+        name: `${group.label} (${group.findings.length})`,
+      });
+      expect(await list.getByRole('listitem').count()).toBe(group.findings.length);
+    }
+    expect(await section.getByRole('heading', { level: 4 }).count()).toBe(
+      findingGroups(trace.findings).length,
+    );
+
+    // The matrix scrolls sideways on a phone; it takes the focus so a keyboard can scroll it.
+    expect(await section.getByRole('region', { name: 'Coverage matrix' }).count()).toBe(
+      requirements.length === 0 ? 0 : 1,
+    );
+    await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    expect(await auditScreen(page, 'project-trace')).toEqual([]);
+    // The trace for docs/console.md: its heading at the top of a laptop window.
+    await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'project-trace');
+  });
+
   it('reads the documents: arrow keys move between tabs, tables and code are rendered', async () => {
     const tabs = page.getByRole('tablist', { name: 'Documents' }).getByRole('tab');
     const first = tabs.first();
@@ -261,7 +342,7 @@ export function firstVisit(current: () => Suite): void {
     const files = Object.keys(unzipSync(await readDownload(plain))).sort();
     const folder = plain.suggestedFilename().replace(/\.zip$/, '');
     expect(files).toEqual(
-      [...watched.project.documents.map((doc) => doc.filename), 'project.json']
+      [...watched.project.documents.map((doc) => doc.filename), 'project.json', 'trace.json']
         .map((name) => `${folder}/${name}`)
         .sort(),
     );

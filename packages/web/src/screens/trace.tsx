@@ -1,0 +1,170 @@
+import type { Trace, TraceCoverage } from '@pgs/client';
+import { useEffect, useState } from 'preact/hooks';
+import { ProblemAlert, StatusLine } from '../components.tsx';
+import { useSession } from '../hooks.ts';
+import { describeError, type Problem } from '../messages.ts';
+import {
+  COVERAGE_COLUMNS,
+  findingGroups,
+  findingsSummary,
+  gapsOf,
+  priorityLabel,
+  whereOf,
+} from '../trace.ts';
+
+/**
+ * A completed project's trace (`projects.trace()`): the coverage matrix of its functional
+ * requirements (criteria, stories, components, tasks; an empty cell reads "Gap" and is
+ * highlighted), the totals, and the findings of the checks by severity. Read once when the
+ * section is shown; a completed project's trace never changes.
+ *
+ * @example
+ * <TraceSection projectId={status.projectId} />
+ */
+export function TraceSection({ projectId }: { projectId: string }) {
+  const { pgs, signOut } = useSession();
+  const [trace, setTrace] = useState<Trace | undefined>(undefined);
+  const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  const [attempt, setAttempt] = useState(0);
+
+  // `attempt` (Try again) re-runs the same request.
+  useEffect(() => {
+    const controller = new AbortController();
+    setProblem(undefined);
+    pgs.projects.trace(projectId, { signal: controller.signal }).then(setTrace, (error) => {
+      if (controller.signal.aborted) return;
+      const described = describeError(error);
+      if (described.signOut) signOut(described);
+      setProblem(described);
+    });
+    return () => controller.abort();
+  }, [pgs, projectId, signOut, attempt]);
+
+  return (
+    <section class="card" aria-labelledby="trace-heading">
+      <h2 id="trace-heading">Trace</h2>
+      <p class="hint">
+        How each functional requirement (FR-n) is reached by its acceptance criteria, the user
+        stories, the architecture's components and the plan's tasks, as read from the documents. A
+        gap is a column where nothing reaches the requirement.
+      </p>
+      <StatusLine text={trace === undefined && problem === undefined ? 'Loading the trace…' : ''} />
+      {problem && (
+        <>
+          <ProblemAlert problem={problem} />
+          <button type="button" class="secondary" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </>
+      )}
+      {trace && <TraceView trace={trace} />}
+    </section>
+  );
+}
+
+function TraceView({ trace }: { trace: Trace }) {
+  const { requirements, totals } = trace.coverage;
+  const withGaps = requirements.filter((fr) => gapsOf(fr).length > 0).length;
+  return (
+    <>
+      <h3>Coverage</h3>
+      {requirements.length === 0 ? (
+        <p>The documents define no functional requirement (FR-n).</p>
+      ) : (
+        <>
+          <p data-testid="trace-summary">
+            {requirements.length} {requirements.length === 1 ? 'requirement' : 'requirements'},{' '}
+            {withGaps === 0 ? 'none with a gap' : `${withGaps} with a gap`}. Must requirements with
+            a story: {totals.mustsWithStory} of {totals.musts}.
+          </p>
+          <CoverageMatrix coverage={trace.coverage} />
+        </>
+      )}
+      <h3>Findings</h3>
+      <p>{findingsSummary(trace.findings)}</p>
+      {findingGroups(trace.findings).map((group) => (
+        <section
+          key={group.severity}
+          class="finding-group"
+          aria-labelledby={`findings-${group.severity}`}
+        >
+          <h4 id={`findings-${group.severity}`}>
+            <span class={`severity severity-${group.severity}`}>{group.label}</span> (
+            {group.findings.length})
+          </h4>
+          <ul class="findings">
+            {group.findings.map((finding, index) => (
+              // A finding has no id of its own; the list never reorders.
+              <li key={index}>
+                <code class="rule">{finding.rule}</code> {finding.message}
+                {whereOf(finding) && <span class="where"> ({whereOf(finding)})</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+function CoverageMatrix({ coverage }: { coverage: TraceCoverage }) {
+  const { requirements, totals } = coverage;
+  return (
+    // Focusable and labelled: on a phone the matrix scrolls sideways, by keyboard too
+    // (axe's scrollable-region-focusable), as the documents' tables do.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus
+    <section class="trace-scroll" tabIndex={0} aria-label="Coverage matrix">
+      <table class="trace-matrix">
+        <caption>Functional requirements and what reaches them</caption>
+        <thead>
+          <tr>
+            <th scope="col">Requirement</th>
+            <th scope="col">Priority</th>
+            {COVERAGE_COLUMNS.map((column) => (
+              <th scope="col" key={column.key}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {requirements.map((fr) => (
+            <tr key={fr.id}>
+              <th scope="row">
+                <span class="trace-id">{fr.id}</span> {fr.title}
+              </th>
+              <td>{priorityLabel(fr.priority)}</td>
+              {COVERAGE_COLUMNS.map((column) => {
+                const items = fr[column.key];
+                return items.length === 0 ? (
+                  <td key={column.key} class="gap">
+                    Gap
+                  </td>
+                ) : (
+                  <td key={column.key}>
+                    <ul class="trace-items">
+                      {items.map((item) => (
+                        <li key={item}>{item}</li>
+                      ))}
+                    </ul>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Requirements reached</th>
+            <td />
+            {COVERAGE_COLUMNS.map((column) => (
+              <td key={column.key}>
+                {totals[column.total]} of {totals.frs}
+              </td>
+            ))}
+          </tr>
+        </tfoot>
+      </table>
+    </section>
+  );
+}

@@ -5,17 +5,18 @@
  */
 import type { GenerationContext, ProjectDefinition } from './context.ts';
 import { defineProject as define } from './offline/define.ts';
-import { type Facts, factsFor } from './offline/facts.ts';
+import { type Facts, factsFor, type SectionWriter } from './offline/facts.ts';
 import { blocks, bullets } from './offline/markdown.ts';
-import type { SectionWriter } from './offline/phrases.ts';
 import { ARCHITECTURE_SECTIONS } from './offline/sections-architecture.ts';
 import { BRIEF_SECTIONS } from './offline/sections-brief.ts';
 import { DELIVERY_SECTIONS } from './offline/sections-delivery.ts';
 import { MCP_SECTIONS } from './offline/sections-mcp.ts';
+import { MCP_TRANSPORT_SECTIONS } from './offline/sections-mcp-transport.ts';
 import { MOBILE_SECTIONS } from './offline/sections-mobile.ts';
+import { OFFLINE_SECTIONS } from './offline/sections-offline.ts';
 import { PRODUCT_SECTIONS } from './offline/sections-product.ts';
 import { WEB_SECTIONS } from './offline/sections-web.ts';
-import { decapitalize, gerund, listing } from './offline/words.ts';
+import { listing } from './offline/words.ts';
 
 type DefinitionContext = Extract<GenerationContext, { task: 'definition' }>;
 type DocumentContext = Extract<GenerationContext, { task: 'document' }>;
@@ -31,6 +32,8 @@ const WRITERS: Record<string, SectionWriter> = {
   ...WEB_SECTIONS,
   ...MOBILE_SECTIONS,
   ...MCP_SECTIONS,
+  ...MCP_TRANSPORT_SECTIONS,
+  ...OFFLINE_SECTIONS,
 };
 
 const PURPOSE: Record<string, string> = {
@@ -62,15 +65,14 @@ export function countWords(markdown: string): number {
   return markdown.split(/\s+/).filter((word) => /[A-Za-z0-9]/.test(word)).length;
 }
 
+/** A section no writer knows (a catalogue section added later): what the document covers there. */
 function fallbackSection(section: string): SectionWriter {
   return (f) =>
     blocks(
-      `This section covers ${section.toLowerCase()} for ${f.name}, ${f.aLabel} for ${f.audienceShort}. ` +
-        `It applies the same decisions as the rest of the documents: the stack (${f.stack.join(', ')}) and the core features below.`,
+      `${section} for ${f.name}, for each of its requirements:`,
       bullets(
-        f.features.map(
-          (feature) =>
-            `**${feature}**: ${section.toLowerCase()} is settled before ${decapitalize(gerund(feature))} is built, and checked again at release.`,
+        f.requirements.map(
+          (r) => `${r.id} ${r.text}: ${section.toLowerCase()} as the requirement states it.`,
         ),
       ),
     );
@@ -82,22 +84,23 @@ function intro(f: Facts, context: DocumentContext): string {
     `This ${context.document.title} covers ${listing(context.document.sections.map((s) => s.toLowerCase()))}`;
   const related = context.related.map((doc) => doc.title).filter(Boolean);
   return (
-    `${f.name} is ${f.aLabel} for ${f.audienceShort}, built with ${listing(f.stack.slice(0, 3))}. ` +
-    `It starts from the idea "${f.idea}". ${purpose}` +
+    `${f.name} is ${f.aLabel} for ${f.who}. ${purpose}` +
     (related.length > 0 ? `, building on the ${listing(related)}.` : '.')
   );
 }
 
+/** What the documents of a project all rest on, for a document too short to stand alone. */
 function recap(f: Facts): string {
   return blocks(
-    `For reference, the settled facts every ${f.name} document relies on:`,
+    `For reference, what every document of ${f.name} rests on:`,
     bullets([
-      `Audience: ${f.audience}`,
-      `Core features: ${f.features.join('; ')}`,
+      `Audience: ${f.who}`,
+      `Core features: ${f.requirements.map((r) => `${r.text} (${r.id}, ${r.priority})`).join('; ')}`,
       `Tech stack: ${f.stack.join(', ')}`,
       `Platforms: ${f.platforms.join(', ')}`,
-      `Business model: ${f.monetization}`,
-      `Success metrics: ${f.metrics.join('; ')}`,
+      ...f.assumptions.map((a) => `Assumption ${a.id}: ${a.fact}; ${a.choice}`),
+      ...f.questions.map((q) => `Open question ${q.id}: ${q.question} ${q.impact}.`),
+      ...(f.nonGoals.length > 0 ? [`Not in the first release: ${f.nonGoals.join('; ')}`] : []),
     ]),
   );
 }

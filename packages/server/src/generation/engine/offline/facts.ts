@@ -1,261 +1,232 @@
+/**
+ * The project as every offline document sees it, derived from the idea and the settled
+ * definition only: the requirements (one per core feature, with their EARS criteria), the
+ * brief's assumptions and questions, the services, the people. Each document call derives
+ * the same facts, so the IDs one document defines are the IDs the next one cites.
+ */
 import type { ProjectType } from '@pgs/contract';
-import type { DocumentRequest, ProjectDefinition, RelatedDocument } from '../context.ts';
-import { audienceInSentence, audienceNoun } from './audience.ts';
-import { isAction, mainNoun, TYPE_LABEL } from './define.ts';
-import { type IdeaReading, readIdea } from './idea.ts';
-import {
-  article,
-  clip,
-  decapitalize,
-  kebab,
-  pascal,
-  pick,
-  plural,
-  shuffled,
-  singular,
-  snake,
-} from './words.ts';
+import type {
+  DocumentRequest,
+  Integration,
+  ProjectDefinition,
+  RelatedDocument,
+} from '../context.ts';
+import { criteriaFor } from './criteria.ts';
+import { isReadOnly, TYPE_LABEL } from './define.ts';
+import { assumptionsOf, oneOf, openQuestionsOf, theService } from './define-members.ts';
+import { type FeatureParts, partsOf } from './features.ts';
+import { type IdeaCapabilities, readIdeaNlp } from './reading.ts';
+import { namesGroup } from './reading-people.ts';
+import { article, clip, kebab, pascal, plural, snake, uncountable } from './words.ts';
 
-/** A domain object of the project, named every way the documents need it. */
+/** A thing the product keeps, named every way the documents need it. */
 export interface Entity {
-  /** `Shift` */
+  /** `VaccineReminder` */
   name: string;
-  /** `shift` */
+  /** `vaccine reminder` */
   label: string;
-  /** `shifts` */
+  /** `vaccine reminders` */
   plural: string;
-  /** `shifts` (SQL) */
+  /** `vaccine_reminders` (SQL) */
   table: string;
-  /** `shifts` (URL) */
+  /** `vaccine-reminders` (URL) */
   path: string;
-  /** `a shift`, `an order` */
+  /** `a vaccine reminder` */
   a: string;
 }
 
-/** An MCP tool derived from a feature. */
-export interface Tool {
-  name: string;
-  feature: string;
-  write: boolean;
-  entity: Entity;
+/** An acceptance criterion in EARS form, with what it is about (for the stories and tests). */
+export interface Criterion {
+  id: string;
+  text: string;
+  role: 'event' | 'quality' | 'unwanted' | 'offline' | 'approval' | 'readonly';
 }
 
-/** A mobile screen derived from the features and entities. */
-export interface Screen {
-  name: string;
-  route: string;
-  purpose: string;
+/** A functional requirement group: one core feature. */
+export interface Requirement extends FeatureParts {
+  id: string;
+  n: number;
+  priority: 'Must' | 'Should' | 'Could';
+  ent: Entity;
+  /** Whether it changes data (an MCP tool that writes). */
+  writes: boolean;
+  /** The service it goes through, if the definition names one for it. */
+  service: Integration | undefined;
+  criteria: Criterion[];
+  /** The assumptions and open questions that bear on it (`A-2`, `Q-1`). */
+  dependsOn: string[];
 }
 
-/** A persona with a stable first name. */
-export interface Persona {
-  name: string;
-  role: string;
+/** An assumption of the brief: the fact the idea leaves open, and the default chosen. */
+export interface Assumption {
+  id: string;
+  fact: string;
+  choice: string;
 }
 
-/** Everything a section writer may use; all of it derives from the idea and the definition. */
+/** An open question of the brief: the question, why it matters, and the feature it affects. */
+export interface Question {
+  id: string;
+  question: string;
+  impact: string;
+  affects: string;
+}
+
+/** Everything a section writer may use. */
 export interface Facts {
   kind: string;
   title: string;
   name: string;
-  /** `habitloop`: for packages, schemes and hosts. */
+  /** `appointmentboard`: for packages, schemes and hosts. */
   slug: string;
   type: ProjectType;
-  /** "web application", "mobile app", "MCP server". */
   label: string;
-  /** "a web application", "an MCP server". */
   aLabel: string;
   description: string;
-  /** The idea, on one line and at most 220 characters, for quoting. */
   idea: string;
-  reading: IdeaReading;
-  /** The audience sentence, ready to follow "for": "nurses who work nights and want to …". */
-  audience: string;
-  /** The audience as a noun phrase, without its "who …" clause: "nurses", "developers and teams". */
-  audienceShort: string;
-  /** What users do with it, as an infinitive phrase. */
-  purpose: string;
-  features: string[];
-  /** The features that are actions ("Swap shifts"). */
-  actions: string[];
-  stack: string[];
-  platforms: string[];
-  constraints: string[];
-  metrics: string[];
-  monetization: string;
+  reading: IdeaCapabilities;
+  /** The people it serves, as a plural noun phrase ("small veterinary clinics"). */
+  who: string;
+  /** One of them, as a story's role ("someone at a small veterinary clinic"). */
+  role: string;
+  /** The AI client an MCP server serves ("Claude"), or "the assistant". */
+  assistant: string;
+  requirements: Requirement[];
   entities: Entity[];
   main: Entity;
-  tools: Tool[];
-  screens: Screen[];
-  personas: [Persona, Persona, Persona];
+  integrations: Integration[];
+  assumptions: Assumption[];
+  questions: Question[];
+  nonGoals: string[];
+  constraints: string[];
+  metrics: string[];
+  stack: string[];
+  platforms: string[];
+  monetization: string;
+  readOnly: boolean;
+  selfHosted: boolean;
+  openSource: boolean;
   related: RelatedDocument[];
-  seed: string;
 }
 
-const READ_VERBS = new Set(
-  `search find list get read query summarize summarise compare browse view check monitor analyse analyze
-  visualise visualize explain fetch answer ask discover recommend estimate forecast calculate compute detect
-  identify inspect count measure watch listen follow verify audit test match map`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-/** Whether a feature changes data ("Swap shifts") rather than reading it ("Search wiki"). */
-export function isWrite(feature: string): boolean {
-  return isAction(feature) && !READ_VERBS.has((feature.split(' ')[0] ?? '').toLowerCase());
-}
-
-const FIRST_NAMES = [
-  'Amara',
-  'Jonas',
-  'Priya',
-  'Mateo',
-  'Lena',
-  'Kofi',
-  'Sofia',
-  'Hiro',
-  'Noor',
-  'Elias',
-  'Ines',
-  'Tomasz',
-];
-
-function entity(noun: string): Entity {
-  const label = singular(noun).toLowerCase();
+/** An entity named every way the documents need. */
+export function entity(label: string): Entity {
   const many = plural(label);
+  const flat = label.toLowerCase();
   return {
     name: pascal(label),
-    label,
-    plural: many,
+    label: flat,
+    plural: many.toLowerCase(),
     table: snake(many, 3),
     path: kebab(many, 3),
-    a: `${article(label)} ${label}`,
+    a: uncountable(flat) ? flat : `${article(flat)} ${flat}`,
   };
 }
 
-function entitiesOf(reading: IdeaReading, features: readonly string[]): Entity[] {
-  const nouns = reading.nouns.filter((noun) => noun === noun.toLowerCase() && noun.length >= 3);
-  const main = mainNoun(reading);
-  const ordered =
-    main && nouns.includes(main) ? [main, ...nouns.filter((noun) => noun !== main)] : nouns;
-  if (ordered.length === 0) {
-    const object = features.find(isAction)?.split(' ').slice(-1)[0];
-    ordered.push(
-      object
-        ? object.toLowerCase()
-        : (reading.product.split(' ').slice(-1)[0] ?? 'item').toLowerCase(),
-    );
-  }
-  const seen = new Set<string>();
-  return ordered
-    .map(entity)
-    .filter((item) => !seen.has(item.label) && seen.add(item.label))
-    .slice(0, 3);
+/** "Fact; default" → the fact and the default; a sentence without ";" is its own default. */
+function splitAssumption(text: string, n: number): Assumption {
+  const [fact, ...rest] = text.split(/;\s*/);
+  return {
+    id: `A-${n}`,
+    fact: clip(fact!.trim(), 200),
+    choice: rest.length > 0 ? rest.join('; ').trim() : 'Taken as stated',
+  };
 }
 
-/** The entity a feature is about: the one whose name it mentions, else the main one. */
-export function entityOf(facts: Pick<Facts, 'entities' | 'main'>, feature: string): Entity {
-  const lower = feature.toLowerCase();
-  return facts.entities.find((item) => lower.includes(item.label)) ?? facts.main;
-}
-
-/** "Summarize a recipe for the assistant" → "summarize_recipe": the verb and its object. */
-function toolName(feature: string): string {
-  const words = feature
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ');
-  const kept: string[] = [];
-  for (const word of words) {
-    if (
-      kept.length > 0 &&
-      ['for', 'with', 'to', 'by', 'from', 'in', 'on', 'across', 'of', 'at', 'and', 'or'].includes(
-        word,
-      )
-    )
+/** "Question? Why." → the question, why it matters, and the feature sharing the most words. */
+function splitQuestion(text: string, n: number, features: readonly string[]): Question {
+  const at = text.indexOf('?');
+  const question = at === -1 ? text.trim() : text.slice(0, at + 1).trim();
+  const impact =
+    at === -1
+      ? 'It changes what the first release builds'
+      : text.slice(at + 1).trim() || 'It changes what the first release builds';
+  const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9-]{4,}/g) ?? []);
+  const mine = words(text);
+  let affects = features[0] ?? '';
+  let best = 0;
+  for (const feature of features) {
+    if (text.includes(`"${feature}"`)) {
+      affects = feature;
       break;
-    if (['a', 'an', 'the', 'one', 'each', 'every', 'recent'].includes(word)) continue;
-    kept.push(word);
-    if (kept.length === 3) break;
+    }
+    const shared = [...words(feature)].filter((w) => mine.has(w)).length;
+    if (shared > best) {
+      best = shared;
+      affects = feature;
+    }
   }
-  return kept.join('_');
+  return { id: `Q-${n}`, question, impact: impact.replace(/\.$/, ''), affects };
 }
 
-function toolsOf(actions: readonly string[], entities: readonly Entity[], main: Entity): Tool[] {
-  const facts = { entities: [...entities], main };
-  const tools: Tool[] = actions.map((feature) => ({
-    name: toolName(feature),
-    feature,
-    write: isWrite(feature),
-    entity: entityOf(facts, feature),
-  }));
-  for (const extra of [`list_${main.table}`, `get_${snake(main.label)}`]) {
-    const prefix = extra.slice(0, 4);
-    if (tools.some((tool) => tool.name.startsWith(prefix))) continue;
-    tools.push({
-      name: extra,
-      feature: extra.startsWith('list')
-        ? `List recent ${main.plural}`
-        : `Get one ${main.label} by id`,
-      write: false,
-      entity: main,
-    });
+/** The role a story is written for: one of the audience, or someone using the assistant. */
+function roleOf(who: string, type: ProjectType, name: string): string {
+  if (/^people who use /.test(who))
+    return `someone who uses ${who.slice('people who use '.length)}`;
+  if (who === 'people') return `a user of ${name}`;
+  if (namesGroup(who)) {
+    const one = oneOf(who);
+    return /\b(?:team|crew|group|club|family|household|community)$/.test(one)
+      ? `a member of ${article(one)} ${one}`
+      : `someone at ${article(one)} ${one}`;
   }
-  return tools;
-}
-
-function screensOf(facts: Pick<Facts, 'name' | 'actions' | 'entities' | 'main'>): Screen[] {
-  const screens: Screen[] = [
-    {
-      name: 'Welcome',
-      route: 'welcome',
-      purpose: `explains ${facts.name} in three panels and signs the user in`,
-    },
-    {
-      name: 'Today',
-      route: 'today',
-      purpose: `shows what needs attention now across ${facts.main.plural}`,
-    },
-    {
-      name: `${facts.main.name} list`,
-      route: facts.main.path,
-      purpose: `lists every ${facts.main.label} with filters and search`,
-    },
-    {
-      name: `${facts.main.name} detail`,
-      route: `${facts.main.path}/detail`,
-      purpose: `shows one ${facts.main.label}, its history and its actions`,
-    },
-  ];
-  for (const action of facts.actions.slice(0, 3)) {
-    screens.push({
-      name: action,
-      route: kebab(action, 3),
-      purpose: `the focused flow to ${decapitalize(action)}`,
-    });
-  }
-  screens.push(
-    {
-      name: 'Notifications',
-      route: 'notifications',
-      purpose: `collects reminders and updates about ${facts.main.plural}`,
-    },
-    {
-      name: 'Settings',
-      route: 'settings',
-      purpose: 'account, notification times, privacy and data export',
-    },
-  );
-  return screens;
+  const one = oneOf(who);
+  return type === 'mcp' ? `someone who uses ${name}` : `${article(one)} ${one}`;
 }
 
 /**
- * Everything the offline writers need for one document, derived from the idea and the
- * settled definition only, so every document of a project tells the same story.
+ * The service a feature goes through: the one named in it, or whose purpose it is; an MCP
+ * server's features go through its one service when the idea names one.
+ */
+function serviceOf(
+  feature: FeatureParts,
+  integrations: readonly Integration[],
+  type: ProjectType,
+): Integration | undefined {
+  const text = feature.text.toLowerCase();
+  const named =
+    integrations.find((i) => text.includes(i.name.toLowerCase())) ??
+    integrations.find((i) => i.purpose.toLowerCase() === text) ??
+    integrations.find((i) => /\bsms\b/i.test(i.name) && /\bsms\b/i.test(text)) ??
+    integrations.find((i) => /^email\b/i.test(i.name) && feature.verb === 'email');
+  if (named || type !== 'mcp') return named;
+  const own = integrations.filter((i) => !/\b(?:gateway|service|webhooks)\b/i.test(i.name));
+  return own.length === 1 ? own[0] : undefined;
+}
+
+/** The assumptions and questions that name the feature, its entity or its service (as words). */
+function bearingOn(
+  feature: FeatureParts,
+  service: Integration | undefined,
+  notes: readonly (Assumption | Question)[],
+): string[] {
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const needles = [
+    `"${feature.text}"`,
+    plural(feature.entity),
+    `${feature.verb} ${feature.object}`,
+    ...(service ? [service.name] : []),
+  ].map((s) => new RegExp(`(?:^|[^\\w])${literal(s.toLowerCase())}(?![\\w])`));
+  return notes
+    .filter((note) => {
+      const text = (
+        'fact' in note ? `${note.fact} ${note.choice}` : `${note.question} ${note.impact}`
+      ).toLowerCase();
+      return (
+        needles.some((needle) => needle.test(text)) ||
+        ('affects' in note &&
+          note.affects === feature.text &&
+          !note.question.startsWith('How many'))
+      );
+    })
+    .map((note) => note.id);
+}
+
+/**
+ * Everything the offline writers need for one document.
  *
  * @example
- * factsFor({ idea, definition, document, related: [] }).main.name; // 'Shift'
+ * factsFor({ idea, definition, document, related: [] }).requirements[0]?.id; // 'FR-1'
  */
 export function factsFor(input: {
   idea: string;
@@ -264,70 +235,113 @@ export function factsFor(input: {
   related: RelatedDocument[];
 }): Facts {
   const { definition, document } = input;
-  const reading = readIdea(input.idea);
   const q = definition.questionnaire;
-  const features = q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`];
-  const actions = features.filter(isAction);
-  const entities = entitiesOf(reading, features);
-  const main = entities[0]!;
-  const label = TYPE_LABEL[definition.type];
-  const seed = `${definition.name}|${reading.text}`;
-  const names = shuffled(FIRST_NAMES, seed);
-  const audience = audienceInSentence(q.targetAudience, reading.text);
-  const base = {
+  const type = definition.type;
+  const reading = readIdeaNlp(input.idea);
+  const readOnly = isReadOnly(reading);
+  const features = (q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`]).map(
+    (f) => partsOf(f, reading, type, readOnly),
+  );
+  const anyFromIdea = features.some((f) => f.fromIdea);
+  const who =
+    reading.audience ??
+    (type === 'mcp' ? `people who use ${reading.assistant ?? 'an AI assistant'}` : 'people');
+  const integrations = q.integrations ?? [];
+  const draft = { reading, type, name: definition.name, who, features, readOnly };
+  const assumptions = (q.assumptions ?? assumptionsOf(draft, integrations)).map((a, i) =>
+    splitAssumption(a, i + 1),
+  );
+  const questions = (q.openQuestions ?? openQuestionsOf(draft, integrations)).map((text, i) =>
+    splitQuestion(
+      text,
+      i + 1,
+      features.map((f) => f.text),
+    ),
+  );
+  const entities: Entity[] = [];
+  const entityFor = (label: string) => {
+    const head = label.split(' ').pop();
+    const known = entities.find((e) => e.label === label || e.label.split(' ').pop() === head);
+    if (known) return known;
+    const made = entity(label);
+    entities.push(made);
+    return made;
+  };
+  // "AI assistants" acts one at a time: "an AI assistant calls the tool".
+  const named = reading.assistant;
+  const assistant = !named
+    ? 'the assistant'
+    : /s$/.test(named) && !/^[A-Z][a-z]+$/.test(named)
+      ? `${article(named.replace(/s$/, ''))} ${named.replace(/s$/, '')}`
+      : named;
+  const requirements: Requirement[] = features.map((feature, i) => {
+    const service = serviceOf(feature, integrations, type);
+    const priority = (anyFromIdea ? feature.fromIdea : i < 3)
+      ? 'Must'
+      : i < features.length - 1 || i < 4
+        ? 'Should'
+        : 'Could';
+    const base = {
+      ...feature,
+      id: `FR-${i + 1}`,
+      n: i + 1,
+      priority,
+      ent: entityFor(feature.entity),
+      writes: feature.kind !== 'read',
+      service,
+      dependsOn: bearingOn(feature, service, [...assumptions, ...questions]),
+    } satisfies Omit<Requirement, 'criteria'>;
+    return {
+      ...base,
+      criteria: criteriaFor(base, {
+        type,
+        assistant,
+        role: roleOf(who, type, definition.name),
+        name: definition.name,
+        service,
+        readOnly,
+      }),
+    };
+  });
+  const label = TYPE_LABEL[type];
+  return {
     kind: document.kind,
     title: document.title,
     name: definition.name,
     slug: kebab(definition.name, 4).replace(/-/g, '') || 'app',
-    type: definition.type,
+    type,
     label,
     aLabel: `${article(label)} ${label}`,
     description: definition.description,
     idea: clip(reading.text, 220),
     reading,
-    audience,
-    audienceShort: audienceNoun(audience),
-    purpose: reading.purpose ?? decapitalize(actions[0] ?? `use ${definition.name}`),
-    features,
-    actions,
-    stack: q.techStack.length > 0 ? q.techStack : ['TypeScript'],
-    platforms: q.platforms,
+    who,
+    role: roleOf(who, type, definition.name),
+    assistant,
+    requirements,
+    entities,
+    main: entities[0]!,
+    integrations,
+    assumptions,
+    questions,
+    nonGoals: q.nonGoals ?? [],
     constraints: q.constraints,
     metrics: q.successMetrics,
+    stack: q.techStack.length > 0 ? q.techStack : ['TypeScript'],
+    platforms: q.platforms,
     monetization: q.monetization,
-    entities,
-    main,
+    readOnly,
+    selfHosted: reading.qualifiers.some((w) => /self-hosted/i.test(w)),
+    openSource: reading.qualifiers.some((w) => /open-source/i.test(w)),
     related: input.related,
-    seed,
-  };
-  return {
-    ...base,
-    tools: toolsOf(actions, entities, main),
-    screens: screensOf(base),
-    personas: [
-      {
-        name: names[0]!,
-        role: definition.type === 'mcp' ? 'day-to-day assistant user' : 'day-to-day user',
-      },
-      {
-        name: names[1]!,
-        role:
-          definition.type === 'mcp'
-            ? 'developer who installs and configures the server'
-            : 'organiser who sets things up for others',
-      },
-      {
-        name: names[2]!,
-        role:
-          definition.type === 'mcp'
-            ? 'security-minded administrator'
-            : 'occasional user who checks in once a week',
-      },
-    ],
   };
 }
 
-/** A stable choice for a writer: the same project and section always get the same option. */
-export function choose<T>(facts: Facts, salt: string, options: readonly T[]): T {
-  return pick(options, `${facts.seed}|${facts.kind}|${salt}`);
-}
+/** A service in a sentence ("the SMS gateway", "Stripe"). */
+export { theService };
+
+/** The IDs of a list of criteria, as a citation: "FR-2.1, FR-2.3". */
+export const ids = (criteria: readonly { id: string }[]) => criteria.map((c) => c.id).join(', ');
+
+/** Writes the body of one `## ` section. */
+export type SectionWriter = (facts: Facts) => string;

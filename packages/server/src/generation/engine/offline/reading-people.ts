@@ -12,7 +12,7 @@ const PEOPLE = new Set(
   companies startups agencies shops stores schools clinics hospitals charities nonprofits colleagues
   neighbours neighbors roommates flatmates residents tenants guests hosts beginners experts professionals
   creatives pros artists nomads retirees veterans caregivers carers homeowners landlords learners
-  graduates candidates advocates delegates associates`
+  graduates candidates advocates delegates associates coaches`
     .split(/\s+/)
     .filter(Boolean),
 );

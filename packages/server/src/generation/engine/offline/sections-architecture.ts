@@ -1,261 +1,236 @@
-import type { Facts } from './facts.ts';
-import { blocks, bullets, ic, numbered, table } from './markdown.ts';
-import type { SectionWriter } from './phrases.ts';
-import { decapitalize, listing } from './words.ts';
+/**
+ * The architecture: components citing the requirements they implement, the services of the
+ * definition with their failure modes, and the choices, flows and safeguards that follow from
+ * this project's features rather than from a template.
+ */
+import { phrase } from './brief-model.ts';
+import { componentsOf } from './delivery-model.ts';
+import type { Facts, Requirement, SectionWriter } from './facts.ts';
+import { theService } from './facts.ts';
+import { blocks, bullets, numbered, table } from './markdown.ts';
+import { capitalize, decapitalize, gerund, listing } from './words.ts';
 
-const RATIONALE: Record<string, string> = {
-  TypeScript:
-    'one typed language across the codebase; shared types catch contract drift at build time',
-  React: 'a component model the team knows, with mature accessible UI libraries',
-  Vite: 'fast local feedback and small production bundles',
-  'Next.js': 'server rendering for fast first loads and file-based routing',
-  'Node.js': 'runs the API and background jobs with the same TypeScript code',
-  Fastify: 'schema-first routes, request validation and low overhead per request',
-  PostgreSQL: 'relational integrity for the data model, with JSONB where flexibility helps',
-  'Drizzle ORM': 'typed SQL without hiding the queries that run',
-  Redis: 'sessions, rate limits and the background job queue',
-  WebSockets: 'pushes changes to everyone who is looking at the same data',
-  Swift: 'native performance and first-class access to iOS APIs',
-  SwiftUI: 'declarative screens with built-in accessibility and Dynamic Type',
-  'SQLite (GRDB)': 'a local database that keeps the app useful offline',
-  'Apple Push Notification service': 'timely reminders without keeping the app open',
-  Kotlin: 'the modern, null-safe language for Android',
-  'Jetpack Compose': 'declarative Android UI with accessibility semantics',
-  'SQLite (Room)': 'a typed local database that keeps the app useful offline',
-  'Firebase Cloud Messaging': 'reliable push delivery on Android',
-  'React Native': 'one codebase for iOS and Android with native components',
-  Expo: 'managed builds, over-the-air updates and device APIs',
-  'SQLite (expo-sqlite)': 'a local database that keeps the app useful offline',
-  'Expo push notifications': 'one push API for both platforms',
-  'Kotlin (Jetpack Compose)': 'the native Android app, with declarative UI',
-  'Swift (SwiftUI)': 'the native iOS app, with declarative UI',
-  SQLite: 'the on-device store on both platforms, so the core flow works offline',
-  'Push notifications (APNs and FCM)': 'timely reminders on both platforms',
-  '@modelcontextprotocol/sdk':
-    'the official MCP implementation: protocol handshake, tools, resources and prompts',
-  Zod: 'input schemas that validate arguments and generate the JSON Schema clients see',
-  'stdio and Streamable HTTP transports':
-    'stdio for local clients, Streamable HTTP for remote and shared use',
-};
-
-/** Why a technology of the stack is there, for tables in the architecture and the README. */
+/** Why a technology of the stack serves this project. */
 export function rationale(f: Facts, tech: string): string {
-  if (f.type === 'mcp' && tech === 'Node.js')
-    return 'runs the server process, started by the client or as a container';
-  if (RATIONALE[tech]) return RATIONALE[tech];
-  if (/API/.test(tech)) return `the upstream system the tools of ${f.name} read from and write to`;
-  if (/node-postgres|better-sqlite3/.test(tech))
-    return `the database the tools of ${f.name} query, through a role limited to what each tool needs`;
-  return `chosen for ${f.name} when the project was defined; it suits ${f.aLabel}`;
+  const things = listing(f.entities.slice(0, 3).map((e) => e.plural));
+  const lead = f.requirements[0]!;
+  const rules: [RegExp, string][] = [
+    [
+      /^TypeScript$/,
+      `one typed language for ${f.name}, so the shape of ${f.main.a} is checked end to end`,
+    ],
+    [
+      /^(?:React|Next\.js|Vite)$/,
+      `the screens to ${listing(f.requirements.slice(0, 2).map(phrase))}`,
+    ],
+    [
+      /^Node\.js$/,
+      f.type === 'mcp'
+        ? `runs ${f.name} as a process the MCP client starts`
+        : `runs the API and the jobs behind ${gerund(phrase(lead))}`,
+    ],
+    [/^Fastify$/, `schema-checked routes for ${things}`],
+    [/^PostgreSQL$/, `keeps ${things} with their relations and history`],
+    [/^Drizzle ORM$/, `typed queries over the tables of ${things}`],
+    [
+      /^(?:Swift|SwiftUI|Kotlin|Jetpack Compose|React Native|Expo|Flutter|Dart|Kotlin \(Jetpack Compose\)|Swift \(SwiftUI\))$/,
+      `the app ${f.who} use to ${phrase(lead)}`,
+    ],
+    [/^TypeScript$|^Dart$/, 'one language for the app and its tests'],
+    [
+      /^SQLite/,
+      `keeps ${things} on the phone${f.requirements.some((r) => r.qualifiers.includes('offline')) ? ', so the offline features work' : ''}`,
+    ],
+    [
+      /^@modelcontextprotocol\/sdk$/,
+      `the MCP protocol for ${f.assistant}: tools, resources and prompts`,
+    ],
+    [
+      /^Zod$/,
+      `input schemas for the tools, checked before any call to ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'}`,
+    ],
+  ];
+  for (const [pattern, why] of rules) if (pattern.test(tech)) return why;
+  const user = f.requirements.find(
+    (r) => r.service && tech.toLowerCase().includes(r.service.name.toLowerCase().split(' ')[0]!),
+  );
+  if (user) return `reaches ${theService(user.service!.name)} to ${phrase(user)}`;
+  return `chosen for ${f.name} when it was defined`;
 }
 
-/** The systems an MCP server's tools talk to, as named in the stack. */
-function upstreams(f: Facts): string[] {
-  return f.stack.filter((t) => /API|postgres|sqlite/i.test(t));
+function integrationRow(f: Facts, name: string, purpose: string): string[] {
+  const users = f.requirements.filter((r) => r.service?.name === name);
+  const failure = users.flatMap((r) => r.criteria.filter((c) => c.role === 'unwanted'));
+  const question = f.questions.find((q) => q.question.includes(name));
+  const data = /postgres|sqlite|mysql|warehouse|database/i.test(`${name} ${purpose}`);
+  return [
+    name,
+    `${capitalize(purpose)}${users.length > 0 ? ` (${users.map((r) => r.id).join(', ')})` : ''}`,
+    data
+      ? 'A database role that can only read'
+      : f.type === 'mcp'
+        ? `A token of the user's own ${name} account, from the environment`
+        : `An API key of the client's ${name} account, held by the adapter`,
+    `The limits of the client's plan${question ? ` (${question.id})` : ''}; ${f.name} sends one request per ${users[0]?.ent.label ?? 'action'} and never polls`,
+    `Billed to the client's ${name} account${question ? ` (${question.id})` : ''}`,
+    failure.length > 0
+      ? `Errors or time-outs (${failure.map((c) => c.id).join(', ')})`
+      : 'Errors or time-outs',
+    users.some((r) => r.kind === 'send')
+      ? 'Retry once after 10 minutes, then mark it failed'
+      : 'Stop, change nothing, report the failed call',
+  ];
 }
 
-function components(f: Facts): string[][] {
-  const db = f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'PostgreSQL';
-  if (f.type === 'web')
+function flow(f: Facts, req: Requirement): string[] {
+  const via = req.service ? theService(req.service.name) : undefined;
+  if (f.type === 'mcp')
     return [
-      [
-        'Web client',
-        `${listing(f.stack.filter((t) => ['React', 'Vite', 'Next.js'].includes(t)))} single-page app`,
-        `Screens for ${listing(f.features.slice(0, 3).map(decapitalize))}`,
-      ],
-      [
-        'API server',
-        `Node.js${f.stack.includes('Fastify') ? ' with Fastify' : ''}`,
-        `REST endpoints for ${f.main.plural} and the other resources, authentication, validation`,
-      ],
-      [
-        'Worker',
-        'Node.js process reading the Redis queue',
-        'Notifications, exports, weekly summaries',
-      ],
-      ['Database', db, `${f.entities.map((e) => e.plural).join(', ')}, users and workspaces`],
-      ['Cache and queue', 'Redis', 'Sessions, rate limits, background jobs'],
+      `${capitalize(f.assistant)} decides to ${phrase(req)} and calls the matching tool of ${f.name}.`,
+      `The handler checks the arguments against the tool's schema${req.writes && !f.readOnly ? ' and asks the client to confirm' : ''}.`,
+      `It calls ${via ?? 'the upstream system'} once, with a time-out of 10 seconds.`,
+      `It returns ${req.kind === 'read' ? `the ${req.ent.plural} found` : `the ${req.ent.label} it changed, with a link`}, or a tool error naming the failed call (${req.criteria.at(-1)!.id}).`,
     ];
-  if (f.type === 'mobile')
+  if (req.kind === 'send')
     return [
-      [
-        'Mobile app',
-        listing(f.stack.slice(0, 2)),
-        `Screens, local store of ${f.main.plural}, sync engine`,
-      ],
-      [
-        'Local store',
-        f.stack.find((t) => /SQLite/.test(t)) ?? 'SQLite',
-        `Offline copy of ${f.entities.map((e) => e.plural).join(', ')} and a queue of pending changes`,
-      ],
-      ['Sync API', 'Node.js', 'Authentication, change feed, conflict resolution'],
-      ['Database', db, 'The source of truth shared across devices'],
-      [
-        'Push',
-        f.stack.find((t) => /[Pp]ush|APNs|FCM|Messaging/.test(t)) ?? 'Push notifications',
-        'Reminders and updates',
-      ],
+      `The scheduler finds each ${req.ent.label} that is due (${req.criteria[0]!.id}).`,
+      `It hands the ${req.ent.label} to ${via ?? 'the delivery service'} and records the attempt.`,
+      `A failure is retried once, then marked failed for a person to see (${req.criteria.at(-1)!.id}).`,
     ];
   return [
-    [
-      'Transport layer',
-      'stdio and Streamable HTTP',
-      'Accepts client connections and routes JSON-RPC messages',
-    ],
-    [
-      'Tool handlers',
-      '@modelcontextprotocol/sdk with Zod schemas',
-      `One handler per tool: ${f.tools.map((t) => t.name).join(', ')}`,
-    ],
-    [
-      'Resources and prompts',
-      '@modelcontextprotocol/sdk',
-      `Read-only views of ${f.main.plural} and reusable prompt templates`,
-    ],
-    [
-      'Upstream clients',
-      listing(f.stack.filter((t) => /API|postgres|sqlite/i.test(t))) || 'HTTPS clients',
-      'Talk to the systems that hold the data, with retries and time-outs',
-    ],
-    [
-      'Configuration',
-      'Environment variables validated at start-up',
-      'Credentials, base URLs and per-tool permissions',
-    ],
+    `${capitalize(f.role)} chooses to ${phrase(req)} on ${f.type === 'mobile' ? 'the phone' : 'a screen of the web client'}.`,
+    `${f.type === 'mobile' ? `The app writes it to the local store, then` : 'The client'} sends it to the API with an idempotency key.`,
+    `The ${capitalize(req.ent.plural)} service checks the account and the rules of ${req.id}, then writes the ${req.ent.label} and its history in one transaction.`,
+    `${via ? `The ${req.service!.name} adapter calls ${via}, and the` : 'The'} answer reaches the screen within the 2 seconds of ${req.criteria[0]!.id}.`,
   ];
 }
 
 export const ARCHITECTURE_SECTIONS: Record<string, SectionWriter> = {
   'architecture/Context': (f) =>
     blocks(
-      `${f.name} is ${f.aLabel} for ${f.audienceShort}; its job is to let them ${f.purpose}. This document describes how it is built ` +
-        `so that the requirements (FR and NFR numbers) can be met and changed safely.`,
-      f.type === 'mcp'
-        ? `${f.name} sits between an MCP client such as ${listing(f.platforms.slice(0, 2), 'or')} and the systems that hold the data. The assistant decides when to call a tool; ${f.name} decides what the tool may do.`
-        : `Users reach ${f.name} through ${listing(f.platforms)}. Everything they see comes from one API, which is the only component that talks to the database.`,
+      `${f.name} is ${f.aLabel} for ${f.who}. This architecture shows which part of it implements each requirement, ${f.requirements[0]!.id} to ${f.requirements.at(-1)!.id}, and what it depends on outside itself.`,
       bullets([
-        `Actors: ${listing(f.personas.map((p) => `${p.name} (${p.role})`))}`,
-        `External systems: ${f.type === 'mcp' ? listing(upstreams(f)) || 'the upstream service' : 'email delivery, push delivery and payment provider'}`,
-        `Key constraint: ${f.constraints[0] ?? 'least-privilege access'}`,
+        `People: ${f.who}${f.type === 'mcp' ? `, through ${f.assistant}` : ''}`,
+        `Services: ${listing(f.integrations.map((i) => theService(i.name))) || `none; everything runs inside ${f.name}`}`,
+        `Runs on: ${listing(f.platforms)}`,
       ]),
     ),
 
   'architecture/Components': (f) =>
     blocks(
-      `The system is deliberately small: each component has one responsibility and can be tested on its own.`,
-      table(['Component', 'Technology', 'Responsibility'], components(f)),
-      `Components communicate over ${f.type === 'mcp' ? 'JSON-RPC inside the process and HTTPS to upstream systems' : 'HTTPS with JSON bodies; the worker and the API share the database and the queue, nothing else'}. ` +
-        `No component reaches into another's storage.`,
+      `Each component of ${f.name} has one responsibility and names the requirements it implements.`,
+      ...componentsOf(f).map((c) =>
+        blocks(
+          `### ${c.name}`,
+          c.responsibility,
+          c.implements.length > 0
+            ? `Implements: ${c.implements.join(', ')}`
+            : `It carries the others and implements no requirement on its own.`,
+        ),
+      ),
     ),
+
+  'architecture/Integrations': (f) =>
+    f.integrations.length === 0
+      ? `${f.name} uses no external service: the idea names none, and ${listing(f.requirements.map(phrase))} ${f.requirements.length === 1 ? 'runs' : 'run'} on its own components.`
+      : blocks(
+          `The services ${f.name} depends on, as the definition names them:`,
+          table(
+            [
+              'Service',
+              'Used for',
+              'Auth',
+              'Quotas and rate limits',
+              'Cost',
+              'Failure mode',
+              'Fallback',
+            ],
+            f.integrations.map((i) => integrationRow(f, i.name, i.purpose)),
+          ),
+        ),
 
   'architecture/Technology choices': (f) =>
     blocks(
-      `The tech stack was settled when ${f.name} was defined. Each choice and the reason for it:`,
+      `The stack was settled in ${f.name}'s definition; what each part does here:`,
       table(
-        ['Technology', 'Why'],
+        ['Technology', `Its job in ${f.name}`],
         f.stack.map((tech) => [tech, rationale(f, tech)]),
       ),
-      `Alternatives were considered and rejected where they added operational weight without serving ${f.audienceShort}; ` +
-        `a choice is revisited only when a measured requirement fails.`,
     ),
 
   'architecture/Data flow': (f) => {
-    const action = decapitalize(f.actions[0] ?? f.features[0]!);
-    const steps =
-      f.type === 'mcp'
-        ? [
-            `The user asks their assistant to ${action}.`,
-            `The client lists the tools of ${f.name} and calls ${ic(f.tools[0]?.name ?? 'the tool')} with arguments.`,
-            'The handler validates the arguments against its Zod schema and checks the tool is allowed by configuration.',
-            `The upstream client calls ${listing(upstreams(f)) || 'the upstream system'} with a time-out of 10 seconds and one retry for network errors.`,
-            'The handler returns structured content plus a short text summary; errors come back as tool errors, not protocol errors.',
-          ]
-        : f.type === 'mobile'
-          ? [
-              `${f.personas[0].name} chooses to ${action}; the app writes the change to the local store at once.`,
-              'The change joins the outgoing queue with a client-generated id, so retries are idempotent.',
-              'When online, the sync engine sends the queue to the Sync API and pulls the change feed since its last cursor.',
-              'The API applies changes in a transaction, resolves conflicts per field and records the history.',
-              'Other devices receive a silent push and pull the change feed; the UI updates without a refresh.',
-            ]
-          : [
-              `${f.personas[0].name} chooses to ${action} in the web client.`,
-              `The client sends a request to the API with an idempotency key.`,
-              'The API validates the body, checks the workspace role and writes the change and a history row in one transaction.',
-              'A job is queued in Redis for notifications; the worker sends them and records delivery.',
-              `Everyone viewing the same ${f.main.label} receives the update${f.stack.includes('WebSockets') ? ' over WebSockets' : ' on their next poll'}.`,
-            ];
+    const lead =
+      f.requirements.find((r) => r.priority === 'Must' && r.kind !== 'send') ?? f.requirements[0]!;
+    const timed = f.requirements.find((r) => r.kind === 'send' && r !== lead);
     return blocks(
-      `The most important flow is the one behind "${f.actions[0] ?? f.features[0]}":`,
-      numbered(steps),
-      f.type === 'mcp'
-        ? 'Every other tool follows the same shape: validate, check permissions, call upstream once, then summarise.'
-        : 'Every other flow follows the same shape: validate, authorise, write once, then notify.',
+      `How "${lead.text}" (${lead.id}) travels through ${f.name}:`,
+      numbered(flow(f, lead)),
+      timed ? `And how "${timed.text}" (${timed.id}) does:` : '',
+      timed ? numbered(flow(f, timed)) : '',
     );
   },
 
   'architecture/Security': (f) =>
     blocks(
-      `Security in ${f.name} starts from its constraints: ${listing(f.constraints.map(decapitalize))}.`,
-      bullets(
+      `What ${f.name} protects, and how:`,
+      bullets([
         f.type === 'mcp'
-          ? [
-              'Credentials for upstream systems are read from the environment at start-up and never returned in tool results.',
-              'Each tool declares whether it reads or writes; write tools are disabled unless configured and ask the client for confirmation.',
-              'Tool output is treated as untrusted data; it is never executed or used to choose other tools automatically.',
-              'The HTTP transport requires a bearer token and validates the Origin header to prevent DNS rebinding.',
-            ]
-          : [
-              'Passwords are never stored: sign-in uses magic links or OAuth; sessions are short-lived and rotated.',
-              'Every request is authorised against the workspace role (owner, member, viewer).',
-              'Data is encrypted in transit with TLS 1.3 and at rest by the database provider.',
-              'Rate limits protect sign-in and write endpoints; audit events record every change.',
-            ],
-      ),
-      'Dependencies are scanned on every build and critical updates are applied within seven days.',
+          ? `${listing(f.integrations.map((i) => theService(i.name))) || 'Upstream'} credentials come from the environment and never appear in a tool result or a log line (NFR-3).`
+          : `Each request is checked against the signed-in account: no one reads or changes another account's ${listing(f.entities.slice(0, 2).map((e) => e.plural))} (NFR-3).`,
+        ...(f.readOnly
+          ? [`${f.name} connects with credentials that can only read; every tool is read-only.`]
+          : []),
+        ...f.requirements
+          .filter((r) => r.criteria.some((c) => c.role === 'approval'))
+          .map(
+            (r) =>
+              `Requests to ${r.verb} ${r.object} wait for an approval the tool itself checks (${r.criteria.find((c) => c.role === 'approval')!.id}).`,
+          ),
+        ...f.integrations
+          .filter((i) => !/postgres|sqlite/i.test(i.name))
+          .map(
+            (i) =>
+              `Only the ${i.name} adapter holds the ${i.name} credentials; the rest of ${f.name} never sees them.`,
+          ),
+        f.type === 'mcp'
+          ? `Text that comes back from ${listing(f.integrations.map((i) => i.name)) || 'upstream'} is passed to ${f.assistant} as data, never followed as instructions.`
+          : `Traffic is encrypted with TLS; ${f.main.plural} are encrypted at rest by the database host.`,
+      ]),
     ),
 
   'architecture/Deployment': (f) =>
     blocks(
       f.type === 'mcp'
-        ? `${f.name} is published as an npm package that clients start over stdio, and as a container image for the Streamable HTTP transport.`
-        : f.type === 'mobile'
-          ? `The app ships through ${listing(f.platforms.map((p) => (p === 'Android' ? 'Google Play' : 'the App Store')).filter((v, i, a) => a.indexOf(v) === i))}; the Sync API runs as a container on a managed platform next to a managed PostgreSQL.`
-          : `${f.name} runs as containers on a managed platform: the API and worker scale horizontally, PostgreSQL and Redis are managed services.`,
-      bullets([
-        'Environments: development, staging (production-like data volume, anonymised), production.',
-        'Continuous integration runs type checks, tests and a build on every pull request.',
-        f.type === 'mcp'
-          ? 'Releases follow semantic versioning; a tool rename or removal is a major version.'
-          : 'Releases are tagged; database migrations run before the new version receives traffic.',
-        f.type === 'mcp'
-          ? 'Rollback is pinning the previous version in the client configuration or redeploying the previous image.'
-          : 'Rollback is a redeploy of the previous tag; migrations are backwards compatible for one release.',
-      ]),
+        ? `${f.name} ships as an npm package that ${f.assistant} starts over stdio, and as a container image for Streamable HTTP when a team shares one.`
+        : f.selfHosted
+          ? `${f.name} is self-hosted: one Docker Compose file runs the ${f.type === 'web' ? 'web client, ' : ''}API, the scheduler and ${f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'the database'} on the organisation's own server.`
+          : f.type === 'mobile'
+            ? `The app ships through ${listing(f.platforms.map((p) => (p === 'Android' ? 'Google Play' : 'the App Store')))}; its API runs as a container next to a managed ${f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'database'}.`
+            : `${f.name} runs as containers: the web client on a CDN, the API and the scheduler on a container platform, and a managed ${f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'database'}.`,
+      `Each change to ${f.name} goes through CI (types, tests, the trace of ${f.requirements.map((r) => r.id).join(', ')}) and then staging before it is released${f.type === 'mcp' ? '; a renamed tool is a new major version' : '; database migrations run before the new version takes traffic'}.`,
     ),
 
   'architecture/Observability': (f) =>
     blocks(
-      `We need to know that ${f.audienceShort} can ${f.purpose}, not just that servers are up.`,
+      `What ${f.name} records so that its goals can be measured and its failures found:`,
       table(
-        ['Signal', 'What we track'],
+        ['Signal', `What it tells about ${f.name}`],
         [
-          ['Logs', 'Structured JSON with a request id; no personal data in messages'],
+          ...f.requirements
+            .slice(0, 4)
+            .map((r) => [
+              `${capitalize(gerund(phrase(r)))}: count, duration, failures`,
+              `Whether ${gerund(decapitalize(r.text))} works as ${r.criteria[0]!.id} says`,
+            ]),
+          ...f.integrations.map((i) => [
+            `Calls to ${i.name}: latency and errors`,
+            `When ${theService(i.name)} is the cause of a failure`,
+          ]),
           [
-            'Metrics',
-            f.type === 'mcp'
-              ? 'Calls, errors and latency per tool'
-              : 'Request rate, error rate and p95 latency per endpoint',
+            'Logs, one JSON line per request',
+            `Which request failed, without the content of any ${f.main.label}`,
           ],
-          [
-            'Traces',
-            f.type === 'mcp'
-              ? 'OpenTelemetry spans across tool handlers and upstream calls'
-              : 'OpenTelemetry spans across API, worker and database calls',
-          ],
-          ['Product events', `${f.metrics[0] ?? 'Activation'}, tracked without personal data`],
         ],
       ),
-      'Alerts page the on-call person only for user-visible symptoms: error rate above 2% for five minutes or latency above the NFR targets.',
     ),
 };

@@ -1,158 +1,148 @@
-import { choose } from './facts.ts';
-import { blocks, bullets, numbered, table } from './markdown.ts';
-import { laterScope, lead, lower, type SectionWriter } from './phrases.ts';
-import { capitalize, decapitalize, gerund, listing } from './words.ts';
+/**
+ * The project brief: what the idea asks for, for whom (as the idea names them), the goals and
+ * risks it implies, and, in place of any invented fact, the assumptions and open questions.
+ */
+import { goalsOf, phrase, risksOf } from './brief-model.ts';
+import type { Facts, Requirement, SectionWriter } from './facts.ts';
+import { theService } from './facts.ts';
+import { blocks, bullets, table } from './markdown.ts';
+import { namesPeople } from './reading-people.ts';
+import { capitalize, decapitalize, gerund, listing, participle } from './words.ts';
 
-const PAINS = [
-  (doing: string) =>
-    `${doing} takes several tools and a reminder to someone else, so it is often postponed or done twice.`,
-  (doing: string) =>
-    `${doing} depends on whoever remembers the details; when that person is away, it stalls.`,
-  (doing: string) => `${doing} leaves no trace, so nobody can tell later what was decided and why.`,
-];
+const quals = (req: Requirement) =>
+  req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
+
+/** What the idea needs a feature to do, in its own terms. */
+function need(f: Facts, req: Requirement): string {
+  const holding =
+    req.qualifiers.length > 0
+      ? ` The idea is specific: ${listing(req.qualifiers.map((q) => `"${q}"`))}.`
+      : '';
+  if (req.kind === 'create')
+    return `each ${req.ent.label} is recorded once, by whoever ${req.verb === 'keep' ? 'keeps' : `${req.verb}s`} it, and found again by whoever needs it next.${holding}`;
+  if (req.kind === 'send')
+    return `each ${req.ent.label} goes out${quals(req)} at the right moment, without someone remembering to send it.${holding}`;
+  if (req.kind === 'read')
+    return `${f.type === 'mcp' ? f.assistant : 'they'} get${f.type === 'mcp' ? 's' : ''} ${req.object}${quals(req)} from current data, in one step.${req.qualifiers.length > 1 ? holding : ''}`;
+  return `${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${quals(req)} the same way every time, with a record of who did it.`;
+}
 
 export const BRIEF_SECTIONS: Record<string, SectionWriter> = {
   'project-brief/Overview': (f) =>
     blocks(
-      `${f.name} is ${f.aLabel} for ${f.audienceShort}. It exists to let ${f.type === 'mcp' ? 'their assistant' : 'them'} ${f.purpose}, and it grew out of a single sentence: "${f.idea}". ` +
-        `Everything in this brief, and in the documents that follow it, keeps that sentence in view: the ${f.main.plural} it works with, the people it serves and the outcome they want.`,
-      `The first release delivers ${f.features.length} core capabilities:`,
-      bullets(f.features.map((feature) => `**${feature}**`)),
-      `${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}. ` +
-        `It is paid for through a simple model: ${decapitalize(f.monetization)}.`,
+      `${f.name} is ${f.aLabel} for ${f.who}, from this idea: "${f.idea}"`,
+      `Its first release does ${f.requirements.length === 1 ? 'one thing' : `${f.requirements.length} things`}, each a core feature of the definition:`,
+      bullets(
+        f.requirements.map(
+          (r) => `**${r.text}**${r.service ? `, through ${theService(r.service.name)}` : ''}`,
+        ),
+      ),
+      `${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? ` It holds to: ${f.constraints.map(decapitalize).join('; ')}.` : ''}`,
     ),
 
   'project-brief/Problem': (f) =>
     blocks(
-      `${choose(f, 'problem-opening', [
-        `Today ${f.audienceShort} ${f.type === 'mcp' ? 'copy text between their assistant and other tools by hand' : 'juggle spreadsheets, chat threads and memory'} when they need to ${f.purpose}.`,
-        `For ${f.audienceShort}, the work behind "${f.idea}" is scattered: part lives in chat, part in ${f.type === 'mcp' ? 'browser tabs' : 'a spreadsheet'} and part in someone's head.`,
-      ])} The result is lost time, duplicated effort and decisions made on stale information.`,
-      'The concrete pains we heard while shaping this idea:',
-      bullets([
-        ...f.actions.map((action) =>
-          choose(f, `pain|${action}`, PAINS)(capitalize(gerund(lower(action)))),
-        ),
-        f.type === 'mcp'
-          ? `The assistant cannot see ${f.main.plural} at all, so its answers about them are guesses.`
-          : `Nobody has a single, trustworthy list of ${f.main.plural}; each person keeps their own copy.`,
-        `There is no history, so questions such as "who changed this ${f.main.label} and when?" cannot be answered.`,
-      ]),
-      f.type === 'mcp'
-        ? `${f.name} removes these pains by giving the assistant safe, well-described tools for ${f.main.plural}, so the answer comes from the real data in the same conversation.`
-        : `${f.name} removes these pains by giving ${f.main.plural} one home, by making the core actions one or two steps long, and by keeping a history that everyone involved can rely on.`,
+      `${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
+      bullets(f.requirements.map((r) => `**${r.text}**: ${need(f, r)}`)),
+      `The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. ` +
+        `Each gap is an assumption with the default chosen (${f.assumptions[0]?.id ?? 'A-1'} to ${f.assumptions.at(-1)?.id ?? 'A-1'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
     ),
 
-  'project-brief/Target audience': (f) =>
-    blocks(
-      `The primary audience is **${f.audience}**. ${f.audience.includes(' who ') ? 'They' : `They share a need to ${f.purpose} and`} have little patience for set-up or training; ` +
-        `${f.name} has to be useful within the first five minutes.`,
-      table(
-        ['Persona', 'Role', `What they need from ${f.name}`],
-        [
-          [
-            f.personas[0].name,
-            f.personas[0].role,
-            `to ${lower(lead(f))} quickly, several times a week`,
-          ],
-          [
-            f.personas[1].name,
-            f.personas[1].role,
-            f.type === 'mcp'
-              ? 'a set-up that takes one command and one config entry'
-              : `confidence that ${f.main.plural} are complete and correct`,
-          ],
-          [
-            f.personas[2].name,
-            f.personas[2].role,
-            f.type === 'mcp'
-              ? 'proof that the assistant can only do what it was allowed to'
-              : 'a short summary of what changed since the last visit',
-          ],
-        ],
-      ),
+  'project-brief/Target audience': (f) => {
+    const rows: string[][] = [
+      [
+        capitalize(f.who),
+        f.reading.audience
+          ? 'The audience the idea names'
+          : 'No audience is named; a neutral description',
+        listing(f.requirements.map(phrase)),
+      ],
+    ];
+    for (const r of f.requirements) {
+      const party = r.qualifiers
+        .map((q) => /^(?:with|to|for)\s+(?:a|an|the)?\s*([\w-]+(?:\s[\w-]+)?)$/i.exec(q)?.[1])
+        .find((p) => p && namesPeople(p));
+      const named = party ?? (r.kind === 'send' && namesPeople(r.object) ? r.object : undefined);
+      if (named)
+        rows.push([
+          capitalize(named),
+          `Named in "${r.text}"`,
+          `Receive what ${f.name} ${r.kind === 'send' ? 'sends' : 'shares'}`,
+        ]);
+    }
+    if (f.type === 'mcp')
+      rows.push([
+        capitalize(f.assistant),
+        'The AI client the idea names',
+        `Calls the tools of ${f.name}; it is a client, not an audience`,
+      ]);
+    rows.push([
+      `Whoever sets ${f.name} up`,
+      `Not named in the idea (${f.assumptions[1]?.id ?? 'A-1'})`,
       f.type === 'mcp'
-        ? `Secondary audiences are the security reviewers who approve new integrations and the owners of the systems ${f.name} connects to. It is not built for unattended automation without a person in the loop.`
-        : `Secondary audiences include people who only receive updates from ${f.name} and never sign in, and the buyers who pay for it. It is not built for large enterprises with bespoke compliance processes; their needs would slow down the first release.`,
-    ),
+        ? 'Installs the server and gives it credentials'
+        : 'Creates the account and invites the others',
+    ]);
+    return blocks(
+      `${f.name} is for **${f.who}**${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
+      table(['Who', 'Where they come from', `What they do with ${f.name}`], rows),
+    );
+  },
 
   'project-brief/Goals and success metrics': (f) =>
     blocks(
-      `${f.name} succeeds when ${f.audienceShort} choose it over their current workaround. Three goals follow from that:`,
-      numbered([
-        `Make it effortless to ${lower(lead(f))}.`,
-        f.type === 'mcp'
-          ? `Give the assistant accurate, current answers about ${f.main.plural}.`
-          : `Keep every ${f.main.label} in one place, with its history.`,
-        `Earn revenue through the chosen model (${decapitalize(f.monetization)}).`,
-      ]),
-      'We will measure progress with these metrics, reviewed every two weeks after launch:',
+      `${f.name} succeeds when ${f.who} can rely on ${listing(
+        f.requirements
+          .filter((r) => r.priority === 'Must')
+          .slice(0, 3)
+          .map((r) => gerund(phrase(r))),
+      )}. The targets are starting values (an assumption, below), to be agreed with the client.`,
       table(
-        ['Metric', 'How it is measured'],
-        f.metrics.map((metric) => [
-          metric,
-          choose(f, metric, [
-            'product analytics events, anonymised',
-            'a weekly cohort report',
-            f.type === 'mcp' ? 'server metrics per tool' : 'store and survey data',
-          ]),
-        ]),
+        ['ID', 'Goal', 'Metric', 'Target', 'How measured'],
+        goalsOf(f).map((g) => [g.id, g.goal, g.metric, g.target, g.measured]),
       ),
     ),
 
   'project-brief/Scope': (f) =>
     blocks(
-      `**In scope for the first release** of ${f.name}:`,
-      bullets(f.features),
-      '**Later, once the first release has proven itself:**',
-      bullets(laterScope(f)),
-      `**Out of scope:** anything that does not help ${f.audienceShort} ${f.purpose}. Requests outside that line go to the backlog with the ` +
-        'name of the person who asked and the problem they described, not the solution they proposed.',
-      `The constraints that bound the scope are: ${f.constraints.map(decapitalize).join('; ')}.`,
+      `**In scope** for the first release of ${f.name}: the core features, as the idea words them.`,
+      bullets(
+        f.requirements.map(
+          (r) => `${r.text}${r.fromIdea ? '' : ` (needed for the others, not named in the idea)`}`,
+        ),
+      ),
+      `**Out of scope** for ${f.name}'s first release:`,
+      bullets(
+        f.nonGoals.length > 0
+          ? f.nonGoals
+          : [`Anything beyond ${listing(f.requirements.map(phrase))}`],
+      ),
+      f.constraints.length > 0 ? `**Constraints** that bound it: ${f.constraints.join('; ')}.` : '',
     ),
 
   'project-brief/Risks': (f) =>
     blocks(
-      `The main risks to ${f.name}, with how we intend to keep each one small:`,
+      `What could stop ${f.name} from delivering ${listing(f.requirements.slice(0, 2).map(phrase))}, and how each risk is kept small. Risks of high impact get a spike in the implementation plan before the work they threaten.`,
       table(
-        ['Risk', 'Likelihood', 'Impact', 'Mitigation'],
-        [
-          [
-            `${capitalize(f.audienceShort)} keep their current workaround`,
-            'Medium',
-            'High',
-            f.type === 'mcp'
-              ? `Ship with prompts that show the value in the first conversation; make ${gerund(lower(lead(f)))} faster than the old way`
-              : `Import existing ${f.main.plural} in one step; make ${gerund(lower(lead(f)))} faster than the old way`,
-          ],
-          [
-            f.type === 'mcp'
-              ? 'Prompt injection through content the tools return'
-              : f.type === 'mobile'
-                ? 'Conflicting edits after offline use'
-                : 'Load spikes when a whole team signs in at once',
-            'Medium',
-            'Medium',
-            f.type === 'mcp'
-              ? 'Treat tool output as data, confirm every write, scope credentials per tool'
-              : f.type === 'mobile'
-                ? 'Per-field merge with a visible conflict banner'
-                : 'Stateless API nodes behind a load balancer, Redis for sessions and queues',
-          ],
-          [
-            'Sensitive data leaks',
-            'Low',
-            'High',
-            f.constraints[0] ?? 'Encrypt at rest and in transit, least-privilege access',
-          ],
-          [
-            'Pricing does not cover costs',
-            'Medium',
-            'Medium',
-            'Review the pricing against 90 days of usage and cost data',
-          ],
-        ],
+        ['ID', 'Risk', 'Likelihood', 'Impact', 'Mitigation'],
+        risksOf(f).map((r) => [r.id, r.risk, r.likelihood, r.impact, r.mitigation]),
       ),
-      'Each risk has an owner in the implementation plan and is reviewed at every milestone.',
+    ),
+
+  'project-brief/Assumptions and open questions': (f) =>
+    blocks(
+      `Where the idea is silent, ${f.name}'s documents rest on these defaults rather than on invented facts; each can change once the client answers.`,
+      '### Assumptions',
+      table(
+        ['ID', 'Assumption', 'Default chosen'],
+        f.assumptions.map((a) => [a.id, a.fact, a.choice]),
+      ),
+      '### Open questions',
+      f.questions.length > 0
+        ? table(
+            ['ID', 'Question', 'Impact', 'Affects'],
+            f.questions.map((q) => [q.id, q.question, q.impact, q.affects]),
+          )
+        : `The idea leaves no question only the client can answer for ${f.name}.`,
     ),
 };

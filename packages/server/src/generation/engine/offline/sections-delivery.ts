@@ -1,262 +1,266 @@
-import { choose, isWrite } from './facts.ts';
-import { blocks, bullets, code, ic, numbered, table } from './markdown.ts';
-import type { SectionWriter } from './phrases.ts';
+/**
+ * The implementation plan and the README: slices of tasks that cite the requirements (tests
+ * before code, spikes before risky work), then the repository's front page, its features
+ * citing their requirements.
+ */
+import { nfrsOf, phrase, risksOf } from './brief-model.ts';
+import { type Slice, slicesOf, storiesOf, type Task, toolsOf } from './delivery-model.ts';
+import type { Facts, SectionWriter } from './facts.ts';
+import { theService } from './facts.ts';
+import { blocks, bullets, code, ic, table } from './markdown.ts';
 import { rationale } from './sections-architecture.ts';
-import { decapitalize, listing } from './words.ts';
+import { capitalize, decapitalize, gerund, kebab, listing, snake } from './words.ts';
+
+const slices = (f: Facts) => slicesOf(f, storiesOf(f));
+
+const days = (task: Task) => Number.parseFloat(task.estimate) || 1;
+
+/** The longest chain of dependencies by estimate, first task first. */
+function criticalPath(all: readonly Task[]): Task[] {
+  const byId = new Map(all.map((t) => [t.id, t]));
+  const memo = new Map<string, { length: number; chain: Task[] }>();
+  const longest = (task: Task): { length: number; chain: Task[] } => {
+    const known = memo.get(task.id);
+    if (known) return known;
+    let best = { length: 0, chain: [] as Task[] };
+    for (const dep of task.dependsOn) {
+      const before = byId.get(dep);
+      if (!before) continue;
+      const found = longest(before);
+      if (found.length > best.length) best = found;
+    }
+    const result = { length: best.length + days(task), chain: [...best.chain, task] };
+    memo.set(task.id, result);
+    return result;
+  };
+  return all.map(longest).reduce((a, b) => (b.length > a.length ? b : a)).chain;
+}
+
+function testFor(f: Facts, slice: Slice): string[] {
+  return slice.tasks.flatMap((t) => {
+    const req = f.requirements.find((r) => t.implements.includes(r.id));
+    if (!req) return [];
+    const kind = req.service
+      ? `an integration test against a stand-in for ${theService(req.service.name)} that can be made to fail`
+      : req.criteria.some((c) => c.role === 'offline')
+        ? 'a device test run in airplane mode, then back online'
+        : req.kind === 'read'
+          ? `a test over seeded ${req.ent.plural}, timed against its 2 seconds`
+          : `an API test that ${req.verb}s ${req.ent.a} and reads it back`;
+    return [
+      `${req.id} (${decapitalize(req.text)}): ${kind}, one case per criterion (${req.criteria.map((c) => c.id).join(', ')}).`,
+    ];
+  });
+}
+
+function featureLine(f: Facts, index: number): string {
+  const req = f.requirements[index]!;
+  const tool = f.type === 'mcp' ? toolsOf(f).find((t) => t.req === req) : undefined;
+  const where = tool
+    ? `the ${ic(tool.name)} tool${tool.writes ? (tool.approval ? ', after approval' : ', after the client confirms') : ', read-only'}`
+    : f.type === 'mcp'
+      ? `set up once, in the client configuration`
+      : req.kind === 'send'
+        ? `sent by the scheduler${req.service ? ` through ${theService(req.service.name)}` : ''}`
+        : `from the ${req.ent.plural} ${f.type === 'web' ? 'pages' : 'screens'}`;
+  return `**${req.text}** (${req.id}): ${where}.`;
+}
 
 export const DELIVERY_SECTIONS: Record<string, SectionWriter> = {
-  'implementation-plan/Milestones': (f) => {
-    const weeks = choose(f, 'pace', [2, 3]);
-    const rows = [
-      [
-        'M1 Foundations',
-        `Repository, CI, ${f.stack.slice(0, 2).join(' and ')} skeleton, authentication`,
-      ],
-      ...f.features
-        .slice(0, 3)
-        .map((feature, i) => [`M${i + 2} ${feature}`, `FR-${i + 1} complete with tests`]),
-      [
-        `M${Math.min(f.features.length, 3) + 2} Hardening`,
-        'NFR checks, accessibility audit, security review',
-      ],
-      [
-        `M${Math.min(f.features.length, 3) + 3} Launch`,
-        `First ${f.audienceShort} onboarded; metrics dashboard live`,
-      ],
-    ];
-    return blocks(
-      `${f.name} is delivered in ${rows.length} milestones of about ${weeks} weeks each, so the first release lands in roughly ${rows.length * weeks} weeks.`,
-      numbered(
-        rows.map(
-          ([title, exit], i) =>
-            `**${title}** (weeks ${i * weeks + 1}–${(i + 1) * weeks}): ${exit}.`,
+  'implementation-plan/Milestones': (f) =>
+    blocks(
+      `${f.name} is built in vertical slices: a walking skeleton, then the stories by priority, then the release checks. Each slice ends with a checkpoint that can be shown.`,
+      bullets(
+        slices(f).map(
+          (s) =>
+            `**${s.name}**${s.stories.length > 0 ? ` (${s.stories.join(', ')})` : ''}: ${s.tasks.length} tasks. Checkpoint: ${s.checkpoint}.`,
         ),
       ),
-      'A milestone is done when its exit criteria pass in staging, not when the code is merged.',
-      `The team is small on purpose: one product lead who speaks with ${f.audienceShort} every week, two engineers who own the ` +
-        `${f.stack[0]} code end to end, and a designer for the first three milestones. Demos at the end of each milestone are open to ` +
-        'early users, whose feedback decides the order of the next one.',
-    );
-  },
+    ),
 
   'implementation-plan/Tasks': (f) =>
     blocks(
-      `Tasks for the first milestones, in the order they should be picked up:`,
-      bullets([
-        `Set up the ${f.stack[0]} project, linting, formatting and CI`,
-        `Create the data model for ${f.entities.map((e) => e.plural).join(', ')} with migrations`,
-        ...f.features.map(
-          (feature, i) => `FR-${i + 1}: implement "${feature}" end to end, with tests`,
+      `Every requirement of ${f.name} has a task that writes its tests and, after it, a task that builds it; a spike comes before the work a high-impact risk threatens.`,
+      ...slices(f).map((s) =>
+        blocks(
+          `### ${s.name}`,
+          table(
+            ['ID', 'Task', 'Implements', 'Depends on', 'Estimate'],
+            s.tasks.map((t) => [
+              t.id,
+              t.task,
+              t.implements.join(', ') || 'none',
+              t.dependsOn.join(', ') || 'none',
+              t.estimate,
+            ]),
+          ),
         ),
-        'Add structured logging, metrics and error reporting',
-        `Write the README and onboarding guide for ${f.audienceShort}`,
-      ]).replace(/^- /gm, '- [ ] '),
-      'Each task is small enough to finish in two days; larger ones are split before they start.',
-      `Tasks that touch ${f.main.plural} go first because every other feature reads or writes them; work on ` +
-        `${decapitalize(f.features[f.features.length - 1] ?? 'the last feature')} can start in parallel once the data model is merged.`,
-    ),
-
-  'implementation-plan/Dependencies': (f) =>
-    blocks(
-      `Internal dependencies decide the order of work; external ones need to be requested early.`,
-      table(
-        ['Item', 'Depends on', 'Lead time'],
-        [
-          ['Authentication', 'Repository and CI', 'None'],
-          [`${f.features[0]}`, `Data model for ${f.main.plural}`, 'None'],
-          ...(f.type === 'mcp'
-            ? [
-                [
-                  'Upstream API access',
-                  `Credentials for ${listing(f.stack.filter((t) => /API/.test(t))) || 'the upstream system'}`,
-                  '1 week',
-                ],
-              ]
-            : f.type === 'mobile'
-              ? [
-                  ['Store release', 'Developer accounts and review', '1–2 weeks'],
-                  ['Push notifications', 'Certificates and keys', '2 days'],
-                ]
-              : [
-                  ['Email notifications', 'Verified sending domain', '2 days'],
-                  ['Billing', 'Payment provider account', '1 week'],
-                ]),
-        ],
       ),
     ),
 
+  'implementation-plan/Dependencies': (f) => {
+    const all = slices(f).flatMap((s) => s.tasks);
+    const path = criticalPath(all);
+    const external = [
+      ...f.integrations.map((i) => {
+        const q = f.questions.find((q) => q.question.includes(i.name));
+        return `${capitalize(theService(i.name))}: an account and credentials for ${f.name}${q ? `, once ${q.id} is answered` : ''}`;
+      }),
+      ...(f.type === 'mobile'
+        ? [
+            `Developer accounts for ${listing(f.platforms.map((p) => (p === 'Android' ? 'Google Play' : 'the App Store')))}`,
+          ]
+        : []),
+    ];
+    return blocks(
+      `The critical path of ${f.name}, ${path.reduce((sum, t) => sum + days(t), 0)} days of work end to end: ${path.map((t) => t.id).join(' → ')}.`,
+      external.length > 0
+        ? 'External dependencies, to request early:'
+        : `${f.name} has no external dependency beyond its hosting.`,
+      external.length > 0 ? bullets(external) : '',
+    );
+  },
+
   'implementation-plan/Testing strategy': (f) =>
     blocks(
-      `Testing follows the risks: the core flows of ${f.name} get the most coverage.`,
-      bullets([
-        `Unit tests for pure logic (${f.type === 'mobile' && f.stack[0] === 'Swift' ? 'XCTest' : f.type === 'mobile' && f.stack[0] === 'Kotlin' ? 'JUnit' : 'Vitest'}), run on every commit.`,
-        `Integration tests against a real PostgreSQL${f.type === 'mcp' ? ' or recorded upstream responses' : ''}, covering every FR.`,
-        f.type === 'mcp'
-          ? 'Protocol tests with the MCP Inspector and an in-memory client that lists and calls every tool.'
-          : f.type === 'mobile'
-            ? 'End-to-end tests with Maestro on one small and one large device, including airplane mode.'
-            : 'End-to-end tests with Playwright for the three most important journeys.',
-        'Accessibility checks in CI plus a manual screen-reader pass before each release.',
-        'Load test at ten times the expected peak traffic, with realistic data volumes.',
-      ]),
-      `A change is done when it has tests at the right level, passes in CI, has been tried in staging by someone other than its ` +
-        `author, and is covered by the acceptance criteria of its requirement. Flaky tests are fixed or removed the day they are noticed.`,
+      `Each criterion of ${f.name} becomes an automated test, written in its test task before the code that makes it pass:`,
+      bullets(slices(f).flatMap((s) => testFor(f, s))),
+      `The non-functional requirements (${nfrsOf(f)
+        .map((n) => n.id)
+        .join(', ')}) are measured in the release slice, not assumed.`,
     ),
 
   'implementation-plan/Release checklist': (f) =>
     blocks(
-      `Before ${f.name} goes to ${f.audienceShort}:`,
-      bullets([
-        'All Must requirements pass their acceptance criteria in staging',
-        'Migrations rehearsed on a copy of production data',
-        'Dashboards and alerts in place; on-call rota agreed',
-        'Privacy policy and terms reviewed',
-        f.type === 'mobile'
-          ? 'Store listings, screenshots and review notes ready'
-          : f.type === 'mcp'
-            ? 'Package published and client configuration documented'
-            : 'Status page and support inbox ready',
-        `Success metrics (${decapitalize(f.metrics[0] ?? 'activation')}) instrumented`,
-      ]).replace(/^- /gm, '- [ ] '),
+      `Before ${f.name} goes to ${f.who}:`,
+      bullets(
+        [
+          `Every Must requirement passes all its criteria in staging: ${f.requirements
+            .filter((r) => r.priority === 'Must')
+            .map((r) => r.id)
+            .join(', ')}`,
+          ...nfrsOf(f).map(
+            (n) => `${n.id} (${n.category}) measured on the release build of ${f.name} and met`,
+          ),
+          ...risksOf(f)
+            .filter((r) => r.impact === 'High')
+            .map((r) => `${r.id} settled by its spike, its mitigation built into ${f.name}`),
+          ...(f.questions.length > 0
+            ? [
+                `${listing(f.questions.map((q) => q.id))} answered, or their defaults accepted by the client`,
+              ]
+            : []),
+        ].map((item) => `[ ] ${item}`),
+      ),
     ),
 
   'readme/About': (f) =>
     blocks(
       f.description,
-      `It is built for ${f.audienceShort} and runs on ${listing(f.platforms)}. This README explains what ${f.name} does, how to run it ` +
-        'locally and how to contribute.',
-      `Why it exists: ${f.audienceShort} told us that the tools they use today make it slow to ${f.purpose}. ${f.name} keeps ` +
-        `${f.main.plural} in one place, makes the core actions one or two steps long, and records every change. ` +
-        `Business model: ${decapitalize(f.monetization)}.`,
+      `It is built for ${f.who} and runs on ${listing(f.platforms)}. The requirements, stories and plan that describe it sit next to this README; the IDs below (FR-n) point into them.`,
     ),
 
-  'readme/Features': (f) =>
-    blocks(
-      bullets(
-        f.features.map(
-          (feature) =>
-            `**${feature}**: ${
-              f.type === 'mcp'
-                ? f.actions.includes(feature)
-                  ? `the ${ic(f.tools.find((t) => t.feature === feature)?.name ?? 'matching')} tool, ${isWrite(feature) ? 'disabled until writes are allowed' : 'read-only'}`
-                  : choose(f, feature, [
-                      'available in every client',
-                      'documented in the tool catalogue',
-                      'safe by default',
-                    ])
-                : choose(f, feature, [
-                    'available from the first screen',
-                    'works with the keyboard and screen readers',
-                    'recorded in the history',
-                    'respects roles and permissions',
-                  ])
-            }.`,
-        ),
-      ),
-      `Each feature maps to a numbered requirement (FR-1 to FR-${f.features.length}) in the product requirements, and to an epic in the user stories.`,
-    ),
+  'readme/Features': (f) => {
+    const by = (p: string) => f.requirements.filter((r) => r.priority === p);
+    return blocks(
+      `What ${f.name} does, each feature with the requirement that specifies it:`,
+      bullets(f.requirements.map((_, i) => featureLine(f, i))),
+      `The first release delivers the Must features (${
+        by('Must')
+          .map((r) => r.id)
+          .join(', ') || 'none'
+      })${
+        by('Should').length > 0
+          ? `, then the Should ones (${by('Should')
+              .map((r) => r.id)
+              .join(', ')}), which the idea does not name but the others need`
+          : ''
+      }. Each has its acceptance criteria in the requirements, ${f.requirements.reduce((n, r) => n + r.criteria.length, 0)} in all, and each criterion has a test.`,
+    );
+  },
 
   'readme/Tech stack': (f) =>
-    blocks(
-      table(
-        ['Technology', 'Used for'],
-        f.stack.map((tech) => [tech, rationale(f, tech)]),
-      ),
+    table(
+      ['Technology', `Used in ${f.name} for`],
+      f.stack.map((tech) => [tech, rationale(f, tech)]),
     ),
 
   'readme/Getting started': (f) => {
-    const clone = [`git clone https://github.com/${f.slug}/${f.slug}.git`, `cd ${f.slug}`];
-    const project = f.name.replace(/\s+/g, '');
+    const services = f.integrations.filter((i) => !/^(?:email|push|map)\b/i.test(i.name));
+    const env = services.map(
+      (i) =>
+        `${snake(i.name, 2).toUpperCase()}_${/postgres|sqlite/i.test(i.name) ? 'URL' : 'TOKEN'}`,
+    );
     const first = f.stack[0] ?? '';
     const lines =
       f.type === 'mcp'
         ? [
-            ...clone,
             'npm install',
             'npm run build',
+            ...env.map((v) => `export ${v}=…`),
             'npx @modelcontextprotocol/inspector node dist/index.js',
           ]
         : f.type === 'mobile'
           ? first === 'Swift'
-            ? [...clone, `open ${project}.xcodeproj`]
+            ? [`open ${f.name.replace(/\W/g, '')}.xcodeproj`]
             : first === 'Kotlin'
-              ? [...clone, './gradlew installDebug']
-              : first.startsWith('Kotlin (')
-                ? [
-                    ...clone,
-                    '(cd android && ./gradlew installDebug)',
-                    `open ios/${project}.xcodeproj`,
-                  ]
-                : [...clone, 'npm install', 'npx expo start']
-          : [
-              ...clone,
-              'npm install',
-              'docker compose up -d postgres redis',
-              'npm run db:migrate',
-              'npm run dev',
-            ];
+              ? ['./gradlew installDebug']
+              : ['npm install', 'npx expo start']
+          : ['npm install', 'docker compose up -d postgres', 'npm run db:migrate', 'npm run dev'];
+    const lead = f.requirements[0]!;
     return blocks(
-      `You need ${first === 'Swift' ? 'Xcode 16' : first === 'Kotlin' ? 'Android Studio and JDK 21' : first.startsWith('Kotlin (') ? 'Xcode 16, Android Studio and JDK 21' : 'Node.js 22 or later'}${f.type === 'web' ? ' and Docker' : ''}.`,
+      `To run ${f.name} locally you need ${first === 'Swift' ? 'Xcode' : first === 'Kotlin' ? 'Android Studio' : 'Node.js 22 or later'}${f.type === 'web' ? ' and Docker' : ''}${services.length > 0 ? `, and credentials for ${listing(services.map((i) => theService(i.name)))}` : ''}.`,
       code('bash', lines.join('\n')),
+      services.length > 0
+        ? table(
+            ['Variable', 'Holds'],
+            services.map((i, n) => [
+              ic(env[n]!),
+              `The ${i.name} ${/postgres|sqlite/i.test(i.name) ? 'connection string' : 'token'} ${f.name} uses to ${i.purpose}`,
+            ]),
+          )
+        : '',
       f.type === 'mcp'
-        ? `The inspector opens in your browser; list the tools and call ${ic(f.tools[0]?.name ?? 'a tool')} to check your configuration.`
-        : `Sign in with the development account printed in the console, then ${decapitalize(f.actions[0] ?? 'open the app')} to check that everything works.`,
-      f.type === 'mobile'
-        ? `The app talks to the Sync API at the address in its build configuration; run the API with ${ic('npm run dev')} in ${ic('api/')} first.`
-        : `Configuration comes from environment variables; the defaults work for local development. Run the tests with ${ic('npm test')}.`,
+        ? `The inspector lists the tools of ${f.name}; call ${ic(toolsOf(f)[0]?.name ?? 'the first tool')} to check the configuration: the answer should meet ${(toolsOf(f)[0]?.req ?? lead).criteria[0]!.id}.`
+        : `Then ${phrase(lead)} once: the result should meet ${lead.criteria[0]!.id}, and the set-up is complete.`,
     );
   },
 
   'readme/Project structure': (f) => {
-    const tree =
+    const folder = (r: (typeof f.requirements)[number]) =>
       f.type === 'mcp'
-        ? [
-            'src/',
-            '  index.ts          entry point, transport selection',
-            '  tools/            one file per tool',
-            '  resources/        resource and template handlers',
-            '  prompts/          prompt templates',
-            '  upstream/         API clients',
-            'test/',
-          ]
-        : f.type === 'mobile'
-          ? [
-              'app/',
-              '  screens/          one folder per screen',
-              '  sync/             local store and sync engine',
-              '  notifications/    push handling',
-              'api/                Sync API (Node.js)',
-              'test/',
-            ]
-          : [
-              'web/                React client',
-              'api/',
-              '  routes/           one folder per resource',
-              '  jobs/             worker jobs',
-              '  db/               schema and migrations',
-              'test/',
-            ];
+        ? `tools/${kebab(toolsOf(f).find((t) => t.req === r)?.name ?? 'setup', 4)}.ts`
+        : `${f.type === 'web' ? 'api' : 'app'}/${r.ent.path}/`;
+    const homes = new Map<string, string[]>();
+    for (const r of f.requirements) homes.set(folder(r), [...(homes.get(folder(r)) ?? []), r.id]);
     return blocks(
-      `The repository of ${f.name} is organised by responsibility:`,
-      code('text', tree.join('\n')),
+      `${f.name}'s code is organised by what it acts on, so each requirement has one home:`,
+      code(
+        'text',
+        [
+          'src/',
+          ...[...homes.keys()].map((h) => `  ${h}`),
+          ...f.integrations.map((i) => `  adapters/${kebab(i.name, 2)}.ts`),
+          'test/',
+          'docs/',
+        ].join('\n'),
+      ),
+      bullets(
+        [...homes].map(
+          ([home, reqs]) =>
+            `${ic(`src/${home}`)}: ${reqs.join(', ')}, with its tests under ${ic(`test/${home}`)}`,
+        ),
+      ),
     );
   },
 
   'readme/Contributing': (f) =>
     blocks(
-      `Contributions to ${f.name} are welcome. Open an issue first for anything larger than a bug fix so we can agree on the approach.`,
-      numbered([
-        'Create a branch from main.',
-        'Add tests for your change and run the whole suite.',
-        'Open a pull request that explains the problem and the fix.',
+      `Changes to ${f.name} follow its plan: the test that states a criterion comes first, the code that passes it second.`,
+      bullets([
+        `Name the requirement or criterion a change serves (${f.requirements[0]!.criteria[0]!.id}, for instance) in the pull request.`,
+        `Run the tests and the linter before asking for review; ${gerund(phrase(f.requirements.at(-1)!))} must still pass its criteria.`,
+        `A change that needs a new requirement starts with the requirements document, not the code.`,
       ]),
-      code(
-        'bash',
-        f.type === 'mobile' && !/TypeScript/.test(f.stack.join(' '))
-          ? 'make lint\nmake test'
-          : 'npm run lint\nnpm test',
-      ),
-      `Please keep the audience in mind: every change should help ${f.audienceShort} ${f.purpose}. ` +
-        'By taking part you agree to follow the code of conduct: be kind, assume good intent and keep discussions about the work.',
     ),
 };

@@ -1,173 +1,172 @@
-import type { Facts, Tool } from './facts.ts';
-import { blocks, bullets, code, ic, numbered, table } from './markdown.ts';
-import type { SectionWriter } from './phrases.ts';
-import { decapitalize, kebab, listing, snake } from './words.ts';
+/**
+ * An MCP server's tools, resources and prompts: one tool per requirement, whose kind follows
+ * the idea (a read-only server has no tool that writes, and so nothing to confirm), with
+ * schemas from the requirement's own qualifiers.
+ */
+import { phrase } from './brief-model.ts';
+import { type Tool, toolsOf } from './delivery-model.ts';
+import type { SectionWriter } from './facts.ts';
+import { theService } from './facts.ts';
+import { blocks, bullets, code, ic, table } from './markdown.ts';
+import { capitalize, kebab, listing, snake, thirdPerson } from './words.ts';
 
-function packageName(f: Facts): string {
-  return `${kebab(f.name, 3)}-mcp`.replace(/-mcp-mcp$/, '-mcp');
-}
-
-function envPrefix(f: Facts): string {
-  return snake(f.name, 3).toUpperCase();
-}
-
-function upstreams(f: Facts): string[] {
-  return f.stack.filter((t) => /API|node-postgres|sqlite/i.test(t));
-}
-
-function envVars(f: Facts): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const api of upstreams(f)) {
-    const key = snake(api.split(' ')[0] ?? api, 1).toUpperCase();
-    vars[`${key}_BASE_URL`] = `https://${key.toLowerCase()}.internal.${f.slug}.dev`;
+/** The JSON Schema of a tool's input, from its requirement's object and qualifiers. */
+function schemaOf(tool: Tool): object {
+  const req = tool.req;
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  if (tool.writes) {
+    properties[`${snake(req.ent.label, 3)}_id`] = {
+      type: 'string',
+      description: `The ${req.ent.label} to ${req.verb}`,
+    };
+    required.push(`${snake(req.ent.label, 3)}_id`);
+  } else {
+    properties.query = {
+      type: 'string',
+      description: `Words that narrow which ${req.ent.plural} to ${req.verb}`,
+    };
+    properties.limit = { type: 'integer', minimum: 1, maximum: 50, default: 20 };
   }
-  vars[`${envPrefix(f)}_CREDENTIALS_FILE`] = `~/.config/${f.slug}/credentials.json`;
-  vars[`${envPrefix(f)}_ALLOW_WRITES`] = 'false';
-  return vars;
+  for (const q of req.qualifiers) {
+    const hours = /^from the last\s+(\d+)\s+(\w+)/i.exec(q);
+    const by = /^by\s+(\w+)/i.exec(q);
+    const lang = /language/i.test(q);
+    if (hours)
+      properties.since_hours = {
+        type: 'integer',
+        minimum: 1,
+        maximum: Number(hours[1]),
+        default: Number(hours[1]),
+        description: `Only ${req.ent.plural} ${q}`,
+      };
+    else if (by)
+      properties.group_by = {
+        type: 'string',
+        enum: [by[1]!.toLowerCase()],
+        description: `Results ${q}`,
+      };
+    else if (lang)
+      properties.language = {
+        type: 'string',
+        description: `The language to write in; by default ${q.replace(/^in\s+/i, '')}`,
+      };
+    else if (/\bapproval\b/i.test(q)) {
+      properties.approval_id = {
+        type: 'string',
+        description: 'The approval given for this request',
+      };
+      required.push('approval_id');
+    }
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
 }
 
-function schemaOf(f: Facts, tool: Tool): object {
-  if (tool.name.startsWith('get_'))
-    return {
-      type: 'object',
-      properties: { id: { type: 'string', description: `Id of the ${tool.entity.label}` } },
-      required: ['id'],
-    };
-  if (tool.write)
-    return {
-      type: 'object',
-      properties: {
-        title: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 200,
-          description: `Title of the ${tool.entity.label}`,
-        },
-        description: { type: 'string', maxLength: 5000 },
-        ...(tool.entity !== f.main ? { [`${snake(f.main.label)}_id`]: { type: 'string' } } : {}),
-      },
-      required: ['title'],
-    };
-  return {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: `Words to look for in ${tool.entity.plural}` },
-      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-    },
-    required: tool.name.startsWith('list_') ? [] : ['query'],
-  };
+function annotations(tool: Tool): string {
+  if (!tool.writes) return 'readOnlyHint: true';
+  return `readOnlyHint: false, destructiveHint: ${/^(?:restart|close|delete|remove|cancel)$/.test(tool.req.verb)}`;
 }
 
 export const MCP_SECTIONS: Record<string, SectionWriter> = {
-  'mcp-tools/Tool catalogue': (f) =>
-    blocks(
-      `${f.name} exposes ${f.tools.length} tools to ${f.reading.assistant ?? 'the assistant'}. Each tool maps to one feature, ` +
-        `has a plain-language description the model can understand, and declares whether it only reads or also writes.`,
+  'mcp-tools/Tool catalogue': (f) => {
+    const tools = toolsOf(f);
+    return blocks(
+      `${f.name} gives ${f.assistant} ${tools.length} tools, one per requirement it serves${f.readOnly ? '; the idea calls it read-only, so every tool only reads' : ''}.`,
       table(
-        ['Tool', 'Feature', 'Kind', 'Annotations'],
-        f.tools.map((tool) => [
-          ic(tool.name),
-          tool.feature,
-          tool.write ? 'write' : 'read',
-          tool.write ? 'destructiveHint: false, idempotentHint: false' : 'readOnlyHint: true',
+        ['Tool', 'Does', 'Reads or writes', 'Annotations', 'Serves'],
+        tools.map((t) => [
+          ic(t.name),
+          t.req.text,
+          t.writes ? (t.approval ? 'Writes, once approved' : 'Writes') : 'Reads',
+          annotations(t),
+          t.req.criteria
+            .filter((c) => c.role !== 'unwanted')
+            .map((c) => c.id)
+            .join(', '),
         ]),
       ),
-      'What each tool tells the model in its description:',
+      `What each tool's description tells ${f.assistant}, so that it picks the right one:`,
       bullets(
-        f.tools.map(
-          (tool) =>
-            `${ic(tool.name)}: ${
-              tool.write
-                ? `${tool.feature} on behalf of the user; asks for confirmation and returns the new ${tool.entity.label} with its link.`
-                : tool.name.startsWith('get_')
-                  ? `${tool.feature}; returns its full content, status, history and link.`
-                  : `${tool.feature}; returns at most 50 ${tool.entity.plural} with titles, links and a one-line summary each.`
-            }`,
+        tools.map(
+          (t) =>
+            `${ic(t.name)}: "${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}${t.req.service ? ` in ${t.req.service.name}` : ''}. ${t.writes ? (t.approval ? 'Changes data; needs an approval.' : 'Changes data.') : 'Only reads.'} ${t.req.kind === 'read' ? `Returns at most 50 ${t.req.ent.plural}.` : `Returns the ${t.req.ent.label} it acted on.`}"`,
         ),
       ),
-      `Tool names are stable: renaming one breaks saved prompts and client allow-lists, so a rename means adding a new tool and deprecating the old.`,
-    ),
+    );
+  },
 
   'mcp-tools/Input schemas': (f) =>
     blocks(
-      'Inputs are defined with Zod in the server and published as JSON Schema in tools/list. Arguments are validated before any upstream call.',
-      ...f.tools
-        .slice(0, 3)
-        .map((tool) =>
-          blocks(`${ic(tool.name)}:`, code('json', JSON.stringify(schemaOf(f, tool), null, 2))),
-        ),
-      `The remaining tools follow the same pattern. Descriptions say what a good argument looks like, for example which words find ${f.main.plural} best.`,
-    ),
-
-  'mcp-tools/Results and errors': (f) =>
-    blocks(
-      'Every tool returns a short text summary for the model and structured content for clients that can render it.',
-      code(
-        'json',
-        JSON.stringify(
-          {
-            content: [{ type: 'text', text: `Found 3 ${f.main.plural} matching "onboarding".` }],
-            structuredContent: {
-              items: [
-                {
-                  id: '8f14e45f',
-                  title: `Onboarding ${f.main.label}`,
-                  url: `https://${f.slug}.dev/${f.main.path}/8f14e45f`,
-                },
-              ],
-            },
-            isError: false,
-          },
-          null,
-          2,
-        ),
+      `Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
+      ...toolsOf(f).map((t) =>
+        blocks(`${ic(t.name)} (${t.req.id}):`, code('json', JSON.stringify(schemaOf(t), null, 2))),
       ),
-      bullets([
-        'Failures the model can act on (no match, invalid argument, missing permission) return isError: true with a sentence that says what to try next.',
-        'Upstream time-outs after 10 seconds return a tool error that says the service is slow, never a hung call.',
-        'Protocol errors are reserved for malformed requests and unknown tools.',
-      ]),
     ),
 
-  'mcp-tools/Safety': (f) =>
-    blocks(
-      `${f.name} acts on behalf of a person, so its tools are designed to fail safe.`,
+  'mcp-tools/Results and errors': (f) => {
+    const first = toolsOf(f)[0];
+    return blocks(
+      `Every tool of ${f.name} answers with a short text for ${f.assistant} and the same data as structured content.${first ? ` For ${ic(first.name)}:` : ''}`,
+      first
+        ? code(
+            'json',
+            JSON.stringify(
+              {
+                content: [{ type: 'text', text: `${capitalize(first.req.ent.plural)}: 2 found.` }],
+                structuredContent: {
+                  items: [{ id: 'a1b2c3', title: `${capitalize(first.req.ent.label)} one` }],
+                },
+                isError: false,
+              },
+              null,
+              2,
+            ),
+          )
+        : '',
+      bullets(
+        toolsOf(f).map((t) => {
+          const c = t.req.criteria.at(-1)!;
+          return `${ic(t.name)} reports a failure as a tool error with ${'isError: true'} and a sentence ${f.assistant} can act on (${c.id}).`;
+        }),
+      ),
+    );
+  },
+
+  'mcp-tools/Safety': (f) => {
+    const tools = toolsOf(f);
+    const writers = tools.filter((t) => t.writes);
+    return blocks(
+      `${f.name} acts for a person, so what it can do is fixed by its tools:`,
       bullets([
-        `Write tools (${listing(f.tools.filter((t) => t.write).map((t) => ic(t.name))) || 'none in the first release'}) are disabled unless ${ic(`${envPrefix(f)}_ALLOW_WRITES=true`)} is set.`,
-        'Clients are asked to confirm each write; the tool description says it changes data.',
-        'Text returned from upstream systems is wrapped and labelled as data, to blunt prompt injection.',
-        'Credentials are scoped to the minimum each tool needs and never appear in results or logs.',
-        'Every call is logged with tool name, duration and outcome, without argument values.',
+        f.readOnly
+          ? `Every tool only reads (${tools.map((t) => ic(t.name)).join(', ')}), over credentials that cannot write (${f.requirements
+              .flatMap((r) => r.criteria.filter((c) => c.role === 'readonly').map((c) => c.id))
+              .slice(0, 3)
+              .join(', ')}).`
+          : writers.length > 0
+            ? `Tools that change data (${writers.map((t) => ic(t.name)).join(', ')}) ${writers.every((t) => t.approval) ? 'wait for the approval the idea requires' : writers.some((t) => t.approval) ? 'wait for the approval the idea requires, or ask the client to confirm each call' : 'ask the client to confirm each call'}.`
+            : `No tool changes data; each one reads.`,
+        `Text returned from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} is passed on as data and never followed as instructions.`,
+        'Each call is logged with the tool, the duration and the outcome, never with its arguments.',
       ]),
-    ),
+    );
+  },
 
   'mcp-resources-and-prompts/Resources': (f) =>
     blocks(
-      `Resources give ${f.reading.assistant ?? 'the assistant'} read-only context about ${f.main.plural} without a tool call. ` +
-        'The client decides when to attach them to a conversation.',
+      `Resources give ${f.assistant} read-only context from ${f.name} without a tool call:`,
       table(
-        ['URI', 'Content', 'MIME type'],
-        [
-          [
-            ic(`${f.slug}://${f.main.path}/recent`),
-            `The 20 most recently changed ${f.main.plural}`,
-            'application/json',
-          ],
-          ...f.entities
-            .slice(1)
-            .map((e) => [
-              ic(`${f.slug}://${e.path}/recent`),
-              `Recently changed ${e.plural}`,
-              'application/json',
-            ]),
-          [
-            ic(`${f.slug}://guide`),
-            `How ${f.name} is configured and which tools are enabled`,
-            'text/markdown',
-          ],
-        ],
+        ['URI', 'Content', 'Serves'],
+        f.entities.map((e) => [
+          ic(`${f.slug}://${e.path}/recent`),
+          `The 20 ${e.plural} most recently seen by ${f.name}`,
+          f.requirements
+            .filter((r) => r.ent === e)
+            .map((r) => r.id)
+            .join(', '),
+        ]),
       ),
-      'Resource contents are capped at 100 KB; larger lists are summarised with a pointer to the matching tool. A read returns:',
+      `Reading ${ic(`${f.slug}://${f.main.path}/recent`)} returns:`,
       code(
         'json',
         JSON.stringify(
@@ -176,13 +175,7 @@ export const MCP_SECTIONS: Record<string, SectionWriter> = {
               {
                 uri: `${f.slug}://${f.main.path}/recent`,
                 mimeType: 'application/json',
-                text: JSON.stringify([
-                  {
-                    id: '8f14e45f',
-                    title: `Quarterly ${f.main.label} review`,
-                    updatedAt: '2025-03-04T09:12:00Z',
-                  },
-                ]),
+                text: JSON.stringify([{ id: 'a1b2c3', title: `${capitalize(f.main.label)} one` }]),
               },
             ],
           },
@@ -192,175 +185,56 @@ export const MCP_SECTIONS: Record<string, SectionWriter> = {
       ),
     ),
 
-  'mcp-resources-and-prompts/Resource templates': (f) =>
-    blocks(
-      `Templates let the client address a single item. They use RFC 6570 URI templates:`,
-      code(
-        'text',
-        [
-          `${f.slug}://${f.main.path}/{id}`,
-          ...f.entities.slice(1).map((e) => `${f.slug}://${e.path}/{id}`),
-        ].join('\n'),
+  'mcp-resources-and-prompts/Resource templates': (f) => {
+    const search = toolsOf(f).find((t) => !t.writes) ?? toolsOf(f)[0];
+    return blocks(
+      `One template per entity lets a client read a single item by its ID:`,
+      table(
+        ['Template', 'Returns', 'Completion'],
+        f.entities.map((e) => [
+          ic(`${f.slug}://${e.path}/{id}`),
+          `One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? ` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
+          `The IDs of recent ${e.plural}, as the person types`,
+        ]),
       ),
-      bullets([
-        `The ${ic('id')} variable supports completion: the server suggests matching ids as the user types.`,
-        `A template read returns the ${f.main.label} as markdown with its title, status and last changes.`,
-        'Unknown ids return a resource-not-found error with a hint to use the search tool.',
-      ]),
-      `Template reads are cached for 30 seconds per session, so an assistant that reads the same ${f.main.label} several times in one ` +
-        'answer does not hit the upstream API again. The cache is never shared between users.',
-    ),
+      `An unknown ID returns a resource-not-found error that names the tool to search with${search ? ` (${ic(search.name)})` : ''}.`,
+    );
+  },
 
   'mcp-resources-and-prompts/Prompts': (f) => {
-    const prompts = [
-      [
-        `${kebab(f.main.label)}-summary`,
-        `Summarise the ${f.main.plural} changed this week`,
-        'since (optional date)',
-      ],
-      ...f.actions
-        .slice(0, 2)
-        .map(
-          (action) =>
-            [
-              kebab(action, 3),
-              `Guide the assistant to ${decapitalize(action)} step by step`,
-              'topic',
-            ] as [string, string, string],
-        ),
-    ];
+    const tools = toolsOf(f);
+    const first = tools[0];
     return blocks(
-      `Prompts are reusable starting points that users pick from the client's menu; they encode good practice for ${f.audienceShort}.`,
+      `Prompts are starting points a person picks in ${f.assistant}; each one leads to the tools of one requirement:`,
       table(
-        ['Prompt', 'What it does', 'Arguments'],
-        prompts.map(([name, what, args]) => [ic(name ?? ''), what ?? '', args ?? '']),
+        ['Prompt', 'Asks for', 'Uses', 'Serves'],
+        tools.map((t) => [
+          ic(kebab(phrase(t.req), 4)),
+          `${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}`,
+          ic(t.name),
+          t.req.id,
+        ]),
       ),
-      `For example, ${ic(`${kebab(f.main.label)}-summary`)} expands to a single user message:`,
-      code(
-        'text',
-        `Summarise the ${f.main.plural} that changed since Monday. Use the ${f.tools.find((t) => !t.write)?.name ?? 'search'} tool, ` +
-          `group the results by status, and list anything that needs a decision first.`,
-      ),
-      'Prompts only assemble messages; they never call tools themselves, so the user stays in control.',
+      first ? `${ic(kebab(phrase(first.req), 4))} expands to one user message:` : '',
+      first
+        ? code(
+            'text',
+            `${capitalize(phrase(first.req))}${first.req.qualifiers.length > 0 ? ` ${first.req.qualifiers.join(' ')}` : ''}, using the ${first.name} tool of ${f.name}. Say which ${first.req.ent.plural} you used, and stop if the tool reports an error.`,
+          )
+        : '',
+      'A prompt only assembles the request; the person sees each tool call it leads to.',
     );
   },
 
   'mcp-resources-and-prompts/Subscriptions': (f) =>
     blocks(
-      `Clients that support it can subscribe to resources and hear about changes to ${f.main.plural} as they happen.`,
-      numbered([
-        'The server declares the resources capability with subscribe and listChanged.',
-        `A client sends resources/subscribe for ${ic(`${f.slug}://${f.main.path}/recent`)}.`,
-        'When the upstream data changes (polled every 60 seconds, or via webhook when available), the server sends notifications/resources/updated.',
-        'The client re-reads the resource; the server never pushes content in the notification itself.',
-      ]),
-      'Subscriptions end when the session closes; nothing is stored between sessions.',
-      `To protect the upstream systems, ${f.name} polls each subscribed resource at most once a minute however many clients subscribe, ` +
-        'and coalesces bursts of changes into a single notification. When the server itself changes its tool, resource or prompt lists ' +
-        '(for example after writes are enabled), it sends the matching list_changed notification so clients refresh their menus.',
-    ),
-
-  'mcp-transport-and-clients/Transports': (f) =>
-    blocks(
-      `${f.name} supports the two standard MCP transports, both built on ${ic('@modelcontextprotocol/sdk')}:`,
-      bullets([
-        `**stdio** for local use: the client starts ${ic(`npx -y ${packageName(f)}`)} and talks over standard input and output. Logs go to standard error only.`,
-        `**Streamable HTTP** for shared use: a single ${ic('/mcp')} endpoint accepting POST (and GET for server-to-client streams), with session ids in the Mcp-Session-Id header.`,
-      ]),
-      'The transport is chosen at start-up with the --transport flag; the tools, resources and prompts are identical on both.',
-      code(
-        'bash',
-        `npx -y ${packageName(f)}                               # stdio (default)\nnpx -y ${packageName(f)} --transport http --port 3333   # Streamable HTTP on /mcp`,
+      `A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
+      bullets(
+        f.entities.map((e) => {
+          const reqs = f.requirements.filter((r) => r.ent === e);
+          return `${ic(`${f.slug}://${e.path}/recent`)} changes when ${listing(reqs.map((r) => (r.writes && !f.readOnly ? `a tool call ${thirdPerson(r.verb)} ${e.a}` : `${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
+        }),
       ),
-      'Behind a proxy, the HTTP transport must keep connections open for server-sent events and forward the Mcp-Session-Id header unchanged.',
-    ),
-
-  'mcp-transport-and-clients/Authentication': (f) =>
-    blocks(
-      `Authentication differs by transport; the upstream credentials of ${f.name} never pass through the client or the model.`,
-      table(
-        ['Transport', 'Client to server', 'Server to upstream'],
-        [
-          [
-            'stdio',
-            'None needed: the client starts the process as the user',
-            `Tokens in the credentials file named by ${envPrefix(f)}_CREDENTIALS_FILE (mode 0600), one per upstream`,
-          ],
-          [
-            'Streamable HTTP',
-            'OAuth 2.1 bearer tokens as in the MCP authorization specification',
-            'A service token per workspace, stored in a secret manager',
-          ],
-        ],
-      ),
-      'Tokens are never accepted as tool arguments, so they cannot leak into a conversation.',
-      `On the HTTP transport, ${f.name} publishes OAuth protected-resource metadata so that clients discover the authorization server ` +
-        'by themselves; an unauthenticated request receives 401 with a WWW-Authenticate header that points to it. Tokens are checked ' +
-        'for audience and expiry on every request, and scopes map to tools: a token without the write scope never sees write tools.',
-    ),
-
-  'mcp-transport-and-clients/Client configuration': (f) =>
-    blocks(
-      `Add ${f.name} to Claude Desktop in ${ic('claude_desktop_config.json')} (Cursor uses the same shape in ${ic('.cursor/mcp.json')}):`,
-      code(
-        'json',
-        JSON.stringify(
-          {
-            mcpServers: {
-              [kebab(f.name, 3)]: { command: 'npx', args: ['-y', packageName(f)], env: envVars(f) },
-            },
-          },
-          null,
-          2,
-        ),
-      ),
-      `For Claude Code, one command registers it: ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}.`,
-      `For VS Code, add it to ${ic('.vscode/mcp.json')} under servers, or point any client at the Streamable HTTP endpoint:`,
-      code(
-        'json',
-        JSON.stringify(
-          {
-            servers: { [kebab(f.name, 3)]: { type: 'http', url: `https://mcp.${f.slug}.dev/mcp` } },
-          },
-          null,
-          2,
-        ),
-      ),
-    ),
-
-  'mcp-transport-and-clients/Troubleshooting': (f) =>
-    blocks(
-      `Most problems with ${f.name} are configuration problems; the server logs a clear message to standard error for each.`,
-      table(
-        ['Symptom', 'Likely cause', 'Fix'],
-        [
-          [
-            'Server does not appear in the client',
-            'JSON syntax error or wrong file',
-            'Validate the file and restart the client',
-          ],
-          [
-            'Tools list is empty',
-            'Start-up failed on a missing variable',
-            'Run the npx command in a terminal and read the error',
-          ],
-          [
-            'Write tools missing',
-            `${envPrefix(f)}_ALLOW_WRITES is not true`,
-            'Enable writes deliberately, then restart',
-          ],
-          [
-            'Calls time out',
-            'Upstream API slow or unreachable',
-            'Check the base URL and network; calls stop after 10 seconds',
-          ],
-          [
-            '401 from upstream',
-            'Expired or under-scoped token',
-            'Create a new token with the scopes in the README',
-          ],
-        ],
-      ),
-      `The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows the raw messages when the cause is still unclear.`,
+      `Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,
     ),
 };

@@ -1,7 +1,7 @@
 /**
- * Deterministic text helpers for the offline engine: a stable hash, seeded choices and a
- * small reading of an idea (its product, audience, purpose, actions and nouns). Nothing
- * here uses randomness or the clock, so one idea always reads the same way.
+ * Deterministic text helpers for the offline engine: a stable hash for seeded choices, and the
+ * English forms the documents need (plurals, participles, articles, identifiers). Nothing here
+ * uses randomness or the clock, so one idea always reads the same way.
  */
 
 /**
@@ -31,19 +31,6 @@ export function pick<T>(items: readonly T[], seed: string): T {
   return item;
 }
 
-/** The list in an order decided by the seed (a deterministic shuffle). */
-export function shuffled<T>(items: readonly T[], seed: string): T[] {
-  return items
-    .map((item, index) => ({ item, key: hashOf(`${seed}#${index}`) }))
-    .sort((a, b) => a.key - b.key)
-    .map((entry) => entry.item);
-}
-
-/** A number in [min, max] chosen by the seed. */
-export function between(min: number, max: number, seed: string): number {
-  return min + (hashOf(seed) % (max - min + 1));
-}
-
 /** "a", "a and b", "a, b and c". */
 export function listing(items: readonly string[], conjunction = 'and'): string {
   if (items.length <= 1) return items[0] ?? '';
@@ -59,15 +46,6 @@ export function decapitalize(text: string): string {
   const first = text.split(' ')[0] ?? '';
   if (/^[A-Z][A-Z0-9]/.test(first) || /[a-z][A-Z]/.test(first)) return text;
   return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-/** Whitespace collapsed and characters that would break markdown tables or templates softened. */
-export function clean(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/[|{}<>`]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** At most `max` characters, cut at a word boundary, with an ellipsis when cut. */
@@ -122,53 +100,130 @@ export function singular(word: string): string {
 const UNCOUNTABLE = new Set(
   `overtime feedback information data money time beta advice equipment furniture homework research knowledge
   traffic weather music food water software hardware evidence progress luggage mail news weight fitness health
-  inventory content media staff`
+  inventory content media staff spend revenue analytics shopping income expenditure`
     .split(/\s+/)
     .filter(Boolean),
 );
 
-/** English plural of a singular noun (uncountable nouns stay as they are). */
+const IRREGULAR_PLURALS: Record<string, string> = {
+  leaf: 'leaves',
+  person: 'people',
+  child: 'children',
+  analysis: 'analyses',
+};
+
+/** Whether a noun (phrase) has no plural: "advice", "cloud spend". */
+export function uncountable(word: string): boolean {
+  return UNCOUNTABLE.has((word.split(' ').pop() ?? word).toLowerCase());
+}
+
+/** English plural of a singular noun or noun phrase (uncountable nouns stay as they are). */
 export function plural(word: string): string {
   const lower = word.toLowerCase();
-  if (UNCOUNTABLE.has(lower)) return word;
+  const last = lower.split(' ').pop() ?? lower;
+  if (UNCOUNTABLE.has(last)) return word;
+  if (IRREGULAR_PLURALS[last]) return `${word.slice(0, -last.length)}${IRREGULAR_PLURALS[last]}`;
   if (/(s|x|z|ch|sh)$/.test(lower)) return `${word}es`;
   if (/[^aeiou]y$/.test(lower)) return `${word.slice(0, -1)}ies`;
   return `${word}s`;
 }
 
-/** Verbs an idea's actions usually start with (base forms). */
-export const VERBS = new Set(
-  `track log share swap schedule book plan remind sync manage find search compare rate review split pay
-  invite export import record monitor analyse analyze visualise visualize notify chat discuss vote collect
-  organize organise build create edit publish post learn practice practise teach sell buy order deliver
-  match recommend discover celebrate coordinate assign approve request report query summarize summarise
-  generate translate scan upload download store browse list read write update delete claim reserve rent lend
-  borrow donate meet connect message map measure estimate forecast budget save check verify audit test deploy
-  run fetch answer ask draft triage label tag file bookmark follow subscribe stream watch listen play cook
-  train exercise journal reflect prepare study hire onboard invoice bill sign capture photograph detect
-  identify alert compute calculate convert reconcile automate annotate curate improve reduce manage host
-  publish edit design sketch arrange rank score grade mark cancel renew refill remember note time count
-  inspect recycle exchange trade swap donate volunteer mentor coach explain inspect open close get`
-    .split(/\s+/)
-    .filter(Boolean),
-);
+/** Irregular verbs: third person singular is regular for all of them; the participle is not. */
+const PARTICIPLES: Record<string, string> = {
+  send: 'sent',
+  keep: 'kept',
+  set: 'set',
+  sell: 'sold',
+  find: 'found',
+  build: 'built',
+  run: 'run',
+  read: 'read',
+  write: 'written',
+  make: 'made',
+  pay: 'paid',
+  split: 'split',
+  put: 'put',
+  take: 'taken',
+  give: 'given',
+  hold: 'held',
+  bring: 'brought',
+  buy: 'bought',
+  lend: 'lent',
+  spend: 'spent',
+  teach: 'taught',
+  choose: 'chosen',
+  draw: 'drawn',
+  feed: 'fed',
+  hide: 'hidden',
+  know: 'known',
+  leave: 'left',
+  lose: 'lost',
+  meet: 'met',
+  say: 'said',
+  see: 'seen',
+  show: 'shown',
+  tell: 'told',
+  win: 'won',
+  get: 'received',
+  do: 'done',
+  go: 'gone',
+};
 
-/** "swap shifts" → "swapping shifts"; phrases that do not start with a verb stay. */
-export function gerund(phrase: string): string {
+/** A short verb that doubles its last consonant: "log" → "logged", "plan" → "planning". */
+const doubles = (verb: string) => /^[^aeiou]+[aeiou][bdgklmnprt]$/.test(verb);
+
+/** Applies a form to the first word of a verb phrase: "check in" → "checks in". */
+function firstWord(phrase: string, form: (verb: string) => string): string {
   const [first = '', ...rest] = phrase.split(' ');
-  const lower = first.toLowerCase();
-  if (!VERBS.has(lower)) return phrase;
-  let ing: string;
-  if (/[^e]e$/.test(lower)) ing = `${lower.slice(0, -1)}ing`;
-  else if (
-    lower.length <= 4 &&
-    /^[^aeiou]/.test(lower) &&
-    /[^aeiou][aeiou][^aeiouwxy]$/.test(lower)
-  )
-    ing = `${lower}${lower.slice(-1)}ing`;
-  else ing = `${lower}ing`;
-  const word = first === lower ? ing : capitalize(ing);
-  return [word, ...rest].join(' ');
+  return [form(first.toLowerCase()), ...rest].join(' ');
+}
+
+/**
+ * The third person singular of a verb phrase.
+ *
+ * @example
+ * thirdPerson('search'); // 'searches'
+ */
+export function thirdPerson(verb: string): string {
+  return firstWord(verb, (v) => {
+    if (v === 'have') return 'has';
+    if (/(?:s|x|z|ch|sh|o)$/.test(v)) return `${v}es`;
+    if (/[^aeiou]y$/.test(v)) return `${v.slice(0, -1)}ies`;
+    return `${v}s`;
+  });
+}
+
+/**
+ * The past participle of a verb phrase.
+ *
+ * @example
+ * participle('log'); // 'logged'
+ */
+export function participle(verb: string): string {
+  return firstWord(verb, (v) => {
+    if (PARTICIPLES[v]) return PARTICIPLES[v];
+    if (v.endsWith('e')) return `${v}d`;
+    if (/[^aeiou]y$/.test(v)) return `${v.slice(0, -1)}ied`;
+    if (doubles(v)) return `${v}${v.slice(-1)}ed`;
+    return `${v}ed`;
+  });
+}
+
+/**
+ * The -ing form of a verb phrase: "swap shifts" → "swapping shifts".
+ *
+ * @example
+ * gerund('schedule appointments'); // 'scheduling appointments'
+ */
+export function gerund(phrase: string): string {
+  const capital = /^[A-Z]/.test(phrase);
+  const done = firstWord(phrase, (v) => {
+    if (v.endsWith('ie')) return `${v.slice(0, -2)}ying`;
+    if (/[^e]e$/.test(v) && v !== 'be') return `${v.slice(0, -1)}ing`;
+    if (doubles(v)) return `${v}${v.slice(-1)}ing`;
+    return `${v}ing`;
+  });
+  return capital ? capitalize(done) : done;
 }
 
 /** "a" or "an" before a phrase ("an MCP server", "a web application"). */

@@ -1,0 +1,51 @@
+/**
+ * Whole projects through the offline engine, without a server: the definition call, then each
+ * document of the type's plan, each asked the way the workflow asks (the context block a prompt
+ * carries, naming the documents it builds on). For tests and benchmarks of the engine's output.
+ */
+import type { ProjectType } from '@pgs/contract';
+import { documentPlan } from '../catalogue.ts';
+import { contextBlock, type ProjectDefinition } from './context.ts';
+import { answerPrompt } from './offline-model.ts';
+
+/** A project as the offline engine writes it. */
+export interface OfflineProject {
+  definition: ProjectDefinition;
+  documents: { kind: string; filename: string; content: string }[];
+}
+
+/**
+ * Defines a project from its idea (the type pinned or not) and writes all its documents.
+ *
+ * @example
+ * offlineProject('An iPhone app for runners to log runs offline').documents.length; // 9
+ */
+export function offlineProject(idea: string, type?: ProjectType): OfflineProject {
+  const definition = JSON.parse(
+    answerPrompt(contextBlock({ task: 'definition', idea, ...(type ? { type } : {}) })),
+  ) as ProjectDefinition;
+  const plan = documentPlan(definition.type);
+  const documents = plan.map((doc) => ({
+    kind: doc.kind,
+    filename: doc.filename,
+    content: answerPrompt(
+      contextBlock({
+        task: 'document',
+        idea,
+        definition,
+        document: {
+          kind: doc.kind,
+          title: doc.title,
+          filename: doc.filename,
+          stage: doc.stage,
+          sections: doc.sections,
+        },
+        related: doc.dependsOn.map((kind) => ({
+          kind,
+          title: plan.find((other) => other.kind === kind)?.title ?? kind,
+        })),
+      }),
+    ),
+  }));
+  return { definition, documents };
+}

@@ -447,6 +447,11 @@ describe('contentTerms and missingTerms', () => {
     expect(lost).toEqual(['small', 'SMS', 'keep', 'pet', 'medical', 'records']);
   });
 
+  it('reads the whole definition, however long, for the words it keeps', () => {
+    const padding = 'a definition member that says nothing of the idea. '.repeat(60);
+    expect(missingTerms('Send reminders by SMS', `${padding} send reminders by SMS`)).toEqual([]);
+  });
+
   it('matches other forms of the same word', () => {
     expect(
       missingTerms(

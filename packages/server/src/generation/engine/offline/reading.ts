@@ -367,7 +367,9 @@ export function contentTerms(text: string): string[] {
  */
 export function missingTerms(idea: string, definitionText: string): string[] {
   const kept = new Set<string>();
-  for (const tok of rawTokens(oneLine(definitionText)))
+  // The whole definition counts: a definition runs to a few thousand characters, and the
+  // members that carry the idea's terms (ideaCoverage) come last.
+  for (const tok of rawTokens(definitionText.replace(/\s+/g, ' ').trim()))
     for (const form of [tok.stem, tok.lemma, tok.text]) kept.add(form.toLowerCase());
   const missing = new Map<string, string>();
   for (const tok of contentTokens(idea)) {

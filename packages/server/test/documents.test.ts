@@ -263,8 +263,8 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
                     ]),
                     [`.kiro/specs/${SLUG}/design.md`]: combined('Design Document', [
                       'architecture',
-                      'api-design',
                       'data-model',
+                      'api-design',
                     ]),
                     [`.kiro/specs/${SLUG}/tasks.md`]: at('implementation-plan'),
                     'README.md': at('readme'),

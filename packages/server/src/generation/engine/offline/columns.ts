@@ -49,7 +49,7 @@ function fromQualifier(req: Requirement, q: string): Attribute | undefined {
     return attribute('sync version', 'integer', 'Raised on every change, for sync', crit);
   if (/^when\b/i.test(q)) return undefined;
   const m =
-    /^(?:by|grouped by|per|in|on|with|to|from|across|against|at)\s+(?:a|an|the|any)?\s*(.+)$/i.exec(
+    /^(?:by|grouped by|per|in|on|with|to|from|across|against|at)\s+(?:(?:a|an|the|any)\s+)?(.+)$/i.exec(
       q,
     );
   if (!m) return undefined;
@@ -62,6 +62,9 @@ function fromQualifier(req: Requirement, q: string): Attribute | undefined {
       : attribute(`${noun} reference`, 'text', `The id ${noun} gives it, to link back`, crit);
   }
   if (/\band\b/.test(noun)) return attribute('source', 'text', `One of ${noun}`, crit);
+  if (/\bmap\b/i.test(noun)) return attribute('location', 'text', `Where it is, for "${q}"`, crit);
+  if (/^from\s/i.test(q))
+    return attribute(`source ${noun.split(' ').pop()}`, 'text', `Where it came from: "${q}"`, crit);
   return attribute(noun.split(' ').slice(-2).join(' '), 'text', `Holds "${q}"`, crit);
 }
 

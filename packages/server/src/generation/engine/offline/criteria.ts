@@ -102,7 +102,7 @@ function event(req: Req, ctx: CriteriaContext): Draft {
 function quality(req: Req, q: string, ctx: CriteriaContext): Draft {
   const span = /^(?:after|within)\s+(.+)$/i.exec(q);
   const recent = /^from the last\s+(.+)$/i.exec(q);
-  const party = /^(?:with|to)\s+(?:a|an|the)?\s*([\w-]+(?:\s[\w-]+)?)$/i.exec(q);
+  const party = /^(?:with|to)\s+(?:(?:a|an|the)\s+)?([\w-]+(?:\s[\w-]+)?)$/i.exec(q);
   const service =
     ctx.service && q.toLowerCase().includes(ctx.service.name.toLowerCase())
       ? ctx.service
@@ -222,7 +222,7 @@ function setup(req: Req, ctx: CriteriaContext): Draft[] {
 export function criteriaFor(req: Req, ctx: CriteriaContext): Criterion[] {
   const number = (drafts: Draft[]) =>
     drafts.map((draft, i) => ({ ...draft, id: `${req.id}.${i + 1}` }));
-  if (req.verb === 'connect' || req.verb === 'sign') return number(setup(req, ctx));
+  if (req.verb === 'connect' || req.verb.startsWith('sign')) return number(setup(req, ctx));
   const drafts: Draft[] = [event(req, ctx), ...qualities(req, ctx)];
   if (req.qualifiers.some((q) => /^offline$/i.test(q)))
     drafts.push({

@@ -85,7 +85,7 @@ function outcomeOf(f: Facts, req: Requirement): string {
 /** A second person the feature names ("with a coach", "to on-call engineers", "email waitlisted students"). */
 function partyOf(req: Requirement): string | undefined {
   for (const q of req.qualifiers) {
-    const m = /^(?:with|to|for)\s+(?:a|an|the)?\s*([\w-]+(?:\s[\w-]+)?)$/i.exec(q);
+    const m = /^(?:with|to|for)\s+(?:(?:a|an|the)\s+)?([\w-]+(?:\s[\w-]+)?)$/i.exec(q);
     if (m && (namesPeople(m[1]!) || namesPeople(plural(m[1]!)))) return m[1]!;
   }
   if (req.kind === 'send' && namesPeople(req.object)) return req.object;
@@ -102,7 +102,7 @@ function partyOf(req: Requirement): string | undefined {
 export function storiesOf(f: Facts): Story[] {
   const stories: Omit<Story, 'id'>[] = [];
   for (const req of f.requirements) {
-    if (req.verb === 'sign' || req.verb === 'connect') {
+    if (req.verb.startsWith('sign') || req.verb === 'connect') {
       stories.push({
         title: req.text,
         priority: req.priority,
@@ -241,7 +241,7 @@ export function componentsOf(f: Facts): Component[] {
 export function toolsOf(f: Facts): Tool[] {
   const services = f.integrations.map((i) => i.name.toLowerCase());
   return f.requirements
-    .filter((r) => r.verb !== 'connect' && r.verb !== 'sign')
+    .filter((r) => r.verb !== 'connect' && !r.verb.startsWith('sign'))
     .map((req) => {
       // A read keeps the words of its object ("list_failing_pods"); a write acts on one thing.
       const words = req.object
@@ -270,7 +270,7 @@ export function screensOf(f: Facts): Screen[] {
       purpose: `lists the ${epic.reqs[0]!.ent.plural} on the phone, newest first`,
       serves: epic.reqs.map((r) => r.id),
     });
-  for (const req of f.requirements.filter((r) => r.verb !== 'sign'))
+  for (const req of f.requirements.filter((r) => !r.verb.startsWith('sign')))
     screens.push({
       name: capitalize(phrase(req)),
       route: kebab(`${req.verb} ${singular(req.ent.label)}`, 4),
@@ -281,7 +281,7 @@ export function screensOf(f: Facts): Screen[] {
     name: 'Sign in',
     route: 'sign-in',
     purpose: `signs ${theRole(f.role)} in, once per device`,
-    serves: f.requirements.filter((r) => r.verb === 'sign').map((r) => r.id),
+    serves: f.requirements.filter((r) => r.verb.startsWith('sign')).map((r) => r.id),
   });
   screens.push({
     name: 'Settings',

@@ -115,8 +115,11 @@ function partsOfCapability(
   readOnly: boolean,
   fromIdea: boolean,
 ): FeatureParts {
-  const verb = text.split(' ')[0]!.toLowerCase();
-  const verbWords = capability.verb.split(' ').length;
+  // A verb of several words ("sign in", "check in") stays whole, unless the feature renamed it.
+  const verb = text.toLowerCase().startsWith(`${capability.verb} `)
+    ? capability.verb
+    : text.split(' ')[0]!.toLowerCase();
+  const verbWords = verb.split(' ').length;
   const qualifiers = capability.qualifiers.map((q) => q.replace(/\b(?:our|my)\b/gi, 'the'));
   // The object as the feature words it, article included ("a 16-week marathon plan"), its
   // qualifiers left out; a number inside it ("10-class passes") stays with it.

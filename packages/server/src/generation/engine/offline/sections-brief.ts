@@ -60,7 +60,7 @@ export const BRIEF_SECTIONS: Record<string, SectionWriter> = {
     ];
     for (const r of f.requirements) {
       const party = r.qualifiers
-        .map((q) => /^(?:with|to|for)\s+(?:a|an|the)?\s*([\w-]+(?:\s[\w-]+)?)$/i.exec(q)?.[1])
+        .map((q) => /^(?:with|to|for)\s+(?:(?:a|an|the)\s+)?([\w-]+(?:\s[\w-]+)?)$/i.exec(q)?.[1])
         .find((p) => p && namesPeople(p));
       const named = party ?? (r.kind === 'send' && namesPeople(r.object) ? r.object : undefined);
       if (named)

@@ -30,8 +30,10 @@ function detail(f: Facts, screen: Screen): string[] {
       `A button opens ${listing(f.requirements.filter((r) => r.ent === req.ent).map((r) => `"${capitalize(phrase(r))}"`))}.`,
     ];
   return [
-    `Asks for ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}, and nothing the criteria do not need.`,
-    `Done when ${screen.serves.join(', ')} pass on a phone.`,
+    req.kind === 'read' || req.kind === 'send'
+      ? `Shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`} of each ${req.ent.label}.`
+      : `Asks for ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}, and nothing the criteria do not need.`,
+    `Done when ${listing(screen.serves)} ${screen.serves.length === 1 ? 'passes' : 'pass'} on a phone.`,
     ...(offline ? [`Offline, it keeps working (${offline.id}) and shows what waits to sync.`] : []),
     ...(failure ? [`On failure it shows what ${failure.id} requires, and keeps the input.`] : []),
   ];

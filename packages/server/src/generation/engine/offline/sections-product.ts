@@ -52,7 +52,7 @@ function edge(f: Facts, req: Requirement): string[] {
       items.push(
         `${capitalize(req.ent.a)} is stored with a required field empty: it is refused and the input kept (${c.id}).`,
       );
-    else if (c.role === 'unwanted' && req.verb !== 'sign' && req.verb !== 'connect')
+    else if (c.role === 'unwanted' && !req.verb.startsWith('sign') && req.verb !== 'connect')
       items.push(
         `Someone without the right tries to ${req.verb} ${req.ent.a}: it is refused and left unchanged (${c.id}).`,
       );

@@ -217,12 +217,19 @@ export function participle(verb: string): string {
  */
 export function gerund(phrase: string): string {
   const capital = /^[A-Z]/.test(phrase);
-  const done = firstWord(phrase, (v) => {
+  const ing = (v: string) => {
     if (v.endsWith('ie')) return `${v.slice(0, -2)}ying`;
     if (/[^e]e$/.test(v) && v !== 'be') return `${v.slice(0, -1)}ing`;
     if (doubles(v)) return `${v}${v.slice(-1)}ing`;
     return `${v}ing`;
-  });
+  };
+  let done = firstWord(phrase, ing);
+  // "view and search reports": both verbs of a pair.
+  const words = done.split(' ');
+  if (words[1] === 'and' && words[2] && words.length > 3) {
+    words[2] = ing(words[2].toLowerCase());
+    done = words.join(' ');
+  }
   return capital ? capitalize(done) : done;
 }
 

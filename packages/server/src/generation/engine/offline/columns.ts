@@ -5,7 +5,8 @@
  * model's tables and a mobile app's local store all list these, so they agree.
  */
 import type { Entity, Facts, Requirement } from './facts.ts';
-import { participle, snake } from './words.ts';
+import { namesPeople } from './reading-people.ts';
+import { participle, plural, snake } from './words.ts';
 
 /** One attribute: its name in prose, its column, SQL type and why it is there. */
 export interface Attribute {
@@ -40,7 +41,12 @@ function fromQualifier(req: Requirement, q: string): Attribute | undefined {
       crit,
     );
   if (/^(?:after|within)\s+\d/i.test(q))
-    return attribute('last activity at', 'timestamptz', `Starts the count of "${q}"`, crit);
+    return attribute(
+      'last activity at',
+      'timestamptz',
+      `Starts the count of "${q}"`,
+      req.criteria.find((c) => /has had no change for/.test(c.text))?.id ?? crit,
+    );
   if (/^from the last\s/i.test(q))
     return attribute('occurred at', 'timestamptz', `Filters to "${q}"`, crit);
   if (/\bapproval\b/i.test(q))
@@ -54,6 +60,17 @@ function fromQualifier(req: Requirement, q: string): Attribute | undefined {
     );
   if (!m) return undefined;
   const noun = m[1]!.replace(/'s\b/g, '').trim();
+  const preposition = q.split(' ')[0]!.toLowerCase();
+  if (
+    (preposition === 'to' || preposition === 'with') &&
+    (namesPeople(noun) || namesPeople(plural(noun)))
+  )
+    return attribute(
+      `${participle(req.verb)} ${preposition}`,
+      'text',
+      `Which of the ${namesPeople(noun) ? noun : plural(noun)} it went to`,
+      crit,
+    );
   if (/^[A-Z]/.test(noun) && !/\s/.test(noun)) {
     return /^(?:English|Spanish|French|German|Swahili|Arabic|Hindi|Portuguese|Chinese|Japanese)$/.test(
       noun,

@@ -70,6 +70,21 @@ describe('typeLabel and documentTitle', () => {
 });
 
 describe('questionnaireEntries', () => {
+  it('reads the lists of pairs as sentences, not JSON', () => {
+    const entries = questionnaireEntries({
+      targetAudience: 'small veterinary clinics',
+      monetization: 'Subscription',
+      techStack: ['TypeScript'],
+      ideaCoverage: [{ term: 'by SMS', feature: 'Send vaccine reminders by SMS' }],
+      integrations: [{ name: 'SMS gateway', purpose: 'send the reminders' }],
+      assumptions: ['Each clinic has one site'],
+    });
+    const byLabel = Object.fromEntries(entries.map((e) => [e.label, e.value]));
+    expect(byLabel['Idea coverage']).toEqual(['"by SMS" → Send vaccine reminders by SMS']);
+    expect(byLabel.Integrations).toEqual(['SMS gateway: send the reminders']);
+    expect(byLabel.Assumptions).toEqual(['Each clinic has one site']);
+  });
+
   it('lists the known members in reading order, then the others, in words', () => {
     const entries = questionnaireEntries({
       techStack: ['TypeScript', 'Preact'],

@@ -112,7 +112,22 @@ const QUESTIONNAIRE_ORDER = [
   'coreFeatures',
   'constraints',
   'successMetrics',
+  'ideaCoverage',
+  'keyEntities',
+  'integrations',
+  'nonGoals',
+  'assumptions',
+  'openQuestions',
 ];
+
+/**
+ * How the members that are lists of pairs read (docs/document-formats.md): the idea's term
+ * and the feature that carries it, a service and what it is used for.
+ */
+const PAIR_FORMATS: Readonly<Record<string, (item: Record<string, unknown>) => string>> = {
+  ideaCoverage: (item) => `"${String(item.term ?? '')}" → ${String(item.feature ?? '')}`,
+  integrations: (item) => `${String(item.name ?? '')}: ${String(item.purpose ?? '')}`,
+};
 
 /**
  * The questionnaire as labelled rows: the known members first, in a reading order, then
@@ -130,19 +145,25 @@ export function questionnaireEntries(questionnaire: Questionnaire): Questionnair
   ];
   const entries: QuestionnaireEntry[] = [];
   for (const key of keys) {
-    const value = plainValue(record[key]);
+    const value = plainValue(record[key], PAIR_FORMATS[key]);
     if (value !== undefined) entries.push({ label: labelOf(key), value });
   }
   return entries;
 }
 
-function plainValue(value: unknown): string | string[] | undefined {
+function plainValue(
+  value: unknown,
+  pair?: (item: Record<string, unknown>) => string,
+): string | string[] | undefined {
   if (value === null || value === undefined) return undefined;
   if (Array.isArray(value)) {
-    const items = value.flatMap((item) => plainValue(item));
+    const items = value.flatMap((item) => plainValue(item, pair));
     return items.filter((item): item is string => typeof item === 'string' && item !== '');
   }
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return pair === undefined ? JSON.stringify(value) : pair(record);
+  }
   const text = String(value);
   return text === '' ? undefined : text;
 }

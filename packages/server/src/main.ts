@@ -1,4 +1,5 @@
 import { createLogger } from './api/logging.ts';
+import { engineLines } from './banner.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { DEV_CREDITS, startRuntime } from './runtime.ts';
 
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     console.log(
       `PGS worker running (storage: ${storage}, concurrency ${config.workerConcurrency})`,
     );
+    for (const line of engineLines(config)) console.log(line);
     return;
   }
   await runtime.app.listen({ port: config.port, host: config.host });
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const base = `http://${host}:${port}`;
   console.log(`PGS listening on ${base} (storage: ${storage}, role: ${config.role})`);
+  for (const line of engineLines(config)) console.log(line);
   if (runtime.devKey !== undefined) {
     console.log(`Test API key: ${runtime.devKey}`);
     console.log(

@@ -147,3 +147,6 @@ export const PROJECT_STATES = [
   schemas.ProjectCompleted.properties.status.const,
   schemas.ProjectFailed.properties.status.const,
 ] as const satisfies readonly ProjectState[];
+
+/** The MCP tools, resources and prompt both MCP servers share (docs/mcp.md). */
+export * from './mcp/index.ts';

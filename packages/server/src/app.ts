@@ -7,6 +7,7 @@ import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
 import { wasAnsweredEarly } from './api/drain.ts';
 import { KnownRoutes } from './api/known-routes.ts';
+import { mcpEndpoint } from './api/mcp/endpoint.ts';
 import { adminAuth, apiKeyAuth } from './api/plugins/auth.ts';
 import { errorHandling, sendError, toApiError } from './api/plugins/errors.ts';
 import { jsonBody } from './api/plugins/json-body.ts';
@@ -31,6 +32,7 @@ import { ProjectEventHub } from './generation/events.ts';
 import { engineOf, type ModelSelector } from './generation/models.ts';
 import { type Dispatcher, Projects } from './generation/projects.ts';
 import { ProjectStatusReader } from './generation/status.ts';
+import { TraceCache } from './generation/trace/project.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
@@ -178,6 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => statusReader.close());
   const metrics = deps.metrics ?? new Metrics();
+  // Traces made for the REST route serve the MCP tool too, and the other way round.
+  const traces = new TraceCache();
   const projects = new Projects(
     database.db,
     deps.dispatcher,
@@ -217,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         events,
         keepAliveMs: deps.keepAliveMs ?? 15_000,
       });
-      await api.register(documentRoutes, { statusReader, db: database.db });
+      await api.register(documentRoutes, { statusReader, db: database.db, traces });
       await api.register(manageRoutes, { statusReader, projects, db: database.db });
       await api.register(creditRoutes, { db: database.db });
       await api.register(webhookRoutes, {
@@ -227,6 +231,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+
+  // The Model Context Protocol (docs/mcp.md): the same key, limits and services as /api/v1.
+  await app.register(async (mcp) => {
+    await mcp.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
+    await mcp.register(rateLimit, { limiters: deps.limiters });
+    await mcp.register(mcpEndpoint, {
+      database,
+      db: database.db,
+      projects,
+      statusReader,
+      events,
+      traces,
+      limiters: deps.limiters,
+    });
+  });
 
   await app.register(
     async (admin) => {

@@ -21,6 +21,11 @@ export const RATE_LIMIT_RULES = {
   list: { name: 'list', points: 60, durationSec: 60, window: '1 minute' },
   /** POST /projects/{id}/cancel and DELETE /projects/{id} together, per API key. */
   manage: { name: 'manage', points: 30, durationSec: 60, window: '1 minute' },
+  /**
+   * Every request to /mcp (each JSON-RPC message), per API key; a tool call counts besides
+   * against the limit of the operation it stands for (docs/mcp.md).
+   */
+  mcp: { name: 'mcp', points: 300, durationSec: 60, window: '1 minute' },
   /** Every /webhook-endpoints operation together, per API key. */
   webhooks: { name: 'webhooks', points: 30, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */

@@ -32,6 +32,29 @@ const call = (key: CreatedKey | string | undefined, options: InjectOptions & { u
 
 const json = (res: LightMyRequestResponse) => (res.body === '' ? undefined : res.json());
 
+/** One MCP request to `/mcp` with `key`; its JSON-RPC answer (the one message of its stream). */
+async function mcpCall(key: CreatedKey, method: string, params: Record<string, unknown>) {
+  const res = await call(key, {
+    method: 'POST',
+    url: '/mcp',
+    headers: { accept: 'application/json, text/event-stream' },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const data = res.body.split('\n').find((line) => line.startsWith('data: '));
+  return JSON.parse(data!.slice('data: '.length)) as {
+    result?: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+    error?: { code: number; data?: { code?: string } };
+  };
+}
+
+/** The catalogue code of an MCP tool call's answer (`ok` when it is not a tool error). */
+async function toolOutcome(key: CreatedKey, name: string, args: Record<string, unknown>) {
+  const { result } = await mcpCall(key, 'tools/call', { name, arguments: args });
+  if (!result?.isError) return 'ok';
+  return (JSON.parse(result.content[0]!.text) as { error: { code: string } }).error.code;
+}
+
 /** A project the owner holds in progress (no worker runs it here). */
 async function heldProject(key: CreatedKey = owner): Promise<string> {
   const res = await call(key, {
@@ -214,6 +237,48 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     }),
   'GET /admin/v1/audit': (m) => adminCase(m, '/admin/v1/audit'),
   'GET /metrics': (m) => adminCase(m, '/metrics'),
+  'POST /mcp': async () => {
+    // Every tool and resource that names a project: the owner's answer, everyone else's 404.
+    const reads: [string, Record<string, unknown>][] = [
+      ['get_project', { projectId: completed }],
+      ['read_document', { projectId: completed, filename }],
+      ['get_trace', { projectId: completed }],
+    ];
+    const uri = `pgs://projects/${completed}/documents/${filename}`;
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      for (const [name, args] of reads) {
+        expect(await toolOutcome(stranger, name, args), `${name} by a ${stranger.mode} key`).toBe(
+          'RESOURCE_NOT_FOUND',
+        );
+      }
+      const read = await mcpCall(stranger, 'resources/read', { uri });
+      expect(read.error).toMatchObject({ code: -32002, data: { code: 'RESOURCE_NOT_FOUND' } });
+      const listed = await mcpCall(stranger, 'tools/call', {
+        name: 'list_projects',
+        arguments: { limit: 100 },
+      });
+      expect(JSON.stringify(listed.result?.structuredContent)).not.toContain(completed);
+      const resources = await mcpCall(stranger, 'resources/list', {});
+      expect(JSON.stringify(resources.result)).not.toContain(completed);
+    }
+    for (const [name, args] of reads) expect(await toolOutcome(owner, name, args)).toBe('ok');
+    expect((await mcpCall(owner, 'resources/read', { uri })).error).toBeUndefined();
+    // A project generated through MCP by one key: the other mode and account cannot see it.
+    const created = await mcpCall(otherAccount, 'tools/call', {
+      name: 'generate_project',
+      arguments: { idea: IDEA },
+    });
+    const id = (created.result?.structuredContent as { projectId: string }).projectId;
+    for (const key of [owner, sameAccountOtherMode]) {
+      expect(await toolOutcome(key, 'get_project', { projectId: id })).toBe('RESOURCE_NOT_FOUND');
+    }
+    // Credits: each key its own balance, in its own mode.
+    for (const key of [owner, sameAccountOtherMode, otherAccount]) {
+      const rest = (await call(key, { method: 'GET', url: '/api/v1/credits' })).json().data;
+      const { result } = await mcpCall(key, 'tools/call', { name: 'get_credits', arguments: {} });
+      expect(result?.structuredContent).toEqual(rest);
+    }
+  },
 };
 
 /** Routes with no object and no privilege, and why nothing can be crossed there. */

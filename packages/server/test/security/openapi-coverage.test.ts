@@ -21,6 +21,8 @@ const NOT_API: Record<string, string> = {
     'Prometheus exposition for operators (admin token), text format outside the JSON API',
   'GET /': 'the web console page (HTML), a client of the API rather than part of it',
   'GET /assets/:file': 'the console’s static assets (hashed file names, JS and CSS)',
+  'POST /mcp':
+    'the Model Context Protocol endpoint (docs/mcp.md): JSON-RPC over Streamable HTTP, whose operations are MCP tools and resources, not REST resources; its errors use the envelope',
 };
 
 type Method = 'get' | 'post' | 'delete' | 'put' | 'patch';

@@ -1,22 +1,14 @@
-import {
-  type ArchiveLayout,
-  openapiDocument,
-  type ProjectCompleted,
-  type ProjectStatusResponse,
-  projectSlug,
-  schemaRef,
-} from '@pgs/contract';
+import { type ArchiveLayout, openapiDocument, projectSlug, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../accounts/service.ts';
-import { ApiError } from '../../../errors.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../generation/archive.ts';
 import { etagOf } from '../../../generation/result.ts';
 import type { ProjectStatusReader } from '../../../generation/status.ts';
 import { projectTrace, TraceCache } from '../../../generation/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
-import { findOwnedDocument } from '../../../storage/sql/documents.ts';
 import { errorResponses } from '../schemas.ts';
-import { etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
+import { etagMatches, projectIdParams } from './common.ts';
+import { type CompletedOnly, completedProject, ownedDocument } from './reads.ts';
 
 export interface DocumentRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -34,47 +26,13 @@ const traceJson = (body: string) =>
 /** Completed projects never change, and the answer depends on the key: cache it, privately. */
 const FINAL_CACHE = 'private, max-age=86400';
 
-function notCompleted(
-  id: string,
-  status: 'in_progress' | 'failed',
-  estimatedMs = 0,
-  what: 'archive' | 'trace' = 'archive',
-): ApiError {
-  return status === 'in_progress'
-    ? new ApiError(
-        'PROJECT_NOT_COMPLETED',
-        `The project is still being generated; its ${what} is available once it is completed.`,
-        {
-          details: { resource_type: 'project', resource_id: id, status },
-          headers: { 'retry-after': pollHint(estimatedMs) },
-        },
-      )
-    : new ApiError(
-        'PROJECT_NOT_COMPLETED',
-        'The project failed, so its documents are not delivered; its credits were refunded.',
-        { details: { resource_type: 'project', resource_id: id, status } },
-      );
-}
-
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
   { statusReader, db, traces = new TraceCache() }: DocumentRoutesOptions,
 ) {
-  /**
-   * A completed project's view (the status reader's cached bytes: no query for a hot
-   * project) and its data, parsed only when asked; 404 or 409 otherwise.
-   */
-  const completed = async (principal: Principal, id: string, what?: 'archive' | 'trace') => {
-    const view = await statusReader.read(principal, id.toLowerCase());
-    if (view === undefined) throw projectNotFound(id);
-    if (view.status !== 'completed') {
-      throw notCompleted(id, view.status, view.estimatedCompletionMs, what);
-    }
-    const data = () =>
-      (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse).data as ProjectCompleted;
-    return { view, data };
-  };
+  const completed = (principal: Principal, id: string, what?: CompletedOnly) =>
+    completedProject(statusReader, principal, id, what);
 
   app.get<{ Params: { projectId: string; filename: string } }>(
     '/projects/:projectId/documents/:filename',
@@ -102,19 +60,7 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const { projectId: id, filename } = request.params;
-      const { accountId, mode } = request.principal;
-      const row = await findOwnedDocument(db, id.toLowerCase(), accountId, mode, filename);
-      if (row === undefined) throw projectNotFound(id);
-      if (row.status === 'failed') throw notCompleted(id, 'failed');
-      if (row.content === null) {
-        throw new ApiError(
-          'RESOURCE_NOT_FOUND',
-          'The project has no document with this filename.',
-          {
-            details: { resource_type: 'document', resource_id: filename },
-          },
-        );
-      }
+      const row = await ownedDocument(db, request.principal, id, filename);
       // A stored document never changes, so its validator holds in every state.
       const etag = etagOf(row.content);
       reply.header('etag', etag);

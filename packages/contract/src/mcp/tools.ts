@@ -1,0 +1,215 @@
+/**
+ * The MCP face of PGS (issue 19): the tools, as both MCP servers list them (the API
+ * server's `/mcp` and the CLI's stdio bridge, `pgs mcp`), so an agent sees the same
+ * definitions whichever it connects to. Their text is read into every agent's context on
+ * every session: the server's test measures it (o200k) and holds it under 1,500 tokens,
+ * so schemas say what a caller needs and no more (constraints, not prose).
+ */
+import { openapiDocument } from '../generated/openapi.ts';
+
+const schemas = openapiDocument.components.schemas;
+const request = schemas.CreateProjectRequest.properties;
+const parameters = openapiDocument.components.parameters;
+
+/** A JSON Schema as the tool definitions use it (a small subset: see `mcp/arguments.ts`). */
+export type McpJsonSchema = { readonly [keyword: string]: unknown };
+
+/** Hints for clients (MCP `ToolAnnotations`): read-only tools may be run without asking. */
+export interface McpToolAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** One tool as `tools/list` answers it. */
+export interface McpToolDefinition {
+  readonly name: McpToolName;
+  readonly description: string;
+  readonly inputSchema: McpJsonSchema & { readonly type: 'object' };
+  readonly outputSchema: McpJsonSchema & { readonly type: 'object' };
+  readonly annotations: McpToolAnnotations;
+}
+
+/** Every tool, in the order `tools/list` gives them. */
+export const MCP_TOOL_NAMES = [
+  'generate_project',
+  'get_project',
+  'list_projects',
+  'read_document',
+  'get_credits',
+  'get_trace',
+] as const;
+
+/** The name of one of {@link MCP_TOOLS}. */
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
+
+const string = { type: 'string' } as const;
+const integer = { type: 'integer' } as const;
+const projectId = { type: 'string', format: 'uuid' } as const;
+const projectIdInput = {
+  type: 'object',
+  properties: { projectId },
+  required: ['projectId'],
+  additionalProperties: false,
+} as const;
+
+/** What generate_project and get_project answer: the project as far as it has got. */
+const projectOutput = {
+  type: 'object',
+  properties: {
+    projectId: string,
+    status: { enum: [...parameters.ProjectStatusFilter.schema.enum] },
+    name: string,
+    description: string,
+    type: string,
+    estimatedCompletionMs: integer,
+    creditsConsumed: integer,
+    documents: {
+      type: 'array',
+      items: { type: 'object', properties: { filename: string, uri: string } },
+    },
+    error: { type: 'object', properties: { code: string, message: string } },
+  },
+  required: ['projectId', 'status'],
+} as const;
+
+const READ_ONLY = { readOnlyHint: true } as const;
+
+/**
+ * The tool definitions. Revising a project and its revisions (`revise_project`, a
+ * `revision` argument of read_document) wait for the revisions issue and are left out.
+ *
+ * @example
+ * const generate = MCP_TOOLS.find((tool) => tool.name === 'generate_project');
+ */
+export const MCP_TOOLS: readonly McpToolDefinition[] = [
+  {
+    name: 'generate_project',
+    description:
+      'Generate spec documents (brief, requirements, user stories, architecture, plan, README) from an idea. Costs credits (web 47, mobile 50, mcp 50). wait: true reports progress and returns when the project ends; else it returns at once: follow with get_project.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        idea: {
+          type: 'string',
+          minLength: request.idea.minLength,
+          maxLength: request.idea.maxLength,
+        },
+        type: {
+          type: 'string',
+          enum: [...schemas.ProjectType.enum],
+          description: 'default: inferred',
+        },
+        name: {
+          type: 'string',
+          minLength: request.name.minLength,
+          maxLength: request.name.maxLength,
+        },
+        wait: { type: 'boolean' },
+      },
+      required: ['idea'],
+      additionalProperties: false,
+    },
+    outputSchema: projectOutput,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  },
+  {
+    name: 'get_project',
+    description:
+      "A project's status; once completed its name, description, documents (as resource links) and credits consumed.",
+    inputSchema: projectIdInput,
+    outputSchema: projectOutput,
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'list_projects',
+    description: 'Your projects, newest first.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        limit: parameters.ListLimit.schema,
+        status: { type: 'string', enum: [...parameters.ProjectStatusFilter.schema.enum] },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        projects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            description: 'projectId, status, name, type, createdAt, completedAt, creditsConsumed',
+          },
+        },
+        hasMore: { type: 'boolean' },
+      },
+      required: ['projects', 'hasMore'],
+    },
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'read_document',
+    description: "One document's markdown, by its filename (e.g. PRODUCT_REQUIREMENTS.md).",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        projectId,
+        filename: { type: 'string', pattern: parameters.DocumentFilename.schema.pattern },
+      },
+      required: ['projectId', 'filename'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { projectId: string, filename: string, uri: string, markdown: string },
+      required: ['projectId', 'filename', 'markdown'],
+    },
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'get_credits',
+    description: "Your credit balance in your key's mode, and what running projects hold.",
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: {
+      type: 'object',
+      properties: { mode: string, balance: integer, reserved: integer },
+      required: ['mode', 'balance', 'reserved'],
+    },
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'get_trace',
+    description:
+      "A completed project's traceability: per requirement (FR) its criteria, stories, components and tasks; totals; findings worst first.",
+    inputSchema: projectIdInput,
+    outputSchema: {
+      type: 'object',
+      properties: {
+        projectId: string,
+        totals: { type: 'object' },
+        requirements: { type: 'array', items: { type: 'object' } },
+        findings: { type: 'array', items: { type: 'object' } },
+      },
+      required: ['projectId', 'totals', 'requirements', 'findings'],
+    },
+    annotations: READ_ONLY,
+  },
+];
+
+/** Who answers `initialize`: the same on both servers. */
+export const MCP_SERVER_INFO = {
+  name: 'pgs',
+  title: 'PGS, the Project Generation Service',
+  version: openapiDocument.info.version,
+} as const;
+
+/** The server's `instructions`: what an agent should know before its first call. */
+export const MCP_INSTRUCTIONS =
+  'PGS turns a project idea into spec documents. generate_project creates a project and costs credits (wait: true reports progress until it ends); get_project, read_document and the resources pgs://projects/{projectId}/documents/{filename} read the results.';

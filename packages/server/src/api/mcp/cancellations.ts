@@ -1,0 +1,76 @@
+import type { Database } from '../../storage/db.ts';
+import { listen, notify } from '../../storage/notifications.ts';
+
+/** The channel on which a cancelled MCP request is announced to every API process. */
+export const MCP_CANCELLED_CHANNEL = 'pgs_mcp_cancelled';
+
+type RequestId = string | number;
+
+/**
+ * Cancellation of tool calls across requests and processes. In stateless mode a client's
+ * `notifications/cancelled` arrives as a request of its own, possibly at another API
+ * process than the call it cancels (a generate_project holding its answer until the
+ * project ends). It is announced by NOTIFY; the process holding the call aborts it, which
+ * ends its wait at once. Calls are known by the API key and the JSON-RPC id the client
+ * gave them: one key's cancellation never reaches another key's call.
+ *
+ * @example
+ * const cancellations = await McpCancellations.start(database);
+ * const call = cancellations.track(principal.keyId, extra.requestId); // … call.signal … call.done();
+ */
+export class McpCancellations {
+  readonly #database: Database;
+  readonly #calls = new Map<string, Set<AbortController>>();
+  #stopListening: (() => Promise<void>) | undefined;
+
+  private constructor(database: Database) {
+    this.#database = database;
+  }
+
+  static async start(database: Database): Promise<McpCancellations> {
+    const cancellations = new McpCancellations(database);
+    cancellations.#stopListening = await listen(database, MCP_CANCELLED_CHANNEL, (payload) =>
+      cancellations.#abort(payload),
+    );
+    return cancellations;
+  }
+
+  /** Registers a call in flight; `done()` when it has answered. */
+  track(keyId: string, requestId: RequestId): { signal: AbortSignal; done(): void } {
+    const name = JSON.stringify([keyId, requestId]);
+    const controller = new AbortController();
+    let calls = this.#calls.get(name);
+    if (calls === undefined) {
+      calls = new Set();
+      this.#calls.set(name, calls);
+    }
+    calls.add(controller);
+    return {
+      signal: controller.signal,
+      done: () => {
+        calls.delete(controller);
+        if (calls.size === 0 && this.#calls.get(name) === calls) this.#calls.delete(name);
+      },
+    };
+  }
+
+  /** Cancels the key's call with this id, on whichever process holds it. */
+  async cancel(keyId: string, requestId: RequestId): Promise<void> {
+    const name = JSON.stringify([keyId, requestId]);
+    await this.#database.db.transaction((tx) => notify(tx, MCP_CANCELLED_CHANNEL, name));
+  }
+
+  /** Calls in flight in this process (tests). */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  #abort(name: string): void {
+    for (const controller of this.#calls.get(name) ?? []) controller.abort();
+  }
+
+  async stop(): Promise<void> {
+    await this.#stopListening?.();
+    this.#calls.clear();
+  }
+}

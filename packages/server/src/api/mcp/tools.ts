@@ -1,0 +1,225 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  checkArguments,
+  creditsResult,
+  documentResult,
+  MCP_TOOLS,
+  type McpProgress,
+  type McpToolName,
+  type McpToolResult,
+  type ProjectState,
+  type ProjectStatus,
+  type ProjectStatusResponse,
+  type ProjectType,
+  projectListResult,
+  projectResult,
+  type TraceResponse,
+  toolError,
+  traceResult,
+} from '@pgs/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Principal } from '../../accounts/service.ts';
+import { creditSummary } from '../../credits/ledger.ts';
+import type { SharedEventReads } from '../../generation/event-reads.ts';
+import type { ProjectEventHub } from '../../generation/events.ts';
+import { listProjects } from '../../generation/listing.ts';
+import type { Projects } from '../../generation/projects.ts';
+import type { ProjectStatusReader } from '../../generation/status.ts';
+import { projectTrace, type TraceCache } from '../../generation/trace/project.ts';
+import type { Limiters } from '../../limits/rules.ts';
+import type { Db } from '../../storage/db.ts';
+import { rateLimitError } from '../plugins/rate-limit.ts';
+import { projectNotFound } from '../routes/projects/common.ts';
+import { completedProject, ownedDocument } from '../routes/projects/reads.ts';
+import { catalogued } from './errors.ts';
+import { followProject } from './follow.ts';
+
+/** What the MCP endpoint works with: the services the REST routes use, and its settings. */
+export interface McpServices {
+  db: Db;
+  projects: Projects;
+  statusReader: ProjectStatusReader;
+  events: ProjectEventHub;
+  reads: SharedEventReads;
+  traces: TraceCache;
+  limiters: Limiters;
+  /** The longest generate_project with `wait: true` holds its call, in milliseconds. */
+  maxWaitMs: number;
+}
+
+/** One MCP request: whose key, and what ends it. */
+export interface McpCall {
+  principal: Principal;
+  /** Aborts when the client goes away, the request is cancelled or the server shuts down. */
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+  /** The HTTP request's id (`req_…`), quoted in errors. */
+  requestId: string;
+  /** Sends a progress notification; undefined when the client asked for none. */
+  report?: ((progress: McpProgress) => Promise<void>) | undefined;
+}
+
+/**
+ * The per-key limit each tool counts against: the REST operation it stands for, so that a
+ * key cannot get past a limit by going through MCP (docs/mcp.md).
+ */
+export const TOOL_LIMITS = {
+  generate_project: 'create',
+  get_project: 'status',
+  list_projects: 'list',
+  read_document: 'downloads',
+  get_credits: 'credits',
+  get_trace: 'downloads',
+} as const satisfies Record<McpToolName, keyof Limiters>;
+
+/**
+ * Counts one use of the limiter `name` against the caller's key; throws the 429 error
+ * (RATE_LIMIT_EXCEEDED with `retry_after`) when the key is over it.
+ */
+export async function countAgainst(
+  services: Pick<McpServices, 'limiters'>,
+  name: keyof Limiters,
+  principal: Principal,
+): Promise<void> {
+  const decision = await services.limiters[name].consume(principal.keyId);
+  if (!decision.allowed) throw rateLimitError(decision);
+}
+
+type Handler = (args: Record<string, unknown>, call: McpCall) => Promise<McpToolResult>;
+
+const statusOf = (body: Buffer) =>
+  (JSON.parse(body.toString('utf8')) as ProjectStatusResponse).data;
+
+/**
+ * The tools on the services the REST routes call (creation and its credit reservation,
+ * status reads, listing, documents, credits, trace), so a tool behaves as its operation:
+ * same isolation (another key's project is RESOURCE_NOT_FOUND), same credits, same limits.
+ *
+ * @example
+ * const result = await new McpTools(services).call('get_credits', {}, call);
+ */
+export class McpTools {
+  readonly #services: McpServices;
+  readonly #handlers: Record<McpToolName, Handler>;
+
+  constructor(services: McpServices) {
+    this.#services = services;
+    this.#handlers = {
+      generate_project: (args, call) => this.#generate(args, call),
+      get_project: async (args, call) =>
+        projectResult(await this.#status(call, args.projectId as string)),
+      list_projects: (args, call) => this.#list(args, call),
+      read_document: async (args, call) => {
+        const { projectId, filename } = args as { projectId: string; filename: string };
+        const { content } = await ownedDocument(services.db, call.principal, projectId, filename);
+        return documentResult(projectId, filename, content);
+      },
+      get_credits: async (_args, call) => {
+        const { accountId, mode } = call.principal;
+        return creditsResult({ mode, ...(await creditSummary(services.db, accountId, mode)) });
+      },
+      get_trace: async (args, call) => {
+        const projectId = args.projectId as string;
+        const { view, data } = await completedProject(
+          services.statusReader,
+          call.principal,
+          projectId,
+          'trace',
+        );
+        const body = await services.traces.get(view.etag, () => projectTrace(data().project));
+        return traceResult(projectId, (JSON.parse(body) as TraceResponse).data);
+      },
+    };
+  }
+
+  /**
+   * Runs a tool. An unknown tool is a protocol error (InvalidParams, as MCP says); every
+   * other failure, bad arguments and limits included, is a tool error with the
+   * catalogue's code.
+   */
+  async call(name: string, args: unknown, call: McpCall): Promise<McpToolResult> {
+    const tool = MCP_TOOLS.find((t) => t.name === name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const checked = checkArguments(tool, args);
+    const { result, code } = checked.ok
+      ? await this.#run(tool.name, checked.value, call)
+      : {
+          code: 'VALIDATION_ERROR',
+          result: toolError({
+            code: 'VALIDATION_ERROR',
+            message: checked.message,
+            details: { ...checked.details },
+            request_id: call.requestId,
+          }),
+        };
+    call.log.info({ mcp: { tool: tool.name, outcome: code } }, 'mcp tool call');
+    return result;
+  }
+
+  async #run(
+    name: McpToolName,
+    args: Record<string, unknown>,
+    call: McpCall,
+  ): Promise<{ result: McpToolResult; code: string }> {
+    try {
+      await countAgainst(this.#services, TOOL_LIMITS[name], call.principal);
+      return { result: await this.#handlers[name](args, call), code: 'ok' };
+    } catch (error) {
+      const failure = catalogued(error, call.log);
+      const result = toolError({
+        code: failure.code,
+        message: failure.message,
+        details: failure.details,
+        request_id: call.requestId,
+      });
+      return { result, code: failure.code };
+    }
+  }
+
+  async #status(call: McpCall, projectId: string): Promise<ProjectStatus> {
+    const view = await this.#services.statusReader.read(call.principal, projectId.toLowerCase());
+    if (view === undefined) throw projectNotFound(projectId);
+    return statusOf(view.body);
+  }
+
+  async #list(args: Record<string, unknown>, call: McpCall): Promise<McpToolResult> {
+    const query = {
+      limit: args.limit as number | undefined,
+      status: args.status as ProjectState | undefined,
+    };
+    return projectListResult(await listProjects(this.#services.db, call.principal, query));
+  }
+
+  async #generate(args: Record<string, unknown>, call: McpCall): Promise<McpToolResult> {
+    const { idea, type, name, wait } = args as {
+      idea: string;
+      type?: ProjectType;
+      name?: string;
+      wait?: boolean;
+    };
+    const created = await this.#services.projects.create(call.principal, { idea, type, name });
+    const started: ProjectStatus = {
+      projectId: created.projectId,
+      status: 'in_progress',
+      estimatedCompletionMs: created.estimatedCompletionMs,
+    };
+    if (wait !== true) return projectResult(started);
+    const outcome = await followProject(created.projectId, {
+      hub: this.#services.events,
+      reads: this.#services.reads,
+      type,
+      estimatedCompletionMs: created.estimatedCompletionMs,
+      maxWaitMs: this.#services.maxWaitMs,
+      signal: call.signal,
+      report: call.report,
+    });
+    const status = await this.#status(call, created.projectId);
+    if (status.status !== 'in_progress') return projectResult(status);
+    return projectResult(
+      status,
+      outcome === 'timed_out'
+        ? `The wait ended after ${Math.round(this.#services.maxWaitMs / 1000)} s; the project keeps generating.`
+        : 'The wait was interrupted (the server is restarting); the project keeps generating.',
+    );
+  }
+}

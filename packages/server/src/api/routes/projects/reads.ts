@@ -1,0 +1,96 @@
+import type { ProjectCompleted, ProjectStatusResponse } from '@pgs/contract';
+import type { Principal } from '../../../accounts/service.ts';
+import { ApiError } from '../../../errors.ts';
+import type { ProjectStatusReader, StatusView } from '../../../generation/status.ts';
+import type { Db } from '../../../storage/db.ts';
+import { findOwnedDocument } from '../../../storage/sql/documents.ts';
+import { pollHint, projectNotFound } from './common.ts';
+
+/**
+ * Reads of a project's results that the REST routes and the MCP tools share, so both answer
+ * the same errors for the same cases (404 for another key's project, 409 before completion).
+ */
+
+/** What a completed project offers that an unfinished one does not yet. */
+export type CompletedOnly = 'archive' | 'trace';
+
+/**
+ * The 409 for a project that is not completed: in progress (with a polling hint) or failed.
+ *
+ * @example
+ * throw notCompleted(id, 'failed');
+ */
+export function notCompleted(
+  id: string,
+  status: 'in_progress' | 'failed',
+  estimatedMs = 0,
+  what: CompletedOnly = 'archive',
+): ApiError {
+  return status === 'in_progress'
+    ? new ApiError(
+        'PROJECT_NOT_COMPLETED',
+        `The project is still being generated; its ${what} is available once it is completed.`,
+        {
+          details: { resource_type: 'project', resource_id: id, status },
+          headers: { 'retry-after': pollHint(estimatedMs) },
+        },
+      )
+    : new ApiError(
+        'PROJECT_NOT_COMPLETED',
+        'The project failed, so its documents are not delivered; its credits were refunded.',
+        { details: { resource_type: 'project', resource_id: id, status } },
+      );
+}
+
+/**
+ * A completed project's view (the status reader's cached bytes: no query for a hot
+ * project) and its data, parsed only when asked; 404 or 409 otherwise.
+ *
+ * @example
+ * const { view, data } = await completedProject(statusReader, principal, id, 'trace');
+ */
+export async function completedProject(
+  statusReader: ProjectStatusReader,
+  principal: Principal,
+  id: string,
+  what?: CompletedOnly,
+): Promise<{ view: StatusView; data: () => ProjectCompleted }> {
+  const view = await statusReader.read(principal, id.toLowerCase());
+  if (view === undefined) throw projectNotFound(id);
+  if (view.status !== 'completed') {
+    throw notCompleted(id, view.status, view.estimatedCompletionMs, what);
+  }
+  const data = () =>
+    (JSON.parse(view.body.toString('utf8')) as ProjectStatusResponse).data as ProjectCompleted;
+  return { view, data };
+}
+
+/**
+ * One stored document of the caller's project: available once stored, also while the
+ * project runs; 404 for no such project (of this key) or document, 409 for a failed one.
+ *
+ * @example
+ * const markdown = await ownedDocument(db, principal, projectId, 'README.md');
+ */
+export async function ownedDocument(
+  db: Db,
+  principal: Principal,
+  id: string,
+  filename: string,
+): Promise<{ content: string; status: 'in_progress' | 'completed' }> {
+  const row = await findOwnedDocument(
+    db,
+    id.toLowerCase(),
+    principal.accountId,
+    principal.mode,
+    filename,
+  );
+  if (row === undefined) throw projectNotFound(id);
+  if (row.status === 'failed') throw notCompleted(id, 'failed');
+  if (row.content === null) {
+    throw new ApiError('RESOURCE_NOT_FOUND', 'The project has no document with this filename.', {
+      details: { resource_type: 'document', resource_id: filename },
+    });
+  }
+  return { content: row.content, status: row.status };
+}

@@ -40,6 +40,7 @@ export {
   traceResult,
 } from './results.ts';
 export {
+  MCP_CONSTRAINTS,
   MCP_INSTRUCTIONS,
   MCP_SERVER_INFO,
   MCP_TOOL_NAMES,

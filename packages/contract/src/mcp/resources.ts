@@ -1,10 +1,10 @@
-import { openapiDocument } from '../generated/openapi.ts';
+import { MCP_CONSTRAINTS } from './tools.ts';
 
 /** Documents as MCP resources: one URI per document of a project (RFC 6570 level 1). */
 export const DOCUMENT_URI_TEMPLATE = 'pgs://projects/{projectId}/documents/{filename}';
 
-const FILENAME = new RegExp(openapiDocument.components.parameters.DocumentFilename.schema.pattern);
-const MAX_FILENAME = openapiDocument.components.parameters.DocumentFilename.schema.maxLength;
+const FILENAME = new RegExp(MCP_CONSTRAINTS.filename.pattern);
+const MAX_FILENAME = MCP_CONSTRAINTS.filename.maxLength;
 const DOCUMENT_URI =
   /^pgs:\/\/projects\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/documents\/([^/?#]+)$/i;
 
@@ -152,7 +152,7 @@ export function getPrompt(
       details: { missing_fields: ['idea'] },
     };
   }
-  const types: readonly string[] = openapiDocument.components.schemas.ProjectType.enum;
+  const types: readonly string[] = MCP_CONSTRAINTS.projectTypes;
   if (type !== '' && !types.includes(type)) {
     return {
       ok: false,

@@ -5,11 +5,21 @@
  * every session: the server's test measures it (o200k) and holds it under 1,500 tokens,
  * so schemas say what a caller needs and no more (constraints, not prose).
  */
-import { openapiDocument } from '../generated/openapi.ts';
-
-const schemas = openapiDocument.components.schemas;
-const request = schemas.CreateProjectRequest.properties;
-const parameters = openapiDocument.components.parameters;
+/**
+ * The contract's constraints the tools repeat. Literals rather than reads of
+ * `openapiDocument`, so that carrying the definitions (the SDK does, for `pgs mcp`) never
+ * needs the whole document; `mcp.test.ts` holds them equal to it.
+ */
+export const MCP_CONSTRAINTS = {
+  idea: { minLength: 10, maxLength: 5000 },
+  name: { minLength: 1, maxLength: 80 },
+  projectTypes: ['web', 'mobile', 'mcp'],
+  projectStates: ['in_progress', 'completed', 'failed'],
+  listLimit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  filename: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 100 },
+  version: '1.0.0',
+} as const;
+const C = MCP_CONSTRAINTS;
 
 /** A JSON Schema as the tool definitions use it (a small subset: see `mcp/arguments.ts`). */
 export type McpJsonSchema = { readonly [keyword: string]: unknown };
@@ -59,7 +69,7 @@ const projectOutput = {
   type: 'object',
   properties: {
     projectId: string,
-    status: { enum: [...parameters.ProjectStatusFilter.schema.enum] },
+    status: { enum: [...C.projectStates] },
     name: string,
     description: string,
     type: string,
@@ -93,18 +103,18 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
       properties: {
         idea: {
           type: 'string',
-          minLength: request.idea.minLength,
-          maxLength: request.idea.maxLength,
+          minLength: C.idea.minLength,
+          maxLength: C.idea.maxLength,
         },
         type: {
           type: 'string',
-          enum: [...schemas.ProjectType.enum],
+          enum: [...C.projectTypes],
           description: 'default: inferred',
         },
         name: {
           type: 'string',
-          minLength: request.name.minLength,
-          maxLength: request.name.maxLength,
+          minLength: C.name.minLength,
+          maxLength: C.name.maxLength,
         },
         wait: { type: 'boolean' },
       },
@@ -133,8 +143,8 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        limit: parameters.ListLimit.schema,
-        status: { type: 'string', enum: [...parameters.ProjectStatusFilter.schema.enum] },
+        limit: C.listLimit,
+        status: { type: 'string', enum: [...C.projectStates] },
       },
       additionalProperties: false,
     },
@@ -161,7 +171,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
       type: 'object',
       properties: {
         projectId,
-        filename: { type: 'string', pattern: parameters.DocumentFilename.schema.pattern },
+        filename: { type: 'string', pattern: C.filename.pattern },
       },
       required: ['projectId', 'filename'],
       additionalProperties: false,
@@ -207,7 +217,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
 export const MCP_SERVER_INFO = {
   name: 'pgs',
   title: 'PGS, the Project Generation Service',
-  version: openapiDocument.info.version,
+  version: C.version,
 } as const;
 
 /** The server's `instructions`: what an agent should know before its first call. */

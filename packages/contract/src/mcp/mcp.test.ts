@@ -1,0 +1,178 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { openapiDocument } from '../generated/openapi.ts';
+import { checkArguments, SUPPORTED_KEYWORDS } from './arguments.ts';
+import { documentUri, getPrompt, parseDocumentUri } from './resources.ts';
+import { GenerationProgress } from './results.ts';
+import { MCP_CONSTRAINTS, MCP_TOOLS, type McpJsonSchema } from './tools.ts';
+
+const schemas = openapiDocument.components.schemas;
+const parameters = openapiDocument.components.parameters;
+const tool = (name: string) => MCP_TOOLS.find((t) => t.name === name)!;
+const ID = '3f0c7a8e-2b1d-4c5e-9f6a-7b8c9d0e1f2a';
+
+describe('the MCP tool definitions', () => {
+  it('repeat the contract’s constraints exactly', () => {
+    const request = schemas.CreateProjectRequest.properties;
+    expect(MCP_CONSTRAINTS).toEqual({
+      idea: { minLength: request.idea.minLength, maxLength: request.idea.maxLength },
+      name: { minLength: request.name.minLength, maxLength: request.name.maxLength },
+      projectTypes: schemas.ProjectType.enum,
+      projectStates: parameters.ProjectStatusFilter.schema.enum,
+      listLimit: parameters.ListLimit.schema,
+      filename: {
+        pattern: parameters.DocumentFilename.schema.pattern,
+        maxLength: parameters.DocumentFilename.schema.maxLength,
+      },
+      version: openapiDocument.info.version,
+    });
+  });
+
+  it('use only the keywords checkArguments understands, in flat object schemas', () => {
+    for (const { name, inputSchema } of MCP_TOOLS) {
+      expect(inputSchema.additionalProperties, name).toBe(false);
+      const properties = (inputSchema.properties ?? {}) as Record<string, McpJsonSchema>;
+      for (const [field, schema] of Object.entries(properties)) {
+        for (const keyword of Object.keys(schema)) {
+          expect(SUPPORTED_KEYWORDS.has(keyword), `${name}.${field}: ${keyword}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('checkArguments', () => {
+  // ajv-formats is CommonJS: Node's default import is module.exports.
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormatsModule.default(ajv);
+  const cases: [string, unknown][] = [
+    ['generate_project', { idea: 'A habit tracker for remote teams' }],
+    ['generate_project', { idea: 'A habit tracker', type: 'web', name: 'Habits', wait: true }],
+    ['generate_project', { idea: 'short' }],
+    ['generate_project', { idea: 'x'.repeat(5001) }],
+    ['generate_project', { idea: '😀'.repeat(10) }],
+    ['generate_project', { idea: 'A habit tracker', type: 'desktop' }],
+    ['generate_project', { idea: 'A habit tracker', name: '' }],
+    ['generate_project', { idea: 'A habit tracker', wait: 'yes' }],
+    ['generate_project', { idea: 42 }],
+    ['generate_project', {}],
+    ['generate_project', { idea: 'A habit tracker', simulate: { outcome: 'failed' } }],
+    ['get_project', { projectId: ID }],
+    ['get_project', { projectId: ID.toUpperCase() }],
+    ['get_project', { projectId: 'not-a-uuid' }],
+    ['get_project', { projectId: null }],
+    ['list_projects', {}],
+    ['list_projects', { limit: 100, status: 'completed' }],
+    ['list_projects', { limit: 0 }],
+    ['list_projects', { limit: 101 }],
+    ['list_projects', { limit: 1.5 }],
+    ['list_projects', { status: 'done' }],
+    ['read_document', { projectId: ID, filename: 'README.md' }],
+    ['read_document', { projectId: ID, filename: '../README.md' }],
+    ['read_document', { projectId: ID, filename: '.env' }],
+    ['get_credits', {}],
+    ['get_credits', { mode: 'live' }],
+    ['get_trace', { projectId: ID }],
+  ];
+
+  it.each(cases)('%s %j: agrees with Ajv on the schema', (name, args) => {
+    const definition = tool(name);
+    const valid = ajv.validate(definition.inputSchema, args);
+    const checked = checkArguments(definition, args);
+    expect(checked.ok).toBe(valid);
+    if (!checked.ok) {
+      // Each field Ajv faults is named, as the REST API's VALIDATION_ERROR names it.
+      const named = [
+        ...(checked.details.missing_fields ?? []),
+        ...Object.keys(checked.details.invalid_fields ?? {}),
+      ];
+      for (const error of ajv.errors ?? []) {
+        const field =
+          error.keyword === 'required'
+            ? String(error.params.missingProperty)
+            : error.keyword === 'additionalProperties'
+              ? String(error.params.additionalProperty)
+              : error.instancePath.slice(1);
+        expect(named).toContain(field);
+      }
+      expect(checked.message).toContain(named[0]);
+    }
+  });
+
+  it('words each rule as the API does', () => {
+    expect(checkArguments(tool('generate_project'), { idea: 'short', extra: 1 })).toEqual({
+      ok: false,
+      message:
+        'The arguments of generate_project are not valid: idea must NOT have fewer than 10 characters; extra is not allowed.',
+      details: {
+        invalid_fields: { idea: 'must NOT have fewer than 10 characters', extra: 'is not allowed' },
+      },
+    });
+    expect(checkArguments(tool('get_credits'), undefined)).toEqual({ ok: true, value: {} });
+    expect(checkArguments(tool('get_credits'), [])).toMatchObject({
+      ok: false,
+      details: { invalid_fields: { arguments: 'must be object' } },
+    });
+  });
+});
+
+describe('document URIs', () => {
+  it('name a project and a filename, and refuse anything else', () => {
+    const uri = documentUri(ID.toUpperCase(), 'PRODUCT_REQUIREMENTS.md');
+    expect(uri).toBe(`pgs://projects/${ID}/documents/PRODUCT_REQUIREMENTS.md`);
+    expect(parseDocumentUri(uri)).toEqual({ projectId: ID, filename: 'PRODUCT_REQUIREMENTS.md' });
+    for (const bad of [
+      `pgs://projects/${ID}/documents/../x.md`,
+      `pgs://projects/${ID}/documents/.env`,
+      `pgs://projects/${ID}/documents/a%2Fb`,
+      `pgs://projects/nope/documents/README.md`,
+      `pgs://projects/${ID}/documents/README.md?x=1`,
+      `https://projects/${ID}/documents/README.md`,
+      `pgs://projects/${ID}/documents/${'a'.repeat(101)}`,
+    ]) {
+      expect(parseDocumentUri(bad), bad).toBeUndefined();
+    }
+  });
+});
+
+describe('GenerationProgress', () => {
+  it('starts at 0 and steps once per stored document, with the total of a known type', () => {
+    const progress = new GenerationProgress('web');
+    expect(progress.start(38_000)).toEqual({
+      progress: 0,
+      total: 8,
+      message: 'Generating, about 38 s estimated.',
+    });
+    expect(progress.next({ type: 'stage.started', data: { stage: 'design' } })).toBeUndefined();
+    expect(progress.next({ type: 'document.completed', data: { filename: 'A.md' } })).toEqual({
+      progress: 1,
+      total: 8,
+      message: 'A.md written (1 of 8).',
+    });
+    const untyped = new GenerationProgress();
+    untyped.start(1);
+    expect(untyped.next({ type: 'document.completed', data: { filename: 'A.md' } })).toEqual({
+      progress: 1,
+      message: 'A.md written (1 so far).',
+    });
+  });
+});
+
+describe('getPrompt', () => {
+  it('asks for the idea, checks the type, and names generate_project', () => {
+    const outcome = getPrompt('new_project_spec', { idea: ' A habit tracker ', type: 'web' });
+    expect(outcome.ok && outcome.result.messages[0]?.content.text).toContain(
+      'call the generate_project tool with idea "A habit tracker", type "web" and wait: true',
+    );
+    expect(getPrompt('new_project_spec', {})).toMatchObject({
+      ok: false,
+      details: { missing_fields: ['idea'] },
+    });
+    expect(getPrompt('new_project_spec', { idea: 'x', type: 'desktop' })).toMatchObject({
+      ok: false,
+      details: { invalid_fields: { type: 'must be one of web, mobile, mcp' } },
+    });
+    expect(getPrompt('other', {})).toEqual({ ok: false, message: 'Unknown prompt: other' });
+  });
+});

@@ -7,10 +7,10 @@ import type { Nodes, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import type { ExpectedCapability } from '../packages/server/src/generation/engine/offline/reading.ideas.ts';
-import { normalHeading } from '../packages/server/src/generation/trace/build.ts';
-import type { Severity } from '../packages/server/src/generation/trace/types.ts';
-import { contentWords, stem } from '../packages/server/src/generation/trace/words.ts';
+import type { ExpectedCapability } from '../packages/server/src/models/offline/reading.ideas.ts';
+import { normalHeading } from '../packages/server/src/runs/trace/build.ts';
+import type { Severity } from '../packages/server/src/runs/trace/types.ts';
+import { contentWords, stem } from '../packages/server/src/runs/trace/words.ts';
 
 /** The words of a node's text, cells and inline code kept apart by spaces. */
 function textOf(node: Nodes): string {

@@ -21,10 +21,10 @@ import type { ProjectType } from '@pgs/contract';
 import {
   type BenchmarkIdea,
   READING_IDEAS,
-} from '../packages/server/src/generation/engine/offline/reading.ideas.ts';
-import { answerPrompt } from '../packages/server/src/generation/engine/offline-model.ts';
-import { documentRole } from '../packages/server/src/generation/trace/parse.ts';
-import type { CoverageTotals, Finding } from '../packages/server/src/generation/trace/types.ts';
+} from '../packages/server/src/models/offline/reading.ideas.ts';
+import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
+import { documentRole } from '../packages/server/src/runs/trace/parse.ts';
+import type { CoverageTotals, Finding } from '../packages/server/src/runs/trace/types.ts';
 import { startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
 import { api, newKey, type Server, startServer, stop } from './bench-common.ts';
 import {

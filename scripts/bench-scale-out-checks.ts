@@ -5,7 +5,7 @@
  * server's own audit (`GET /admin/v1/audit`).
  */
 import type pg from 'pg';
-import { documentPlan, priceOf } from '../packages/server/src/generation/catalogue.ts';
+import { documentPlan, priceOf } from '../packages/server/src/runs/catalogue.ts';
 import { ledgerProblems } from '../packages/server/test/chaos/ledger.ts';
 
 /** A project created by the burst: its id, the key that created it and that key's account. */

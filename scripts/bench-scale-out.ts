@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
-import { documentPlan } from '../packages/server/src/generation/catalogue.ts';
+import { documentPlan } from '../packages/server/src/runs/catalogue.ts';
 import { competent, isDefinition } from '../packages/server/test/helpers/ai-harness.ts';
 import { type FakeAiCall, startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
 import { waitFor } from '../packages/server/test/helpers/wait.ts';

@@ -26,8 +26,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { documentPlan } from '../packages/server/src/generation/catalogue.ts';
-import { answerPrompt } from '../packages/server/src/generation/engine/offline-model.ts';
+import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
+import { documentPlan } from '../packages/server/src/runs/catalogue.ts';
 import { type FakeAiCall, startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
 import {
   api,

@@ -28,15 +28,15 @@ import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
-import { ProjectEventHub } from './generation/events.ts';
-import { engineOf, type ModelSelector } from './generation/models.ts';
-import { type Dispatcher, Projects } from './generation/projects.ts';
-import { ProjectStatusReader } from './generation/status.ts';
-import { TraceCache } from './generation/trace/project.ts';
+import { ProjectEventHub } from './events/hub.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
+import { type Dispatcher, Projects } from './projects/projects.ts';
+import { ProjectStatusReader } from './projects/status.ts';
+import { engineOf, type ModelSelector } from './runs/models.ts';
+import { TraceCache } from './runs/trace/project.ts';
 import type { Database } from './storage/db.ts';
 
 /** The time limits a config sets (an absent one keeps its default). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTINUE_MESSAGE } from '../src/generation/prompts/render.ts';
+import { CONTINUE_MESSAGE } from '../src/runs/prompts/render.ts';
 import {
   competent,
   generate,

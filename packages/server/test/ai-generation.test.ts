@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../src/config.ts';
-import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
-import { answerPrompt } from '../src/generation/engine/offline-model.ts';
-import { documentPromptOf } from '../src/generation/prompts/documents/index.ts';
+import { answerPrompt } from '../src/models/offline-model.ts';
+import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
+import { documentPromptOf } from '../src/runs/prompts/documents/index.ts';
 import {
   competent,
   expectNoSecrets,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { documentPlan } from '../src/generation/catalogue.ts';
-import { answerPrompt } from '../src/generation/engine/offline-model.ts';
-import { FAILURE_MESSAGES } from '../src/generation/result.ts';
+import { answerPrompt } from '../src/models/offline-model.ts';
+import { FAILURE_MESSAGES } from '../src/projects/result.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
 import {
   CHAIN,
   COMPATIBLE_KEY,

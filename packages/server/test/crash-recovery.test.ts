@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Accounts } from '../src/accounts/service.ts';
 import { getBalance } from '../src/credits/ledger.ts';
-import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
+import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
 import { DEV_CREDITS } from '../src/runtime.ts';
 import { type Database, openDatabase } from '../src/storage/db.ts';
 import { creditLedger, documents, projects } from '../src/storage/schema.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { documentPlan, priceOf, priceWithoutType } from '../src/generation/catalogue.ts';
+import { documentPlan, priceOf, priceWithoutType } from '../src/runs/catalogue.ts';
 import { projects } from '../src/storage/schema.ts';
 import { creation, header, IN_PROGRESS_KEYS } from './helpers/creation.ts';
 import { backends, harnessFor, roomy } from './helpers/harness.ts';

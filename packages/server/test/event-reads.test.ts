@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { SharedEventReads } from '../src/generation/event-reads.ts';
-import { ProjectEventHub, recordEvent } from '../src/generation/events.ts';
+import { ProjectEventHub, recordEvent } from '../src/events/hub.ts';
+import { SharedEventReads } from '../src/events/reads.ts';
 import { backends, type Harness, startHarness } from './helpers/harness.ts';
 
 /**
  * Event streams of one project that wake on the same announcement share one read of the
- * events that follow (generation/event-reads.ts), on the real database and the real hub.
+ * events that follow (events/reads.ts), on the real database and the real hub.
  */
 describe.each(await backends())('shared event reads on %s', (backend) => {
   let h: Harness;

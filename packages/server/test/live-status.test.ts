@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { ProjectEventHub } from '../src/generation/events.ts';
-import { ProjectStatusReader } from '../src/generation/status.ts';
+import { ProjectEventHub } from '../src/events/hub.ts';
+import { ProjectStatusReader } from '../src/projects/status.ts';
 import { backends, bearer, type Harness, startHarness } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 

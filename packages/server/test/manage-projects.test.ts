@@ -3,10 +3,10 @@ import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { documentPlan, priceOf } from '../src/generation/catalogue.ts';
-import { engineOf, offlineModels } from '../src/generation/models.ts';
-import { Projects } from '../src/generation/projects.ts';
-import { GenerationWorkflow } from '../src/generation/workflow.ts';
+import { Projects } from '../src/projects/projects.ts';
+import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
+import { engineOf, offlineModels } from '../src/runs/models.ts';
+import { GenerationWorkflow } from '../src/runs/workflow.ts';
 import {
   creditLedger,
   documents,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentPlan } from '../src/generation/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
 import {
   competent,
   IDEA,

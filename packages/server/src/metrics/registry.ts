@@ -13,7 +13,7 @@ import {
   type Metric,
   Registry,
 } from 'prom-client';
-import type { GenerationMeter } from '../generation/meter.ts';
+import type { GenerationMeter } from '../runs/meter.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { RouteHistogram } from './route-histogram.ts';
 

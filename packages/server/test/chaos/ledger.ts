@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { documentPlan, priceOf } from '../../src/generation/catalogue.ts';
+import { documentPlan, priceOf } from '../../src/runs/catalogue.ts';
 
 /**
  * The ledger checked from the outside, with SQL on the test's own database (PostgreSQL or

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentPlan, priceOf } from '../../src/generation/catalogue.ts';
+import { documentPlan, priceOf } from '../../src/runs/catalogue.ts';
 import { competent, isDefinition } from '../helpers/ai-harness.ts';
 import { clusterUnavailable, type Deployment, startDeployment } from '../helpers/cluster.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from '../helpers/fake-ai.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import type { ModelSpec, ProviderSettings } from '../../src/config.ts';
-import { answerPrompt } from '../../src/generation/engine/offline-model.ts';
-import { modelSelector } from '../../src/generation/models.ts';
+import { answerPrompt } from '../../src/models/offline-model.ts';
+import { modelSelector } from '../../src/runs/models.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
 import {
   type Backend,

@@ -11,7 +11,7 @@ import { assertMatchesContract } from '@pgs/contract/testing';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
-import { documentPlan } from '../../src/generation/catalogue.ts';
+import { documentPlan } from '../../src/runs/catalogue.ts';
 import { listProjectEvents } from '../../src/storage/sql/events.ts';
 import { bearer, type Harness, roomy, startHarness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
-import { SharedEventReads } from '../../generation/event-reads.ts';
+import { SharedEventReads } from '../../events/reads.ts';
 import type { Database } from '../../storage/db.ts';
 import { withoutStack } from '../plugins/errors.ts';
 import { closedSignal } from '../routes/projects/common.ts';

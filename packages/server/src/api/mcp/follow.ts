@@ -1,6 +1,6 @@
 import { GenerationProgress, type McpProgress, type ProjectType } from '@pgs/contract';
-import type { SharedEventReads } from '../../generation/event-reads.ts';
-import { FINAL_EVENTS, type ProjectEventHub } from '../../generation/events.ts';
+import { FINAL_EVENTS, type ProjectEventHub } from '../../events/hub.ts';
+import type { SharedEventReads } from '../../events/reads.ts';
 
 /** How a {@link followProject} ended. */
 export type FollowOutcome = 'ended' | 'timed_out' | 'aborted';

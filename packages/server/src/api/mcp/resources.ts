@@ -7,7 +7,7 @@ import {
   parseDocumentUri,
 } from '@pgs/contract';
 import { ApiError } from '../../errors.ts';
-import { listProjects, UnknownCursorError } from '../../generation/listing.ts';
+import { listProjects, UnknownCursorError } from '../../projects/listing.ts';
 import { ownedDocument } from '../routes/projects/reads.ts';
 import { protocolFailure } from './errors.ts';
 import { countAgainst, type McpCall, type McpServices } from './tools.ts';

@@ -1,10 +1,10 @@
 import { type ArchiveLayout, openapiDocument, projectSlug, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../accounts/service.ts';
-import { archiveDate, archiveEntries, zipStream } from '../../../generation/archive.ts';
-import { etagOf } from '../../../generation/result.ts';
-import type { ProjectStatusReader } from '../../../generation/status.ts';
-import { projectTrace, TraceCache } from '../../../generation/trace/project.ts';
+import { archiveDate, archiveEntries, zipStream } from '../../../export/archive.ts';
+import { etagOf } from '../../../projects/result.ts';
+import type { ProjectStatusReader } from '../../../projects/status.ts';
+import { projectTrace, TraceCache } from '../../../runs/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
 import { errorResponses } from '../schemas.ts';
 import { etagMatches, projectIdParams } from './common.ts';

@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
-import { SharedEventReads } from '../../../generation/event-reads.ts';
-import { FINAL_EVENTS, type ProjectEventHub } from '../../../generation/events.ts';
-import type { ProjectStatusReader } from '../../../generation/status.ts';
+import { FINAL_EVENTS, type ProjectEventHub } from '../../../events/hub.ts';
+import { SharedEventReads } from '../../../events/reads.ts';
+import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, projectIdParams, projectNotFound } from './common.ts';

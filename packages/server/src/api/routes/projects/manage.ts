@@ -1,9 +1,9 @@
 import { openapiDocument, type ProjectState, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
-import { listProjects, UnknownCursorError } from '../../../generation/listing.ts';
-import type { Projects } from '../../../generation/projects.ts';
-import type { ProjectStatusReader } from '../../../generation/status.ts';
+import { listProjects, UnknownCursorError } from '../../../projects/listing.ts';
+import type { Projects } from '../../../projects/projects.ts';
+import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';

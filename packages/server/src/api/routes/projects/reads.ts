@@ -1,7 +1,7 @@
 import type { ProjectCompleted, ProjectStatusResponse } from '@pgs/contract';
 import type { Principal } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
-import type { ProjectStatusReader, StatusView } from '../../../generation/status.ts';
+import type { ProjectStatusReader, StatusView } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import { findOwnedDocument } from '../../../storage/sql/documents.ts';
 import { pollHint, projectNotFound } from './common.ts';

@@ -4,14 +4,13 @@
  * its store, and never imports a metrics library: tests and tools that give none get
  * {@link NO_METER}.
  */
+import type { TokenMeter } from '../models/calls.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 
 /** Receives counts from the workflow, the model caller and the project life cycle. */
-export interface GenerationMeter {
+export interface GenerationMeter extends TokenMeter {
   /** One document (or the definition, kind `definition`) written by `engine`, in seconds. */
   documentGenerated(kind: string, engine: string, seconds: number): void;
-  /** Tokens a provider reported for one model attempt. */
-  tokensUsed(provider: string, input: number, output: number): void;
   /** Credits moved by a committed transaction, in the key's mode. */
   credits(mode: Mode, movement: 'reserved' | 'consumed' | 'refunded', amount: number): void;
 }

@@ -4,7 +4,7 @@
  * carries, naming the documents it builds on). For tests and benchmarks of the engine's output.
  */
 import type { ProjectType } from '@pgs/contract';
-import { documentPlan } from '../catalogue.ts';
+import { documentPlan } from '../runs/catalogue.ts';
 import { contextBlock, type ProjectDefinition } from './context.ts';
 import { answerPrompt } from './offline-model.ts';
 

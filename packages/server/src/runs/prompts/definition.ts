@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { ProjectType } from '@pgs/contract';
-import { contextBlock } from '../engine/context.ts';
+import { contextBlock } from '../../models/context.ts';
 import { DEFINITION_SYSTEM } from './system.ts';
 
 /** Bumped on every change of the definition prompt or its schema. */

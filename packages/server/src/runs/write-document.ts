@@ -1,13 +1,14 @@
 import type { ModelMessage } from 'ai';
-import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import {
   type CallResult,
   type CallUsage,
   GenerationFailedError,
   type ModelCaller,
-} from './calls.ts';
+} from '../models/calls.ts';
+import type { ProjectDefinition } from '../models/context.ts';
+import type { ChainModel } from '../models/providers.ts';
+import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import type { DocumentKind } from './catalogue.ts';
-import type { ProjectDefinition } from './engine/context.ts';
 import {
   checkDocument,
   type Finding,
@@ -23,7 +24,6 @@ import {
   ID_DEFINERS,
   repairMessage,
 } from './prompts/render.ts';
-import type { ChainModel } from './providers.ts';
 
 /** A model answer with everything provenance records about how it came to be. */
 export interface Produced {

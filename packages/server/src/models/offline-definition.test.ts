@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../prompts/definition.ts';
+import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../runs/prompts/definition.ts';
 import { defineProject } from './offline/define.ts';
 import { READING_IDEAS } from './offline/reading.ideas.ts';
 import { contentTerms, missingTerms } from './offline/reading.ts';

@@ -2,6 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { ProjectFailed, ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
+import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
+import {
+  documentPlan,
+  inferProjectType,
+  priceOf,
+  priceOfKinds,
+  priceWithoutType,
+} from '../runs/catalogue.ts';
+import { durationsFor, estimateRemainingMs, type Simulation } from '../runs/estimate.ts';
+import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import { notify } from '../storage/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
@@ -16,25 +26,12 @@ import {
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import {
-  documentPlan,
-  inferProjectType,
-  priceOf,
-  priceOfKinds,
-  priceWithoutType,
-} from './catalogue.ts';
-import { durationsFor, estimateRemainingMs, type Simulation } from './estimate.ts';
-import { announceCreated, recordEvent } from './events.ts';
-import { type GenerationMeter, NO_METER } from './meter.ts';
-import {
   cancellationMessage,
   completedStatus,
   etagOf,
   FAILURE_CODES,
   failedStatus,
 } from './result.ts';
-
-/** The channel on which a deleted project's id is announced (status caches forget it). */
-export const PROJECT_DELETED_CHANNEL = 'pgs_project_deleted';
 
 /** Whose project: a caller's account and mode. */
 export interface ProjectOwner {

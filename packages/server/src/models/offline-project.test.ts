@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { documentPlan } from '../catalogue.ts';
-import { buildTrace, checkTrace, needsRepair } from '../trace/index.ts';
-import { contentWords, stem } from '../trace/words.ts';
+import { documentPlan } from '../runs/catalogue.ts';
+import { buildTrace, checkTrace, needsRepair } from '../runs/trace/index.ts';
+import { contentWords, stem } from '../runs/trace/words.ts';
 import {
   type BenchmarkIdea,
   type ExpectedCapability,

@@ -1,6 +1,6 @@
 import type { Db } from '../storage/db.ts';
 import { listProjectEvents, type ProjectEventRow } from '../storage/sql/events.ts';
-import type { ProjectEventHub } from './events.ts';
+import type { ProjectEventHub } from './hub.ts';
 
 /**
  * A project's stored events after a position, read once for all the event streams that

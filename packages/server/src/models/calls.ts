@@ -14,7 +14,6 @@ import {
   streamText,
 } from 'ai';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
-import type { GenerationMeter } from './meter.ts';
 import type { ChainModel } from './providers.ts';
 
 /** One model call: the same messages go to each model of the chain. */
@@ -88,11 +87,16 @@ export interface ModelCallerOptions {
   secrets?: readonly string[];
   log?: { warn(obj: object, msg: string): void };
   /** Told of the tokens each attempt's provider reported (metrics). */
-  meter?: Pick<GenerationMeter, 'tokensUsed'>;
+  meter?: TokenMeter;
 }
 
 /** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
 const KEY_LIKE = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g;
+
+/** Told of the tokens each model attempt's provider reported (the service's metrics). */
+export interface TokenMeter {
+  tokensUsed(provider: string, input: number, output: number): void;
+}
 
 /** A message with the given secrets and anything key-like replaced by `[redacted]`. */
 export function scrub(text: string, secrets: readonly string[]): string {

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../accounts/service.ts';
+import type { ProjectEventHub } from '../events/hub.ts';
 import type { Db } from '../storage/db.ts';
 import { findOwnedProjectStatus, findProjectResultBody } from '../storage/sql/projects.ts';
-import type { ProjectEventHub } from './events.ts';
 import { LiveView, type LiveViewOptions, type PendingRead } from './live-view.ts';
 import { etagOf, FAILURE_CODES, FAILURE_MESSAGES, failedStatus } from './result.ts';
 

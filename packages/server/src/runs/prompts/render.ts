@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { contextBlock, type ProjectDefinition } from '../../models/context.ts';
 import type { DocumentKind } from '../catalogue.ts';
-import { contextBlock, type ProjectDefinition } from '../engine/context.ts';
 import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';

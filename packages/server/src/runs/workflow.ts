@@ -1,4 +1,10 @@
 import type { ProjectType } from '@pgs/contract';
+import { type ProjectEventHub, recordEvent } from '../events/hub.ts';
+import { type CallResult, GenerationFailedError, ModelCaller } from '../models/calls.ts';
+import type { ProjectDefinition } from '../models/context.ts';
+import type { ChainModel } from '../models/providers.ts';
+import type { Projects } from '../projects/projects.ts';
+import { FAILURE_MESSAGES } from '../projects/result.ts';
 import type { Db } from '../storage/db.ts';
 import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
 import {
@@ -11,10 +17,8 @@ import {
 } from '../storage/sql/projects.ts';
 import { insertProvenance } from '../storage/sql/provenance.ts';
 import { cachedGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
-import { type CallResult, GenerationFailedError, ModelCaller } from './calls.ts';
 import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
-import type { ProjectDefinition } from './engine/context.ts';
 import {
   DEFINITION_KIND,
   durationsFor,
@@ -22,13 +26,9 @@ import {
   type Simulation,
   statKey,
 } from './estimate.ts';
-import { type ProjectEventHub, recordEvent } from './events.ts';
 import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
-import type { Projects } from './projects.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
-import type { ChainModel } from './providers.ts';
-import { FAILURE_MESSAGES } from './result.ts';
 import { writeDocument } from './write-document.ts';
 
 export interface WorkflowOptions {

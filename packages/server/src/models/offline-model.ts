@@ -15,8 +15,8 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { FinalTimeoutError } from '../failures.ts';
 import { type GenerationContext, readContext } from './context.ts';
+import { FinalTimeoutError } from './failures.ts';
 import { defineProject, writeDocument } from './offline-content.ts';
 
 /** The provider id, also the key of its `providerOptions`. */
@@ -106,7 +106,7 @@ function contextOf(prompt: string): GenerationContext {
   if (!context) {
     throw new Error(
       `${OFFLINE_PROVIDER}: the prompt has no <pgs-context> block; the offline engine only answers ` +
-        "PGS's own prompts (generation/prompts)",
+        "PGS's own prompts (runs/prompts)",
     );
   }
   return context;

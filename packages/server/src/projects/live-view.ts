@@ -5,9 +5,9 @@
  * the hub's barrier: see docs/performance.md for the guarantee.
  */
 import { LRUCache } from 'lru-cache';
+import type { AnnouncementObserver, ProjectEventHub } from '../events/hub.ts';
 import type { Db } from '../storage/db.ts';
 import { listProjectIdsAfter } from '../storage/sql/project-ids.ts';
-import type { AnnouncementObserver, ProjectEventHub } from './events.ts';
 import { IdFilter } from './id-filter.ts';
 
 /** What the view keeps of a project in progress: its owner and the estimate's end. */

@@ -1,15 +1,16 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ModelMessage } from 'ai';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import type { ProjectRow } from '../storage/sql/projects.ts';
 import {
   type CallResult,
   type CallUsage,
   GenerationFailedError,
   type ModelCaller,
-} from './calls.ts';
-import type { ProjectDefinition } from './engine/context.ts';
-import { missingTerms } from './engine/offline/reading.ts';
+} from '../models/calls.ts';
+import type { ProjectDefinition } from '../models/context.ts';
+import { missingTerms } from '../models/offline/reading.ts';
+import type { ChainModel } from '../models/providers.ts';
+import type { ProjectRow } from '../storage/sql/projects.ts';
 import {
   DEFINITION_CORE,
   DEFINITION_RULES,
@@ -17,7 +18,6 @@ import {
   definitionPrompt,
 } from './prompts/definition.ts';
 import { correctionMessage } from './prompts/render.ts';
-import type { ChainModel } from './providers.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateCore = ajv.compile(DEFINITION_CORE);

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { type ProjectDefinition, readContext } from '../../models/context.ts';
 import { documentPlan } from '../catalogue.ts';
-import { type ProjectDefinition, readContext } from '../engine/context.ts';
 import { citableIds, documentPrompt, type EarlierDocument, fitToBudget } from './render.ts';
 
 const definition: ProjectDefinition = {

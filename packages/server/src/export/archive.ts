@@ -7,7 +7,7 @@ import {
   projectSlug,
 } from '@pgs/contract';
 import { Zip, ZipDeflate } from 'fflate';
-import { documentPlan } from './catalogue.ts';
+import { documentPlan } from '../runs/catalogue.ts';
 
 /** One file of an archive: its path inside the zip and its text. */
 export interface ArchiveEntry {

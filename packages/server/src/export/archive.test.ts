@@ -2,8 +2,8 @@ import { buffer } from 'node:stream/consumers';
 import type { ProjectCompleted, ProjectType } from '@pgs/contract';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { documentPlan } from '../runs/catalogue.ts';
 import { archiveDate, archiveEntries, demoteHeadings, projectJson, zipStream } from './archive.ts';
-import { documentPlan } from './catalogue.ts';
 
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
 

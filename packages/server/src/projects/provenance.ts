@@ -1,9 +1,9 @@
 import type { PartProvenance, ProvenanceResponse } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
+import { DEFINITION_KIND } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
 import { findOwnedProjectStatus } from '../storage/sql/projects.ts';
 import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
-import { DEFINITION_KIND } from './estimate.ts';
 
 type Finding = PartProvenance['findings'][number];
 

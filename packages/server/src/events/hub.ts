@@ -7,7 +7,9 @@ import type { Database, Tx } from '../storage/db.ts';
 import { type ChannelListener, listenChannels } from '../storage/listener.ts';
 import { notify } from '../storage/notifications.ts';
 import { appendProjectEvent } from '../storage/sql/events.ts';
-import { PROJECT_DELETED_CHANNEL } from './projects.ts';
+
+/** The channel on which a deleted project's id is announced (status caches forget it). */
+export const PROJECT_DELETED_CHANNEL = 'pgs_project_deleted';
 
 /** The channel on which a project id is announced when one of its events commits. */
 export const PROJECT_EVENTS_CHANNEL = 'pgs_project_events';

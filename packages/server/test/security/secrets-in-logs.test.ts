@@ -147,6 +147,35 @@ describe('secrets never reach the logs', () => {
     );
     expect(fake.calls.length).toBeGreaterThan(0);
 
+    // MCP (docs/mcp.md): each request is logged like the others, each tool call by its name
+    // and outcome; arguments never (the marker below is an argument's text).
+    const mcp = (key: string, id: number, name: string, args: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          ...bearer(key),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        payload: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        }),
+      });
+    expect((await mcp(test.key, 1, 'get_credits', {})).statusCode).toBe(200);
+    const marker = 'ARGUMENT-TEXT-NOT-TO-BE-LOGGED';
+    expect((await mcp(test.key, 2, 'get_project', { projectId: marker })).statusCode).toBe(200);
+    expect((await mcp(`${test.key}x`, 3, 'get_credits', {})).statusCode).toBe(401);
+    expect((await mcp(test.key, 4, 'generate_project', { idea: test.key })).statusCode).toBe(403);
+    const logged = (...parts: string[]) => lines.some((l) => parts.every((p) => l.includes(p)));
+    expect(logged('"tool":"get_credits"', '"outcome":"ok"')).toBe(true);
+    expect(logged('"tool":"get_project"', '"outcome":"VALIDATION_ERROR"')).toBe(true);
+    expect(logged('"method":"POST"', '"url":"/mcp"')).toBe(true);
+    expect(lines.filter((line) => line.includes(marker))).toEqual([]);
+
     // The flow was logged (requests and the model's failures), and no line holds a secret.
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.some((line) => line.includes('"component":"models"'))).toBe(true);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { CommonClientOptions, FetchLike, Pgs, PgsAdmin } from '@pgs/client';
 import type { Env } from './config.ts';
@@ -23,6 +24,8 @@ export interface Io {
   env: Env;
   stdout: Writer;
   stderr: Writer;
+  /** What `pgs mcp` reads the protocol from; default `process.stdin`. */
+  stdin?: Readable | undefined;
   /** Replaces `globalThis.fetch` in the SDK. */
   fetch?: FetchLike | undefined;
   /** Base of a relative `PGS_DATA_DIR`; default `process.cwd()`. */

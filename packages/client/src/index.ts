@@ -115,6 +115,23 @@ export {
   streamProjectEvents,
 } from './events.ts';
 export {
+  type McpArgumentProblems,
+  type McpCheckedArguments,
+  type McpDocumentResource,
+  type McpEmbeddedResource,
+  type McpJsonSchema,
+  type McpProgress,
+  type McpPromptOutcome,
+  type McpResourceLink,
+  type McpTextContent,
+  type McpToolAnnotations,
+  type McpToolDefinition,
+  type McpToolErrorInit,
+  type McpToolName,
+  type McpToolResult,
+  mcp,
+} from './mcp.ts';
+export {
   DEFAULT_MAX_CONSECUTIVE_ERRORS,
   DEFAULT_MAX_WAIT_MS,
   MAX_POLL_INTERVAL_MS,

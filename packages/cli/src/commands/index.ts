@@ -6,6 +6,7 @@ import { generate } from './generate.ts';
 import { keysCreate, keysRevoke } from './keys.ts';
 import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
+import { mcpServe } from './mcp.ts';
 import { status, wait } from './projects.ts';
 import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
@@ -33,6 +34,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],
+  ['mcp', mcpServe],
 ]);
 
 /**

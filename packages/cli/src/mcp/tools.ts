@@ -1,0 +1,178 @@
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  type McpProgress,
+  type McpToolName,
+  type McpToolResult,
+  mcp,
+  type Pgs,
+  type ProjectState,
+  type ProjectStatus,
+  type ProjectType,
+} from '@pgs/client';
+
+const {
+  checkArguments,
+  creditsResult,
+  documentResult,
+  GenerationProgress,
+  MCP_TOOLS,
+  projectListResult,
+  projectResult,
+  toolError,
+  traceResult,
+} = mcp;
+
+/** One tool call: what ends it, and where its progress goes (when the client asked). */
+export interface BridgeCall {
+  signal: AbortSignal;
+  report?: ((progress: McpProgress) => Promise<void>) | undefined;
+}
+
+/** Default longest wait of generate_project with `wait: true`, as on the server: 15 minutes. */
+export const BRIDGE_MAX_WAIT_MS = 15 * 60_000;
+
+/** The error that ends an unknown tool's call: a protocol error, not a tool error. */
+export class UnknownToolError extends Error {
+  override name = 'UnknownToolError';
+}
+
+type Handler = (args: Record<string, unknown>, call: BridgeCall) => Promise<McpToolResult>;
+
+/**
+ * What a failed call answers: the API's error as it came (code, message, details, request
+ * id), so a tool error reads the same as over `/mcp`; a server out of reach says where.
+ */
+export function bridgeFailure(error: unknown, baseUrl: string): McpToolResult {
+  if (error instanceof APIError) {
+    return toolError({
+      code: error.code ?? 'INTERNAL_ERROR',
+      message: error.message,
+      details: error.details,
+      request_id: error.requestId,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    return toolError({
+      code: 'INTERNAL_ERROR',
+      message: `The PGS server at ${baseUrl} could not be reached (${error.message}). Is it running, and is PGS_BASE_URL right?`,
+    });
+  }
+  return toolError({
+    code: 'INTERNAL_ERROR',
+    message: error instanceof Error ? error.message : String(error),
+  });
+}
+
+/**
+ * The tools of `pgs mcp`, each forwarded to the HTTP API through the SDK (its retries, its
+ * Idempotency-Key on creation, its event stream resumed after a drop): the same
+ * definitions, argument checks and results as the server's `/mcp`, from `@pgs/client`.
+ *
+ * @example
+ * const result = await new BridgeTools(pgs, baseUrl).call('get_credits', {}, { signal });
+ */
+export class BridgeTools {
+  readonly #pgs: Pgs;
+  readonly #baseUrl: string;
+  readonly #maxWaitMs: number;
+  readonly #handlers: Record<McpToolName, Handler>;
+
+  constructor(pgs: Pgs, baseUrl: string, { maxWaitMs = BRIDGE_MAX_WAIT_MS } = {}) {
+    this.#pgs = pgs;
+    this.#baseUrl = baseUrl;
+    this.#maxWaitMs = maxWaitMs;
+    this.#handlers = {
+      generate_project: (args, call) => this.#generate(args, call),
+      get_project: async (args, call) =>
+        projectResult(await pgs.projects.get(args.projectId as string, { signal: call.signal })),
+      list_projects: async (args, call) => {
+        const page = await pgs.projects.list(
+          {
+            limit: args.limit as number | undefined,
+            status: args.status as ProjectState | undefined,
+          },
+          { signal: call.signal },
+        );
+        return projectListResult({ data: page.data, has_more: page.hasMore });
+      },
+      read_document: async (args, call) => {
+        const { projectId, filename } = args as { projectId: string; filename: string };
+        const markdown = await pgs.projects.document(projectId, filename, { signal: call.signal });
+        return documentResult(projectId, filename, markdown);
+      },
+      get_credits: async (_args, call) =>
+        creditsResult(await pgs.credits.get({ signal: call.signal })),
+      get_trace: async (args, call) => {
+        const projectId = args.projectId as string;
+        return traceResult(projectId, await pgs.projects.trace(projectId, { signal: call.signal }));
+      },
+    };
+  }
+
+  /** Runs a tool: bad arguments and every API error are tool errors; an unknown tool throws. */
+  async call(name: string, args: unknown, call: BridgeCall): Promise<McpToolResult> {
+    const tool = MCP_TOOLS.find((t) => t.name === name);
+    if (tool === undefined) throw new UnknownToolError(`Unknown tool: ${name}`);
+    const checked = checkArguments(tool, args);
+    if (!checked.ok) {
+      return toolError({
+        code: 'VALIDATION_ERROR',
+        message: checked.message,
+        details: { ...checked.details },
+      });
+    }
+    try {
+      return await this.#handlers[tool.name](checked.value, call);
+    } catch (error) {
+      return bridgeFailure(error, this.#baseUrl);
+    }
+  }
+
+  async #generate(args: Record<string, unknown>, call: BridgeCall): Promise<McpToolResult> {
+    const { idea, type, name, wait } = args as {
+      idea: string;
+      type?: ProjectType;
+      name?: string;
+      wait?: boolean;
+    };
+    const created = await this.#pgs.projects.create({ idea, type, name }, { signal: call.signal });
+    const started: ProjectStatus = {
+      projectId: created.projectId,
+      status: 'in_progress',
+      estimatedCompletionMs: created.estimatedCompletionMs,
+    };
+    if (wait !== true) return projectResult(started);
+
+    const progress = new GenerationProgress(type);
+    const tell = async (step: McpProgress | undefined) => {
+      if (step !== undefined) await call.report?.(step).catch(() => {});
+    };
+    await tell(progress.start(created.estimatedCompletionMs));
+    const deadline = AbortSignal.timeout(this.#maxWaitMs);
+    let ended = false;
+    try {
+      // From the first event (Last-Event-ID 0): documents stored before the stream opened
+      // are counted too, as on the server.
+      for await (const event of this.#pgs.projects.events(created.projectId, {
+        lastEventId: '0',
+        signal: AbortSignal.any([call.signal, deadline]),
+      })) {
+        await tell(progress.next(event));
+        if (event.type === 'project.completed' || event.type === 'project.failed') ended = true;
+      }
+    } catch (error) {
+      // The wait ran out, or the client cancelled: answer the status as it is.
+      if (!(error instanceof APIUserAbortError)) throw error;
+    }
+    const status = await this.#pgs.projects.get(created.projectId);
+    if (ended || status.status !== 'in_progress') return projectResult(status);
+    return projectResult(
+      status,
+      deadline.aborted
+        ? `The wait ended after ${Math.round(this.#maxWaitMs / 1000)} s; the project keeps generating.`
+        : 'The wait was interrupted; the project keeps generating.',
+    );
+  }
+}

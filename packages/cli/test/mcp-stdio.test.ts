@@ -1,0 +1,262 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type McpToolName, mcp, Pgs, PgsAdmin } from '@pgs/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, NODE, type RealServer, ROOT } from '../../client/test/pgs-server.ts';
+import { CLI_BIN, runCli, startRealCli, stopRealCli } from './cli-process.ts';
+
+// Issue 19 items 5 and 6 over stdio: `pgs mcp` as a child process, driven by the official
+// SDK's client, against the real server (another child process). Every tool has a test of
+// its own in TOOL_TESTS, checked against what tools/list answers.
+
+const IDEA = 'A habit tracker for remote teams that nudges people at the right time.';
+
+/** `pgs mcp` started by the SDK's stdio client, the way Claude Desktop or Cursor start it. */
+async function connectStdio(env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'pgs-cli-tests', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: NODE,
+      args: [CLI_BIN, 'mcp'],
+      cwd: ROOT,
+      env: { ...(cleanEnv() as Record<string, string>), ...env },
+      stderr: 'ignore',
+    }),
+  );
+  return client;
+}
+
+interface ToolErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+function toolErrorOf(result: unknown): ToolErrorBody {
+  const r = result as CallToolResult;
+  expect(r.isError, JSON.stringify(r)).toBe(true);
+  const first = r.content[0];
+  if (first?.type !== 'text') throw new Error(`no text in ${JSON.stringify(r)}`);
+  return (JSON.parse(first.text) as { error: ToolErrorBody }).error;
+}
+
+function structured<T>(result: unknown): T {
+  const r = result as CallToolResult;
+  expect(r.isError ?? false, JSON.stringify(r).slice(0, 500)).toBe(false);
+  expect(r.content[0]?.type).toBe('text');
+  return r.structuredContent as T;
+}
+
+interface ProjectOut {
+  projectId: string;
+  status: string;
+  name?: string;
+  creditsConsumed?: number;
+  documents?: { filename: string; uri: string }[];
+}
+
+describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_000 }, () => {
+  let server: RealServer;
+  let tmp: string;
+  let pgs: Pgs;
+  let client: Client;
+  let other: string;
+  let generated: { project: ProjectOut; progress: Progress[] };
+
+  beforeAll(async () => {
+    ({ server, tmp } = await startRealCli());
+    pgs = new Pgs({ apiKey: server.apiKey, baseUrl: server.url });
+    const admin = new PgsAdmin({ adminToken: await server.adminToken(), baseUrl: server.url });
+    other = (await admin.keys.create({ mode: 'test', credits: 100 })).key;
+    client = await connectStdio({ PGS_API_KEY: server.apiKey, PGS_BASE_URL: server.url });
+    const progress: Progress[] = [];
+    const result = await client.callTool(
+      { name: 'generate_project', arguments: { idea: IDEA, type: 'web', wait: true } },
+      undefined,
+      { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
+    );
+    generated = { project: structured<ProjectOut>(result), progress };
+  }, 180_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await stopRealCli(server, tmp);
+  });
+
+  /** A test of each tool over stdio; a tool without one fails the first test. */
+  const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
+    async generate_project() {
+      const { project, progress } = generated;
+      expect(project.status).toBe('completed');
+      // The progress steps are the project's stored events, in their order.
+      const written: string[] = [];
+      for await (const event of pgs.projects.events(project.projectId, { lastEventId: '0' })) {
+        if (event.type === 'document.completed') written.push(event.data.filename);
+      }
+      const total = mcp.DOCUMENTS_PER_TYPE.web;
+      expect(progress).toEqual([
+        { progress: 0, total, message: expect.stringMatching(/^Generating, about/) },
+        ...written.map((filename, i) => ({
+          progress: i + 1,
+          total,
+          message: `${filename} written (${i + 1} of ${total}).`,
+        })),
+      ]);
+      // Without wait: the in-progress status at once.
+      const started = structured<ProjectOut>(
+        await client.callTool({ name: 'generate_project', arguments: { idea: IDEA, type: 'mcp' } }),
+      );
+      expect(started.status).toBe('in_progress');
+      await pgs.projects.waitForCompletion(started.projectId);
+    },
+    async get_project() {
+      const { project } = generated;
+      const status = await pgs.projects.get(project.projectId);
+      if (status.status !== 'completed') throw new Error('the project did not complete');
+      const result = await client.callTool({
+        name: 'get_project',
+        arguments: { projectId: project.projectId },
+      });
+      expect(structured(result)).toEqual(project);
+      expect(project).toMatchObject({
+        name: status.project.name,
+        creditsConsumed: status.metadata.creditsConsumed,
+      });
+      expect(
+        (result.content as { type: string }[]).filter((c) => c.type === 'resource_link'),
+      ).toHaveLength(status.project.documents.length);
+    },
+    async list_projects() {
+      const page = await pgs.projects.list({ limit: 100 });
+      expect(
+        structured(await client.callTool({ name: 'list_projects', arguments: { limit: 100 } })),
+      ).toEqual({ projects: page.data, hasMore: page.hasMore });
+    },
+    async read_document() {
+      const { projectId } = generated.project;
+      const markdown = await pgs.projects.document(projectId, 'USER_STORIES.md');
+      expect(
+        structured<{ markdown: string }>(
+          await client.callTool({
+            name: 'read_document',
+            arguments: { projectId, filename: 'USER_STORIES.md' },
+          }),
+        ).markdown,
+      ).toBe(markdown);
+    },
+    async get_credits() {
+      expect(structured(await client.callTool({ name: 'get_credits', arguments: {} }))).toEqual(
+        await pgs.credits.get(),
+      );
+    },
+    async get_trace() {
+      const { projectId } = generated.project;
+      const trace = await pgs.projects.trace(projectId);
+      expect(
+        structured(await client.callTool({ name: 'get_trace', arguments: { projectId } })),
+      ).toEqual({
+        projectId,
+        totals: trace.coverage.totals,
+        requirements: trace.coverage.requirements,
+        findings: trace.findings,
+      });
+    },
+  };
+
+  it('lists the same tools as /mcp, each described, with schemas and a test of its own', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'pgs' });
+    const { tools } = await client.listTools();
+    expect(tools).toEqual(JSON.parse(JSON.stringify(mcp.MCP_TOOLS)));
+    for (const tool of tools) {
+      expect(tool.description, tool.name).toBeTruthy();
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(Object.hasOwn(TOOL_TESTS, tool.name), `${tool.name} has no test`).toBe(true);
+    }
+  });
+
+  for (const name of mcp.MCP_TOOL_NAMES) {
+    it(`tool ${name}`, async () => TOOL_TESTS[name]());
+  }
+
+  it('reads a document as a resource', async () => {
+    const { projectId, documents } = generated.project;
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(documents!.map((d) => d.uri)),
+    );
+    const uri = mcp.documentUri(projectId, 'ARCHITECTURE.md');
+    const { contents } = await client.readResource({ uri });
+    expect(contents).toEqual([
+      {
+        uri,
+        mimeType: 'text/markdown',
+        text: await pgs.projects.document(projectId, 'ARCHITECTURE.md'),
+      },
+    ]);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([mcp.DOCUMENT_URI_TEMPLATE]);
+  });
+
+  it('offers the new_project_spec prompt', async () => {
+    const prompt = await client.getPrompt({ name: 'new_project_spec', arguments: { idea: IDEA } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('generate_project');
+  });
+
+  it('answers bad arguments with a tool error naming the field', async () => {
+    expect(
+      toolErrorOf(
+        await client.callTool({
+          name: 'read_document',
+          arguments: { projectId: generated.project.projectId, filename: '../etc/passwd' },
+        }),
+      ),
+    ).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { invalid_fields: { filename: expect.stringMatching(/^must match pattern/) } },
+    });
+  });
+
+  it("answers another account's project with a not-found tool error", async () => {
+    const theirs = await connectStdio({ PGS_API_KEY: other, PGS_BASE_URL: server.url });
+    try {
+      const error = toolErrorOf(
+        await theirs.callTool({
+          name: 'get_project',
+          arguments: { projectId: generated.project.projectId },
+        }),
+      );
+      expect(error).toMatchObject({
+        code: 'RESOURCE_NOT_FOUND',
+        details: { resource_type: 'project', resource_id: generated.project.projectId },
+      });
+      await expect(
+        theirs.readResource({ uri: generated.project.documents![0]!.uri }),
+      ).rejects.toMatchObject({ code: -32002, data: { code: 'RESOURCE_NOT_FOUND' } });
+    } finally {
+      await theirs.close();
+    }
+  });
+
+  it('answers every call of a bad key with AUTHENTICATION_FAILED, and stops at once without one', async () => {
+    const bad = await connectStdio({
+      PGS_API_KEY: 'pgs_test_0000000000000000000000000000000000000000',
+      PGS_BASE_URL: server.url,
+    });
+    try {
+      expect(toolErrorOf(await bad.callTool({ name: 'get_credits', arguments: {} }))).toMatchObject(
+        {
+          code: 'AUTHENTICATION_FAILED',
+          details: { field: 'authorization', issue: 'invalid_key' },
+        },
+      );
+    } finally {
+      await bad.close();
+    }
+    const none = await runCli(['mcp'], { ...cleanEnv(), PGS_BASE_URL: server.url });
+    expect(none.code).toBe(3);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('PGS_API_KEY');
+  });
+});

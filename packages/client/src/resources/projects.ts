@@ -8,6 +8,7 @@ import type {
   ProjectStatus,
   ProjectStatusResponse,
   ProjectType,
+  ProvenanceResponse,
   Trace,
   TraceResponse,
   TraceSeverity,
@@ -81,6 +82,13 @@ const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const satis
  * for (const severity of TRACE_SEVERITIES) console.log(severity, findings.filter((f) => f.severity === severity).length);
  */
 export const TRACE_SEVERITIES = Object.keys(SEVERITY_RANK) as readonly TraceSeverity[];
+
+/**
+ * How a project was generated (`projects.provenance()`): its state, then for the definition
+ * (null until it is written) and each document stored so far, the engine, the prompt
+ * version, the tokens, the model calls and what the quality gate found.
+ */
+export type Provenance = ProvenanceResponse['data'];
 
 /** How {@link Projects} is built; {@link Pgs} passes its own options. */
 export interface ProjectsOptions {
@@ -390,6 +398,25 @@ export class Projects extends APIResource {
   async trace(projectId: string, options: RequestOptions = {}): Promise<Trace> {
     const path = `/projects/${segment('projectId', projectId)}/trace`;
     const { body } = await this.request<TraceResponse>({ ...options, method: 'GET', path });
+    return body.data;
+  }
+
+  /**
+   * How a project was generated (`getProjectProvenance`), in any state: for the definition
+   * and each document stored so far, the `engine` that wrote it (`offline`, the built-in
+   * engine, or `provider:model`), the prompt version, the tokens the provider reported, the
+   * model calls (`attempts`) and `repairs`, and what the quality gate found in the first
+   * answer (`initialFindings`) and still finds in the stored one (`findings`). Another key's
+   * project is a `NotFoundError`. Retries, time-outs and `signal` are those of every request.
+   *
+   * @example
+   * const { definition, documents } = await pgs.projects.provenance(projectId);
+   * const parts = [...(definition ? [definition] : []), ...documents];
+   * if (parts.every((part) => part.engine === 'offline')) console.log('written by the offline engine');
+   */
+  async provenance(projectId: string, options: RequestOptions = {}): Promise<Provenance> {
+    const path = `/projects/${segment('projectId', projectId)}/provenance`;
+    const { body } = await this.request<ProvenanceResponse>({ ...options, method: 'GET', path });
     return body.data;
   }
 

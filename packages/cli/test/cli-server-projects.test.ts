@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectStatus, Trace } from '@pgs/client';
+import type { ProjectStatus, Provenance, Trace } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../client/test/pgs-server.ts';
 import { EXIT, run } from '../src/index.ts';
@@ -223,7 +223,7 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
     expect(stdout).toContain(`Wrote `);
   });
 
-  it.concurrent('watch prints the events to the end; download extracts the archive; trace shows the matrix', async ({
+  it.concurrent('watch prints the events to the end; download extracts the archive; trace shows the matrix; provenance the engine', async ({
     expect,
   }) => {
     const created = await runCli(
@@ -284,6 +284,22 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
     expect(rows.map((l) => l.split(' ')[0])).toEqual(ids);
     expect(matrix.stdout).toContain(`Coverage: ${ids.length} requirement`);
     expect(matrix.stdout).toMatch(/^Findings: /m);
+
+    // The provenance: one row per part the JSON lists, all the offline engine's, and the note
+    // that says how to configure a model.
+    const [table, provenance] = await Promise.all([
+      runCli(['provenance', projectId], apiEnv),
+      runCli(['provenance', projectId, '--json'], apiEnv),
+    ]);
+    expect(table.stderr).toBe('');
+    expect(table.code).toBe(0);
+    const read = JSON.parse(provenance.stdout) as Provenance;
+    const kinds = [read.definition!, ...read.documents].map((part) => part.kind);
+    expect(kinds.length).toBeGreaterThan(1);
+    const partRows = table.stdout.split('\n').filter((l) => /^[a-z-]+ +offline +/.test(l));
+    expect(partRows.map((l) => l.split(' ')[0])).toEqual(kinds);
+    expect(table.stdout).toContain('written by the offline engine (no AI model)');
+    expect(table.stdout).toMatch(/set PGS_MODELS on the/);
   });
 
   it('refuses a --out that holds files before creating anything', async () => {

@@ -8,6 +8,7 @@ import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
 import { mcpServe } from './mcp.ts';
 import { status, wait } from './projects.ts';
+import { provenance } from './provenance.ts';
 import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
 
@@ -31,6 +32,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['watch', watch],
   ['download', download],
   ['trace', trace],
+  ['provenance', provenance],
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],

@@ -6,13 +6,14 @@ import { type DocumentCompletedData, Pgs, type ProjectStatus } from '@pgs/client
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, HASH_FILE, inputsHash } from '../../web/scripts/ensure-built.ts';
+import { authorship, documentPart, qualityLine } from '../../web/src/provenance.ts';
 import { COVERAGE_COLUMNS, gapsOf } from '../../web/src/trace.ts';
 import { watchProject } from '../../web/src/watch.ts';
 import { generateAdminToken } from '../src/accounts/api-keys.ts';
 import { buildApp } from '../src/app.ts';
 import { DEFAULT_CONSOLE_DIR, loadConfig } from '../src/config.ts';
-import { offlineModels } from '../src/generation/models.ts';
 import { createLimiters } from '../src/limits/rules.ts';
+import { offlineModels } from '../src/runs/models.ts';
 import { type Database, openDatabase } from '../src/storage/db.ts';
 import { listDocuments } from '../src/storage/sql/projects.ts';
 import { backends, type Harness, roomy, startHarness } from './helpers/harness.ts';
@@ -328,7 +329,7 @@ describe.each(await backends())('the console watching a project on %s', (backend
   }, 120_000);
   afterAll(async () => h?.close());
 
-  it('reports each document once, then the completed status with the documents and its trace', async () => {
+  it('reports each document once, then the completed status with the documents, its trace and who wrote it', async () => {
     const { projectId } = await pgs.projects.create({
       idea: 'A habit tracker for remote teams',
       type: 'web',
@@ -351,6 +352,17 @@ describe.each(await backends())('the console watching a project on %s', (backend
     for (const column of COVERAGE_COLUMNS) {
       const gaps = coverage.requirements.filter((fr) => gapsOf(fr).includes(column.label));
       expect(coverage.totals[column.total], column.label).toBe(coverage.totals.frs - gaps.length);
+    }
+
+    // Who wrote it, read as the console reads it: the offline engine (so the page shows its
+    // notice), each document with its part, whose remaining findings are a line in words.
+    const provenance = await pgs.projects.provenance(projectId);
+    expect(authorship(provenance)).toEqual({ kind: 'offline' });
+    for (const document of last.project.documents) {
+      const part = documentPart(provenance, document.type);
+      expect(part?.engine, document.type).toBe('offline');
+      const line = qualityLine(part?.findings ?? []);
+      if (line !== undefined) expect(line).toMatch(/^Quality: \d+ findings? left by the checks \(/);
     }
   });
 

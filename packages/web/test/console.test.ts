@@ -4,6 +4,7 @@ import { chromiumUnavailable, recordFailure } from './helpers/browser.ts';
 import { type Suite, startSuite } from './helpers/suite.ts';
 import { errorsAndSafety } from './scenarios/errors-and-safety.ts';
 import { firstVisit } from './scenarios/first-visit.ts';
+import { engineProvenance } from './scenarios/provenance.ts';
 
 const skip = await chromiumUnavailable();
 
@@ -33,6 +34,7 @@ describe.skipIf(skip !== undefined)('the console in Chromium', { timeout: 60_000
   });
 
   describe('a first visit', () => firstVisit(current));
+  describe('who wrote a project', () => engineProvenance(current));
   describe('errors and safety', () => errorsAndSafety(current));
 
   it('saw no CSP violation, page error or dialog, no key in a URL, no localStorage write', () => {

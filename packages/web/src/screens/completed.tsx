@@ -1,7 +1,9 @@
 import {
   type ArchiveLayout,
+  type GateFinding,
   type ProjectCompleted,
   type ProjectDocument,
+  type Provenance,
   projectSlug,
 } from '@pgs/client';
 import { useMemo, useRef, useState } from 'preact/hooks';
@@ -11,14 +13,17 @@ import { documentTitle, questionnaireEntries, typeLabel } from '../format.ts';
 import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
+import { authorship, documentPart, writtenBy } from '../provenance.ts';
 import { StatusBadge } from './projects.tsx';
+import { OfflineNotice, QualityLine, useProvenance } from './provenance.tsx';
 import { TraceSection } from './trace.tsx';
 
 const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'];
 
 /**
- * A completed project: description, questionnaire, one tab per document, the archive, and
- * the trace (coverage and findings).
+ * A completed project: who wrote it (a plain notice when no AI model did, else the models in
+ * the meta line), description, questionnaire, one tab per document with what the quality
+ * gate still finds in it, the archive, and the trace (coverage and findings).
  *
  * @example
  * <CompletedProject status={status} />
@@ -26,6 +31,8 @@ const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'
 export function CompletedProject({ status }: { status: ProjectCompleted }) {
   const { project, metadata } = status;
   const seconds = Math.max(1, Math.round(metadata.generationTimeMs / 1000));
+  const { provenance, problem } = useProvenance(status.projectId);
+  const who = provenance && authorship(provenance);
   return (
     <>
       <section class="card">
@@ -34,8 +41,13 @@ export function CompletedProject({ status }: { status: ProjectCompleted }) {
           <span class="meta">
             {typeLabel(project.type)} · {metadata.documentsGenerated} documents ·{' '}
             {metadata.creditsConsumed} credits · generated in {seconds} s
+            {who?.kind === 'models' && ` · ${writtenBy(who.engines)}`}
           </span>
         </p>
+        {who?.kind === 'offline' && <OfflineNotice />}
+        {problem && (
+          <p class="hint">Which engine wrote these documents could not be read: {problem.text}</p>
+        )}
         <p class="description">{project.description}</p>
         <h2>Questionnaire</h2>
         <dl class="questionnaire">
@@ -60,7 +72,7 @@ export function CompletedProject({ status }: { status: ProjectCompleted }) {
       <section class="card" aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents</h2>
         <DownloadAll projectId={status.projectId} name={project.name} />
-        <DocumentTabs documents={project.documents} />
+        <DocumentTabs documents={project.documents} provenance={provenance} />
       </section>
       <TraceSection projectId={status.projectId} />
     </>
@@ -121,12 +133,19 @@ function DownloadAll({ projectId, name }: { projectId: string; name: string }) {
 
 /**
  * The documents as tabs (WAI-ARIA tabs pattern, automatic activation): arrow keys move
- * between tabs, Home and End jump to the ends, Tab leaves for the panel.
+ * between tabs, Home and End jump to the ends, Tab leaves for the panel. With the
+ * provenance, each panel says what the quality gate still finds in its document.
  *
  * @example
- * <DocumentTabs documents={project.documents} />
+ * <DocumentTabs documents={project.documents} provenance={provenance} />
  */
-export function DocumentTabs({ documents }: { documents: ProjectDocument[] }) {
+export function DocumentTabs({
+  documents,
+  provenance,
+}: {
+  documents: ProjectDocument[];
+  provenance?: Provenance | undefined;
+}) {
   const [selected, setSelected] = useState(0);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const current = documents[selected];
@@ -178,13 +197,23 @@ export function DocumentTabs({ documents }: { documents: ProjectDocument[] }) {
         ))}
       </div>
       <div role="tabpanel" id="document-panel" aria-labelledby={`tab-${selected}`}>
-        <DocumentView key={current.filename} document={current} />
+        <DocumentView
+          key={current.filename}
+          document={current}
+          findings={provenance ? (documentPart(provenance, current.type)?.findings ?? []) : []}
+        />
       </div>
     </div>
   );
 }
 
-function DocumentView({ document }: { document: ProjectDocument }) {
+function DocumentView({
+  document,
+  findings,
+}: {
+  document: ProjectDocument;
+  findings: GateFinding[];
+}) {
   const html = useMemo(() => renderMarkdown(document.content), [document.content]);
   const [note, setNote] = useState('');
   const copy = async () => {
@@ -213,6 +242,7 @@ function DocumentView({ document }: { document: ProjectDocument }) {
         </button>
         <StatusLine text={note} />
       </div>
+      <QualityLine findings={findings} />
       {/* Safe: markdown-it escapes raw HTML (html: false) and refuses script URLs; see markdown.ts. */}
       <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />
     </>

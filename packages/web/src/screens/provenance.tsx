@@ -1,0 +1,96 @@
+import type { GateFinding, Provenance } from '@pgs/client';
+import { useEffect, useState } from 'preact/hooks';
+import { useSession } from '../hooks.ts';
+import { describeError, type Problem } from '../messages.ts';
+import { qualityLine, worstFirst } from '../provenance.ts';
+import { severityLabel } from '../trace.ts';
+
+/**
+ * A project's provenance (`projects.provenance()`), read once for the project shown: a
+ * completed project's parts never change. A failed read is returned as its problem; a
+ * refused key signs out.
+ *
+ * @example
+ * const { provenance, problem } = useProvenance(status.projectId);
+ */
+export function useProvenance(projectId: string): {
+  provenance: Provenance | undefined;
+  problem: Problem | undefined;
+} {
+  const { pgs, signOut } = useSession();
+  const [provenance, setProvenance] = useState<Provenance | undefined>(undefined);
+  const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  useEffect(() => {
+    const controller = new AbortController();
+    setProvenance(undefined);
+    setProblem(undefined);
+    pgs.projects
+      .provenance(projectId, { signal: controller.signal })
+      .then(setProvenance, (error) => {
+        if (controller.signal.aborted) return;
+        const described = describeError(error);
+        if (described.signOut) signOut(described);
+        setProblem(described);
+      });
+    return () => controller.abort();
+  }, [pgs, projectId, signOut]);
+  return { provenance, problem };
+}
+
+/**
+ * Says plainly that no AI model wrote the documents, and how an operator configures one.
+ * Shown when every part of the project is the offline engine's.
+ *
+ * @example
+ * {authorship(provenance).kind === 'offline' && <OfflineNotice />}
+ */
+export function OfflineNotice() {
+  return (
+    <div
+      class="notice"
+      role="note"
+      aria-labelledby="offline-notice-title"
+      data-testid="offline-notice"
+    >
+      <p id="offline-notice-title" class="notice-title">
+        Drafted by PGS's offline engine, not by an AI model
+      </p>
+      <p>
+        These documents were written from the idea by rules and templates, with no AI model. To have
+        a model write them, whoever runs the PGS server sets <code>PGS_MODELS</code> (
+        <code>PGS_TEST_MODELS</code> for test keys), for example to <code>openai:gpt-4.1-mini</code>{' '}
+        with <code>OPENAI_API_KEY</code>, or to <code>anthropic:claude-sonnet-4-5</code> with{' '}
+        <code>ANTHROPIC_API_KEY</code>, and restarts it; then generate the project again. The PGS
+        README's section "Generating with AI models" lists every provider.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * What the quality gate still finds in one part: a line counting the findings by severity,
+ * in words, that opens the list of them. Nothing when the gate found nothing.
+ *
+ * @example
+ * <QualityLine findings={part.findings} />
+ */
+export function QualityLine({ findings }: { findings: readonly GateFinding[] }) {
+  const line = qualityLine(findings);
+  if (line === undefined) return null;
+  return (
+    <details class="quality">
+      <summary>{line}</summary>
+      <ul class="findings">
+        {worstFirst(findings).map((finding, index) => (
+          // A finding has no id of its own; the list never reorders.
+          <li key={index}>
+            <span class={`severity severity-${finding.severity}`}>
+              {severityLabel(finding.severity)}
+            </span>{' '}
+            <code class="rule">{finding.rule}</code> {finding.message}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

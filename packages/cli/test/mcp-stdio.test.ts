@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type Progress,
+  ReadResourceResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type McpToolName, mcp, Pgs, PgsAdmin } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, NODE, type RealServer, ROOT } from '../../client/test/pgs-server.ts';
@@ -216,6 +220,12 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
       code: 'VALIDATION_ERROR',
       details: { invalid_fields: { filename: expect.stringMatching(/^must match pattern/) } },
     });
+  });
+
+  it('answers params of the wrong shape with InvalidParams', async () => {
+    await expect(
+      client.request({ method: 'resources/read', params: { uri: 42 } }, ReadResourceResultSchema),
+    ).rejects.toMatchObject({ code: -32602, data: { code: 'VALIDATION_ERROR' } });
   });
 
   it("answers another account's project with a not-found tool error", async () => {

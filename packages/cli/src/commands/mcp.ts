@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveBaseUrl } from '../config.ts';
 import { type Command, stringValue, type Writer } from '../context.ts';
-import { createBridgeServer } from '../mcp/server.ts';
+import { connectBridge, createBridgeServer } from '../mcp/server.ts';
 import { API_OPTIONS } from './common.ts';
 
 /** stdout as the stdio transport needs it: a stream it can wait on when it is full. */
@@ -53,7 +53,7 @@ Examples:
     const closed = new Promise<void>((resolve) => {
       server.onclose = resolve;
     });
-    await server.connect(new StdioServerTransport(stdin, writable(ctx.io.stdout)));
+    await connectBridge(server, new StdioServerTransport(stdin, writable(ctx.io.stdout)));
     const end = () => void server.close();
     stdin.once('end', end);
     stdin.once('close', end);

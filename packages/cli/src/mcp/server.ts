@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -12,6 +13,32 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { APIError, type McpDocumentResource, mcp, type Pgs } from '@pgs/client';
 import { BridgeTools, bridgeFailure, UnknownToolError } from './tools.ts';
+
+/** The requests whose params the handlers read, with the SDK's schema of each. */
+const SCHEMAS = {
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+};
+
+/**
+ * Connects the bridge to a transport, answering a request whose params do not have its
+ * method's shape with InvalidParams before the SDK's dispatch (which would answer −32603),
+ * as `/mcp` does.
+ *
+ * @example
+ * await connectBridge(createBridgeServer(pgs, { baseUrl }), new StdioServerTransport());
+ */
+export async function connectBridge(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const dispatch = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const refusal = mcp.invalidParamsResponse(message, SCHEMAS);
+    if (refusal === undefined) dispatch?.(message, extra);
+    else void transport.send(refusal).catch(() => {});
+  };
+}
 
 /** Completed projects whose documents one page of `resources/list` lists, as on the server. */
 export const PROJECTS_PER_PAGE = 10;

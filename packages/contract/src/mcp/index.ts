@@ -10,6 +10,7 @@ export {
   checkArguments,
   SUPPORTED_KEYWORDS,
 } from './arguments.ts';
+export { invalidParamsResponse, type McpErrorResponse, type McpRequestSchema } from './params.ts';
 export {
   DOCUMENT_RESOURCE_TEMPLATE,
   DOCUMENT_URI_TEMPLATE,

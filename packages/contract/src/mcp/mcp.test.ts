@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../generated/openapi.ts';
 import { checkArguments, SUPPORTED_KEYWORDS } from './arguments.ts';
+import { invalidParamsResponse } from './params.ts';
 import { documentUri, getPrompt, parseDocumentUri } from './resources.ts';
 import { GenerationProgress } from './results.ts';
 import { MCP_CONSTRAINTS, MCP_TOOLS, type McpJsonSchema } from './tools.ts';
@@ -174,5 +175,46 @@ describe('getPrompt', () => {
       details: { invalid_fields: { type: 'must be one of web, mobile, mcp' } },
     });
     expect(getPrompt('other', {})).toEqual({ ok: false, message: 'Unknown prompt: other' });
+  });
+});
+
+describe('invalidParamsResponse', () => {
+  // A schema of the SDK's shape: params.arguments must be an object when present.
+  const schema = {
+    safeParse(value: unknown) {
+      const args = (value as { params?: { arguments?: unknown } }).params?.arguments;
+      return args === undefined || (typeof args === 'object' && args !== null)
+        ? { success: true }
+        : {
+            success: false,
+            error: { issues: [{ path: ['params', 'arguments'], message: 'expected record' }] },
+          };
+    },
+  };
+  const schemas = { 'tools/call': schema };
+
+  it('answers InvalidParams naming the field, for the request it refuses only', () => {
+    const bad = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: null } };
+    expect(invalidParamsResponse(bad, schemas)).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: {
+        code: -32602,
+        message: 'The params of tools/call are not valid: params.arguments.',
+        data: {
+          code: 'VALIDATION_ERROR',
+          details: { invalid_fields: { 'params.arguments': 'expected record' } },
+        },
+      },
+    });
+    for (const fine of [
+      { ...bad, params: { arguments: {} } },
+      { ...bad, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'tools/call', params: { arguments: null } },
+      null,
+      'tools/call',
+    ]) {
+      expect(invalidParamsResponse(fine, schemas)).toBeUndefined();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
   DOCUMENT_URI_TEMPLATE,
   MCP_TOOL_NAMES,
@@ -404,6 +404,19 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     ).toEqual({ invalid_fields: { projectId: 'must be a valid uuid' } });
     // Nothing was created or charged by the refused generation.
     expect((await rest('/credits')).json().data.balance).toBe(1_000 - 47 - spent);
+    // Params of the wrong shape are InvalidParams (the SDK alone would answer −32603).
+    await expect(
+      client.request(
+        { method: 'tools/call', params: { name: 'get_credits', arguments: null } },
+        CallToolResultSchema,
+      ),
+    ).rejects.toMatchObject({
+      code: -32602,
+      data: {
+        code: 'VALIDATION_ERROR',
+        details: { invalid_fields: { 'params.arguments': expect.any(String) } },
+      },
+    });
     // An unknown tool is the protocol's error, not a tool's.
     await expect(client.callTool({ name: 'revise_project', arguments: {} })).rejects.toBeInstanceOf(
       McpError,

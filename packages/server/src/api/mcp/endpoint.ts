@@ -8,6 +8,7 @@ import { withoutStack } from '../plugins/errors.ts';
 import { closedSignal } from '../routes/projects/common.ts';
 import { errorResponses } from '../routes/schemas.ts';
 import { McpCancellations } from './cancellations.ts';
+import { refuseMalformedParams } from './params.ts';
 import { McpResources } from './resources.ts';
 import { createMcpServer, type McpHandlers } from './server.ts';
 import { type McpServices, McpTools } from './tools.ts';
@@ -120,6 +121,7 @@ export async function mcpEndpoint(app: FastifyInstance, options: McpEndpointOpti
       // No sessionIdGenerator: stateless, no Mcp-Session-Id.
       const transport = new WebStandardStreamableHTTPServerTransport({});
       await server.connect(transport);
+      refuseMalformedParams(transport);
       // Once the answer is sent, or the client left: in-flight handlers are aborted.
       reply.raw.once('close', () => void server.close());
       const response = await transport.handleRequest(webRequest(request), {

@@ -12,6 +12,13 @@ import { ownedDocument } from '../routes/projects/reads.ts';
 import { protocolFailure } from './errors.ts';
 import { countAgainst, type McpCall, type McpServices } from './tools.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const unknownCursor = () =>
+  new ApiError('VALIDATION_ERROR', 'The cursor is not one this server gave.', {
+    details: { invalid_fields: { cursor: 'must be a nextCursor of resources/list' } },
+  });
+
 /** Completed projects whose documents one page of `resources/list` lists. */
 export const PROJECTS_PER_PAGE = 10;
 
@@ -38,15 +45,13 @@ export class McpResources {
   async list(cursor: string | undefined, call: McpCall) {
     try {
       await countAgainst(this.#services, 'list', call.principal);
+      if (cursor !== undefined && !UUID.test(cursor)) throw unknownCursor();
       const page = await listProjects(this.#services.db, call.principal, {
         status: 'completed',
         limit: PROJECTS_PER_PAGE,
         startingAfter: cursor,
       }).catch((error: unknown) => {
-        if (!(error instanceof UnknownCursorError)) throw error;
-        throw new ApiError('VALIDATION_ERROR', 'The cursor is not one this server gave.', {
-          details: { invalid_fields: { cursor: 'must be a nextCursor of resources/list' } },
-        });
+        throw error instanceof UnknownCursorError ? unknownCursor() : error;
       });
       const resources: DocumentResource[] = [];
       for (const summary of page.data) {

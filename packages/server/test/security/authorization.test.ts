@@ -268,7 +268,7 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
       name: 'generate_project',
       arguments: { idea: IDEA },
     });
-    const id = (created.result?.structuredContent as { projectId: string }).projectId;
+    const id = (created.result!.structuredContent as { projectId: string }).projectId;
     for (const key of [owner, sameAccountOtherMode]) {
       expect(await toolOutcome(key, 'get_project', { projectId: id })).toBe('RESOURCE_NOT_FOUND');
     }

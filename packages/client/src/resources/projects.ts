@@ -23,72 +23,16 @@ import { PgsError, parseRetryAfterMs } from '../errors.ts';
 import { type ProjectEvent, type ProjectEventsOptions, streamProjectEvents } from '../events.ts';
 import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
 import { type FetchPage, ProjectPage, ProjectPagePromise } from './project-pages.ts';
+import type {
+  ArchiveOptions,
+  ProjectCreated,
+  ProjectCreateParams,
+  ProjectListParams,
+  Provenance,
+} from './project-params.ts';
 import { APIResource, segment } from './resource.ts';
 
-/** Body of `projects.create`. */
-export interface ProjectCreateParams {
-  /** The project idea in plain words, 10 to 5,000 characters. */
-  idea: string;
-  /** `web`, `mobile` or `mcp`; inferred from the idea when absent. */
-  type?: ProjectType | undefined;
-  /** The project's name (1 to 80 characters); generated when absent. */
-  name?: string | undefined;
-  /**
-   * Test keys only: end as `outcome` after about `durationMs` (0 to 600,000), to
-   * exercise every state without waiting on a model.
-   */
-  simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
-}
-
-/** The in-progress status of a project just created, with what came with the 202. */
-export interface ProjectCreated extends ProjectInProgress {
-  /** The project's status URL (the `Location` header), absolute. */
-  location: string;
-  /** Seconds the server suggests before the first poll (`Retry-After`, 10 to 30). */
-  retryAfter: number | undefined;
-  /** True when the server replayed its answer to an earlier request with the same idempotency key. */
-  replayed: boolean;
-}
-
-/** Query of `projects.list`. */
-export interface ProjectListParams {
-  /** Projects per page, 1 to 100 (server default 20). */
-  limit?: number | undefined;
-  /** Only projects in this state. */
-  status?: ProjectState | undefined;
-  /** Start after this project (the last `projectId` of the previous page). */
-  startingAfter?: string | undefined;
-}
-
-/** A layout of `projects.archive`: where each document goes in the zip. */
-export type ArchiveLayout = 'plain' | 'kiro' | 'spec-kit' | 'agents';
-
-/** Options of `projects.archive`. */
-export interface ArchiveOptions extends RequestOptions {
-  /** `plain` (default): `<slug>/<filename>`; `kiro`, `spec-kit`, `agents`: see docs/api.md. */
-  layout?: ArchiveLayout | undefined;
-}
-
-// Keyed by TraceSeverity so that a new severity in the contract breaks the build here until handled.
-const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const satisfies Record<
-  TraceSeverity,
-  number
->;
-
-/**
- * The severities of a trace finding, the worst first, to group `projects.trace()`'s findings.
- *
- * @example
- * for (const severity of TRACE_SEVERITIES) console.log(severity, findings.filter((f) => f.severity === severity).length);
- */
-export const TRACE_SEVERITIES = Object.keys(SEVERITY_RANK) as readonly TraceSeverity[];
-
-/**
- * How a project was generated (`projects.provenance()`): its state, then for the definition
- * (null until it is written) and each document stored so far, the engine, the prompt
- * version, the tokens, the model calls and what the quality gate found.
- */
-export type Provenance = ProvenanceResponse['data'];
+export * from './project-params.ts';
 
 /** How {@link Projects} is built; {@link Pgs} passes its own options. */
 export interface ProjectsOptions {

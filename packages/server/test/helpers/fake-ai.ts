@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Content, sse, type Usage, wireFor } from './fake-ai-wire.ts';
 
 /** The wire protocol a call arrived in, by its path. */
 export type FakeAiProtocol = 'openai-responses' | 'openai-chat' | 'anthropic-messages';
@@ -78,15 +79,6 @@ export interface FakeAi {
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untyped JSON from three protocols
 type Json = any;
-type Usage = { input: number; output: number };
-/** The answer's payload: text, or the input of a forced Anthropic tool. */
-type Content = { text: string } | { tool: string; input: unknown };
-/** How one protocol carries an answer: the whole body, or SSE frames around the deltas (`complete: false` leaves off the closing frames). */
-interface Wire {
-  body: object;
-  frames(pieces: string[], complete?: boolean): string[];
-}
-
 const DEFAULT_USAGE: Usage = { input: 10, output: 5 };
 const ROUTES: [suffix: string, protocol: FakeAiProtocol][] = [
   ['/v1/responses', 'openai-responses'],
@@ -326,127 +318,4 @@ function split(text: string, parts: number): string[] {
   const pieces: string[] = [];
   for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
   return pieces.length > 0 ? pieces : [''];
-}
-
-/** One SSE frame; the `event:` line is what the real APIs send, the SDKs read only `data:`. */
-function sse(data: object, event?: string): string {
-  return `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-}
-
-/** The answer in one protocol's shape: the whole body, or the stream's frames. */
-function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = false): Wire {
-  const id = `fake_${call.seq}`;
-  const text = 'text' in content ? content.text : JSON.stringify(content.input);
-  const [input, output] = [usage.input, usage.output];
-  const frames = (head: string[], delta: (piece: string) => string, tail: string[]) => ({
-    frames: (pieces: string[], complete = true) => [
-      ...head,
-      ...pieces.map(delta),
-      ...(complete ? tail : []),
-    ],
-  });
-
-  if (call.protocol === 'openai-chat') {
-    const base = {
-      id: `chatcmpl-${id}`,
-      created: Math.floor(Date.now() / 1000),
-      model: call.model,
-    };
-    const counts = {
-      prompt_tokens: input,
-      completion_tokens: output,
-      total_tokens: input + output,
-    };
-    const chunk = (delta: object, finish_reason: string | null = null) =>
-      sse({ ...base, choices: [{ index: 0, delta, finish_reason }] });
-    // Real servers send usage in a last chunk only when asked (openai-compatible's includeUsage).
-    const usageChunk = call.body.stream_options?.include_usage
-      ? [sse({ ...base, choices: [], usage: counts })]
-      : [];
-    const message = { role: 'assistant', content: text };
-    const finish = cut ? 'length' : 'stop';
-    return {
-      body: { ...base, choices: [{ index: 0, message, finish_reason: finish }], usage: counts },
-      ...frames([chunk({ role: 'assistant', content: '' })], (piece) => chunk({ content: piece }), [
-        chunk({}, finish),
-        ...usageChunk,
-        'data: [DONE]\n\n',
-      ]),
-    };
-  }
-
-  if (call.protocol === 'openai-responses') {
-    const item = { type: 'message', id: `msg_${id}`, role: 'assistant' };
-    const done = { ...item, content: [{ type: 'output_text', text, annotations: [] }] };
-    const response = {
-      id: `resp_${id}`,
-      created_at: Math.floor(Date.now() / 1000),
-      model: call.model,
-    };
-    const counts = { input_tokens: input, output_tokens: output, total_tokens: input + output };
-    const body = {
-      ...response,
-      status: cut ? 'incomplete' : 'completed',
-      ...(cut ? { incomplete_details: { reason: 'max_output_tokens' } } : {}),
-      output: [done],
-      usage: counts,
-    };
-    let sequence = 0;
-    const event = (type: string, data: object) =>
-      sse({ type, sequence_number: sequence++, ...data }, type);
-    const added = { output_index: 0, item: { ...item, content: [] } };
-    const delta = (piece: string) =>
-      event('response.output_text.delta', { item_id: item.id, output_index: 0, delta: piece });
-    return {
-      body,
-      ...frames(
-        [event('response.created', { response }), event('response.output_item.added', added)],
-        delta,
-        [
-          event('response.output_item.done', { output_index: 0, item: done }),
-          event(cut ? 'response.incomplete' : 'response.completed', { response: body }),
-        ],
-      ),
-    };
-  }
-
-  const tool = 'tool' in content;
-  const block = tool
-    ? { type: 'tool_use', id: `toolu_${id}`, name: content.tool, input: content.input }
-    : { type: 'text', text };
-  const stop_reason = tool ? 'tool_use' : cut ? 'max_tokens' : 'end_turn';
-  const message = { id: `msg_${id}`, type: 'message', role: 'assistant', model: call.model };
-  const event = (type: string, data: object) => sse({ type, ...data }, type);
-  const start = { ...message, content: [], usage: { input_tokens: input, output_tokens: 1 } };
-  const delta = (piece: string) =>
-    event('content_block_delta', {
-      index: 0,
-      delta: tool
-        ? { type: 'input_json_delta', partial_json: piece }
-        : { type: 'text_delta', text: piece },
-    });
-  return {
-    body: {
-      ...message,
-      content: [block],
-      stop_reason,
-      usage: { input_tokens: input, output_tokens: output },
-    },
-    // As the real API does: input tokens in message_start, output tokens in message_delta.
-    ...frames(
-      [
-        event('message_start', { message: start }),
-        event('content_block_start', {
-          index: 0,
-          content_block: tool ? { ...block, input: {} } : { type: 'text', text: '' },
-        }),
-      ],
-      delta,
-      [
-        event('content_block_stop', { index: 0 }),
-        event('message_delta', { delta: { stop_reason }, usage: { output_tokens: output } }),
-        event('message_stop', {}),
-      ],
-    ),
-  };
 }

@@ -2,16 +2,12 @@ import type {
   ProjectAcceptedResponse,
   ProjectCancelledResponse,
   ProjectFailed,
-  ProjectInProgress,
   ProjectListResponse,
-  ProjectState,
   ProjectStatus,
   ProjectStatusResponse,
-  ProjectType,
   ProvenanceResponse,
   Trace,
   TraceResponse,
-  TraceSeverity,
 } from '@pgs/contract';
 import {
   abortableSleep,

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Content, sse, type Usage, wireFor } from './fake-ai-wire.ts';
+import { type Content, type Usage, wireFor } from './fake-ai-wire.ts';
 
 /** The wire protocol a call arrived in, by its path. */
 export type FakeAiProtocol = 'openai-responses' | 'openai-chat' | 'anthropic-messages';

@@ -1,4 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
+import type { RequirementDelta, RequirementRef } from './deltas.ts';
 
 /**
  * What the first stage settles about a project: the contract's name, description, type
@@ -79,7 +80,60 @@ export type GenerationContext =
       definition: ProjectDefinition;
       document: DocumentRequest;
       related: RelatedDocument[];
-    };
+    }
+  | ImpactContext
+  | RevisionContext;
+
+/**
+ * A revision's first step: the change request read against the requirements of the
+ * revision it changes, answered with requirement deltas (docs/revisions.md).
+ */
+export interface ImpactContext {
+  task: 'impact';
+  idea: string;
+  changeRequest: string;
+  definition: ProjectDefinition;
+  /** The requirement groups (`FR-n`) of the revision being changed, with their titles. */
+  requirements: RequirementRef[];
+  /** The number an ADDED requirement takes first (above every ID ever used). */
+  nextNumber: number;
+}
+
+/**
+ * A slot of the requirement register: the ID and priority of the requirement group that a
+ * core feature (same index in `questionnaire.coreFeatures`) became. It keeps IDs and
+ * priorities stable when features are added or removed.
+ */
+export interface RequirementSlot {
+  id: string;
+  priority: 'Must' | 'Should' | 'Could';
+}
+
+/** The stories and tasks of the revision being changed, each with what it is about. */
+export interface StableIds {
+  /** `US-n` with its key (the requirement groups it cites, and its rank among those citing them). */
+  stories: { id: string; key: string }[];
+  tasks: { id: string; key: string }[];
+  /** Every ID removed by any revision so far: never given out again. */
+  retired: string[];
+}
+
+/**
+ * Rewriting one document for a revision: its previous version, the deltas, and the
+ * definition with the deltas applied (`register` parallel to its core features).
+ */
+export interface RevisionContext {
+  task: 'revision';
+  idea: string;
+  definition: ProjectDefinition;
+  register: RequirementSlot[];
+  document: DocumentRequest;
+  related: RelatedDocument[];
+  deltas: RequirementDelta[];
+  /** The document as the revision being changed holds it. */
+  previous: string;
+  ids: StableIds;
+}
 
 const OPEN = '<pgs-context>';
 const CLOSE = '</pgs-context>';

@@ -3,7 +3,7 @@
  * deterministically from the idea and the settled definition. The offline model
  * (`offline-model.ts`) wraps these in the AI SDK's model interface.
  */
-import type { GenerationContext, ProjectDefinition } from './context.ts';
+import type { GenerationContext, ProjectDefinition, RequirementSlot } from './context.ts';
 import { defineProject as define } from './offline/define.ts';
 import { type Facts, factsFor, type SectionWriter } from './offline/facts.ts';
 import { blocks, bullets } from './offline/markdown.ts';
@@ -78,7 +78,7 @@ function fallbackSection(section: string): SectionWriter {
     );
 }
 
-function intro(f: Facts, context: DocumentContext): string {
+function intro(f: Facts, context: Omit<DocumentContext, 'task'>): string {
   const purpose =
     PURPOSE[context.document.kind] ??
     `This ${context.document.title} covers ${listing(context.document.sections.map((s) => s.toLowerCase()))}`;
@@ -122,13 +122,27 @@ export function defineProject(context: DefinitionContext): ProjectDefinition {
 
 /**
  * The markdown of a document: `# <Title>: <name>`, an introduction, then one `## ` section
- * per requested section, written from the idea and the definition.
+ * per requested section, written from the idea and the definition. A revision passes its
+ * `register` so each requirement keeps its ID and priority (`offline/revise.ts`).
  *
  * @example
  * writeDocument({ task: 'document', idea, definition, document: documentPlan('web')[0]!, related: [] });
  */
-export function writeDocument(context: DocumentContext): string {
-  const f = factsFor(context);
+export function writeDocument(
+  context: DocumentContext,
+  register?: readonly RequirementSlot[],
+): string {
+  return renderDocument(factsFor({ ...context, register }), context);
+}
+
+/**
+ * The document `writeDocument` writes, from facts already derived (a revision derives them
+ * once, for the text and for the story and task IDs it renumbers).
+ *
+ * @example
+ * renderDocument(factsFor(context), context);
+ */
+export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>): string {
   const sections = context.document.sections.map((section) => {
     const writer = WRITERS[`${context.document.kind}/${section}`] ?? fallbackSection(section);
     return `## ${section}\n\n${writer(f)}`;

@@ -10,6 +10,7 @@ import type {
   Integration,
   ProjectDefinition,
   RelatedDocument,
+  RequirementSlot,
 } from '../context.ts';
 import { criteriaFor } from './criteria.ts';
 import { isReadOnly, TYPE_LABEL } from './define.ts';
@@ -123,6 +124,13 @@ export function entity(label: string): Entity {
   };
 }
 
+/** The number of a register slot's `FR-n`; a slot that names no FR group is a bug of the caller. */
+function slotNumber(slot: RequirementSlot): number {
+  const match = /^FR-(\d+)$/.exec(slot.id);
+  if (!match) throw new Error(`A requirement register slot must be FR-n, not "${slot.id}"`);
+  return Number(match[1]);
+}
+
 /** "Fact; default" → the fact and the default; a sentence without ";" is its own default. */
 function splitAssumption(text: string, n: number): Assumption {
   const [fact, ...rest] = text.split(/;\s*/);
@@ -223,7 +231,9 @@ function bearingOn(
 }
 
 /**
- * Everything the offline writers need for one document.
+ * Everything the offline writers need for one document. With a `register` (a revision's,
+ * parallel to the core features), each requirement takes its slot's ID and priority instead
+ * of the ones its position gives, so IDs and priorities survive features added or removed.
  *
  * @example
  * factsFor({ idea, definition, document, related: [] }).requirements[0]?.id; // 'FR-1'
@@ -233,6 +243,7 @@ export function factsFor(input: {
   definition: ProjectDefinition;
   document: DocumentRequest;
   related: RelatedDocument[];
+  register?: readonly RequirementSlot[] | undefined;
 }): Facts {
   const { definition, document } = input;
   const q = definition.questionnaire;
@@ -276,15 +287,19 @@ export function factsFor(input: {
       : named;
   const requirements: Requirement[] = features.map((feature, i) => {
     const service = serviceOf(feature, integrations, type);
-    const priority = (anyFromIdea ? feature.fromIdea : i < 3)
-      ? 'Must'
-      : i < features.length - 1 || i < 4
-        ? 'Should'
-        : 'Could';
+    const slot = input.register?.[i];
+    const n = slot ? slotNumber(slot) : i + 1;
+    const priority =
+      slot?.priority ??
+      ((anyFromIdea ? feature.fromIdea : i < 3)
+        ? 'Must'
+        : i < features.length - 1 || i < 4
+          ? 'Should'
+          : 'Could');
     const base = {
       ...feature,
-      id: `FR-${i + 1}`,
-      n: i + 1,
+      id: `FR-${n}`,
+      n,
       priority,
       ent: entityFor(feature.entity),
       writes: feature.kind !== 'read',

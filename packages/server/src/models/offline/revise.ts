@@ -1,0 +1,42 @@
+/**
+ * The offline engine's rewrite of a document for a revision: the document regenerated from
+ * the definition with the deltas applied, each requirement keeping its register slot (ID and
+ * priority) and each story and task keeping its number (matched on the requirement groups it
+ * cites, `stable-ids.ts`). Every document of a revision derives the same facts and so the same
+ * story and task IDs: the plan cites the IDs the stories define.
+ */
+import type { RevisionContext } from '../context.ts';
+import { renderDocument } from '../offline-content.ts';
+import { slicesOf, storiesOf } from './delivery-model.ts';
+import { type Facts, factsFor } from './facts.ts';
+import { applyIds, type KeyedItems, renumber, storyTaskKeys } from './stable-ids.ts';
+
+/**
+ * The keys of the stories and tasks the offline engine writes for these facts, with their
+ * fresh (sequential) IDs: what a story's body and a task's row cite, as the readers of
+ * `stableIdsOf` see them in the markdown.
+ *
+ * @example
+ * freshKeys(facts).stories[0]; // { id: 'US-1', key: 'FR-1#0' }
+ */
+export function freshKeys(f: Facts): KeyedItems {
+  const stories = storiesOf(f);
+  const tasks = slicesOf(f, stories).flatMap((slice) => slice.tasks);
+  return storyTaskKeys(
+    stories.map((s) => ({ id: s.id, cites: [...s.criteria.map((c) => c.id), s.req.id].join(' ') })),
+    tasks.map((t) => ({ id: t.id, cites: `${t.task} ${t.implements.join(', ')}` })),
+  );
+}
+
+/**
+ * A document rewritten for a revision: written as `writeDocument` would from the revised
+ * definition and its register, then each story and task ID mapped to the one it had before
+ * (or to a number never used, for a new one).
+ *
+ * @example
+ * reviseDocument({ task: 'revision', idea, definition, register, document, related, deltas, previous, ids });
+ */
+export function reviseDocument(context: RevisionContext): string {
+  const f = factsFor(context);
+  return applyIds(renderDocument(f, context), renumber(freshKeys(f), context.ids));
+}

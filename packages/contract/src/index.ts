@@ -51,6 +51,8 @@ export type AnyErrorCode = ErrorCode | OperationErrorCode;
 export type OperationErrorResponse = Schemas['OperationErrorResponse'];
 /** Body of `POST /projects`: `{ idea, type?, name?, simulate? }`. */
 export type CreateProjectRequest = Schemas['CreateProjectRequest'];
+/** Test keys' `simulate` of a project or a revision: `{ outcome, durationMs? }`. */
+export type Simulation = Schemas['Simulation'];
 /** Body of a 202 from `POST /projects`: the in-progress status. */
 export type ProjectAcceptedResponse = Schemas['ProjectAcceptedResponse'];
 /** Body of a 200 from `GET /credits`: `{ mode, balance, reserved }`. */
@@ -59,7 +61,7 @@ export type CreditsResponse = Schemas['CreditsResponse'];
 export type ProjectListResponse = Schemas['ProjectListResponse'];
 /** A project in a listing: id, status, name, type, times, credits; never its documents. */
 export type ProjectSummary = Schemas['ProjectSummary'];
-/** The body of a webhook message (`project.completed`, `project.failed`). */
+/** The body of a webhook message (`project.completed`, `project.failed`, `project.revised`). */
 export type WebhookEvent = Schemas['WebhookEvent'];
 export type WebhookEventType = Schemas['WebhookEventType'];
 /** A webhook endpoint as listed (no secret). */
@@ -105,8 +107,47 @@ export type AccountId = Schemas['AccountId'];
 export type KeyId = Schemas['KeyId'];
 /** The identifier of an operation of the contract, e.g. `'getProjectStatus'`. */
 export type OperationId = keyof operations;
-/** The `layout` of `getProjectArchive`: `'plain' | 'kiro' | 'spec-kit' | 'agents'`. */
+/** The `layout` of `getProjectArchive`: `'plain' | 'kiro' | 'spec-kit' | 'agents' | 'openspec'`. */
 export type ArchiveLayout = components['parameters']['ArchiveLayout'];
+
+/** Body of `POST /projects/{projectId}/revisions`: `{ changeRequest, simulate? }`. */
+export type CreateRevisionRequest = Schemas['CreateRevisionRequest'];
+/** Body of a 202 from `POST /projects/{projectId}/revisions`: `{ projectId, revision, status, estimatedCompletionMs }`. */
+export type RevisionAcceptedResponse = Schemas['RevisionAcceptedResponse'];
+/** Body of a 200 from `GET /projects/{projectId}/revisions`: `{ success, data: RevisionSummary[] }`, newest first. */
+export type RevisionListResponse = Schemas['RevisionListResponse'];
+/** A revision in a listing: its state, change request, delta counts, documents changed and credits. */
+export type RevisionSummary = Schemas['RevisionSummary'];
+/** How many requirement deltas of each kind a revision made. */
+export type DeltaSummary = Schemas['DeltaSummary'];
+/** One requirement delta, discriminated on `op`: added, modified, removed or renamed. */
+export type RequirementDelta = Schemas['RequirementDelta'];
+/** A new requirement group: `{ op: 'added', id, title, text }`. */
+export type RequirementAdded = Schemas['RequirementAdded'];
+/** An existing group's new text: `{ op: 'modified', id, title, text }`. */
+export type RequirementModified = Schemas['RequirementModified'];
+/** A group retired for good: `{ op: 'removed', id, title, reason }`. */
+export type RequirementRemoved = Schemas['RequirementRemoved'];
+/** A group whose title changes: `{ op: 'renamed', id, from, to }`. */
+export type RequirementRenamed = Schemas['RequirementRenamed'];
+/** The value of a delta's `op`: `'added' | 'modified' | 'removed' | 'renamed'`. */
+export type RequirementDeltaOp = RequirementDelta['op'];
+/** Body of a 200 from `getRevision` and `cancelRevision`: `{ success: true, data: Revision }`. */
+export type RevisionResponse = Schemas['RevisionResponse'];
+/** A revision in one of its three states, discriminated on `status`. */
+export type Revision = Schemas['Revision'];
+/** A revision running: with `estimatedCompletionMs`. */
+export type RevisionInProgress = Schemas['RevisionInProgress'];
+/** A revision finished: with `project`, `metadata` and `completedAt`. */
+export type RevisionCompleted = Schemas['RevisionCompleted'];
+/** A revision failed or cancelled (refunded, the previous revision current): with `error`. */
+export type RevisionFailed = Schemas['RevisionFailed'];
+/** Body of a 200 from `getRevisionDiff` with `?format=json`: `{ projectId, revision, base, files }`. */
+export type RevisionDiffResponse = Schemas['RevisionDiffResponse'];
+/** One document a revision changed: `{ filename, status, additions, deletions, patch }`. */
+export type RevisionDiffFile = Schemas['RevisionDiffFile'];
+/** The `format` of `getRevisionDiff`: `'diff' | 'json'`. */
+export type DiffFormat = components['parameters']['DiffFormat'];
 
 /** Admin API: body of `POST /admin/v1/accounts` (`{ name? }`). */
 export type AdminCreateAccountRequest = Schemas['AdminCreateAccountRequest'];
@@ -138,7 +179,7 @@ export const OPERATION_ERROR_CODES = schemas.OperationErrorCode
 export const MODES = schemas.Mode.enum satisfies readonly Mode[];
 /** Every project type: `['web', 'mobile', 'mcp']`. */
 export const PROJECT_TYPES = schemas.ProjectType.enum satisfies readonly ProjectType[];
-/** Every archive layout, the default first: `['plain', 'kiro', 'spec-kit', 'agents']`. */
+/** Every archive layout, the default first: `['plain', 'kiro', 'spec-kit', 'agents', 'openspec']`. */
 export const ARCHIVE_LAYOUTS = openapiDocument.components.parameters.ArchiveLayout.schema
   .enum satisfies readonly ArchiveLayout[];
 /** Every project state, the running one first: `['in_progress', 'completed', 'failed']`. */
@@ -147,6 +188,16 @@ export const PROJECT_STATES = [
   schemas.ProjectCompleted.properties.status.const,
   schemas.ProjectFailed.properties.status.const,
 ] as const satisfies readonly ProjectState[];
+/** Every diff format, the default first: `['diff', 'json']`. */
+export const DIFF_FORMATS = openapiDocument.components.parameters.DiffFormat.schema
+  .enum satisfies readonly DiffFormat[];
+/** Every requirement delta op, in the contract's order: `['added', 'modified', 'removed', 'renamed']`. */
+export const REQUIREMENT_DELTA_OPS = [
+  schemas.RequirementAdded.properties.op.const,
+  schemas.RequirementModified.properties.op.const,
+  schemas.RequirementRemoved.properties.op.const,
+  schemas.RequirementRenamed.properties.op.const,
+] as const satisfies readonly RequirementDeltaOp[];
 
 /** The MCP tools, resources and prompt both MCP servers share (docs/mcp.md). */
 export * from './mcp/index.ts';

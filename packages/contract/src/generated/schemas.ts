@@ -273,7 +273,7 @@ export const schemaBundle = {
       "properties": {
         "code": {
           "type": "string",
-          "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running).\nNot a code of the error envelope (`ErrorCode`).\n",
+          "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running)\nor a revision stopped by cancelRevision. Not a code of the error envelope (`ErrorCode`).\n",
           "examples": [
             "generation_failed",
             "generation_cancelled"
@@ -281,7 +281,7 @@ export const schemaBundle = {
         },
         "message": {
           "type": "string",
-          "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released.\n"
+          "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released. For a revision, it states what was refunded and which revision\nstays current.\n"
         }
       }
     },
@@ -305,7 +305,8 @@ export const schemaBundle = {
         "IDEMPOTENCY_CONFLICT",
         "IDEMPOTENCY_KEY_REUSED",
         "PROJECT_NOT_IN_PROGRESS",
-        "PROJECT_NOT_COMPLETED"
+        "PROJECT_NOT_COMPLETED",
+        "REVISION_IN_PROGRESS"
       ]
     },
     "TraceResponse": {
@@ -646,7 +647,7 @@ export const schemaBundle = {
             "details": {
               "type": "object",
               "additionalProperties": true,
-              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`. PROJECT_NOT_IN_PROGRESS: `resource_type`,\n`resource_id`, `status`.\n"
+              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`, and `revision` when a revision is not\ncompleted. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.\nREVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision\nrunning).\n"
             }
           }
         }
@@ -676,27 +677,31 @@ export const schemaBundle = {
           "description": "The project's name; generated when absent."
         },
         "simulate": {
-          "type": "object",
-          "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`.",
-          "required": [
-            "outcome"
-          ],
-          "additionalProperties": false,
-          "properties": {
-            "outcome": {
-              "type": "string",
-              "enum": [
-                "completed",
-                "failed"
-              ]
-            },
-            "durationMs": {
-              "type": "integer",
-              "minimum": 0,
-              "maximum": 600000,
-              "default": 0
-            }
-          }
+          "$ref": "#/$defs/Simulation",
+          "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`."
+        }
+      }
+    },
+    "Simulation": {
+      "type": "object",
+      "description": "Test keys only (400 with a live key). Makes a run (a project's creation, or a revision)\nend as asked after about `durationMs`.\n",
+      "required": [
+        "outcome"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "outcome": {
+          "type": "string",
+          "enum": [
+            "completed",
+            "failed"
+          ]
+        },
+        "durationMs": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 600000,
+          "default": 0
         }
       }
     },
@@ -830,6 +835,641 @@ export const schemaBundle = {
             "null"
           ],
           "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise."
+        }
+      }
+    },
+    "CreateRevisionRequest": {
+      "type": "object",
+      "required": [
+        "changeRequest"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "changeRequest": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 4000,
+          "description": "What to change, in plain words (at most 4,000 characters); read against the current revision's requirements.",
+          "examples": [
+            "Add SMS reminders two days before each appointment; drop the medical records"
+          ]
+        },
+        "simulate": {
+          "$ref": "#/$defs/Simulation",
+          "description": "Test keys only (400 with a live key). Makes the revision end as asked after about `durationMs`."
+        }
+      }
+    },
+    "RevisionAcceptedResponse": {
+      "type": "object",
+      "description": "The in-progress state of the revision just started.",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "projectId",
+            "revision",
+            "status",
+            "estimatedCompletionMs"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "projectId": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "revision": {
+              "type": "integer",
+              "minimum": 2,
+              "description": "The new revision's number (revision 1 is the project's creation)."
+            },
+            "status": {
+              "type": "string",
+              "const": "in_progress"
+            },
+            "estimatedCompletionMs": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Estimated remaining time in milliseconds."
+            }
+          }
+        }
+      }
+    },
+    "RevisionListResponse": {
+      "type": "object",
+      "description": "Every revision of a project, newest first.",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/RevisionSummary"
+          }
+        }
+      }
+    },
+    "RevisionSummary": {
+      "type": "object",
+      "description": "A revision in a listing, without its documents and with its deltas counted; getRevision has the whole of it.",
+      "required": [
+        "revision",
+        "status",
+        "changeRequest",
+        "deltas",
+        "documentsChanged",
+        "creditsReserved",
+        "creditsConsumed",
+        "createdAt",
+        "completedAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "revision": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "in_progress",
+            "completed",
+            "failed"
+          ]
+        },
+        "changeRequest": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The change request; null for revision 1, the project's creation."
+        },
+        "deltas": {
+          "$ref": "#/$defs/DeltaSummary"
+        },
+        "documentsChanged": {
+          "type": "array",
+          "description": "The filenames of the documents the revision rewrote (every document for revision 1);\nfor a revision in progress, those it is rewriting, known once its change request is\nanalysed (empty before).\n",
+          "items": {
+            "type": "string"
+          }
+        },
+        "creditsReserved": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Credits reserved when the revision started."
+        },
+        "creditsConsumed": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "Credits charged; null while in progress. 0 for a failed or cancelled revision, which\nis refunded whole (revision 1 is the project's creation and settles like it: a\ncancelled creation charges the documents already generated).\n"
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "completedAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "When the revision completed or failed (a cancellation included); null while in progress."
+        }
+      }
+    },
+    "DeltaSummary": {
+      "type": "object",
+      "description": "How many requirement deltas of each kind a revision made (all 0 for revision 1).",
+      "required": [
+        "added",
+        "modified",
+        "removed",
+        "renamed"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "added": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "modified": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "removed": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "renamed": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    },
+    "RequirementDelta": {
+      "description": "What a revision does to one requirement group (`FR-n`), in OpenSpec's form, discriminated\non `op`. An ID is never renumbered, and a removed ID is never given out again.\n",
+      "oneOf": [
+        {
+          "$ref": "#/$defs/RequirementAdded"
+        },
+        {
+          "$ref": "#/$defs/RequirementModified"
+        },
+        {
+          "$ref": "#/$defs/RequirementRemoved"
+        },
+        {
+          "$ref": "#/$defs/RequirementRenamed"
+        }
+      ]
+    },
+    "RequirementAdded": {
+      "type": "object",
+      "description": "A new requirement group, with the next free number (above every ID ever used).",
+      "required": [
+        "op",
+        "id",
+        "title",
+        "text"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "op": {
+          "type": "string",
+          "const": "added"
+        },
+        "id": {
+          "type": "string",
+          "pattern": "^FR-\\d+$",
+          "examples": [
+            "FR-4"
+          ]
+        },
+        "title": {
+          "type": "string",
+          "examples": [
+            "SMS appointment reminders"
+          ]
+        },
+        "text": {
+          "type": "string",
+          "description": "The requirement's full text."
+        }
+      }
+    },
+    "RequirementModified": {
+      "type": "object",
+      "description": "An existing requirement group's full new text; its ID stays.",
+      "required": [
+        "op",
+        "id",
+        "title",
+        "text"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "op": {
+          "type": "string",
+          "const": "modified"
+        },
+        "id": {
+          "type": "string",
+          "pattern": "^FR-\\d+$",
+          "examples": [
+            "FR-1"
+          ]
+        },
+        "title": {
+          "type": "string"
+        },
+        "text": {
+          "type": "string",
+          "description": "The requirement's full new text."
+        }
+      }
+    },
+    "RequirementRemoved": {
+      "type": "object",
+      "description": "An existing requirement group that goes, and why; its ID is retired for good.",
+      "required": [
+        "op",
+        "id",
+        "title",
+        "reason"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "op": {
+          "type": "string",
+          "const": "removed"
+        },
+        "id": {
+          "type": "string",
+          "pattern": "^FR-\\d+$",
+          "examples": [
+            "FR-2"
+          ]
+        },
+        "title": {
+          "type": "string",
+          "description": "The title it had."
+        },
+        "reason": {
+          "type": "string"
+        }
+      }
+    },
+    "RequirementRenamed": {
+      "type": "object",
+      "description": "An existing requirement group whose title changes and whose meaning does not.",
+      "required": [
+        "op",
+        "id",
+        "from",
+        "to"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "op": {
+          "type": "string",
+          "const": "renamed"
+        },
+        "id": {
+          "type": "string",
+          "pattern": "^FR-\\d+$"
+        },
+        "from": {
+          "type": "string",
+          "description": "The old title."
+        },
+        "to": {
+          "type": "string",
+          "description": "The new title."
+        }
+      }
+    },
+    "RevisionResponse": {
+      "type": "object",
+      "description": "Revision envelope; `success` is true for any 200, including a `failed` revision.",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/Revision"
+        }
+      }
+    },
+    "Revision": {
+      "description": "One revision in one of three named variants, discriminated on `status` (like ProjectStatus).",
+      "oneOf": [
+        {
+          "$ref": "#/$defs/RevisionInProgress"
+        },
+        {
+          "$ref": "#/$defs/RevisionCompleted"
+        },
+        {
+          "$ref": "#/$defs/RevisionFailed"
+        }
+      ]
+    },
+    "RevisionInProgress": {
+      "type": "object",
+      "description": "The revision is running; the project's status still answers the previous revision.",
+      "required": [
+        "projectId",
+        "revision",
+        "status",
+        "changeRequest",
+        "deltas",
+        "documentsChanged",
+        "createdAt",
+        "estimatedCompletionMs"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "revision": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "status": {
+          "type": "string",
+          "const": "in_progress"
+        },
+        "changeRequest": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The change request; null for revision 1, the project's creation."
+        },
+        "deltas": {
+          "type": "array",
+          "description": "The requirement deltas; empty until the change request is analysed.",
+          "items": {
+            "$ref": "#/$defs/RequirementDelta"
+          }
+        },
+        "documentsChanged": {
+          "type": "array",
+          "description": "The filenames of the documents being rewritten; empty until the change request is analysed.",
+          "items": {
+            "type": "string"
+          }
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "estimatedCompletionMs": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Estimated remaining time in milliseconds."
+        }
+      }
+    },
+    "RevisionCompleted": {
+      "type": "object",
+      "description": "The revision finished; it became the current revision when it did.",
+      "required": [
+        "projectId",
+        "revision",
+        "status",
+        "changeRequest",
+        "deltas",
+        "documentsChanged",
+        "createdAt",
+        "project",
+        "metadata",
+        "completedAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "revision": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "status": {
+          "type": "string",
+          "const": "completed"
+        },
+        "changeRequest": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The change request; null for revision 1, the project's creation."
+        },
+        "deltas": {
+          "type": "array",
+          "description": "The requirement deltas the revision applied; empty for revision 1.",
+          "items": {
+            "$ref": "#/$defs/RequirementDelta"
+          }
+        },
+        "documentsChanged": {
+          "type": "array",
+          "description": "The filenames of the documents the revision rewrote (every document for revision 1); the others were carried over byte for byte.",
+          "items": {
+            "type": "string"
+          }
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "project": {
+          "$ref": "#/$defs/Project",
+          "description": "The project as this revision left it, carried-over documents included."
+        },
+        "metadata": {
+          "$ref": "#/$defs/GenerationMetadata",
+          "description": "This revision's run; `documentsGenerated` counts the documents it rewrote."
+        },
+        "completedAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "RevisionFailed": {
+      "type": "object",
+      "description": "The revision did not finish: it failed or was cancelled. Nothing of it was applied, its\nwhole reservation was refunded, and the previous revision stays current. (Revision 1\nis the project's creation: it fails, and settles, as the project does.)\n",
+      "required": [
+        "projectId",
+        "revision",
+        "status",
+        "changeRequest",
+        "deltas",
+        "documentsChanged",
+        "createdAt",
+        "error",
+        "completedAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "revision": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "status": {
+          "type": "string",
+          "const": "failed"
+        },
+        "changeRequest": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The change request; null for revision 1, the project's creation."
+        },
+        "deltas": {
+          "type": "array",
+          "description": "The requirement deltas the change request was read as; empty when it ended before (or in) the analysis.",
+          "items": {
+            "$ref": "#/$defs/RequirementDelta"
+          }
+        },
+        "documentsChanged": {
+          "type": "array",
+          "description": "The filenames of the documents it was to rewrite; none of them changed.",
+          "items": {
+            "type": "string"
+          }
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "error": {
+          "$ref": "#/$defs/GenerationError"
+        },
+        "completedAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it failed or was cancelled."
+        }
+      }
+    },
+    "RevisionDiffResponse": {
+      "type": "object",
+      "description": "What a revision changed, document by document (getRevisionDiff with `?format=json`).",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "projectId",
+            "revision",
+            "base",
+            "files"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "projectId": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "revision": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "base": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "The revision compared against, `revision` − 1 (0 for revision 1, whose every document is added)."
+            },
+            "files": {
+              "type": "array",
+              "description": "The documents that differ, in the revision's order, then those it no longer has; carried-over documents are left out.",
+              "items": {
+                "$ref": "#/$defs/RevisionDiffFile"
+              }
+            }
+          }
+        }
+      }
+    },
+    "RevisionDiffFile": {
+      "type": "object",
+      "description": "One document a revision changed.",
+      "required": [
+        "filename",
+        "status",
+        "additions",
+        "deletions",
+        "patch"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "filename": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "added",
+            "modified",
+            "removed"
+          ]
+        },
+        "additions": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Lines added, counted from the hunks."
+        },
+        "deletions": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Lines removed, counted from the hunks."
+        },
+        "patch": {
+          "type": "string",
+          "description": "A git-style unified diff of the document: `diff --git a/<filename> b/<filename>`, `---`, `+++` (`/dev/null` for an added or removed document), hunks with 3 lines of context."
         }
       }
     },
@@ -1539,9 +2179,11 @@ export const schemaBundle = {
     },
     "WebhookEventType": {
       "type": "string",
+      "description": "`project.revised`: a revision of a completed project completed (a failed or cancelled revision sends nothing).",
       "enum": [
         "project.completed",
-        "project.failed"
+        "project.failed",
+        "project.revised"
       ]
     },
     "CreateWebhookEndpointRequest": {
@@ -1564,7 +2206,7 @@ export const schemaBundle = {
           "items": {
             "$ref": "#/$defs/WebhookEventType"
           },
-          "description": "The events sent to this endpoint; default both."
+          "description": "The events sent to this endpoint; default all of them."
         }
       }
     },
@@ -1793,6 +2435,11 @@ export const schemaBundle = {
                 "completed",
                 "failed"
               ]
+            },
+            "revision": {
+              "type": "integer",
+              "minimum": 2,
+              "description": "`project.revised` only: the revision that completed, now the current one."
             }
           }
         }

@@ -18,6 +18,7 @@ function projectHeaders(): ContractResponse['headers'] {
     'x-ratelimit-remaining': 99,
     'x-ratelimit-reset': '1795000000',
     etag: '"p-1"',
+    'cache-control': 'private, no-cache',
   };
 }
 
@@ -163,6 +164,50 @@ describe('assertMatchesContract', () => {
     expect(() => assertMatchesContract('DELETE', '/api/v1/keys/key_1', res)).toThrow(
       /no operation/,
     );
+  });
+
+  it('accepts a revision in each of its three states (the contract examples)', () => {
+    const url = `/api/v1/projects/${PROJECT_ID}/revisions/2`;
+    const immutable = { 'cache-control': 'private, max-age=86400, immutable' };
+    const running = ok(examples.RevisionInProgress.value, {
+      'cache-control': 'no-cache',
+      'retry-after': '15',
+    });
+    expect(assertMatchesContract('GET', url, running)).toBe('getRevision');
+    for (const example of [examples.RevisionCompleted, examples.RevisionFailed]) {
+      expect(assertMatchesContract('GET', url, ok(example.value, immutable))).toBe('getRevision');
+    }
+    expect(
+      assertMatchesContract('POST', `${url}/cancel`, ok(examples.RevisionCancelled.value)),
+    ).toBe('cancelRevision');
+    const list = ok(examples.RevisionList.value);
+    expect(assertMatchesContract('GET', `${PROJECT_URL}/revisions`, list)).toBe('listRevisions');
+  });
+
+  it('rejects a completed revision without its project', () => {
+    const url = `/api/v1/projects/${PROJECT_ID}/revisions/2`;
+    const { project: _, ...data } = examples.RevisionCompleted.value.data;
+    const res = ok({ success: true, data }, { 'cache-control': 'private, no-cache' });
+    expect(() => assertMatchesContract('GET', url, res)).toThrow(/project/);
+  });
+
+  it('checks a diff by the media type it is sent as', () => {
+    const url = `/api/v1/projects/${PROJECT_ID}/revisions/2/diff`;
+    const headers = { 'cache-control': 'private, max-age=86400, immutable' };
+    const diff: ContractResponse = {
+      statusCode: 200,
+      headers: { ...projectHeaders(), ...headers, 'content-type': 'text/x-diff; charset=utf-8' },
+      body: examples.RevisionDiff.value.data.files[0]!.patch,
+    };
+    expect(assertMatchesContract('GET', url, diff)).toBe('getRevisionDiff');
+    const json = ok(examples.RevisionDiff.value, headers);
+    expect(assertMatchesContract('GET', `${url}?format=json`, json)).toBe('getRevisionDiff');
+    const wrong = ok({ success: true, data: { files: [] } }, headers);
+    expect(() => assertMatchesContract('GET', `${url}?format=json`, wrong)).toThrow(
+      /must have required property/,
+    );
+    const markdown = ok(examples.RevisionDiff.value, { ...headers, 'content-type': 'text/plain' });
+    expect(() => assertMatchesContract('GET', url, markdown)).toThrow(/content-type/);
   });
 
   it('rejects a JSON body sent without the JSON content type', () => {

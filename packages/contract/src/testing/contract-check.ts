@@ -153,11 +153,14 @@ function checkOperation(route: Route, res: ContractResponse): string[] {
   const json = response.content?.['application/json'];
   const other = Object.keys(response.content ?? {}).filter((type) => type !== 'application/json');
   const contentType = String(headerValue(res, 'content-type') ?? '');
-  if (route.method !== 'head' && json) {
+  // A response may offer JSON beside another media type (a diff or its JSON form): the
+  // body is checked as JSON when it is JSON or when JSON is all the status offers.
+  const isOther = other.some((type) => contentType.toLowerCase().startsWith(type.toLowerCase()));
+  if (route.method !== 'head' && json && !isOther) {
     problems.push(...checkJsonBody(json.schema, res));
   } else if (route.method !== 'head' && other.length > 0) {
     // A body that is not JSON (markdown, an event stream, a zip): its media type is checked.
-    if (!other.some((type) => contentType.toLowerCase().startsWith(type.toLowerCase()))) {
+    if (!isOther) {
       problems.push(
         `content-type is ${JSON.stringify(contentType)}, expected one of ${other.join(', ')}`,
       );

@@ -4,6 +4,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../runs/catalogue.ts';
 import { archiveDate, archiveEntries, demoteHeadings, projectJson, zipStream } from './archive.ts';
+import { changelog } from './changelog.ts';
+import { HISTORY } from './history-fixtures.ts';
 
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
 
@@ -214,6 +216,26 @@ describe('archiveEntries', () => {
     expect(paths(data, 'plain')).toContain('team-pulse/etc_GLOSSARY.md');
     for (const layout of ['plain', 'kiro', 'spec-kit', 'agents'] as const) {
       for (const path of paths(data, layout)) expect(path).not.toMatch(/(^|\/)\.\.(\/|$)|^\//);
+    }
+  });
+});
+
+describe('archiveEntries with a history', () => {
+  it('every layout: the same files, then CHANGELOG.md beside project.json', () => {
+    const data = completed('web');
+    for (const [layout, dir] of [
+      ['plain', 'team-pulse/'],
+      ['kiro', '.kiro/specs/team-pulse/'],
+      ['spec-kit', 'specs/001-team-pulse/'],
+      ['agents', 'docs/'],
+    ] as const) {
+      const without = archiveEntries(data, layout, '{}\n');
+      const withHistory = archiveEntries(data, layout, '{}\n', HISTORY);
+      expect(withHistory.slice(0, -1)).toEqual(without);
+      expect(withHistory.at(-1)).toEqual({
+        path: `${dir}CHANGELOG.md`,
+        content: changelog('Team Pulse', HISTORY),
+      });
     }
   });
 });

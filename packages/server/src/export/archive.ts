@@ -8,12 +8,18 @@ import {
 } from '@pgs/contract';
 import { Zip, ZipDeflate } from 'fflate';
 import { documentPlan } from '../runs/catalogue.ts';
+import { changelog, type RevisionRecord } from './changelog.ts';
+import { type ArchiveEntry, demoteHeadings, safeFilename, withNewline } from './files.ts';
+import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
 
-/** One file of an archive: its path inside the zip and its text. */
-export interface ArchiveEntry {
-  readonly path: string;
-  readonly content: string;
-}
+export type { RevisionRecord } from './changelog.ts';
+export { type ArchiveEntry, demoteHeadings } from './files.ts';
+
+/**
+ * The layouts this module knows. `openspec` is spelled out until the contract's
+ * `ArchiveLayout` (generated from the OpenAPI document) lists it; the union is then a no-op.
+ */
+export type Layout = ArchiveLayout | 'openspec';
 
 /** What a layout puts in one file: one document as it is, or several under a title. */
 interface Target {
@@ -31,32 +37,6 @@ interface LayoutPlan {
   readonly projectJson: string;
 }
 
-/**
- * The markdown with every ATX heading one level down (`#` → `##`), outside fenced code
- * blocks; a level-6 heading stays level 6. Used to put a document under a combined file's
- * title.
- *
- * @example
- * demoteHeadings('# Title\n\n## Part'); // '## Title\n\n### Part'
- */
-export function demoteHeadings(markdown: string): string {
-  let fence: string | undefined;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const opening = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (opening) {
-        const marker = opening[1]!;
-        if (fence === undefined) fence = marker;
-        else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-        return line;
-      }
-      if (fence !== undefined) return line;
-      return line.replace(/^( {0,3})(#{1,5})(?=[ \t]|$)/, '$1#$2');
-    })
-    .join('\n');
-}
-
 // The design documents of each type (beyond the architecture), in the catalogue's terms.
 const WEB_DESIGN = ['api-design', 'data-model'];
 const MOBILE_DESIGN = ['screens', 'navigation', 'offline-and-permissions'];
@@ -64,7 +44,7 @@ const MCP_DESIGN = ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and
 /** Documents that define an interface others call: spec-kit's `contracts/`. */
 const CONTRACT_KINDS = ['api-design', 'mcp-tools', 'mcp-resources-and-prompts'];
 
-function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
+function layoutPlan(layout: Layout, slug: string): LayoutPlan {
   switch (layout) {
     case 'plain':
       return {
@@ -126,20 +106,19 @@ function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
         rest: (filename) => `docs/${filename}`,
         projectJson: 'docs/project.json',
       };
+    // openspec.ts writes the layout's own files; every document also ships as it is.
+    case 'openspec':
+      return {
+        targets: [{ path: 'README.md', kinds: ['readme'] }],
+        rest: (filename) => `${OPENSPEC_DOCS}/${filename}`,
+        projectJson: `${OPENSPEC_DOCS}/project.json`,
+      };
     default: {
       const never: never = layout;
       throw new Error(`unknown archive layout ${String(never)}`);
     }
   }
 }
-
-/** A stored filename as a zip path segment: nothing that could climb out of its folder. */
-function safeFilename(filename: string): string {
-  const cleaned = filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
-  return cleaned === '' ? 'document.md' : cleaned;
-}
-
-const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 function combine(title: string, name: string, docs: readonly ProjectDocument[]): string {
   return [
@@ -207,6 +186,9 @@ function agentsMd(data: ProjectCompleted): string {
 /**
  * The files of a completed project's archive in a layout, in the order they are zipped.
  * Pure: the same project and layout always give the same entries (docs/api.md has the table).
+ * With `history` (the completed revisions up to the archived one, oldest first) every layout
+ * also carries `CHANGELOG.md` beside `project.json`, and `openspec` a change folder per
+ * revision after the first; without it, the entries are those of a project never revised.
  *
  * @example
  * archiveEntries(data, 'kiro').map((e) => e.path);
@@ -214,13 +196,15 @@ function agentsMd(data: ProjectCompleted): string {
  */
 export function archiveEntries(
   data: ProjectCompleted,
-  layout: ArchiveLayout,
+  layout: Layout,
   trace?: string,
+  history?: readonly RevisionRecord[],
 ): ArchiveEntry[] {
   const { project } = data;
   const plan = layoutPlan(layout, projectSlug(project.name));
   const entries: ArchiveEntry[] = [];
   if (layout === 'agents') entries.push({ path: 'AGENTS.md', content: agentsMd(data) });
+  if (layout === 'openspec') entries.push(...openspecEntries(data, history));
   const taken = new Set<string>();
   for (const target of plan.targets) {
     // Documents in the project's order (the workflow's), whatever the target lists first.
@@ -244,6 +228,14 @@ export function archiveEntries(
     entries.push({
       path: plan.projectJson.replace(/project\.json$/, 'trace.json'),
       content: trace,
+    });
+  }
+  // Beside project.json rather than at the root: a repository unzipped into keeps its own
+  // CHANGELOG.md (of the code) untouched.
+  if (history !== undefined) {
+    entries.push({
+      path: plan.projectJson.replace(/project\.json$/, 'CHANGELOG.md'),
+      content: changelog(project.name, history),
     });
   }
   return entries;

@@ -1,0 +1,235 @@
+/**
+ * The `openspec` layout's own files (docs/api.md has the table): `openspec/project.md`, the
+ * current functional requirements as `openspec/specs/<slug>/spec.md`, and one change folder
+ * per revision after the first, with its proposal and its delta spec in OpenSpec's form
+ * (ADDED, MODIFIED, REMOVED, RENAMED). Every document also ships as it is, under
+ * `openspec/docs/`; archive.ts places those.
+ */
+import { type ProjectCompleted, type ProjectType, projectSlug } from '@pgs/contract';
+import type { RequirementDelta } from '../models/deltas.ts';
+import { documentPlan } from '../runs/catalogue.ts';
+import { deltaLine, quote, type RevisionRecord, revisionDate } from './changelog.ts';
+import { type ArchiveEntry, safeFilename } from './files.ts';
+import {
+  groupBody,
+  openspecRequirement,
+  type RequirementGroup,
+  requirementGroups,
+  requirementName,
+} from './requirements.ts';
+
+/** Where the layout puts every document but the README (which goes to the root). */
+export const OPENSPEC_DOCS = 'openspec/docs';
+
+/** Where the layout puts a document. */
+const docPath = (doc: { type: string; filename: string }) =>
+  doc.type === 'readme' ? 'README.md' : `${OPENSPEC_DOCS}/${safeFilename(doc.filename)}`;
+
+const TYPE_WORDS: Record<ProjectType, string> = {
+  web: 'web application',
+  mobile: 'mobile app',
+  mcp: 'MCP server',
+};
+
+/** A questionnaire field that is a list of strings, or nothing. */
+function strings(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    : [];
+}
+
+const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).join('\n');
+
+/** `openspec/project.md`: what an assistant needs to know of the project before a change. */
+function projectMd(data: ProjectCompleted): string {
+  const { project } = data;
+  const q = project.questionnaire;
+  const plan = documentPlan(project.type);
+  const brief = project.documents.find((doc) => doc.type === 'project-brief');
+  const lists: [string, string[]][] = [
+    ['Core Features', strings(q.coreFeatures)],
+    ['Tech Stack', [...project.questionnaire.techStack]],
+    ['Important Constraints', strings(q.constraints)],
+  ];
+  const platforms = strings(q.platforms);
+  const describe = (doc: { type: string; content: string }) =>
+    plan.find((kind) => kind.kind === doc.type)?.title ??
+    doc.content.match(/^#\s+(.+)$/m)?.[1]?.trim() ??
+    doc.type;
+  return [
+    `# Project Context: ${project.name}\n`,
+    '## Purpose\n',
+    `${project.description}\n`,
+    bullets([
+      `Type: ${TYPE_WORDS[project.type]} (\`${project.type}\`)`,
+      `Audience: ${q.targetAudience}`,
+      ...(platforms.length > 0 ? [`Platforms: ${platforms.join(', ')}`] : []),
+      `Monetization: ${q.monetization}`,
+    ]),
+    '',
+    ...lists
+      .filter(([, items]) => items.length > 0)
+      .flatMap(([title, items]) => [`## ${title}\n`, `${bullets(items)}\n`]),
+    '## Project Brief\n',
+    brief
+      ? `The brief is \`${docPath(brief)}\`: the problem, the audience, the goals (G-n) and their metrics, the scope, the risks (R-n), the assumptions (A-n) and the open questions (Q-n). Read it before proposing a change.\n`
+      : 'This project has no brief.\n',
+    '## Specs and Documents\n',
+    `The functional requirements (FR-n) and their acceptance criteria are \`openspec/specs/${projectSlug(project.name)}/spec.md\`, the current truth. Every generated document ships as it is, listed below; the documents cite each other's IDs (FR-n, NFR-n, US-n, T-n), and so should changes, commits and tests. A requirement ID is never renumbered, and a removed one is never used again.\n`,
+    bullets(project.documents.map((doc) => `\`${docPath(doc)}\`: ${describe(doc)}`)),
+    '',
+  ].join('\n');
+}
+
+/** `openspec/specs/<slug>/spec.md`: the requirement groups in OpenSpec's form. */
+function specMd(data: ProjectCompleted, groups: readonly RequirementGroup[], source: string) {
+  const { name } = data.project;
+  const ids = groups.map((g) => g.id);
+  const range = ids.length === 1 ? ids[0] : `${ids[0]} to ${ids.at(-1)}`;
+  return [
+    `# ${name} Specification\n`,
+    '## Purpose\n',
+    `${data.project.description}\n`,
+    `The functional requirements of ${name} (${range}), each with its acceptance criteria as scenarios, as \`${source}\` states them; that document also holds the non-functional requirements (NFR-n), the personas and the key entities.\n`,
+    '## Requirements\n',
+    ...groups.map((group) => openspecRequirement(group, name)),
+  ].join('\n');
+}
+
+/**
+ * The folder name of a revision's change: its number and the first six words of the change
+ * request, in kebab-case.
+ *
+ * @example
+ * changeName(3, 'Add reminders before each meeting, by email and push'); // '3-add-reminders-before-each-meeting-by'
+ */
+export function changeName(revision: number, changeRequest: string | null): string {
+  const words = (changeRequest ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  // Six words, and no path segment longer than a filename should be.
+  const slug = words.slice(0, 6).join('-').slice(0, 60).replace(/-+$/, '');
+  return `${revision}-${slug || 'change'}`;
+}
+
+function proposalMd(record: RevisionRecord, name: string, specSlug: string): string {
+  const changes = record.deltas.map(
+    (delta) => `- ${delta.op === 'removed' ? '**BREAKING** ' : ''}${deltaLine(delta)}`,
+  );
+  const documents = record.documentsChanged.map((f) => `\`${OPENSPEC_DOCS}/${safeFilename(f)}\``);
+  return [
+    `# Change: Revision ${record.revision} of ${name}\n`,
+    '## Why\n',
+    `Revision ${record.revision} of ${name}, asked for on ${revisionDate(record)}:\n`,
+    `${quote(record.changeRequest ?? '(no change request recorded)')}\n`,
+    '## What Changes\n',
+    `${changes.length > 0 ? changes.join('\n') : '- No requirement changes.'}\n`,
+    '## Impact\n',
+    `- Affected specs: \`${specSlug}\``,
+    `- Documents changed: ${documents.length > 0 ? documents.join(', ') : 'none'}`,
+    '',
+  ].join('\n');
+}
+
+type TextDelta = Extract<RequirementDelta, { op: 'added' | 'modified' }>;
+
+/**
+ * The full text of an ADDED or MODIFIED requirement as of its revision: the archived
+ * requirements document's group when no later revision touched the ID (so it is still
+ * the text that revision wrote), else the delta's own text.
+ */
+function requirementText(
+  delta: TextDelta,
+  record: RevisionRecord,
+  later: readonly RevisionRecord[],
+  archived: ReadonlyMap<string, RequirementGroup>,
+  name: string,
+): string {
+  const touchedLater = later.some((r) => r.deltas.some((d) => d.id === delta.id));
+  const group = touchedLater ? undefined : archived.get(delta.id);
+  if (group) return openspecRequirement(group, name);
+  // OpenSpec applies RENAMED first, so a MODIFIED block carries the new name.
+  const renamed = record.deltas.find(
+    (d): d is Extract<RequirementDelta, { op: 'renamed' }> =>
+      d.op === 'renamed' && d.id === delta.id,
+  );
+  const title = renamed?.to ?? delta.title;
+  return openspecRequirement(
+    { id: delta.id, title, ...groupBody(delta.id, delta.text.split(/\r?\n/)) },
+    name,
+  );
+}
+
+/** The delta spec of one revision: only the sections that have entries; undefined for none. */
+function deltaSpecMd(
+  record: RevisionRecord,
+  later: readonly RevisionRecord[],
+  archived: ReadonlyMap<string, RequirementGroup>,
+  name: string,
+): string | undefined {
+  const of = <Op extends RequirementDelta['op']>(op: Op) =>
+    record.deltas.filter((d): d is Extract<RequirementDelta, { op: Op }> => d.op === op);
+  const header = (id: string, title: string) => `### Requirement: ${requirementName(id, title)}`;
+  const sections: [string, string[]][] = [
+    ['ADDED', of('added').map((delta) => requirementText(delta, record, later, archived, name))],
+    [
+      'MODIFIED',
+      of('modified').map((delta) => requirementText(delta, record, later, archived, name)),
+    ],
+    ['REMOVED', of('removed').map((d) => `${header(d.id, d.title)}\n\n**Reason**: ${d.reason}\n`)],
+    [
+      'RENAMED',
+      of('renamed').map(
+        (d) => `- FROM: \`${header(d.id, d.from)}\`\n- TO: \`${header(d.id, d.to)}\`\n`,
+      ),
+    ],
+  ];
+  const present = sections.filter(([, blocks]) => blocks.length > 0);
+  if (present.length === 0) return undefined;
+  return present
+    .map(([kind, blocks]) => [`## ${kind} Requirements\n`, ...blocks].join('\n'))
+    .join('\n');
+}
+
+/**
+ * The `openspec` layout's own files, in zip order: `openspec/project.md`, the spec (when
+ * the project has a requirements document with FR groups), then a change folder for each
+ * revision from 2 on in `history` (oldest first).
+ *
+ * @example
+ * openspecEntries(data, history).map((e) => e.path);
+ * // ['openspec/project.md', 'openspec/specs/team-pulse/spec.md', 'openspec/changes/2-add-reminders/proposal.md', …]
+ */
+export function openspecEntries(
+  data: ProjectCompleted,
+  history: readonly RevisionRecord[] = [],
+): ArchiveEntry[] {
+  const { project } = data;
+  const slug = projectSlug(project.name);
+  const entries: ArchiveEntry[] = [{ path: 'openspec/project.md', content: projectMd(data) }];
+  const requirements = project.documents.find((doc) => doc.type === 'product-requirements');
+  const groups = requirements ? requirementGroups(requirements.content) : [];
+  if (requirements && groups.length > 0) {
+    entries.push({
+      path: `openspec/specs/${slug}/spec.md`,
+      content: specMd(data, groups, docPath(requirements)),
+    });
+  }
+  const archived = new Map(groups.map((group) => [group.id, group]));
+  const ordered = [...history].sort((a, b) => a.revision - b.revision);
+  ordered.forEach((record, index) => {
+    if (record.revision < 2) return;
+    const folder = `openspec/changes/${changeName(record.revision, record.changeRequest)}`;
+    entries.push({
+      path: `${folder}/proposal.md`,
+      content: proposalMd(record, project.name, slug),
+    });
+    const spec = deltaSpecMd(record, ordered.slice(index + 1), archived, project.name);
+    if (spec !== undefined)
+      entries.push({ path: `${folder}/specs/${slug}/spec.md`, content: spec });
+  });
+  return entries;
+}

@@ -15,7 +15,10 @@ import {
 export const MAX_AUDIT_MOVEMENTS = 200;
 
 // The report's shape is the contract's (`GET /admin/v1/audit`), so it cannot drift from it.
-/** One thing behind a drift: a ledger row, or a project (in progress, or one that disagrees). */
+/**
+ * One thing behind a drift: a ledger row (a revision's have `:r<n>:` in their key), or a
+ * project (in progress, being revised, or with a run that disagrees).
+ */
 export type AuditMovement = components['schemas']['AdminAuditMovement'];
 
 /** An account and mode whose stored figures disagree with its ledger. */
@@ -26,8 +29,14 @@ export type AuditReport = components['schemas']['AdminAuditResponse']['data'];
 
 const pairKey = (accountId: string, mode: Mode) => `${accountId} ${mode}`;
 
+/** `project <id>` for the creation (revision 1), `project <id> revision <n>` for a revision. */
+const runName = (row: { projectId: string; revision: number }) =>
+  row.revision > 1
+    ? `project ${row.projectId} revision ${row.revision}`
+    : `project ${row.projectId}`;
+
 function projectProblem(row: ProjectMismatchRow): string {
-  const id = `project ${row.projectId}`;
+  const id = runName(row);
   if (row.status === null) {
     return row.settled
       ? `${id} (deleted): its movements sum to ${row.ledgerNet}, outside 0…-${row.ledgerReserved}`
@@ -66,9 +75,10 @@ const projectMovement = (row: AuditProjectRow): AuditMovement => ({
 
 /**
  * Checks, for every account and mode, that the stored balance equals the sum of the ledger,
- * that what projects in progress hold equals the reservations the ledger leaves open, and
- * that each project's movements match its row (docs/api.md, "Auditing the ledger"). All in
- * one read-only snapshot, so projects moving meanwhile cannot show as drift.
+ * that what projects and revisions in progress hold equals the reservations the ledger
+ * leaves open, and that each run's movements match its row, a run being a project's creation
+ * (revision 1) or one of its revisions (docs/api.md, "Auditing the ledger"). All in one
+ * read-only snapshot, so projects moving meanwhile cannot show as drift.
  *
  * @example
  * const report = await auditLedger(database.db);
@@ -99,7 +109,7 @@ export async function auditLedger(
             : []),
           ...(reservedDrifts
             ? [
-                `projects in progress hold ${pair.reserved}; the ledger has ${pair.expectedReserved} reserved`,
+                `projects and revisions in progress hold ${pair.reserved}; the ledger has ${pair.expectedReserved} reserved`,
               ]
             : []),
           ...projects.map(projectProblem),
@@ -122,8 +132,9 @@ export async function auditLedger(
 }
 
 /**
- * The projects in progress and those that disagree, then their ledger rows; when the
- * balance itself disagrees, the pair's newest other rows too (any of them may be wrong).
+ * The projects in progress or being revised and those with a run that disagrees, then their
+ * ledger rows (every run's); when the balance itself disagrees, the pair's newest other rows
+ * too (any of them may be wrong).
  */
 async function movementsBehind(
   tx: Tx,
@@ -131,7 +142,7 @@ async function movementsBehind(
   mismatched: ProjectMismatchRow[],
   balanceDrifts: boolean,
 ): Promise<AuditMovement[]> {
-  const named = mismatched.map((row) => row.projectId);
+  const named = [...new Set(mismatched.map((row) => row.projectId))];
   const projects = await readPairProjects(tx, pair.accountId, pair.mode, named);
   const ledger = await readPairMovements(tx, pair.accountId, pair.mode, {
     projectIds: [...new Set([...named, ...projects.map((p) => p.projectId)])],

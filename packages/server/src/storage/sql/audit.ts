@@ -6,9 +6,35 @@ import type { Mode } from './accounts.ts';
 // drizzle's `sql` tag holds them); the readers run it and turn the driver's values (bigint
 // and numeric arrive as strings from node-postgres) into numbers. They are meant to run in
 // one read-only REPEATABLE READ transaction, so that every figure comes from one snapshot.
+//
+// The unit the rules apply to is a *run*: a project's creation (revision 1, the `projects`
+// row) or one of its revisions (revision n ≥ 2, a `project_revisions` row, docs/revisions.md).
+// A movement's run is its `project_id` and the revision its key names: `project:<id>:r<n>:…`
+// for a revision, `project:<id>:…` (no `r<n>`) for the creation.
 
-/** Movements that end a project's reservation: after one of them it holds nothing. */
+/** Movements that end a run's reservation: after one of them it holds nothing. */
 const SETTLING_KINDS = sql`('consume', 'refund')`;
+
+/** The project movements of the ledger, each with the revision of the run it belongs to. */
+const RUN_MOVEMENTS = sql`(
+  select account_id, mode, project_id, kind, amount,
+    coalesce(substring(movement_key from ':r([0-9]+):')::int, 1) as revision
+  from credit_ledger where project_id is not null
+)`;
+
+/**
+ * Every run with a row: each project as revision 1, and each of its revisions (whose account
+ * and mode are the project's). A deleted project's revisions went with it.
+ */
+const RUNS = sql`(
+  select id as project_id, 1 as revision, account_id, mode, status,
+    credits_reserved, credits_consumed
+  from projects
+  union all
+  select r.project_id, r.revision, p.account_id, p.mode, r.status,
+    r.credits_reserved, r.credits_consumed
+  from project_revisions r join projects p on p.id = r.project_id
+)`;
 
 /** One account in one mode: what is stored and what the ledger says it should be. */
 export interface AuditTotalsRow {
@@ -16,17 +42,18 @@ export interface AuditTotalsRow {
   mode: Mode;
   /** `credit_balances.balance` (0 without a row). */
   balance: number;
-  /** The sum of `credits_reserved` over the pair's projects in progress. */
+  /** The sum of `credits_reserved` over the pair's projects and revisions in progress. */
   reserved: number;
   /** The sum of every ledger movement of the pair. */
   expectedBalance: number;
-  /** The sum of the reservations the ledger has not settled (no consume, no refund yet). */
+  /** The sum of the runs' reservations the ledger has not settled (no consume, no refund yet). */
   expectedReserved: number;
 }
 
 /**
- * Every account in both modes, with its stored balance, the credits its projects in
- * progress hold, the sum of its ledger and the reservations its ledger leaves open.
+ * Every account in both modes, with its stored balance, the credits its projects and
+ * revisions in progress hold, the sum of its ledger and the reservations its ledger leaves
+ * open (per run: a completed creation does not settle a revision's reservation).
  */
 export function auditTotalsQuery(): SQL {
   return sql`
@@ -39,11 +66,11 @@ export function auditTotalsQuery(): SQL {
       from credit_ledger group by account_id, mode
     ),
     reservations as (
-      select account_id, mode, project_id,
+      select account_id, mode, project_id, revision,
         coalesce(-sum(amount) filter (where kind = 'reserve'), 0) as held,
         bool_or(kind in ${SETTLING_KINDS}) as settled
-      from credit_ledger where project_id is not null
-      group by account_id, mode, project_id
+      from ${RUN_MOVEMENTS} as movements
+      group by account_id, mode, project_id, revision
     ),
     open_reservations as (
       select account_id, mode, sum(held) as held
@@ -51,7 +78,7 @@ export function auditTotalsQuery(): SQL {
     ),
     running as (
       select account_id, mode, sum(credits_reserved) as reserved
-      from projects where status = 'in_progress' group by account_id, mode
+      from ${RUNS} as runs where status = 'in_progress' group by account_id, mode
     )
     select p.account_id as "accountId", p.mode as "mode",
       coalesce(b.balance, 0)::text as "balance",
@@ -66,12 +93,17 @@ export function auditTotalsQuery(): SQL {
     order by p.account_id, p.mode`;
 }
 
-/** A project whose row and ledger movements disagree (see {@link projectMismatchesQuery}). */
+/**
+ * A run (a project's creation or one of its revisions) whose row and ledger movements
+ * disagree (see {@link projectMismatchesQuery}).
+ */
 export interface ProjectMismatchRow {
   projectId: string;
+  /** 1 for the creation (the `projects` row), n ≥ 2 for a revision (`project_revisions`). */
+  revision: number;
   accountId: string;
   mode: Mode;
-  /** Null when the project was deleted (its movements stay). */
+  /** The run's row's status; null when the project was deleted (its movements stay). */
   status: 'in_progress' | 'completed' | 'failed' | null;
   creditsReserved: number | null;
   creditsConsumed: number | null;
@@ -82,24 +114,27 @@ export interface ProjectMismatchRow {
 }
 
 /**
- * Projects whose movements do not match their row: one in progress must hold exactly its
- * `credits_reserved` (a `reserve`, nothing settling it); one ended must have reserved its
- * `credits_reserved`, be settled, and have movements summing to minus its
- * `credits_consumed`; a deleted one must be settled and have cost between nothing and its
- * reservation; movements must be on the project's own account and mode. A project that
+ * Runs whose movements do not match their row (the project's for revision 1, the revision's
+ * for n ≥ 2): one in progress must hold exactly its `credits_reserved` (a `reserve`, nothing
+ * settling it); one ended must have reserved its `credits_reserved`, be settled, and have
+ * movements summing to minus its `credits_consumed`; one with movements and no row (its
+ * project was deleted, revisions with it) must be settled and have cost between nothing and
+ * its reservation; movements must be on the project's own account and mode. A run that
  * reserved nothing and has no movement is outside the ledger and not checked.
  */
 export function projectMismatchesQuery(): SQL {
   return sql`
-    with moves as (
-      select project_id, account_id, mode,
+    with runs as ${RUNS},
+    moves as (
+      select project_id, revision, account_id, mode,
         sum(amount) as net,
         coalesce(-sum(amount) filter (where kind = 'reserve'), 0) as held,
         bool_or(kind in ${SETTLING_KINDS}) as settled
-      from credit_ledger where project_id is not null
-      group by project_id, account_id, mode
+      from ${RUN_MOVEMENTS} as movements
+      group by project_id, revision, account_id, mode
     )
-    select coalesce(p.id, m.project_id)::text as "projectId",
+    select coalesce(p.project_id, m.project_id)::text as "projectId",
+      coalesce(p.revision, m.revision) as "revision",
       coalesce(m.account_id, p.account_id) as "accountId",
       coalesce(m.mode, p.mode) as "mode",
       p.status as "status",
@@ -108,9 +143,9 @@ export function projectMismatchesQuery(): SQL {
       coalesce(m.net, 0)::text as "ledgerNet",
       coalesce(m.held, 0)::text as "ledgerReserved",
       coalesce(m.settled, false) as "settled"
-    from projects p full join moves m on m.project_id = p.id
+    from runs p full join moves m on m.project_id = p.project_id and m.revision = p.revision
     where
-      (p.id is not null and m.project_id is not null
+      (p.project_id is not null and m.project_id is not null
         and (m.account_id <> p.account_id or m.mode <> p.mode))
       or (p.status = 'in_progress'
         and (coalesce(m.settled, false) or coalesce(m.held, 0) <> p.credits_reserved))
@@ -119,8 +154,8 @@ export function projectMismatchesQuery(): SQL {
         and (not coalesce(m.settled, false)
           or coalesce(m.held, 0) <> p.credits_reserved
           or coalesce(m.net, 0) <> -coalesce(p.credits_consumed, 0)))
-      or (p.id is null and (not m.settled or m.net > 0 or m.net < -m.held))
-    order by 1`;
+      or (p.project_id is null and (not m.settled or m.net > 0 or m.net < -m.held))
+    order by 1, 2`;
 }
 
 /** One ledger row, as the audit reports it. */
@@ -161,7 +196,10 @@ export function pairMovementsQuery(
     ) as chosen order by "id"::bigint`;
 }
 
-/** A project in progress (or one named by a mismatch), as the audit reports it. */
+/**
+ * A project in progress, being revised, or named by a mismatch, as the audit reports it (its
+ * own row, revision 1's figures; a revision's show in its ledger rows' keys).
+ */
 export interface AuditProjectRow {
   projectId: string;
   status: 'in_progress' | 'completed' | 'failed';
@@ -170,7 +208,10 @@ export interface AuditProjectRow {
   createdAt: Date;
 }
 
-/** The projects of one account and mode that are in progress or among `projectIds`. */
+/**
+ * The projects of one account and mode that are in progress, have a revision in progress,
+ * or are among `projectIds`.
+ */
 export function pairProjectsQuery(accountId: string, mode: Mode, projectIds: string[]): SQL {
   const named =
     projectIds.length === 0
@@ -183,7 +224,10 @@ export function pairProjectsQuery(accountId: string, mode: Mode, projectIds: str
     select id::text as "projectId", status, credits_reserved as "creditsReserved",
       credits_consumed as "creditsConsumed", created_at as "createdAt"
     from projects
-    where account_id = ${accountId} and mode = ${mode} and (status = 'in_progress' or ${named})
+    where account_id = ${accountId} and mode = ${mode}
+      and (status = 'in_progress' or ${named}
+        or exists (select 1 from project_revisions r
+          where r.project_id = projects.id and r.status = 'in_progress'))
     order by created_at, id`;
 }
 
@@ -213,6 +257,7 @@ export async function readAuditTotals(tx: Tx): Promise<AuditTotalsRow[]> {
 export async function readProjectMismatches(tx: Tx): Promise<ProjectMismatchRow[]> {
   return (await rows<Record<string, unknown>>(tx, projectMismatchesQuery())).map((row) => ({
     projectId: String(row.projectId),
+    revision: num(row.revision),
     accountId: String(row.accountId),
     mode: row.mode as Mode,
     status: (row.status ?? null) as ProjectMismatchRow['status'],

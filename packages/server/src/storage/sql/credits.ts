@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
-import { creditBalances, creditLedger, projects } from '../schema.ts';
+import { creditBalances, creditLedger, projectRevisions, projects } from '../schema.ts';
 import type { Mode } from './accounts.ts';
 
 export interface Movement {
@@ -78,9 +78,13 @@ export async function debitIfCovered(
   return row.balance;
 }
 
-/** Credits held by the in-progress projects of an account in one mode. */
+/**
+ * Credits held by the runs in progress of an account in one mode: projects in progress and
+ * revisions in progress (a revision's account and mode are its project's; a completed
+ * project being revised holds its revision's reservation).
+ */
 export async function sumReservedCredits(tx: Tx, accountId: string, mode: Mode): Promise<number> {
-  const [row] = await tx
+  const [created] = await tx
     .select({ reserved: sql<number>`coalesce(sum(${projects.creditsReserved}), 0)::int` })
     .from(projects)
     .where(
@@ -90,5 +94,16 @@ export async function sumReservedCredits(tx: Tx, accountId: string, mode: Mode):
         eq(projects.status, 'in_progress'),
       ),
     );
-  return row?.reserved ?? 0;
+  const [revising] = await tx
+    .select({ reserved: sql<number>`coalesce(sum(${projectRevisions.creditsReserved}), 0)::int` })
+    .from(projectRevisions)
+    .innerJoin(projects, eq(projects.id, projectRevisions.projectId))
+    .where(
+      and(
+        eq(projects.accountId, accountId),
+        eq(projects.mode, mode),
+        eq(projectRevisions.status, 'in_progress'),
+      ),
+    );
+  return Number(created?.reserved ?? 0) + Number(revising?.reserved ?? 0);
 }

@@ -26,6 +26,7 @@ import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
+import { revisionRoutes } from './api/routes/projects/revisions.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
 import { ProjectEventHub } from './events/hub.ts';
@@ -34,6 +35,7 @@ import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
 import { type Dispatcher, Projects } from './projects/projects.ts';
+import { Revisions } from './projects/revisions.ts';
 import { ProjectStatusReader } from './projects/status.ts';
 import { engineOf, type ModelSelector } from './runs/models.ts';
 import { TraceCache } from './runs/trace/project.ts';
@@ -152,9 +154,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // ajv-formats' uuid also accepts `urn:uuid:…`, which PostgreSQL's uuid type refuses.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   ajv.addSchema(schemaBundle);
-  // Query strings are text: an integer parameter is read only from a plain decimal integer.
+  // Query strings and paths are text: an integer parameter is read only from a plain
+  // decimal integer (`/revisions/2`, `?revision=2`).
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'querystring' ? queryValidator(ajv, schema) : ajv.compile(schema),
+    httpPart === 'querystring' || httpPart === 'params'
+      ? queryValidator(ajv, schema)
+      : ajv.compile(schema),
   );
   // Response schemas document the routes; bodies are plain JSON.stringify (or
   // pre-serialized bytes), which measured faster than fast-json-stringify here.
@@ -190,6 +195,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics.generation,
   );
 
+  const revisions = new Revisions(
+    database.db,
+    deps.dispatcher,
+    engineOf(deps.models),
+    now,
+    metrics.generation,
+  );
+
   await app.register(errorHandling, {
     docsUrl: config.docsUrl,
     bodyLimit: config.bodyLimitBytes,
@@ -201,7 +214,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(httpMetrics, {
     metrics,
     streamRoutes: ['/api/v1/projects/:projectId/events'],
-    longPollRoutes: ['/api/v1/projects/:projectId'],
+    longPollRoutes: [
+      '/api/v1/projects/:projectId',
+      '/api/v1/projects/:projectId/revisions/:revision',
+    ],
   });
 
   await app.register(
@@ -223,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(documentRoutes, { statusReader, db: database.db, traces });
       await api.register(manageRoutes, { statusReader, projects, db: database.db });
+      await api.register(revisionRoutes, { revisions, db: database.db, events, now });
       await api.register(creditRoutes, { db: database.db });
       await api.register(webhookRoutes, {
         db: database.db,

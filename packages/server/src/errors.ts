@@ -72,13 +72,19 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'The project is not completed.',
     description:
-      'What was asked for exists only for a completed project (the archive), or not for a failed one (its documents: the credits were refunded). details.status says which: in_progress → retry after Retry-After; failed → it never will be, create the project again.',
+      'What was asked for exists only for a completed project (the archive, a revision), or not for a failed one (its documents: the credits were refunded). details.status says which: in_progress → retry after Retry-After; failed → it never will be, create the project again. With ?revision=n, the same about that revision.',
   },
   PROJECT_NOT_IN_PROGRESS: {
     status: 409,
     message: 'Only a project in progress can be cancelled.',
     description:
       'The project is already completed or failed (a cancelled project is failed): there is nothing left to cancel and nothing was charged by this request. details.status says which state it is in; read it with GET /projects/{projectId}. Not worth retrying.',
+  },
+  REVISION_IN_PROGRESS: {
+    status: 409,
+    message: 'A revision of this project is still running.',
+    description:
+      'A project is revised one change at a time. details.revision names the revision running: wait for it to end (GET /projects/{projectId}/revisions/{revision}, Prefer: wait) or cancel it, then send the change again.',
   },
   INTERNAL_ERROR: {
     status: 500,

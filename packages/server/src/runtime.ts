@@ -14,14 +14,17 @@ import { Metrics } from './metrics/registry.ts';
 import { buildMetricsServer } from './metrics/server.ts';
 import { ModelCaller } from './models/calls.ts';
 import { Projects } from './projects/projects.ts';
+import { Revisions } from './projects/revisions.ts';
 import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
 import { engineOf, modelSelector } from './runs/models.ts';
+import { RevisionWorkflow } from './runs/revision-workflow.ts';
 import { GenerationWorkflow } from './runs/workflow.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
 import { type Database, openDatabase } from './storage/db.ts';
 import { listInProgressProjectIds } from './storage/sql/projects.ts';
 import { readQueueStats } from './storage/sql/queue.ts';
+import { listRevising } from './storage/sql/revisions.ts';
 import { sweepExpired } from './storage/sweep.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -125,31 +128,50 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE]),
   });
   const projects = new Projects(database.db, queue, engineOf(models), Date.now, metrics.generation);
+  const revisions = new Revisions(
+    database.db,
+    queue,
+    engineOf(models),
+    Date.now,
+    metrics.generation,
+  );
   if (config.role !== 'api') {
+    // One caller per process: the AI concurrency limit spans creations and revisions.
+    const caller = new ModelCaller({
+      meter: metrics.generation,
+      timeoutMs: config.aiTimeoutMs,
+      idleTimeoutMs: config.aiIdleTimeoutMs,
+      concurrency: config.aiConcurrency,
+      secrets: providerSecrets(config),
+      log: log.child({ component: 'models' }),
+    });
     const workflow = new GenerationWorkflow(database.db, projects, models, {
       meter: metrics.generation,
-      caller: new ModelCaller({
-        meter: metrics.generation,
-        timeoutMs: config.aiTimeoutMs,
-        idleTimeoutMs: config.aiIdleTimeoutMs,
-        concurrency: config.aiConcurrency,
-        secrets: providerSecrets(config),
-        log: log.child({ component: 'models' }),
-      }),
+      caller,
       log: log.child({ component: 'workflow' }),
       events,
     });
     if (database.kind === 'pglite') {
       // This process holds the data directory's lock: whatever was running died with its owner.
-      const recovered = await queue.recover(await listInProgressProjectIds(database.db));
+      const recovered = await queue.recover(
+        await listInProgressProjectIds(database.db),
+        await listRevising(database.db),
+      );
       if (recovered.resumed + recovered.requeued > 0)
         log.info(recovered, 'resuming interrupted generations');
     }
+    const revising = new RevisionWorkflow(database.db, revisions, models, {
+      caller,
+      log: log.child({ component: 'revisions' }),
+      events,
+    });
     await queue.start({
       run: async (job) => {
-        await workflow.run(job);
+        if (job.revision === undefined) await workflow.run(job);
+        else await revising.run({ ...job, revision: job.revision });
       },
-      dead: (projectId) => workflow.giveUp(projectId),
+      dead: (projectId, revision) =>
+        revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
     });
   }
 

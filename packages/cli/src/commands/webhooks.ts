@@ -11,10 +11,11 @@ const DELETE = 'webhooks delete';
 const DELIVERIES = 'webhooks deliveries';
 
 // Keyed by WebhookEventType so that a new event in the contract breaks the build here until handled.
-const EVENTS = { 'project.completed': true, 'project.failed': true } as const satisfies Record<
-  WebhookEventType,
-  true
->;
+const EVENTS = {
+  'project.completed': true,
+  'project.failed': true,
+  'project.revised': true,
+} as const satisfies Record<WebhookEventType, true>;
 
 function eventsValue(values: Values): WebhookEventType[] | undefined {
   const raw = stringValue(values, 'events');

@@ -10,7 +10,7 @@ interface ObjectSchema {
 }
 
 /**
- * A query-string validator that reads numbers the way a person writes them, and no other
+ * A query-string (or path) validator that reads numbers the way a person writes them, and no other
  * way. Ajv's own coercion turns any text `Number()` accepts into a number (`Infinity`,
  * `1e400`, `0x10`, ` 16 `), which reached the database as a limit it refused. Here an
  * integer parameter is converted only when it is a plain decimal integer; anything else

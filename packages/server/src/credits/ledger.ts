@@ -25,7 +25,15 @@ interface ProjectCharge {
   projectId: string;
   accountId: string;
   mode: Mode;
+  /** A revision after the creation (2 and up): its movements are `project:<id>:r<n>:…`. */
+  revision?: number | undefined;
 }
+
+/** The movement key of a project run's movement: `project:<id>:<what>`, `project:<id>:r<n>:<what>`. */
+export const movementKey = (charge: ProjectCharge, what: string) =>
+  charge.revision !== undefined && charge.revision > 1
+    ? `project:${charge.projectId}:r${charge.revision}:${what}`
+    : `project:${charge.projectId}:${what}`;
 
 /**
  * Adds credits to an account's balance in one mode; returns the new balance.
@@ -60,7 +68,7 @@ export async function reserveCredits(
     amount: charge.amount,
     kind: 'reserve',
     projectId: charge.projectId,
-    movementKey: `project:${charge.projectId}:reserve`,
+    movementKey: movementKey(charge, 'reserve'),
   });
   if (result === false) {
     throw new InsufficientCreditsError(
@@ -86,7 +94,7 @@ export async function settleCredits(
     amount: 0,
     kind: 'consume',
     projectId: charge.projectId,
-    movementKey: `project:${charge.projectId}:consume`,
+    movementKey: movementKey(charge, 'consume'),
   });
   if (unused <= 0) return;
   await recordMovement(tx, {
@@ -95,7 +103,7 @@ export async function settleCredits(
     amount: unused,
     kind: 'release',
     projectId: charge.projectId,
-    movementKey: `project:${charge.projectId}:release`,
+    movementKey: movementKey(charge, 'release'),
   });
 }
 
@@ -111,7 +119,7 @@ export async function refundCredits(
     amount: charge.reserved,
     kind: 'refund',
     projectId: charge.projectId,
-    movementKey: `project:${charge.projectId}:refund`,
+    movementKey: movementKey(charge, 'refund'),
   });
 }
 

@@ -19,10 +19,20 @@ export type ProjectEventType =
   | 'stage.started'
   | 'document.completed'
   | 'project.completed'
-  | 'project.failed';
+  | 'project.failed'
+  | 'revision.started'
+  | 'revision.analysed'
+  | 'revision.completed'
+  | 'revision.failed';
 
 /** Events after which nothing more happens to a project. */
 export const FINAL_EVENTS: ReadonlySet<string> = new Set(['project.completed', 'project.failed']);
+
+/** Events that end a revision's run (the project goes on, completed). */
+export const REVISION_END_EVENTS: ReadonlySet<string> = new Set([
+  'revision.completed',
+  'revision.failed',
+]);
 
 /**
  * Records an event inside `tx` and announces it when `tx` commits.
@@ -35,7 +45,7 @@ export async function recordEvent(
   projectId: string,
   type: ProjectEventType,
   data: Record<string, unknown>,
-  options: { whileInProgress?: boolean } = {},
+  options: { whileInProgress?: boolean; whileRevising?: number | undefined } = {},
 ): Promise<number> {
   const seq = await appendProjectEvent(tx, projectId, type, data, options);
   await notify(tx, PROJECT_EVENTS_CHANNEL, projectId);

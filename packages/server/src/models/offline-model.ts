@@ -17,6 +17,8 @@ import type {
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type GenerationContext, readContext } from './context.ts';
 import { FinalTimeoutError } from './failures.ts';
+import { readImpact } from './offline/impact.ts';
+import { reviseDocument } from './offline/revise.ts';
 import { defineProject, writeDocument } from './offline-content.ts';
 
 /** The provider id, also the key of its `providerOptions`. */
@@ -114,13 +116,25 @@ function contextOf(prompt: string): GenerationContext {
 
 /** The part a context asks for: `definition` or the document's kind. */
 const partOf = (context: GenerationContext) =>
-  context.task === 'definition' ? 'definition' : context.document.kind;
+  context.task === 'definition' || context.task === 'impact' ? context.task : context.document.kind;
 
 /** The answer to a prompt; throws when the prompt carries no PGS context. */
 export function answerPrompt(prompt: string): string {
   const context = contextOf(prompt);
-  if (context.task === 'definition') return JSON.stringify(defineProject(context));
-  return writeDocument(context);
+  switch (context.task) {
+    case 'definition':
+      return JSON.stringify(defineProject(context));
+    case 'impact':
+      return JSON.stringify({ deltas: readImpact(context) });
+    case 'revision':
+      return reviseDocument(context);
+    case 'document':
+      return writeDocument(context);
+    default: {
+      const never: never = context;
+      throw new Error(`unknown task ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 interface Produced {

@@ -32,6 +32,7 @@ import {
   FAILURE_CODES,
   failedStatus,
 } from './result.ts';
+import { abandonRevisionLocked } from './revisions.ts';
 
 /** Whose project: a caller's account and mode. */
 export interface ProjectOwner {
@@ -75,6 +76,8 @@ export interface Dispatcher {
    * deliveries are enqueued there, so they exist exactly when the event commits).
    */
   projectEnded?(tx: Tx, event: ProjectEnded): Promise<void>;
+  /** Puts a revision's run on the queue, inside the creating transaction. */
+  enqueueRevision?(projectId: string, revision: number, tx: Tx): Promise<void>;
 }
 
 /** A project's final event, as {@link Dispatcher.projectEnded} is told of it. */
@@ -82,9 +85,11 @@ export interface ProjectEnded {
   projectId: string;
   accountId: string;
   mode: Mode;
-  type: 'project.completed' | 'project.failed';
+  type: 'project.completed' | 'project.failed' | 'project.revised';
   status: 'completed' | 'failed';
   at: Date;
+  /** `project.revised`: the revision that completed. */
+  revision?: number;
 }
 
 /**
@@ -324,6 +329,9 @@ export class Projects {
         const cancelled = await this.#cancelLocked(tx, row);
         settled = { mode: row.mode, consumed: cancelled.charged, released: cancelled.released };
       }
+      // A revision running on it is cancelled and refunded the same way.
+      const refunded = await abandonRevisionLocked(tx, row, 'cancelled', this.#now());
+      if (refunded !== undefined) this.#meter.credits(row.mode, 'refunded', refunded);
       await deleteProjectRows(tx, projectId);
       await notify(tx, PROJECT_DELETED_CHANNEL, projectId);
       return true;

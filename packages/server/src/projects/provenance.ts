@@ -2,7 +2,7 @@ import type { PartProvenance, ProvenanceResponse } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { DEFINITION_KIND } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
-import { findOwnedProjectStatus } from '../storage/sql/projects.ts';
+import { findOwnedProjectStatus, listDocuments } from '../storage/sql/projects.ts';
 import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
 
 type Finding = PartProvenance['findings'][number];
@@ -58,10 +58,22 @@ export async function readProvenance(
   db: Db,
   principal: Principal,
   projectId: string,
+  /** A revision (`?revision=n`, checked by the caller); the current one when absent. */
+  revision?: number,
 ): Promise<ProvenanceResponse | undefined> {
   const project = await findOwnedProjectStatus(db, projectId, principal.accountId, principal.mode);
   if (project === undefined) return undefined;
-  const rows = await listProvenance(db, projectId);
+  const n = revision ?? project.currentRevision;
+  const rows = await listProvenance(db, projectId, n);
+  // A document carried over from an earlier revision is described where it was written.
+  if (n > 1) {
+    const carried = (await listDocuments(db, projectId, n)).filter((doc) => doc.writtenIn < n);
+    for (const from of new Set(carried.map((doc) => doc.writtenIn))) {
+      const kinds = new Set(carried.filter((d) => d.writtenIn === from).map((d) => d.type));
+      rows.push(...(await listProvenance(db, projectId, from)).filter((r) => kinds.has(r.kind)));
+    }
+    rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
   const definition = rows.find((row) => row.kind === DEFINITION_KIND);
   return {
     success: true,

@@ -13,6 +13,8 @@ export interface StatusView {
   etag: string;
   /** While in progress: the remaining time estimated, in milliseconds. */
   estimatedCompletionMs?: number;
+  /** The revision the body describes (`PGS-Revision`): 1 until a revision completes. */
+  revision?: number;
 }
 
 interface FinalView extends StatusView {
@@ -112,6 +114,9 @@ export class ProjectStatusReader {
       this.#stopObserving = hub.observe({
         onAnnouncement: (projectId, deleted) => {
           if (deleted) this.forget(projectId);
+          // A completed project's events are a revision's: the one completing changes the
+          // body. Reads in flight meanwhile are stale and are not kept (#remember).
+          else this.#final.delete(projectId);
         },
         onGap: () => {},
       });
@@ -230,7 +235,7 @@ export class ProjectStatusReader {
           projectId,
           row.accountId,
           row.mode,
-          { status: 'completed', body, etag },
+          { status: 'completed', body, etag, revision: row.currentRevision },
           pending,
         );
       }

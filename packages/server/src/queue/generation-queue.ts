@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Db, Tx } from '../storage/db.ts';
@@ -17,9 +18,28 @@ export const DEAD_QUEUE = 'pgs-generate-dead';
  */
 export const GENERATION_DUE_CHANNEL = 'pgs_generation_due';
 
-/** One attempt at a project's generation. */
+/**
+ * The job id of a revision's run: a UUID derived from the project and the revision number
+ * (RFC 4122's name-based form, version 5), so enqueuing it twice is harmless, as for
+ * projects.
+ */
+export function revisionJobId(projectId: string, revision: number): string {
+  const hex = createHash('sha1').update(`${projectId}:r${revision}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+interface JobData {
+  projectId: string;
+  /** Set for a revision's run (2 and up). */
+  revision?: number;
+}
+
+/** One attempt at a project's generation, or at one of its revisions. */
 export interface GenerationJob {
   projectId: string;
+  /** The revision being run; undefined for the project's creation. */
+  revision?: number | undefined;
   /** 0 on the first attempt. */
   attempt: number;
   /** No retry follows this attempt if it throws. */
@@ -31,8 +51,8 @@ export interface GenerationJob {
 export interface GenerationHandlers {
   /** Runs (or resumes) a generation; throwing retries it, up to the queue's limit. */
   run(job: GenerationJob): Promise<void>;
-  /** A generation whose retries are exhausted. */
-  dead(projectId: string): Promise<void>;
+  /** A generation (or a revision's run) whose retries are exhausted. */
+  dead(projectId: string, revision?: number): Promise<void>;
 }
 
 export interface GenerationQueueOptions {
@@ -155,6 +175,16 @@ export class GenerationQueue {
     await notify(tx ?? this.#db, GENERATION_DUE_CHANNEL, projectId);
   }
 
+  /** Enqueues a revision's run inside `tx`, like {@link enqueue}. */
+  async enqueueRevision(projectId: string, revision: number, tx?: Tx): Promise<void> {
+    const id = revisionJobId(projectId, revision);
+    await this.#boss.send(GENERATE_QUEUE, { projectId, revision } satisfies JobData, {
+      id,
+      ...(tx ? { db: fromDrizzle(tx as never, sql) } : {}),
+    });
+    await notify(tx ?? this.#db, GENERATION_DUE_CHANNEL, id);
+  }
+
   /**
    * Wakes one idle generation worker of this process, taking turns across a burst. A worker
    * that is fetching or running counts as busy: it fetches again as soon as it is done.
@@ -182,7 +212,7 @@ export class GenerationQueue {
   async start(handlers: GenerationHandlers): Promise<void> {
     this.#working = true;
     await this.#webhooks.start();
-    await this.#boss.work<{ projectId: string }>(
+    await this.#boss.work<JobData>(
       GENERATE_QUEUE,
       {
         includeMetadata: true,
@@ -192,10 +222,11 @@ export class GenerationQueue {
       async ([received]) => {
         if (received === undefined) return;
         // includeMetadata is set, so the job carries its retry counters.
-        const job = received as JobWithMetadata<{ projectId: string }>;
+        const job = received as JobWithMetadata<JobData>;
         try {
           await handlers.run({
             projectId: job.data.projectId,
+            revision: job.data.revision,
             attempt: job.retryCount,
             lastAttempt: job.retryCount >= job.retryLimit,
             signal: AbortSignal.any([job.signal, this.#releasing.signal]),
@@ -222,13 +253,9 @@ export class GenerationQueue {
       this.#stopListening = async () => {};
       await unlisten();
     };
-    await this.#boss.work<{ projectId: string }>(
-      DEAD_QUEUE,
-      { pollingIntervalSeconds: 1 },
-      async ([job]) => {
-        if (job !== undefined) await handlers.dead(job.data.projectId);
-      },
-    );
+    await this.#boss.work<JobData>(DEAD_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
+      if (job !== undefined) await handlers.dead(job.data.projectId, job.data.revision);
+    });
   }
 
   /**
@@ -236,13 +263,21 @@ export class GenerationQueue {
    * exists): attempts left `active` by a process that died are failed now, so their retry
    * starts at once instead of after the heartbeat expires; a project with no job gets one.
    */
-  async recover(projectIds: readonly string[]): Promise<{ resumed: number; requeued: number }> {
+  async recover(
+    projectIds: readonly string[],
+    revisions: readonly { projectId: string; revision: number }[] = [],
+  ): Promise<{ resumed: number; requeued: number }> {
     let resumed = 0;
     let requeued = 0;
-    for (const projectId of projectIds) {
-      const [job] = await this.#boss.findJobs(GENERATE_QUEUE, { id: projectId });
+    const runs = [
+      ...projectIds.map((projectId) => ({ projectId, revision: undefined, id: projectId })),
+      ...revisions.map((r) => ({ ...r, id: revisionJobId(r.projectId, r.revision) })),
+    ];
+    for (const { projectId, revision, id } of runs) {
+      const [job] = await this.#boss.findJobs(GENERATE_QUEUE, { id });
       if (job === undefined) {
-        await this.enqueue(projectId);
+        if (revision === undefined) await this.enqueue(projectId);
+        else await this.enqueueRevision(projectId, revision);
         requeued++;
       } else if (job.state === 'active') {
         await this.#boss.fail(

@@ -30,9 +30,11 @@ export interface ProjectEndedEvent {
   projectId: string;
   accountId: string;
   mode: Mode;
-  type: 'project.completed' | 'project.failed';
+  type: 'project.completed' | 'project.failed' | 'project.revised';
   status: 'completed' | 'failed';
   at: Date;
+  /** `project.revised`: the revision that completed (and is now current). */
+  revision?: number;
 }
 
 /** One attempt at delivering one message to one endpoint. */
@@ -115,7 +117,11 @@ export class WebhookQueue {
     const body = JSON.stringify({
       type: event.type,
       timestamp: event.at.toISOString(),
-      data: { projectId: event.projectId, status: event.status },
+      data: {
+        projectId: event.projectId,
+        status: event.status,
+        ...(event.revision === undefined ? {} : { revision: event.revision }),
+      },
     });
     for (const endpoint of endpoints) {
       const job: WebhookJob = {

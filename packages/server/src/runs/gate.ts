@@ -16,13 +16,19 @@ export interface Finding {
    * A stable rule name: the form rules here (`missing-section`, `placeholder`,
    * `missing-name`, `empty`, `truncated`) or a trace rule (docs/trace.md).
    */
-  rule: FormRule | TraceFinding['rule'];
+  rule: FormRule | TraceFinding['rule'] | RevisionRule;
   severity: Severity;
   /** What is wrong, written for the model that repairs it (and for a person reading provenance). */
   message: string;
 }
 
 type FormRule = 'missing-section' | 'placeholder' | 'missing-name' | 'empty' | 'truncated';
+
+/**
+ * What a revision adds (runs/revision-gate.ts): an ID of the previous revision dropped
+ * without a REMOVED delta, a retired ID back, an unaffected requirement's text changed.
+ */
+export type RevisionRule = 'id-dropped' | 'id-reused' | 'requirement-changed';
 
 /** The severity of each form rule. */
 const FORM_SEVERITY: Record<FormRule, Severity> = {
@@ -144,9 +150,10 @@ export async function traceFindings(
   kind: string,
   filename: string,
   coreFeatures: readonly string[],
+  retired: readonly string[] = [],
 ): Promise<Finding[]> {
   const trace = buildTrace(documents);
-  const all = await checkTrace(trace, { coreFeatures, parseYaml });
+  const all = await checkTrace(trace, { coreFeatures, parseYaml, retired });
   return all
     .filter((finding) => {
       const owner = COVERAGE_OWNER[finding.rule];

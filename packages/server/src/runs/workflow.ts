@@ -286,6 +286,8 @@ export class GenerationWorkflow {
         });
       const row: DocumentRow = {
         projectId: project.id,
+        revision: 1,
+        writtenIn: 1,
         type: doc.kind,
         filename: doc.filename,
         content,

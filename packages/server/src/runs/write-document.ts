@@ -22,6 +22,7 @@ import {
   documentPrompt,
   type EarlierDocument,
   ID_DEFINERS,
+  type RenderedPrompt,
   repairMessage,
 } from './prompts/render.ts';
 
@@ -98,8 +99,18 @@ export async function writeDocument(input: {
   doc: DocumentKind;
   project: ProjectRow;
   definition: ProjectDefinition;
-  stored: ReadonlyMap<string, DocumentRow>;
+  stored: ReadonlyMap<string, Pick<DocumentRow, 'type' | 'filename' | 'content'>>;
   signal: AbortSignal;
+  /**
+   * A revision's rewrite (runs/revision-workflow.ts): its prompt, made from the earlier
+   * documents given, and the revision rules the gate adds.
+   */
+  revise?: {
+    prompt: (earlier: readonly EarlierDocument[]) => RenderedPrompt;
+    gate: (content: string) => Finding[];
+    /** IDs of earlier revisions that are gone: gaps in the numbering on purpose. */
+    retired: readonly string[];
+  };
 }): Promise<WrittenDocument> {
   const { plan, doc, definition, stored, signal } = input;
   const direct = new Set(doc.dependsOn);
@@ -107,7 +118,7 @@ export async function writeDocument(input: {
   const earlier: EarlierDocument[] = plan
     .filter((d) => inputs.has(d.kind))
     .map((d) => stored.get(d.kind))
-    .filter((row): row is DocumentRow => row !== undefined)
+    .filter((row) => row !== undefined)
     .map((row) => ({
       kind: row.type,
       title: plan.find((p) => p.kind === row.type)?.title ?? row.type,
@@ -116,13 +127,15 @@ export async function writeDocument(input: {
       // What it builds on directly matters most, then the documents that define the IDs.
       priority: direct.has(row.type) ? 0 : ID_DEFINERS[row.type] ? 1 : 2,
     }));
-  const rendered = documentPrompt({
-    idea: input.project.idea,
-    definition,
-    document: doc,
-    earlier,
-    budget: input.contextTokenBudget,
-  });
+  const rendered =
+    input.revise?.prompt(earlier) ??
+    documentPrompt({
+      idea: input.project.idea,
+      definition,
+      document: doc,
+      earlier,
+      budget: input.contextTokenBudget,
+    });
 
   // The form, then the substance: the trace of this document with those it builds on.
   const gate = async (content: string): Promise<Finding[]> => {
@@ -138,8 +151,9 @@ export async function writeDocument(input: {
       doc.kind,
       doc.filename,
       definition.questionnaire.coreFeatures,
+      input.revise?.retired,
     );
-    return [...form, ...traced];
+    return [...form, ...traced, ...(input.revise?.gate(content) ?? [])];
   };
 
   const messages: ModelMessage[] = [{ role: 'user', content: rendered.prompt }];

@@ -111,7 +111,14 @@ export const projects = pgTable(
     estimatedCompletionAt: timestamp('estimated_completion_at', { withTimezone: true }),
     /** The last event's `seq` (see `project_events`). */
     eventSeq: integer('event_seq').notNull().default(0),
-    /** The completed response body, serialized once: completed projects never change. */
+    /**
+     * The revision the status answers (the latest completed one; 1 until a revision
+     * completes): `result_body` is its body.
+     */
+    currentRevision: integer('current_revision').notNull().default(1),
+    /** The revision running now, if any (docs/revisions.md): events and documents of a run check it. */
+    revising: integer('revising'),
+    /** The current revision's completed response body, serialized once. */
     resultBody: text('result_body'),
     resultEtag: text('result_etag'),
     createdAt: createdAt(),
@@ -131,6 +138,10 @@ export const documents = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
+    /** The revision this row belongs to: a completed revision holds every document of the project. */
+    revision: integer('revision').notNull().default(1),
+    /** The revision that wrote the text (lower than `revision` for a document carried over). */
+    writtenIn: integer('written_in').notNull().default(1),
     type: text('type').notNull(),
     filename: text('filename').notNull(),
     content: text('content').notNull(),
@@ -139,7 +150,52 @@ export const documents = pgTable(
     generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
     position: integer('position').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.type] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.revision, t.type] })],
+);
+
+/**
+ * The revisions of a project after its creation (revision 1 is the project row itself):
+ * a change request, the requirement deltas read from it, and the run that rewrote the
+ * documents they touch (docs/revisions.md).
+ */
+export const projectRevisions = pgTable(
+  'project_revisions',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    status: text('status', { enum: ['in_progress', 'completed', 'failed'] }).notNull(),
+    changeRequest: text('change_request').notNull(),
+    /** Test keys only: `{ outcome, durationMs }`, as at creation. */
+    simulate: jsonb('simulate'),
+    /** The requirement deltas, once the impact step has read them. */
+    deltas: jsonb('deltas'),
+    /** The document kinds the deltas touch (rewritten), once known. */
+    affected: jsonb('affected'),
+    /** The definition with the deltas applied, and its requirement register. */
+    questionnaire: jsonb('questionnaire'),
+    register: jsonb('register'),
+    /** Every requirement ID removed by this or an earlier revision: never given out again. */
+    retired: jsonb('retired'),
+    creditsReserved: integer('credits_reserved').notNull().default(0),
+    creditsConsumed: integer('credits_consumed'),
+    generationTimeMs: integer('generation_time_ms'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    estimatedCompletionAt: timestamp('estimated_completion_at', { withTimezone: true }),
+    resultBody: text('result_body'),
+    resultEtag: text('result_etag'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.revision] }),
+    check(
+      'project_revisions_status_check',
+      sql`${t.status} in ('in_progress', 'completed', 'failed')`,
+    ),
+  ],
 );
 
 /**
@@ -175,6 +231,7 @@ export const provenance = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
+    revision: integer('revision').notNull().default(1),
     kind: text('kind').notNull(),
     /** `offline` or `provider:model`: the model that wrote the final answer. */
     engine: text('engine').notNull(),
@@ -195,7 +252,7 @@ export const provenance = pgTable(
     trimmed: jsonb('trimmed').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.kind] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.revision, t.kind] })],
 );
 
 /**

@@ -12,9 +12,11 @@ import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { ModelCaller, type ModelCallerOptions } from '../../src/models/calls.ts';
 import { type Dispatcher, Projects } from '../../src/projects/projects.ts';
 import { completedStatus } from '../../src/projects/result.ts';
+import { Revisions } from '../../src/projects/revisions.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
 import type { WebhookQueueOptions } from '../../src/queue/webhook-queue.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/runs/models.ts';
+import { RevisionWorkflow } from '../../src/runs/revision-workflow.ts';
 import { GenerationWorkflow, type WorkflowOptions } from '../../src/runs/workflow.ts';
 import { type Database, openDatabase } from '../../src/storage/db.ts';
 import type { Mode } from '../../src/storage/sql/accounts.ts';
@@ -203,21 +205,26 @@ export async function startHarness(
     });
     // The workers' own subscription, as a worker process has (cancel aborts a run through it).
     workerEvents = await ProjectEventHub.start(database);
+    const caller = new ModelCaller({ retryDelayMs: 10, ...options.caller });
     const workflow = new GenerationWorkflow(
       database.db,
       new Projects(database.db, queue, engineOf(models)),
       models,
-      {
-        ...options.workflow,
-        caller: new ModelCaller({ retryDelayMs: 10, ...options.caller }),
-        events: workerEvents,
-      },
+      { ...options.workflow, caller, events: workerEvents },
+    );
+    const revising = new RevisionWorkflow(
+      database.db,
+      new Revisions(database.db, queue, engineOf(models)),
+      models,
+      { ...options.workflow, caller, events: workerEvents },
     );
     await queue.start({
       run: async (job) => {
-        await workflow.run(job);
+        if (job.revision === undefined) await workflow.run(job);
+        else await revising.run({ ...job, revision: job.revision });
       },
-      dead: (projectId) => workflow.giveUp(projectId),
+      dead: (projectId, revision) =>
+        revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
     });
     dispatcher = queue;
   }

@@ -26,11 +26,11 @@ import type { Limiters } from '../../limits/rules.ts';
 import { listProjects } from '../../projects/listing.ts';
 import type { Projects } from '../../projects/projects.ts';
 import type { ProjectStatusReader } from '../../projects/status.ts';
-import { projectTrace, type TraceCache } from '../../runs/trace/project.ts';
+import type { TraceCache } from '../../runs/trace/project.ts';
 import type { Db } from '../../storage/db.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
-import { completedProject, ownedDocument } from '../routes/projects/reads.ts';
+import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
 import { catalogued } from './errors.ts';
 import { followProject } from './follow.ts';
 
@@ -126,7 +126,12 @@ export class McpTools {
           projectId,
           'trace',
         );
-        const body = await services.traces.get(view.etag, () => projectTrace(data().project));
+        const body = await traceBody(services.db, services.traces, {
+          projectId,
+          revision: view.revision ?? 1,
+          etag: view.etag,
+          project: () => data().project,
+        });
         return traceResult(projectId, (JSON.parse(body) as TraceResponse).data);
       },
     };

@@ -23,7 +23,11 @@ import { errorResponses } from './schemas.ts';
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Delivery attempts listed per endpoint. */
 export const DELIVERIES_LISTED = 50;
-export const WEBHOOK_EVENT_TYPES = ['project.completed', 'project.failed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'project.completed',
+  'project.failed',
+  'project.revised',
+] as const;
 
 export interface WebhookRoutesOptions {
   db: Db;

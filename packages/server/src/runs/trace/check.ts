@@ -40,6 +40,8 @@ export interface CheckOptions {
   parseYaml?: (text: string) => unknown;
   /** Below this many characters of text a `##` section counts as near-empty. Default 40. */
   minSectionChars?: number;
+  /** IDs a revision retired (docs/revisions.md): their numbers are gaps on purpose. */
+  retired?: Iterable<string>;
 }
 
 const HOME: Record<IdPrefix, string> = {
@@ -68,7 +70,7 @@ export async function checkTrace(trace: Trace, options: CheckOptions = {}): Prom
   const findings: Finding[] = [
     ...(has('requirements') ? features(trace, options.coreFeatures ?? []) : []),
     ...requirementGaps(trace, nodes, has),
-    ...numbering(trace.nodes),
+    ...numbering(trace.nodes, new Set(options.retired ?? [])),
     ...unknown(trace, nodes),
     ...orphanCriteria(trace.nodes, nodes),
     ...trace.findings,
@@ -145,7 +147,7 @@ function requirementGaps(
 /** The number after the last `-` or `.`: `FR-3.01` → `01`. */
 const lastNumber = (id: string) => id.slice(Math.max(id.lastIndexOf('-'), id.lastIndexOf('.')) + 1);
 
-function numbering(all: readonly TraceNode[]): Finding[] {
+function numbering(all: readonly TraceNode[], retired: ReadonlySet<string>): Finding[] {
   const groups = new Map<string, TraceNode[]>();
   for (const node of all) {
     const key = node.kind === 'criterion' ? `${requirementOf(node.id)}.` : `${prefixOf(node.id)}-`;
@@ -174,7 +176,7 @@ function numbering(all: readonly TraceNode[]): Finding[] {
     const highest = Math.min(Math.max(...byValue.keys()), 10_000);
     const missing: string[] = [];
     for (let value = 1; value <= highest; value++) {
-      if (!byValue.has(value)) missing.push(`${key}${value}`);
+      if (!byValue.has(value) && !retired.has(`${key}${value}`)) missing.push(`${key}${value}`);
     }
     if (missing.length > 0) {
       const shown = missing.length > 8 ? [...missing.slice(0, 8), '…'] : missing;

@@ -17,6 +17,8 @@ export type ProjectTrace = Pick<Trace, 'nodes' | 'edges' | 'coverage'> & { findi
  */
 export async function projectTrace(
   project: Pick<ProjectCompleted['project'], 'documents' | 'questionnaire'>,
+  /** IDs removed by revisions (docs/revisions.md): gaps in the numbering on purpose. */
+  retired: readonly string[] = [],
 ): Promise<ProjectTrace> {
   const trace = buildTrace(
     project.documents.map((doc) => ({ filename: doc.filename, content: doc.content })),
@@ -25,7 +27,7 @@ export async function projectTrace(
   const coreFeatures = Array.isArray(features)
     ? features.filter((f): f is string => typeof f === 'string')
     : [];
-  const findings = await checkTrace(trace, { coreFeatures, parseYaml });
+  const findings = await checkTrace(trace, { coreFeatures, parseYaml, retired });
   return { nodes: trace.nodes, edges: trace.edges, coverage: trace.coverage, findings };
 }
 

@@ -25,13 +25,21 @@ export async function findOwnedDocument(
   accountId: string,
   mode: Mode,
   filename: string,
+  /** The revision to read; the project's current one when absent. */
+  revision?: number,
 ): Promise<OwnedDocumentRow | undefined> {
   const [row] = await tx
     .select({ status: projects.status, content: documents.content })
     .from(projects)
     .leftJoin(
       documents,
-      and(eq(documents.projectId, projects.id), eq(documents.filename, filename)),
+      and(
+        eq(documents.projectId, projects.id),
+        eq(documents.filename, filename),
+        revision === undefined
+          ? eq(documents.revision, projects.currentRevision)
+          : eq(documents.revision, revision),
+      ),
     )
     .where(
       and(eq(projects.id, projectId), eq(projects.accountId, accountId), eq(projects.mode, mode)),

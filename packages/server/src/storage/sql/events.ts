@@ -13,22 +13,28 @@ export class ProjectEndedError extends Error {
  * Appends an event to a project's log. The `seq` is taken from the project row under its
  * lock (held to the end of `tx`), so events commit in `seq` order. With `whileInProgress`
  * it throws {@link ProjectEndedError} (rolling `tx` back) when the project has ended: a
- * document finished after a cancel is not stored.
+ * document finished after a cancel is not stored. `whileRevising: n` does the same for
+ * revision n: it throws once that revision is no longer the one running.
  */
 export async function appendProjectEvent(
   tx: Tx,
   projectId: string,
   type: string,
   data: unknown,
-  { whileInProgress = false } = {},
+  {
+    whileInProgress = false,
+    whileRevising,
+  }: { whileInProgress?: boolean; whileRevising?: number | undefined } = {},
 ): Promise<number> {
   const [row] = await tx
     .update(projects)
     .set({ eventSeq: sql`${projects.eventSeq} + 1` })
     .where(
-      whileInProgress
-        ? and(eq(projects.id, projectId), eq(projects.status, 'in_progress'))
-        : eq(projects.id, projectId),
+      and(
+        eq(projects.id, projectId),
+        whileInProgress ? eq(projects.status, 'in_progress') : undefined,
+        whileRevising !== undefined ? eq(projects.revising, whileRevising) : undefined,
+      ),
     )
     .returning({ seq: projects.eventSeq });
   if (row === undefined) {

@@ -6,6 +6,7 @@ import type { Mode } from './accounts.ts';
 export type ProjectRow = typeof projects.$inferSelect;
 export type NewProjectRow = typeof projects.$inferInsert;
 export type DocumentRow = typeof documents.$inferSelect;
+export type NewDocumentRow = typeof documents.$inferInsert;
 
 export async function insertProject(tx: Tx, row: NewProjectRow): Promise<ProjectRow> {
   const [created] = await tx.insert(projects).values(row).returning();
@@ -15,6 +16,7 @@ export async function insertProject(tx: Tx, row: NewProjectRow): Promise<Project
 /** What the status endpoint reads of a project: few columns, as it runs on every poll. */
 const statusColumns = {
   accountId: projects.accountId,
+  currentRevision: projects.currentRevision,
   mode: projects.mode,
   status: projects.status,
   estimatedCompletionAt: projects.estimatedCompletionAt,
@@ -87,20 +89,25 @@ export async function updateProject(
 }
 
 /** Stores a document once; a second store of the same kind changes nothing. */
-export async function insertDocument(tx: Tx, row: DocumentRow): Promise<boolean> {
+export async function insertDocument(tx: Tx, row: NewDocumentRow): Promise<boolean> {
   const inserted = await tx
     .insert(documents)
     .values(row)
-    .onConflictDoNothing({ target: [documents.projectId, documents.type] })
+    .onConflictDoNothing({ target: [documents.projectId, documents.revision, documents.type] })
     .returning({ type: documents.type });
   return inserted.length > 0;
 }
 
-export async function listDocuments(tx: Tx, projectId: string): Promise<DocumentRow[]> {
+/** The documents of one revision of a project (revision 1, its creation, by default). */
+export async function listDocuments(
+  tx: Tx,
+  projectId: string,
+  revision = 1,
+): Promise<DocumentRow[]> {
   return tx
     .select()
     .from(documents)
-    .where(eq(documents.projectId, projectId))
+    .where(and(eq(documents.projectId, projectId), eq(documents.revision, revision)))
     .orderBy(asc(documents.position), asc(documents.type));
 }
 

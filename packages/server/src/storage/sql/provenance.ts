@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
 import { provenance } from '../schema.ts';
 
@@ -10,14 +10,18 @@ export async function insertProvenance(tx: Tx, row: NewProvenanceRow): Promise<v
   await tx
     .insert(provenance)
     .values(row)
-    .onConflictDoNothing({ target: [provenance.projectId, provenance.kind] });
+    .onConflictDoNothing({ target: [provenance.projectId, provenance.revision, provenance.kind] });
 }
 
-/** A project's provenance rows, in the order they were written. */
-export async function listProvenance(tx: Tx, projectId: string): Promise<ProvenanceRow[]> {
+/** A project's provenance rows of one revision, in the order they were written. */
+export async function listProvenance(
+  tx: Tx,
+  projectId: string,
+  revision = 1,
+): Promise<ProvenanceRow[]> {
   return tx
     .select()
     .from(provenance)
-    .where(eq(provenance.projectId, projectId))
+    .where(and(eq(provenance.projectId, projectId), eq(provenance.revision, revision)))
     .orderBy(asc(provenance.createdAt), asc(provenance.kind));
 }

@@ -1,14 +1,22 @@
-import { type ArchiveLayout, openapiDocument, projectSlug, schemaRef } from '@pgs/contract';
+import {
+  type ArchiveLayout,
+  openapiDocument,
+  type ProjectCompleted,
+  projectSlug,
+  schemaRef,
+} from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../accounts/service.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../export/archive.ts';
 import { etagOf } from '../../../projects/result.ts';
+import { ownedProject, revisionRecords } from '../../../projects/revision-reads.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
-import { projectTrace, TraceCache } from '../../../runs/trace/project.ts';
+import { TraceCache } from '../../../runs/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
 import { errorResponses } from '../schemas.ts';
 import { etagMatches, projectIdParams } from './common.ts';
-import { type CompletedOnly, completedProject, ownedDocument } from './reads.ts';
+import { type CompletedOnly, completedProject, ownedDocument, traceBody } from './reads.ts';
+import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
 export interface DocumentRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -23,18 +31,48 @@ const projectId = { type: 'string', format: 'uuid' } as const;
 const traceJson = (body: string) =>
   `${JSON.stringify((JSON.parse(body) as { data: unknown }).data, null, 2)}\n`;
 
-/** Completed projects never change, and the answer depends on the key: cache it, privately. */
-const FINAL_CACHE = 'private, max-age=86400';
+/**
+ * A completed project's current documents change when a revision completes: revalidate with
+ * the ETag. A revision asked for by number never changes: cache it. Either way the answer
+ * depends on the key, so it is private.
+ */
+const CURRENT_CACHE = 'private, no-cache';
+const PINNED_CACHE = 'private, max-age=86400, immutable';
+
+/** `?revision=n`, accepted by every read of a project's results. */
+const revisionQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { revision: revisionNumber },
+} as const;
 
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
   { statusReader, db, traces = new TraceCache() }: DocumentRoutesOptions,
 ) {
-  const completed = (principal: Principal, id: string, what?: CompletedOnly) =>
-    completedProject(statusReader, principal, id, what);
+  /** The completed data of the current revision, or of the one asked for. */
+  const results = async (
+    principal: Principal,
+    id: string,
+    revision: number | undefined,
+    what?: CompletedOnly,
+  ): Promise<{ etag: string; revision: number; data: () => ProjectCompleted }> => {
+    if (revision === undefined) {
+      const { view, data } = await completedProject(statusReader, principal, id, what);
+      return { etag: view.etag, revision: view.revision ?? 1, data };
+    }
+    const pinned = await pinnedRevision(db, principal, id, revision);
+    return { etag: pinned.etag, revision, data: () => pinned.data };
+  };
+  /** The archive's CHANGELOG: every completed revision up to the archived one. */
+  const historyOf = async (principal: Principal, id: string, revision: number | undefined) => {
+    const project = await ownedProject(db, principal, id.toLowerCase());
+    if (project === undefined) return undefined;
+    return revisionRecords(db, project, revision ?? project.currentRevision);
+  };
 
-  app.get<{ Params: { projectId: string; filename: string } }>(
+  app.get<{ Params: { projectId: string; filename: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/documents/:filename',
     {
       config: { operationId: 'getProjectDocument', rateLimit: 'downloads' },
@@ -46,6 +84,7 @@ export async function documentRoutes(
           // The pattern admits no `/`, no leading `.`: the filename only ever selects a row.
           properties: { projectId, filename: parameters.DocumentFilename.schema },
         },
+        querystring: revisionQuery,
         headers: {
           type: 'object',
           properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
@@ -60,17 +99,30 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const { projectId: id, filename } = request.params;
-      const row = await ownedDocument(db, request.principal, id, filename);
-      // A stored document never changes, so its validator holds in every state.
+      const { revision } = request.query;
+      if (revision !== undefined) await pinnedRevision(db, request.principal, id, revision);
+      const row = await ownedDocument(db, request.principal, id, filename, revision);
+      // The validator is the text's own, so it holds in every state and revision.
       const etag = etagOf(row.content);
       reply.header('etag', etag);
-      reply.header('cache-control', row.status === 'completed' ? FINAL_CACHE : 'no-cache');
+      reply.header('vary', 'Authorization');
+      reply.header(
+        'cache-control',
+        row.status !== 'completed'
+          ? 'no-cache'
+          : revision === undefined
+            ? CURRENT_CACHE
+            : PINNED_CACHE,
+      );
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('text/markdown; charset=utf-8').send(row.content);
     },
   );
 
-  app.get<{ Params: { projectId: string }; Querystring: { layout?: ArchiveLayout } }>(
+  app.get<{
+    Params: { projectId: string };
+    Querystring: { layout?: ArchiveLayout; revision?: number };
+  }>(
     '/projects/:projectId/archive',
     {
       config: { operationId: 'getProjectArchive', rateLimit: 'downloads' },
@@ -85,7 +137,7 @@ export async function documentRoutes(
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { layout: parameters.ArchiveLayout.schema },
+          properties: { layout: parameters.ArchiveLayout.schema, revision: revisionNumber },
         },
         headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
         response: {
@@ -96,25 +148,39 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const { view, data } = await completed(request.principal, request.params.projectId);
-      const trace = await traces.get(view.etag, () => projectTrace(data().project));
-      const project = data();
-      const entries = archiveEntries(project, request.query.layout ?? 'plain', traceJson(trace));
+      const { revision } = request.query;
+      const found = await results(request.principal, request.params.projectId, revision);
+      const project = found.data();
+      const trace = await traceBody(db, traces, {
+        projectId: request.params.projectId,
+        revision: found.revision,
+        etag: found.etag,
+        project: () => project.project,
+      });
+      const history = await historyOf(request.principal, request.params.projectId, revision);
+      const entries = archiveEntries(
+        project,
+        request.query.layout ?? 'plain',
+        traceJson(trace),
+        history,
+      );
       reply.header(
         'content-disposition',
         `attachment; filename="${projectSlug(project.project.name)}.zip"`,
       );
-      reply.header('cache-control', FINAL_CACHE);
+      reply.header('vary', 'Authorization');
+      reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       return reply.type('application/zip').send(zipStream(entries, archiveDate(project)));
     },
   );
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get<{ Params: { projectId: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/trace',
     {
       config: { operationId: 'getProjectTrace', rateLimit: 'downloads' },
       schema: {
         params: projectIdParams,
+        querystring: revisionQuery,
         headers: {
           type: 'object',
           properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
@@ -128,13 +194,20 @@ export async function documentRoutes(
       },
     },
     async (request, reply) => {
-      const { view, data } = await completed(request.principal, request.params.projectId, 'trace');
+      const { revision } = request.query;
+      const found = await results(request.principal, request.params.projectId, revision, 'trace');
       // The trace follows the documents, which the status body's ETag covers.
-      const etag = `"t-${view.etag.replace(/"/g, '')}"`;
+      const etag = `"t-${found.etag.replace(/"/g, '')}"`;
       reply.header('etag', etag);
-      reply.header('cache-control', FINAL_CACHE);
+      reply.header('vary', 'Authorization');
+      reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = await traces.get(view.etag, () => projectTrace(data().project));
+      const body = await traceBody(db, traces, {
+        projectId: request.params.projectId,
+        revision: found.revision,
+        etag: found.etag,
+        project: () => found.data().project,
+      });
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

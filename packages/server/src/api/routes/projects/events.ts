@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
-import { FINAL_EVENTS, type ProjectEventHub } from '../../../events/hub.ts';
+import { FINAL_EVENTS, type ProjectEventHub, REVISION_END_EVENTS } from '../../../events/hub.ts';
 import { SharedEventReads } from '../../../events/reads.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
@@ -142,20 +142,23 @@ export async function eventRoutes(
 
       const pump = async () => {
         let sent = after ?? 0;
+        const log = await reads.read(id);
+        // A completed project may have a revision running: its stream follows that run.
+        const revising = revisionRunning(log);
+        const ended = view.status !== 'in_progress' && !revising;
         if (after === undefined) {
-          const log = await reads.read(id);
-          const final = log.find((event) => FINAL_EVENTS.has(event.type));
-          // The status stands just before the final event of a finished project, else after
-          // the last event: a resume from it continues exactly there.
-          sent = final ? final.seq - 1 : (log.at(-1)?.seq ?? 0);
+          const last = log.findLast((event) => endsRun(event.type));
+          // The status stands just before the last run's final event when nothing runs,
+          // else after the last event: a resume from it continues exactly there.
+          sent = ended && last ? last.seq - 1 : (log.at(-1)?.seq ?? 0);
           const current = JSON.parse(view.body.toString('utf8')) as { data: unknown };
           stream.write(frame('status', sent, current.data));
-          if (view.status !== 'in_progress' && final === undefined) return;
-        } else if (view.status !== 'in_progress') {
-          // An ended project's events are all stored (the final one commits with the end):
+          if (ended && last === undefined) return;
+        } else if (ended) {
+          // An ended run's events are all stored (the final one commits with the end):
           // replay what follows and close, even when nothing does. Waiting for more hung a
           // client resuming after the final event (found by the fuzz).
-          for (const event of await reads.read(id, sent)) {
+          for (const event of log.filter((e) => e.seq > sent)) {
             stream.write(frame(event.type, event.seq, event.data));
           }
           return;
@@ -163,11 +166,14 @@ export async function eventRoutes(
         while (!closed.aborted) {
           if (pending) {
             pending = false;
+            let lastType: string | undefined;
             for (const event of await reads.read(id, sent)) {
               stream.write(frame(event.type, event.seq, event.data));
               sent = event.seq;
-              if (FINAL_EVENTS.has(event.type)) return;
+              lastType = event.type;
             }
+            // The run ended, and no revision started after it.
+            if (lastType !== undefined && endsRun(lastType)) return;
             continue;
           }
           await new Promise<void>((resolve) => {
@@ -187,4 +193,17 @@ export async function eventRoutes(
       return reply;
     },
   );
+}
+
+/** Whether an event ends a run: the project's creation or one of its revisions. */
+const endsRun = (type: string) => FINAL_EVENTS.has(type) || REVISION_END_EVENTS.has(type);
+
+/** Whether the log shows a revision started and not yet ended. */
+function revisionRunning(log: readonly { type: string }[]): boolean {
+  let running = false;
+  for (const event of log) {
+    if (event.type === 'revision.started') running = true;
+    else if (REVISION_END_EVENTS.has(event.type)) running = false;
+  }
+  return running;
 }

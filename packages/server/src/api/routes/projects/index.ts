@@ -10,6 +10,7 @@ import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
+import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
 export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -161,35 +162,48 @@ export async function projectRoutes(
         }
       }
       reply.header('etag', view.etag);
+      reply.header('pgs-revision', String(view.revision ?? 1));
+      reply.header('vary', 'Authorization');
       if (view.status === 'in_progress') {
         reply.header('cache-control', 'no-cache');
         reply.header('retry-after', pollHint(view.estimatedCompletionMs ?? 0));
-      } else {
-        // Final states never change; the response depends on the key, so keep it private.
+      } else if (view.status === 'failed') {
+        // A failed project never changes; the response depends on the key: private.
         reply.header('cache-control', 'private, max-age=86400');
+      } else {
+        // A completed project's body changes when a revision completes: revalidate (304).
+        reply.header('cache-control', 'private, no-cache');
       }
       if (etagMatches(request.headers['if-none-match'], view.etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(view.body);
     },
   );
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get<{ Params: { projectId: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/provenance',
     {
       // Shares the status limit: it is read alongside the status, by the same clients.
       config: { operationId: 'getProjectProvenance', rateLimit: 'status' },
       schema: {
         params: projectIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { revision: revisionNumber },
+        },
         headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
         response: {
           200: schemaRef('ProvenanceResponse'),
+          409: schemaRef('OperationErrorResponse'),
           ...errorResponses(400, 401, 403, 404, 429, 500),
         },
       },
     },
     async (request) => {
       const { projectId } = request.params;
-      const body = await readProvenance(db, request.principal, projectId.toLowerCase());
+      const { revision } = request.query;
+      if (revision !== undefined) await pinnedRevision(db, request.principal, projectId, revision);
+      const body = await readProvenance(db, request.principal, projectId.toLowerCase(), revision);
       if (body === undefined) throw projectNotFound(projectId);
       return body;
     },

@@ -2,8 +2,10 @@ import type { ProjectCompleted, ProjectStatusResponse } from '@pgs/contract';
 import type { Principal } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
 import type { ProjectStatusReader, StatusView } from '../../../projects/status.ts';
+import { projectTrace, type TraceCache } from '../../../runs/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
 import { findOwnedDocument } from '../../../storage/sql/documents.ts';
+import { findRevision } from '../../../storage/sql/revisions.ts';
 import { pollHint, projectNotFound } from './common.ts';
 
 /**
@@ -77,6 +79,8 @@ export async function ownedDocument(
   principal: Principal,
   id: string,
   filename: string,
+  /** The revision to read (`?revision=n`); the current one when absent. */
+  revision?: number,
 ): Promise<{ content: string; status: 'in_progress' | 'completed' }> {
   const row = await findOwnedDocument(
     db,
@@ -84,6 +88,7 @@ export async function ownedDocument(
     principal.accountId,
     principal.mode,
     filename,
+    revision,
   );
   if (row === undefined) throw projectNotFound(id);
   if (row.status === 'failed') throw notCompleted(id, 'failed');
@@ -93,4 +98,28 @@ export async function ownedDocument(
     });
   }
   return { content: row.content, status: row.status };
+}
+
+/**
+ * The trace body of a completed revision, made once per ETag (the REST route and the MCP
+ * tool share the cache): the numbers its revisions retired are gaps on purpose.
+ *
+ * @example
+ * const body = await traceBody(db, traces, { projectId, revision: view.revision ?? 1, etag, project });
+ */
+export async function traceBody(
+  db: Db,
+  traces: TraceCache,
+  of: {
+    projectId: string;
+    revision: number;
+    etag: string;
+    project: () => ProjectCompleted['project'];
+  },
+): Promise<string> {
+  return traces.get(of.etag, async () => {
+    const row =
+      of.revision > 1 ? await findRevision(db, of.projectId.toLowerCase(), of.revision) : undefined;
+    return projectTrace(of.project(), (row?.retired as string[] | null | undefined) ?? []);
+  });
 }

@@ -1,0 +1,58 @@
+import type { ProjectCompleted } from '@pgs/contract';
+import type { Principal } from '../../../accounts/service.ts';
+import { ApiError } from '../../../errors.ts';
+import { completedRevision, ownedProject } from '../../../projects/revision-reads.ts';
+import type { Db } from '../../../storage/db.ts';
+import { findRevision } from '../../../storage/sql/revisions.ts';
+import { projectNotFound } from './common.ts';
+import { notCompleted } from './reads.ts';
+
+/** The `{revision}` path parameter and the `revision` query parameter: a whole number ≥ 1. */
+export const revisionNumber = { type: 'integer', minimum: 1, maximum: 1_000_000 } as const;
+
+/** The 404 for a revision the project does not have. */
+export const revisionNotFound = (projectId: string, revision: number) =>
+  new ApiError('RESOURCE_NOT_FOUND', 'The project has no revision with this number.', {
+    details: { resource_type: 'revision', resource_id: `${projectId}/revisions/${revision}` },
+  });
+
+/**
+ * The completed data of one revision of the caller's project (the `?revision=n` reads):
+ * 404 for no such project or revision, 409 for one in progress or failed.
+ *
+ * @example
+ * const { data, etag } = await pinnedRevision(db, principal, projectId, 2);
+ */
+export async function pinnedRevision(
+  db: Db,
+  principal: Principal,
+  projectId: string,
+  revision: number,
+): Promise<{ data: ProjectCompleted; etag: string }> {
+  const id = projectId.toLowerCase();
+  const project = await ownedProject(db, principal, id);
+  if (project === undefined) throw projectNotFound(projectId);
+  if (project.status !== 'completed') throw notCompleted(projectId, project.status);
+  if (revision > 1) {
+    const row = await findRevision(db, id, revision);
+    if (row === undefined) throw revisionNotFound(projectId, revision);
+    if (row.status !== 'completed') {
+      throw new ApiError(
+        'PROJECT_NOT_COMPLETED',
+        row.status === 'in_progress'
+          ? `Revision ${revision} is still being generated; its documents are available once it is completed.`
+          : `Revision ${revision} failed, so it has no documents; its credits were refunded.`,
+        {
+          details: {
+            resource_type: 'revision',
+            resource_id: `${id}/revisions/${revision}`,
+            status: row.status,
+          },
+        },
+      );
+    }
+  }
+  const completed = await completedRevision(db, project, revision);
+  if (completed === undefined) throw revisionNotFound(projectId, revision);
+  return completed;
+}

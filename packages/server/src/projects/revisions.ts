@@ -1,0 +1,333 @@
+import type { ProjectType } from '@pgs/contract';
+import type { Principal } from '../accounts/service.ts';
+import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
+import { recordEvent } from '../events/hub.ts';
+import { documentPlan } from '../runs/catalogue.ts';
+import { durationsFor, estimateRemainingMs, type Simulation } from '../runs/estimate.ts';
+import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
+import { revisableKinds, revisionCharge, revisionPrice } from '../runs/revision-plan.ts';
+import type { Db, Tx } from '../storage/db.ts';
+import type { Mode } from '../storage/sql/accounts.ts';
+import {
+  listDocuments,
+  lockProject,
+  type ProjectRow,
+  updateProject,
+} from '../storage/sql/projects.ts';
+import {
+  carryOverDocuments,
+  discardRevisionParts,
+  findRevision,
+  insertRevision,
+  latestRevisionNumber,
+  type RevisionRow,
+  transitionRevision,
+} from '../storage/sql/revisions.ts';
+import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import type { Dispatcher, ProjectOwner } from './projects.ts';
+import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
+
+/** The longest change request accepted, in characters. */
+export const MAX_CHANGE_REQUEST = 4000;
+
+export interface CreateRevisionInput {
+  changeRequest: string;
+  simulate?: Simulation | undefined;
+}
+
+export type CreateRevisionOutcome =
+  | { outcome: 'created'; projectId: string; revision: number; estimatedCompletionMs: number }
+  | { outcome: 'not_found' }
+  | { outcome: 'not_completed'; status: 'in_progress' | 'failed' }
+  | { outcome: 'revision_in_progress'; revision: number };
+
+export type CancelRevisionOutcome =
+  | { outcome: 'cancelled'; revision: RevisionRow }
+  | { outcome: 'not_found' }
+  | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
+
+/** The revision's error message when it fails or is cancelled: nothing changed, all refunded. */
+export const revisionFailureMessage = (
+  why: 'failed' | 'cancelled' | 'unreadable',
+  revision: number,
+  current: number,
+  refunded: number,
+) => {
+  const refund =
+    refunded > 0
+      ? `its ${refunded} ${refunded === 1 ? 'credit was' : 'credits were'} refunded`
+      : 'nothing was charged';
+  const cause = {
+    failed: `Revision ${revision} could not be generated`,
+    cancelled: `Revision ${revision} was cancelled`,
+    unreadable: `Revision ${revision} found nothing in the change request that it could apply to the requirements; say what to add, change or remove`,
+  }[why];
+  return `${cause}; ${refund}, and revision ${current} stays current.`;
+};
+
+/**
+ * A project's revisions: creation (price reserved, job enqueued, one transaction), and the
+ * final transitions, each with its credit movement in the same transaction, guarded so it
+ * happens once. Completion is all or nothing: the revision's documents, the carried-over
+ * ones and the project's new current body appear in one commit; a revision that fails
+ * leaves no trace but its history entry and a refund.
+ */
+export class Revisions {
+  readonly #db: Db;
+  readonly #dispatcher: Dispatcher;
+  readonly #engineFor: (mode: Mode) => string;
+  readonly #now: () => number;
+  readonly #meter: GenerationMeter;
+
+  constructor(
+    db: Db,
+    dispatcher: Dispatcher,
+    engineFor: (mode: Mode) => string,
+    now: () => number = Date.now,
+    meter: GenerationMeter = NO_METER,
+  ) {
+    this.#db = db;
+    this.#dispatcher = dispatcher;
+    this.#engineFor = engineFor;
+    this.#now = now;
+    this.#meter = meter;
+  }
+
+  /** Starts a revision of a completed project; throws InsufficientCreditsError when short. */
+  async create(
+    principal: Principal,
+    projectId: string,
+    input: CreateRevisionInput,
+    options: {
+      withinTransaction?: (
+        tx: Tx,
+        created: Extract<CreateRevisionOutcome, { outcome: 'created' }>,
+      ) => Promise<void>;
+    } = {},
+  ): Promise<CreateRevisionOutcome> {
+    const stats = await cachedGenerationStats(this.#db);
+    let reserved: number | undefined;
+    const outcome = await this.#db.transaction(async (tx): Promise<CreateRevisionOutcome> => {
+      const row = await lockProject(tx, projectId, principal);
+      if (row === undefined) return { outcome: 'not_found' };
+      if (row.status !== 'completed' || row.type === null)
+        return {
+          outcome: 'not_completed',
+          status: row.status === 'failed' ? 'failed' : 'in_progress',
+        };
+      if (row.revising !== null) return { outcome: 'revision_in_progress', revision: row.revising };
+      const type = row.type as ProjectType;
+      const revision = (await latestRevisionNumber(tx, projectId)) + 1;
+      const price = revisionPrice(type);
+      const kinds = new Set(revisableKinds(type));
+      const plan = documentPlan(type).filter((doc) => kinds.has(doc.kind));
+      const now = this.#now();
+      const estimatedCompletionMs = estimateRemainingMs({
+        plan: plan.map((doc) => ({
+          ...doc,
+          dependsOn: doc.dependsOn.filter((dep) => kinds.has(dep)),
+        })),
+        done: new Set(),
+        defined: false,
+        durationOf: durationsFor(plan, input.simulate, stats, this.#engineFor(principal.mode)),
+        now,
+      });
+      await insertRevision(tx, {
+        projectId,
+        revision,
+        status: 'in_progress',
+        changeRequest: input.changeRequest,
+        simulate: input.simulate ?? null,
+        creditsReserved: price,
+        estimatedCompletionAt: new Date(now + estimatedCompletionMs),
+        createdAt: new Date(now),
+      });
+      await updateProject(tx, projectId, { revising: revision });
+      await reserveCredits(tx, { ...principal, projectId, revision, amount: price });
+      await recordEvent(tx, projectId, 'revision.started', {
+        revision,
+        changeRequest: input.changeRequest,
+      });
+      await this.#dispatcher.enqueueRevision?.(projectId, revision, tx);
+      const created = {
+        outcome: 'created' as const,
+        projectId,
+        revision,
+        estimatedCompletionMs,
+      };
+      await options.withinTransaction?.(tx, created);
+      reserved = price;
+      return created;
+    });
+    if (reserved !== undefined) this.#meter.credits(principal.mode, 'reserved', reserved);
+    return outcome;
+  }
+
+  /**
+   * Completes a revision: carries every document it did not rewrite over from the current
+   * revision, makes it current (the status body, its ETag), charges the analysis fee and
+   * the rewritten documents and releases the rest. False when it was no longer running.
+   */
+  async complete(projectId: string, revision: number): Promise<boolean> {
+    let settled: { mode: Mode; consumed: number; released: number } | undefined;
+    const completed = await this.#db.transaction(async (tx) => {
+      const project = await lockProject(tx, projectId);
+      const row = await findRevision(tx, projectId, revision);
+      if (project === undefined || row === undefined || row.status !== 'in_progress') return false;
+      if (project.revising !== revision || project.type === null) return false;
+      const rewritten = (await listDocuments(tx, projectId, revision)).map((doc) => doc.type);
+      await carryOverDocuments(tx, projectId, project.currentRevision, revision, rewritten);
+      const documents = await listDocuments(tx, projectId, revision);
+      const consumed = revisionCharge(project.type as ProjectType, rewritten);
+      const now = this.#now();
+      const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
+      const data = completedStatus(
+        { ...project, questionnaire: row.questionnaire ?? project.questionnaire },
+        documents,
+        { creditsConsumed: consumed, generationTimeMs, documentsGenerated: rewritten.length },
+      );
+      const body = JSON.stringify({ success: true, data });
+      const etag = etagOf(body);
+      const moved = await transitionRevision(tx, projectId, revision, {
+        status: 'completed',
+        creditsConsumed: consumed,
+        generationTimeMs,
+        resultBody: body,
+        resultEtag: etag,
+        estimatedCompletionAt: null,
+        completedAt: new Date(now),
+      });
+      if (!moved) return false;
+      await updateProject(tx, projectId, {
+        currentRevision: revision,
+        revising: null,
+        resultBody: body,
+        resultEtag: etag,
+      });
+      const charge = { ...owner(project), projectId, revision };
+      await settleCredits(tx, { ...charge, reserved: row.creditsReserved, consumed });
+      await recordEvent(tx, projectId, 'revision.completed', {
+        revision,
+        status: 'completed',
+        documentsChanged: documents
+          .filter((doc) => rewritten.includes(doc.type))
+          .map((doc) => doc.filename),
+        creditsConsumed: consumed,
+      });
+      await this.#dispatcher.projectEnded?.(tx, {
+        projectId,
+        ...owner(project),
+        type: 'project.revised',
+        status: 'completed',
+        at: new Date(now),
+        revision,
+      });
+      settled = {
+        mode: project.mode,
+        consumed,
+        released: Math.max(0, row.creditsReserved - consumed),
+      };
+      return true;
+    });
+    if (settled) {
+      this.#meter.credits(settled.mode, 'consumed', settled.consumed);
+      this.#meter.credits(settled.mode, 'refunded', settled.released);
+    }
+    return completed;
+  }
+
+  /** Fails a running revision and refunds it whole; false when it was no longer running. */
+  async fail(
+    projectId: string,
+    revision: number,
+    why: 'failed' | 'unreadable' = 'failed',
+  ): Promise<boolean> {
+    let refunded: { mode: Mode; amount: number } | undefined;
+    const failed = await this.#db.transaction(async (tx) => {
+      const project = await lockProject(tx, projectId);
+      if (project === undefined || project.revising !== revision) return false;
+      const amount = await abandonRevisionLocked(tx, project, why, this.#now());
+      if (amount === undefined) return false;
+      refunded = { mode: project.mode, amount };
+      return true;
+    });
+    if (refunded) this.#meter.credits(refunded.mode, 'refunded', refunded.amount);
+    return failed;
+  }
+
+  /** Cancels a running revision of the caller's project; the previous revision stays current. */
+  async cancel(
+    projectId: string,
+    revision: number,
+    options: {
+      owner?: ProjectOwner | undefined;
+      withinTransaction?: (tx: Tx, row: RevisionRow) => Promise<void>;
+    } = {},
+  ): Promise<CancelRevisionOutcome> {
+    let refunded: { mode: Mode; amount: number } | undefined;
+    const outcome = await this.#db.transaction(async (tx): Promise<CancelRevisionOutcome> => {
+      const project = await lockProject(tx, projectId, options.owner);
+      if (project === undefined) return { outcome: 'not_found' };
+      const row = await findRevision(tx, projectId, revision);
+      if (row === undefined) return { outcome: 'not_found' };
+      if (row.status !== 'in_progress') return { outcome: 'not_in_progress', status: row.status };
+      const amount = await abandonRevisionLocked(tx, project, 'cancelled', this.#now());
+      if (amount === undefined) throw new Error(`revision ${revision} not running under its lock`);
+      const ended = (await findRevision(tx, projectId, revision))!;
+      await options.withinTransaction?.(tx, ended);
+      refunded = { mode: project.mode, amount };
+      return { outcome: 'cancelled', revision: ended };
+    });
+    if (refunded) this.#meter.credits(refunded.mode, 'refunded', refunded.amount);
+    return outcome;
+  }
+}
+
+/**
+ * Ends the revision running on a project whose row `tx` holds locked: failed, refunded
+ * whole, what it stored discarded, `revision.failed` recorded. Returns the credits
+ * refunded, or undefined when no revision was running.
+ */
+export async function abandonRevisionLocked(
+  tx: Tx,
+  project: ProjectRow,
+  why: 'failed' | 'cancelled' | 'unreadable',
+  now: number,
+): Promise<number | undefined> {
+  const revision = project.revising;
+  if (revision === null) return undefined;
+  const row = await findRevision(tx, project.id, revision);
+  if (row === undefined || row.status !== 'in_progress') return undefined;
+  const code = why === 'cancelled' ? FAILURE_CODES.cancelled : FAILURE_CODES.failed;
+  const message = revisionFailureMessage(
+    why,
+    revision,
+    project.currentRevision,
+    row.creditsReserved,
+  );
+  await transitionRevision(tx, project.id, revision, {
+    status: 'failed',
+    errorCode: code,
+    errorMessage: message,
+    creditsConsumed: 0,
+    generationTimeMs: Math.max(0, now - row.createdAt.getTime()),
+    estimatedCompletionAt: null,
+    completedAt: new Date(now),
+  });
+  await discardRevisionParts(tx, project.id, revision);
+  await refundCredits(tx, {
+    ...owner(project),
+    projectId: project.id,
+    revision,
+    reserved: row.creditsReserved,
+  });
+  await recordEvent(tx, project.id, 'revision.failed', {
+    revision,
+    status: 'failed',
+    error: { code, message },
+  });
+  await updateProject(tx, project.id, { revising: null });
+  return row.creditsReserved;
+}
+
+const owner = (row: ProjectRow) => ({ accountId: row.accountId, mode: row.mode });

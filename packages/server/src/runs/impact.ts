@@ -1,0 +1,102 @@
+/**
+ * A revision's first step: the change request read into requirement deltas against the
+ * current requirements, as structured output (the offline engine answers it like any
+ * model). The answer is normalised, never trusted: a delta on an ID that does not exist is
+ * dropped, added IDs are renumbered from the next free number, one delta per ID.
+ */
+import type { CallUsage, ModelCaller } from '../models/calls.ts';
+import type { ImpactContext } from '../models/context.ts';
+import type { RequirementDelta } from '../models/deltas.ts';
+import type { ChainModel } from '../models/providers.ts';
+import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
+
+const IMPACT_MAX_OUTPUT_TOKENS = 4_000;
+
+interface RawDelta {
+  op?: unknown;
+  id?: unknown;
+  title?: unknown;
+  text?: unknown;
+  reason?: unknown;
+  from?: unknown;
+  to?: unknown;
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** The answer's deltas made valid against the requirements they change. */
+export function normaliseDeltas(output: unknown, context: ImpactContext): RequirementDelta[] {
+  const raw = (output as { deltas?: unknown } | null)?.deltas;
+  if (!Array.isArray(raw)) return [];
+  const titles = new Map(context.requirements.map((r) => [r.id, r.title]));
+  const seen = new Set<string>();
+  let next = context.nextNumber;
+  const deltas: RequirementDelta[] = [];
+  for (const item of raw as RawDelta[]) {
+    const op = str(item.op);
+    const id = str(item.id).toUpperCase();
+    const title = str(item.title);
+    if (op === 'added') {
+      const text = str(item.text);
+      if (title === '' && text === '') continue;
+      deltas.push({ op, id: `FR-${next++}`, title: title || text, text: text || title });
+      continue;
+    }
+    if (!titles.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    if (op === 'modified') {
+      const text = str(item.text);
+      if (text === '' && title === '') continue;
+      deltas.push({ op, id, title: title || titles.get(id)!, text: text || title });
+    } else if (op === 'removed') {
+      deltas.push({
+        op,
+        id,
+        title: titles.get(id)!,
+        reason: str(item.reason) || 'Removed by the change request.',
+      });
+    } else if (op === 'renamed') {
+      const to = str(item.to) || title;
+      if (to !== '') deltas.push({ op, id, from: titles.get(id)!, to });
+    }
+  }
+  return deltas;
+}
+
+export interface Impact {
+  deltas: RequirementDelta[];
+  usage: CallUsage;
+  attempts: number;
+  engine: string;
+  version: string;
+  index: number;
+}
+
+/** Reads the change request into deltas with the first model of the chain that answers. */
+export async function analyseImpact(
+  caller: ModelCaller,
+  chain: readonly ChainModel[],
+  context: ImpactContext,
+  signal: AbortSignal,
+): Promise<Impact> {
+  const { system, prompt, version } = impactPrompt(context);
+  const answer = await caller.call(
+    chain,
+    {
+      kind: 'impact',
+      system,
+      maxOutputTokens: IMPACT_MAX_OUTPUT_TOKENS,
+      schema: IMPACT_SCHEMA,
+      messages: [{ role: 'user', content: prompt }],
+    },
+    signal,
+  );
+  return {
+    deltas: normaliseDeltas(answer.output, context),
+    usage: answer.usage,
+    attempts: answer.attempts,
+    engine: answer.model.engine,
+    version,
+    index: answer.index,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The prompts of a revision (docs/revisions.md): the impact call, which reads a change
+ * request into requirement deltas, and the rewrite of one affected document.
+ */
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { contextBlock, type ImpactContext, type RevisionContext } from '../../models/context.ts';
+import type { RequirementDelta } from '../../models/deltas.ts';
+import type { DocumentKind } from '../catalogue.ts';
+import { documentPromptOf } from './documents/index.ts';
+import { type EarlierDocument, fitToBudget, type RenderedPrompt } from './render.ts';
+import { SYSTEM_VERSION } from './system.ts';
+
+/** Bumped on every change of the words below or the impact schema. */
+export const REVISION_PROMPT_VERSION = 1;
+
+export const IMPACT_SYSTEM = `You are a principal product manager keeping a living specification up to date. A client asks for a change to a product whose requirements are already numbered and cited by tickets, code and tests. You say exactly what the change does to those requirements, no more and no less, and you never invent a requirement the client did not ask for. You answer with JSON only, matching the schema you are given.`;
+
+export const REVISION_SYSTEM = `You are a principal product manager and a principal software architect maintaining one document of a software project's documentation set after a change to its requirements. The team already works from this document: its IDs are cited in tickets, commits and tests. You change only what the change requires, keep everything else exactly as written, and never state a fact that neither the document, the documents it builds on nor the change gives you. You answer with the whole revised document in GitHub-flavoured markdown, nothing else.`;
+
+/**
+ * The impact answer's schema. Structured output allows no `oneOf` and wants every member
+ * required, so each delta has every member; those its `op` does not use are empty strings.
+ */
+export const IMPACT_SCHEMA: JSONSchema7 = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['deltas'],
+  properties: {
+    deltas: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['op', 'id', 'title', 'text', 'reason', 'from', 'to'],
+        properties: {
+          op: { type: 'string', enum: ['added', 'modified', 'removed', 'renamed'] },
+          id: {
+            type: 'string',
+            description: 'FR-n: an existing ID, or the next free one when added.',
+          },
+          title: {
+            type: 'string',
+            description: 'The requirement group title (added, modified, removed).',
+          },
+          text: {
+            type: 'string',
+            description: 'The complete requirement statement (added, modified).',
+          },
+          reason: { type: 'string', description: 'Why it goes, in the client’s words (removed).' },
+          from: { type: 'string', description: 'The old title (renamed).' },
+          to: { type: 'string', description: 'The new title (renamed).' },
+        },
+      },
+    },
+  },
+};
+
+/** The impact call's prompt. */
+export function impactPrompt(context: ImpactContext): {
+  system: string;
+  prompt: string;
+  version: string;
+} {
+  const requirements = context.requirements.map((r) => `- ${r.id}: ${r.title}`).join('\n');
+  const prompt = `${contextBlock(context)}
+
+The requirement groups of ${context.definition.name} today:
+${requirements || '- (none)'}
+
+The client's change request:
+<change-request>
+${context.changeRequest}
+</change-request>
+
+Say what this change request does to the requirement groups above, as a list of deltas:
+- "added": a capability the request asks for that no group above covers. IDs continue from FR-${context.nextNumber}, then FR-${context.nextNumber + 1}, in the order the request names them; never reuse a number. Give a short title in the style of the groups above and the complete statement in "text", keeping every number, channel, time and condition the request states.
+- "modified": a group above whose behaviour the request changes. Keep its ID; give its new title and its complete new statement, not only the difference.
+- "removed": a group above that the request drops. Keep its ID and title; "reason" quotes the request.
+- "renamed": a group whose name changes while its behaviour does not ("from" the old title, "to" the new one).
+
+Rules:
+- Touch only the groups the request names or unmistakably implies; every other group stays as it is and is not listed.
+- Do not add requirements the request does not ask for, and do not fill in details it does not give.
+- When one reading is narrower than another, take the narrower one.
+- If the request asks for nothing you can apply to these requirements, answer with an empty list.
+- Members a delta's op does not use are empty strings.`;
+  return {
+    system: IMPACT_SYSTEM,
+    prompt,
+    version: `impact@${REVISION_PROMPT_VERSION}+system@${SYSTEM_VERSION}`,
+  };
+}
+
+/** One delta as a line of the rewrite prompt. */
+export function deltaLine(delta: RequirementDelta): string {
+  switch (delta.op) {
+    case 'added':
+      return `- ADDED ${delta.id} "${delta.title}": ${delta.text}`;
+    case 'modified':
+      return `- MODIFIED ${delta.id}, now "${delta.title}": ${delta.text}`;
+    case 'removed':
+      return `- REMOVED ${delta.id} "${delta.title}": ${delta.reason}`;
+    case 'renamed':
+      return `- RENAMED ${delta.id}: "${delta.from}" becomes "${delta.to}"`;
+    default: {
+      const never: never = delta;
+      throw new Error(`unknown delta ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The highest number used with a prefix in these IDs (0 when none). */
+const highest = (prefix: string, ids: readonly string[]) =>
+  Math.max(
+    0,
+    ...ids
+      .map((id) => new RegExp(`^${prefix}-(\\d+)$`).exec(id)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number),
+  );
+
+/**
+ * The rewrite of one document: the documents it builds on (already revised), its current
+ * text, the deltas, and what must not move.
+ */
+export function revisionPrompt(input: {
+  context: RevisionContext;
+  document: DocumentKind;
+  earlier: readonly EarlierDocument[];
+  budget: number;
+}): RenderedPrompt {
+  const { context, document } = input;
+  const name = context.definition.name;
+  const brief = documentPromptOf(document.kind);
+  const { kept, trimmed } = fitToBudget(input.earlier, input.budget);
+  const earlier =
+    kept.length === 0
+      ? ''
+      : `The documents ${document.title} builds on, as this revision leaves them. Build on them; do not contradict them.\n\n${kept
+          .map(
+            (doc) =>
+              `<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>`,
+          )
+          .join('\n\n')}\n\n`;
+  const used = [
+    ...context.ids.stories.map((s) => s.id),
+    ...context.ids.tasks.map((t) => t.id),
+    ...context.ids.retired,
+  ];
+  const retired = context.ids.retired;
+  const prompt = `${earlier}The project, with the change applied to its definition (the previous document's text is given once, below, not in this block):
+
+${contextBlock({ ...context, previous: '' })}
+
+The requirement changes of this revision:
+${context.deltas.map(deltaLine).join('\n')}
+
+The current ${document.title} (${document.filename}) of ${name}:
+<current-document>
+${context.previous.trim()}
+</current-document>
+
+Revise this document so that it reflects the requirement changes above, and nothing else.
+
+Rules:
+- Change only what the changes require: add what an ADDED requirement needs, rewrite what a MODIFIED one changes, delete what exists only for a REMOVED one together with its citations, and use a RENAMED one's new title.
+- Keep every other ID, heading, table row and sentence exactly as it is, character for character, in the same order. Do not renumber, reword, reorder or "improve" anything the changes do not touch.
+- New IDs continue after the highest ever used: stories from US-${highest('US', used) + 1}, tasks from T-${highest('T', used) + 1}.${retired.length > 0 ? ` Never use these retired IDs again: ${retired.join(', ')}.` : ''}
+- Cite only IDs defined in this document or in the documents above.
+- Keep the sections "${document.sections.join('", "')}", each a "## " heading with exactly this text, and the title line.
+${brief.rules.map((rule) => `- ${rule}`).join('\n')}
+- Answer with the whole revised document, from its title line to its end.`;
+  return {
+    system: REVISION_SYSTEM,
+    prompt,
+    maxOutputTokens: brief.maxOutputTokens,
+    version: `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}+system@${SYSTEM_VERSION}`,
+    trimmed,
+  };
+}

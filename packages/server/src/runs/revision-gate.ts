@@ -1,0 +1,96 @@
+/**
+ * The gate's revision rules (docs/revisions.md): a revised document keeps every ID of its
+ * previous version unless the deltas retire it, never brings a retired ID back, and leaves
+ * the text of every requirement the deltas do not touch exactly as it was.
+ */
+import type { RequirementDelta } from '../models/deltas.ts';
+import type { Finding } from './gate.ts';
+import { parseDocument, requirementOf, type TraceNode } from './trace/index.ts';
+
+const list = (ids: readonly string[]) => ids.join(', ');
+
+/** A requirement group's block: from its definition to the next group's (or the section's end). */
+function requirementBlocks(content: string): Map<string, string> {
+  const lines = content.split('\n');
+  const blocks = new Map<string, string>();
+  const starts = [...lines.entries()]
+    .map(([i, line]) => ({ i, id: /^#{2,4}\s+(FR-\d+)\b/.exec(line)?.[1] }))
+    .filter((start): start is { i: number; id: string } => start.id !== undefined);
+  for (const [k, start] of starts.entries()) {
+    let end = starts[k + 1]?.i ?? lines.length;
+    for (let j = start.i + 1; j < end; j++) {
+      if (/^#{1,2}\s/.test(lines[j]!)) {
+        end = j;
+        break;
+      }
+    }
+    blocks.set(start.id, lines.slice(start.i, end).join('\n').trim());
+  }
+  return blocks;
+}
+
+/**
+ * The findings of one revised document against its previous version.
+ *
+ * @example
+ * revisionFindings({ filename: 'REQUIREMENTS.md', previous, content, deltas, retired: [] });
+ */
+export function revisionFindings(input: {
+  filename: string;
+  previous: string;
+  content: string;
+  deltas: readonly RequirementDelta[];
+  /** IDs removed by earlier revisions. */
+  retired: readonly string[];
+}): Finding[] {
+  const before = parseDocument(input.filename, input.previous).defines;
+  const after = parseDocument(input.filename, input.content).defines;
+  const defined = new Set(after.map((node) => node.id));
+  const removed = new Set(input.deltas.filter((d) => d.op === 'removed').map((d) => d.id));
+  const changed = new Set(input.deltas.filter((d) => d.op !== 'added').map((d) => d.id));
+  const goneWith = (node: TraceNode, gone: ReadonlySet<string>) =>
+    gone.has(node.id) || gone.has(requirementOf(node.id) ?? '');
+  const findings: Finding[] = [];
+
+  // Requirements and criteria go only when REMOVED; stories and tasks only when a
+  // requirement they were about was removed or changed (they are rewritten from it).
+  const dropped = before
+    .filter((node) => !defined.has(node.id))
+    .filter((node) =>
+      node.kind === 'requirement' || node.kind === 'criterion'
+        ? !goneWith(node, removed)
+        : !(node.kind === 'story' || node.kind === 'task'),
+    )
+    .map((node) => node.id);
+  if (dropped.length > 0) {
+    findings.push({
+      rule: 'id-dropped',
+      severity: 'high',
+      message: `${list(dropped)} of the previous revision ${dropped.length === 1 ? 'is' : 'are'} missing; only the REMOVED requirements may go. Put ${dropped.length === 1 ? 'it' : 'them'} back with the same number and text.`,
+    });
+  }
+  const retired = new Set([...input.retired, ...removed]);
+  const reused = after
+    .filter((node) => retired.has(node.id) || retired.has(requirementOf(node.id) ?? ''))
+    .map((node) => node.id);
+  if (reused.length > 0) {
+    findings.push({
+      rule: 'id-reused',
+      severity: 'high',
+      message: `${list(reused)} ${reused.length === 1 ? 'was' : 'were'} removed and must not appear again; a new requirement takes the next free number.`,
+    });
+  }
+  const was = requirementBlocks(input.previous);
+  const is = requirementBlocks(input.content);
+  const altered = [...was.entries()]
+    .filter(([id, text]) => !changed.has(id) && is.has(id) && is.get(id) !== text)
+    .map(([id]) => id);
+  if (altered.length > 0) {
+    findings.push({
+      rule: 'requirement-changed',
+      severity: 'high',
+      message: `The text of ${list(altered)} changed, but the change request does not touch ${altered.length === 1 ? 'it' : 'them'}. Keep ${altered.length === 1 ? 'its' : 'their'} heading, statement and criteria exactly as before.`,
+    });
+  }
+  return findings;
+}

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { documentPlan, priceOfKinds } from '../src/runs/catalogue.ts';
@@ -171,6 +172,27 @@ describe.each(await backends())('revisions on %s', (backend) => {
     expect(requirementsFile).toMatchObject({ status: 'modified' });
     expect(requirementsFile.additions).toBeGreaterThan(0);
     expect(requirementsFile.deletions).toBeGreaterThan(0);
+
+    // The archive: CHANGELOG.md, and the revision as an OpenSpec change.
+    const archive = await api(key, 'GET', `/projects/${id}/archive?layout=openspec`);
+    expect(archive.statusCode).toBe(200);
+    const files = unzipSync(new Uint8Array(archive.rawPayload));
+    const paths = Object.keys(files);
+    const changelog = paths.find((p) => p.endsWith('CHANGELOG.md'));
+    expect(changelog).toBeDefined();
+    expect(strFromU8(files[changelog!]!)).toContain(CHANGE);
+    const proposal = paths.find((p) => /^openspec\/changes\/2-[^/]+\/proposal\.md$/.test(p));
+    expect(proposal, paths.join('\n')).toBeDefined();
+    const delta = paths.find((p) => /^openspec\/changes\/2-[^/]+\/specs\/.+\/spec\.md$/.test(p));
+    const spec = strFromU8(files[delta!]!);
+    expect(spec).toMatch(/## ADDED Requirements[\s\S]*FR-4/);
+    expect(spec).toMatch(/## REMOVED Requirements[\s\S]*FR-2/);
+    // An older revision's archive has only its own history.
+    const first = unzipSync(
+      new Uint8Array((await api(key, 'GET', `/projects/${id}/archive?revision=1`)).rawPayload),
+    );
+    const firstLog = Object.keys(first).find((p) => p.endsWith('CHANGELOG.md'));
+    expect(strFromU8(first[firstLog!]!)).not.toContain(CHANGE);
   });
 
   it('allows one revision at a time, and a cancel leaves the previous revision current, refunded', async () => {

@@ -10,9 +10,52 @@ import {
 } from './definition.ts';
 import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
 import { correctionMessage, repairMessage } from './render.ts';
+import {
+  IMPACT_SCHEMA,
+  IMPACT_SYSTEM,
+  impactPrompt,
+  REVISION_PROMPT_VERSION,
+  REVISION_SYSTEM,
+  revisionPrompt,
+} from './revision.ts';
 import { DEFINITION_SYSTEM, DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import type { DocumentPrompt } from './types.ts';
 import lock from './versions.lock.json' with { type: 'json' };
+
+const SAMPLE_DEFINITION = {
+  name: 'Name',
+  description: 'A description.',
+  type: 'web' as const,
+  questionnaire: {
+    targetAudience: 'People.',
+    monetization: 'Free.',
+    techStack: [],
+    platforms: [],
+    coreFeatures: ['Do a thing'],
+    constraints: [],
+    successMetrics: [],
+  },
+};
+/** A fixed impact call, so the lock fingerprints the words of the prompt around it. */
+const SAMPLE_IMPACT = {
+  task: 'impact' as const,
+  idea: 'An idea.',
+  changeRequest: 'A change.',
+  definition: SAMPLE_DEFINITION,
+  requirements: [{ id: 'FR-1', title: 'Do a thing' }],
+  nextNumber: 2,
+};
+const SAMPLE_REVISION = {
+  task: 'revision' as const,
+  idea: 'An idea.',
+  definition: SAMPLE_DEFINITION,
+  register: [{ id: 'FR-1', priority: 'Must' as const }],
+  document: { kind: 'k', title: 'T', filename: 'T.md', stage: 's', sections: [] },
+  related: [],
+  deltas: [{ op: 'added' as const, id: 'FR-2', title: 'Do another', text: 'It does another.' }],
+  previous: '# T: Name',
+  ids: { stories: [], tasks: [], retired: [] },
+};
 
 const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
 const LOCK: Readonly<Record<string, { version: number; sha256: string }>> = lock;
@@ -43,6 +86,22 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
       DEFINITION_RULES,
       definitionPrompt({ idea: 'An idea.' }).prompt,
       definitionPrompt({ idea: 'An idea.', type: 'web', requestedName: 'Name' }).prompt,
+    ],
+  ],
+  [
+    'revision',
+    REVISION_PROMPT_VERSION,
+    [
+      IMPACT_SYSTEM,
+      REVISION_SYSTEM,
+      IMPACT_SCHEMA,
+      impactPrompt(SAMPLE_IMPACT).prompt,
+      revisionPrompt({
+        context: SAMPLE_REVISION,
+        document: documentPlan('web')[1]!,
+        earlier: [],
+        budget: 1000,
+      }).prompt,
     ],
   ],
 ];

@@ -165,6 +165,7 @@ Revise this document so that it reflects the requirement changes above, and noth
 Rules:
 - Change only what the changes require: add what an ADDED requirement needs, rewrite what a MODIFIED one changes, delete what exists only for a REMOVED one together with its citations, and use a RENAMED one's new title.
 - Keep every other ID, heading, table row and sentence exactly as it is, character for character, in the same order. Do not renumber, reword, reorder or "improve" anything the changes do not touch.
+- An ADDED requirement takes the ID given above, its acceptance criteria numbered from its ID's ".1" (FR-n.1, FR-n.2…).
 - New IDs continue after the highest ever used: stories from US-${highest('US', used) + 1}, tasks from T-${highest('T', used) + 1}.${retired.length > 0 ? ` Never use these retired IDs again: ${retired.join(', ')}.` : ''}
 - Cite only IDs defined in this document or in the documents above.
 - Keep the sections "${document.sections.join('", "')}", each a "## " heading with exactly this text, and the title line.

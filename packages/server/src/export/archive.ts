@@ -15,12 +15,6 @@ import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
 export type { RevisionRecord } from './changelog.ts';
 export { type ArchiveEntry, demoteHeadings } from './files.ts';
 
-/**
- * The layouts this module knows. `openspec` is spelled out until the contract's
- * `ArchiveLayout` (generated from the OpenAPI document) lists it; the union is then a no-op.
- */
-export type Layout = ArchiveLayout | 'openspec';
-
 /** What a layout puts in one file: one document as it is, or several under a title. */
 interface Target {
   readonly path: string;
@@ -44,7 +38,7 @@ const MCP_DESIGN = ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and
 /** Documents that define an interface others call: spec-kit's `contracts/`. */
 const CONTRACT_KINDS = ['api-design', 'mcp-tools', 'mcp-resources-and-prompts'];
 
-function layoutPlan(layout: Layout, slug: string): LayoutPlan {
+function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
   switch (layout) {
     case 'plain':
       return {
@@ -196,7 +190,7 @@ function agentsMd(data: ProjectCompleted): string {
  */
 export function archiveEntries(
   data: ProjectCompleted,
-  layout: Layout,
+  layout: ArchiveLayout,
   trace?: string,
   history?: readonly RevisionRecord[],
 ): ArchiveEntry[] {

@@ -73,9 +73,7 @@ describe('revisions with a model', () => {
     // Provenance of revision 2: the impact call, each rewrite with its usage, and the
     // carried-over brief as it was written in revision 1.
     const provenance = (await api('GET', `/projects/${id}/provenance?revision=2`)).json().data;
-    const byKind = new Map(
-      provenance.documents.map((p: { kind: string }) => [p.kind, p] as const),
-    );
+    const byKind = new Map(provenance.documents.map((p: { kind: string }) => [p.kind, p] as const));
     expect(byKind.get('impact')).toMatchObject({
       engine: 'anthropic:claude-fake-1',
       promptVersion: expect.stringMatching(/^impact@1\+system@\d+$/),

@@ -94,7 +94,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         expect(header(res, 'content-type')).toBe('text/markdown; charset=utf-8');
         expect(res.body).toBe(content);
         expect(res.rawPayload.equals(Buffer.from(content, 'utf8'))).toBe(true);
-        expect(header(res, 'cache-control')).toBe('private, max-age=86400');
+        expect(header(res, 'cache-control')).toBe('private, no-cache');
         expect(header(res, 'etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
       }
     });
@@ -179,6 +179,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         ...WEB_FILES.map((f) => `${SLUG}/${f}`),
         `${SLUG}/project.json`,
         `${SLUG}/trace.json`,
+        `${SLUG}/CHANGELOG.md`,
       ],
       kiro: [
         '.kiro/steering/product.md',
@@ -188,6 +189,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         'README.md',
         `.kiro/specs/${SLUG}/project.json`,
         `.kiro/specs/${SLUG}/trace.json`,
+        `.kiro/specs/${SLUG}/CHANGELOG.md`,
       ],
       'spec-kit': [
         `specs/001-${SLUG}/spec.md`,
@@ -198,12 +200,14 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         'README.md',
         `specs/001-${SLUG}/project.json`,
         `specs/001-${SLUG}/trace.json`,
+        `specs/001-${SLUG}/CHANGELOG.md`,
       ],
       agents: [
         'AGENTS.md',
         ...WEB_FILES.map((f) => `docs/${f}`),
         'docs/project.json',
         'docs/trace.json',
+        'docs/CHANGELOG.md',
       ],
     } as const;
 
@@ -220,7 +224,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         expect(res.statusCode).toBe(200);
         expect(header(res, 'content-type')).toBe('application/zip');
         expect(header(res, 'content-disposition')).toBe(`attachment; filename="${SLUG}.zip"`);
-        expect(header(res, 'cache-control')).toBe('private, max-age=86400');
+        expect(header(res, 'cache-control')).toBe('private, no-cache');
         // Streamed: no length announced up front.
         expect(res.headers['content-length']).toBeUndefined();
         expect(header(res, 'transfer-encoding')).toBe('chunked');
@@ -337,7 +341,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
     const s = setupFor([{ provider: 'openai', model: 'gpt-fake-1' }], { backend });
     const live = readsOn(() => s.h);
 
-    it('409 for the archive; stored documents served with no-cache, then cached once completed', async () => {
+    it('409 for the archive; stored documents served with no-cache, then private and revalidated (a revision may change them) once completed', async () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => {
         release = resolve;
@@ -394,7 +398,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         const later = await live.getDocument(s.key, id, 'PROJECT_BRIEF.md');
         expect(later.body).toBe(brief.body);
         expect(header(later, 'etag')).toBe(header(brief, 'etag'));
-        expect(header(later, 'cache-control')).toBe('private, max-age=86400');
+        expect(header(later, 'cache-control')).toBe('private, no-cache');
         const etag = header(brief, 'etag');
         expect(
           (await live.getDocument(s.key, id, 'PROJECT_BRIEF.md', { 'if-none-match': etag }))

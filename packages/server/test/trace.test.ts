@@ -31,7 +31,7 @@ describe('the trace of a project', () => {
 
     const res = await traceOf(key, id);
     expect(res.statusCode, res.body).toBe(200);
-    expect(header(res, 'cache-control')).toBe('private, max-age=86400');
+    expect(header(res, 'cache-control')).toBe('private, no-cache');
     const { data } = res.json();
     const requirements = data.nodes.filter((n: { kind: string }) => n.kind === 'requirement');
     expect(requirements.length).toBeGreaterThan(0);

@@ -106,7 +106,7 @@ describe.each(await backends())('signed webhooks on %s', (backend) => {
     expect(data.id).toMatch(/^we_[0-9A-Z]{26}$/);
     expect(data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(data.secret.slice(6), 'base64')).toHaveLength(24);
-    expect(data.events).toEqual(['project.completed', 'project.failed']);
+    expect(data.events).toEqual(['project.completed', 'project.failed', 'project.revised']);
     const list = await h.request({
       method: 'GET',
       url: '/api/v1/webhook-endpoints',

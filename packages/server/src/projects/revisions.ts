@@ -43,8 +43,11 @@ export type CreateRevisionOutcome =
 
 export type CancelRevisionOutcome =
   | { outcome: 'cancelled'; revision: RevisionRow }
-  | { outcome: 'not_found' }
-  | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
+  | { outcome: 'project_not_found' }
+  | { outcome: 'revision_not_found' }
+  | { outcome: 'not_in_progress'; status: 'completed' | 'failed' }
+  /** Revision 1 is the project's creation, still running: it is cancelled as the project. */
+  | { outcome: 'creation_in_progress' };
 
 /** The revision's error message when it fails or is cancelled: nothing changed, all refunded. */
 export const revisionFailureMessage = (
@@ -267,9 +270,15 @@ export class Revisions {
     let refunded: { mode: Mode; amount: number } | undefined;
     const outcome = await this.#db.transaction(async (tx): Promise<CancelRevisionOutcome> => {
       const project = await lockProject(tx, projectId, options.owner);
-      if (project === undefined) return { outcome: 'not_found' };
+      if (project === undefined) return { outcome: 'project_not_found' };
+      if (revision === 1) {
+        // Revision 1 has no row of its own: it is the creation, in the project's row.
+        return project.status === 'in_progress'
+          ? { outcome: 'creation_in_progress' }
+          : { outcome: 'not_in_progress', status: project.status };
+      }
       const row = await findRevision(tx, projectId, revision);
-      if (row === undefined) return { outcome: 'not_found' };
+      if (row === undefined) return { outcome: 'revision_not_found' };
       if (row.status !== 'in_progress') return { outcome: 'not_in_progress', status: row.status };
       const amount = await abandonRevisionLocked(tx, project, 'cancelled', this.#now());
       if (amount === undefined) throw new Error(`revision ${revision} not running under its lock`);

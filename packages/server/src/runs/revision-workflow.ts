@@ -11,7 +11,7 @@ import { nextFreeNumber, type RequirementDelta } from '../models/deltas.ts';
 import { stableIdsOf } from '../models/offline/stable-ids.ts';
 import type { Revisions } from '../projects/revisions.ts';
 import type { Db } from '../storage/db.ts';
-import { ProjectEndedError } from '../storage/sql/events.ts';
+import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
 import {
   type DocumentRow,
   findProject,
@@ -276,7 +276,16 @@ export class RevisionWorkflow {
     const todo = plan.filter((doc) => affected!.includes(doc.kind));
     // IDs that existed and may be gaps now: everything the base defined, and the retired.
     const gaps = [...new Set([...retired, ...trace.nodes.map((node) => node.id)])];
-    const announced = new Set<string>();
+    // Stages announced by an earlier attempt at this revision (a crash, a hand-back) are
+    // not announced again.
+    const announced = new Set(
+      (await listProjectEvents(this.#db, project.id))
+        .filter(
+          (event) =>
+            event.type === 'stage.started' && (event.data as { revision?: number }).revision === n,
+        )
+        .map((event) => (event.data as { stage: string }).stage),
+    );
 
     const rewrite = async (doc: DocumentKind, docSignal: AbortSignal) => {
       if (!announced.has(doc.stage)) {

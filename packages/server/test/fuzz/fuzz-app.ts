@@ -57,6 +57,7 @@ const WATCHED_TABLES = [
   'credit_balances',
   'credit_ledger',
   'projects',
+  'project_revisions',
   'documents',
   'project_events',
   'provenance',

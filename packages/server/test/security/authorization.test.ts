@@ -112,6 +112,41 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     objectCase(m, `/api/v1/projects/${completed}/archive`, 200),
   'GET /api/v1/projects/:projectId/trace': (m) =>
     objectCase(m, `/api/v1/projects/${completed}/trace`, 200),
+  'GET /api/v1/projects/:projectId/revisions': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/revisions`, 200),
+  'GET /api/v1/projects/:projectId/revisions/:revision': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/revisions/1`, 200),
+  'GET /api/v1/projects/:projectId/revisions/:revision/diff': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/revisions/1/diff`, 200),
+  'POST /api/v1/projects/:projectId/revisions': async () => {
+    const url = `/api/v1/projects/${completed}/revisions`;
+    const payload = JSON.stringify({ changeRequest: 'Drop the seed swaps' });
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      const res = await call(stranger, { method: 'POST', url, payload });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+    // The owner starts one (or finds the one another case started): the project is real.
+    const res = await call(owner, { method: 'POST', url, payload });
+    expect([202, 409], res.body).toContain(res.statusCode);
+  },
+  'POST /api/v1/projects/:projectId/revisions/:revision/cancel': async () => {
+    const started = await call(owner, {
+      method: 'POST',
+      url: `/api/v1/projects/${completed}/revisions`,
+      payload: JSON.stringify({ changeRequest: 'Drop the seed swaps' }),
+    });
+    const revision =
+      started.statusCode === 202
+        ? json(started).data.revision
+        : json(started).error.details.revision;
+    const url = `/api/v1/projects/${completed}/revisions/${revision}/cancel`;
+    await objectCase('POST', url, 200);
+    // Strangers changed nothing: it was running until the owner's cancel.
+    expect(
+      json(await call(owner, { method: 'GET', url: url.replace('/cancel', '') })).data.error.code,
+    ).toBe('generation_cancelled');
+  },
   'POST /api/v1/projects/:projectId/cancel': async () => {
     const id = await heldProject();
     await objectCase('POST', `/api/v1/projects/${id}/cancel`, 200);

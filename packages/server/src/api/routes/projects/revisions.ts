@@ -279,10 +279,22 @@ export async function revisionRoutes(
             await db.transaction((tx) => remember(tx, response));
             return response;
           }
-          case 'not_found':
-            throw revision === 1
-              ? projectNotFound(projectId)
-              : revisionNotFound(projectId, revision);
+          case 'project_not_found':
+            throw projectNotFound(projectId);
+          case 'revision_not_found':
+            throw revisionNotFound(projectId, revision);
+          case 'creation_in_progress':
+            throw new ApiError(
+              'PROJECT_NOT_COMPLETED',
+              `Revision 1 is the project's creation, still in progress: cancel it with POST /api/v1/projects/${id}/cancel.`,
+              {
+                details: {
+                  resource_type: 'revision',
+                  resource_id: `${id}/revisions/1`,
+                  status: 'in_progress',
+                },
+              },
+            );
           case 'not_in_progress':
             throw new ApiError(
               'PROJECT_NOT_IN_PROGRESS',

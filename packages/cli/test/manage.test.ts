@@ -13,6 +13,7 @@ const summary = (n: number, extra: Partial<ProjectSummary> = {}): ProjectSummary
   projectId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   status: 'completed',
   name: `Garden ${n}`,
+  ideaExcerpt: 'A habit tracker for remote teams',
   type: 'web',
   createdAt: `2026-01-0${n}T10:00:00.000Z`,
   completedAt: `2026-01-0${n}T10:01:00.000Z`,

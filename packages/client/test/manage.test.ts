@@ -20,6 +20,7 @@ const summary = (n: number): ProjectSummary => ({
   projectId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   status: 'completed',
   name: `Project ${n}`,
+  ideaExcerpt: 'A habit tracker for remote teams',
   type: 'web',
   createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 60 - n)).toISOString(),
   completedAt: new Date(Date.UTC(2026, 0, 1, 0, 1, 60 - n)).toISOString(),

@@ -100,6 +100,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
           'createdAt',
           'creditsConsumed',
           'errorCode',
+          'ideaExcerpt',
           'name',
           'projectId',
           'status',
@@ -109,6 +110,8 @@ describe.each(await backends())('listing projects on %s', (backend) => {
       const running = items.find((i) => i.status === 'in_progress');
       expect(running).toMatchObject({
         name: null,
+        // A project not yet named reads as the start of its idea (here the whole of it).
+        ideaExcerpt: IDEA,
         type: 'web',
         completedAt: null,
         creditsConsumed: null,

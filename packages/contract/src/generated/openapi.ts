@@ -1658,7 +1658,7 @@ export const openapiDocument = {
       "post": {
         "operationId": "cancelRevision",
         "summary": "Cancel a revision in progress",
-        "description": "Stops an `in_progress` revision. It ends `failed` with `error.code`\n`generation_cancelled`; its whole reservation is refunded, exactly once, in the\ntransaction that ends it, and the previous revision stays current and untouched (a\nhalf-done revision is never visible). Answers 200 with the revision, exactly as\ngetRevision answers from then on.\n\nA revision already `completed` or `failed` (a cancelled one included) → 409\nPROJECT_NOT_IN_PROGRESS with `details.status`. An `Idempotency-Key` makes a retry\nreplay the first 200 instead.\n",
+        "description": "Stops an `in_progress` revision. It ends `failed` with `error.code`\n`generation_cancelled`; its whole reservation is refunded, exactly once, in the\ntransaction that ends it, and the previous revision stays current and untouched (a\nhalf-done revision is never visible). Answers 200 with the revision, exactly as\ngetRevision answers from then on.\n\nA revision already `completed` or `failed` (a cancelled one included) → 409\nPROJECT_NOT_IN_PROGRESS with `details.status`; revision 1 is the project's creation,\nended once the project has (409 PROJECT_NOT_IN_PROGRESS), and while it runs it is\ncancelled with cancelProject (409 PROJECT_NOT_COMPLETED says so). An\n`Idempotency-Key` makes a retry replay the first 200 instead.\n",
         "tags": [
           "projects"
         ],
@@ -4222,6 +4222,7 @@ export const openapiDocument = {
           "projectId",
           "status",
           "name",
+          "ideaExcerpt",
           "type",
           "createdAt",
           "completedAt",
@@ -4248,6 +4249,11 @@ export const openapiDocument = {
               "null"
             ],
             "description": "The project's name; null until the definition stage has settled it."
+          },
+          "ideaExcerpt": {
+            "type": "string",
+            "maxLength": 121,
+            "description": "The start of the idea the project was created from: the whole idea when it is at most\n120 characters, else its first 120 characters cut back to a word, followed by \"…\".\nA project whose name is not settled yet is told apart by it.\n"
           },
           "type": {
             "description": "The project's type; null while the definition stage has not yet chosen one it was not given.",

@@ -771,6 +771,7 @@ export const schemaBundle = {
         "projectId",
         "status",
         "name",
+        "ideaExcerpt",
         "type",
         "createdAt",
         "completedAt",
@@ -797,6 +798,11 @@ export const schemaBundle = {
             "null"
           ],
           "description": "The project's name; null until the definition stage has settled it."
+        },
+        "ideaExcerpt": {
+          "type": "string",
+          "maxLength": 121,
+          "description": "The start of the idea the project was created from: the whole idea when it is at most\n120 characters, else its first 120 characters cut back to a word, followed by \"…\".\nA project whose name is not settled yet is told apart by it.\n"
         },
         "type": {
           "description": "The project's type; null while the definition stage has not yet chosen one it was not given.",

@@ -411,8 +411,10 @@ export interface paths {
          *     getRevision answers from then on.
          *
          *     A revision already `completed` or `failed` (a cancelled one included) → 409
-         *     PROJECT_NOT_IN_PROGRESS with `details.status`. An `Idempotency-Key` makes a retry
-         *     replay the first 200 instead.
+         *     PROJECT_NOT_IN_PROGRESS with `details.status`; revision 1 is the project's creation,
+         *     ended once the project has (409 PROJECT_NOT_IN_PROGRESS), and while it runs it is
+         *     cancelled with cancelProject (409 PROJECT_NOT_COMPLETED says so). An
+         *     `Idempotency-Key` makes a retry replay the first 200 instead.
          */
         post: operations["cancelRevision"];
         delete?: never;
@@ -979,6 +981,12 @@ export interface components {
             status: "in_progress" | "completed" | "failed";
             /** @description The project's name; null until the definition stage has settled it. */
             name: string | null;
+            /**
+             * @description The start of the idea the project was created from: the whole idea when it is at most
+             *     120 characters, else its first 120 characters cut back to a word, followed by "…".
+             *     A project whose name is not settled yet is told apart by it.
+             */
+            ideaExcerpt: string;
             /** @description The project's type; null while the definition stage has not yet chosen one it was not given. */
             type: components["schemas"]["ProjectType"] | null;
             /** Format: date-time */

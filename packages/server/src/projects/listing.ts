@@ -12,6 +12,25 @@ export class UnknownCursorError extends Error {
   override name = 'UnknownCursorError';
 }
 
+/** How much of the idea a listing row carries (`ideaExcerpt`). */
+const EXCERPT_CHARS = 120;
+
+/**
+ * The start of an idea: whole when short, else cut back to the last word that fits and
+ * marked with "…". Code points, not UTF-16 units, so an emoji is never halved.
+ *
+ * @example
+ * ideaExcerpt('A booking app for a dental clinic'); // 'A booking app for a dental clinic'
+ */
+export function ideaExcerpt(idea: string): string {
+  const flat = idea.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  if (chars.length <= EXCERPT_CHARS) return flat;
+  const head = chars.slice(0, EXCERPT_CHARS).join('');
+  const lastSpace = head.lastIndexOf(' ');
+  return `${(lastSpace > EXCERPT_CHARS / 2 ? head.slice(0, lastSpace) : head).trimEnd()}…`;
+}
+
 /** A listing row as the API shows it: small, never the documents. */
 export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
   const final = row.status !== 'in_progress';
@@ -19,6 +38,7 @@ export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
     projectId: row.id,
     status: row.status,
     name: row.name,
+    ideaExcerpt: ideaExcerpt(row.idea),
     // Without a requested type, the stored one is a guess from the idea until the
     // definition (which also sets the name) chooses it.
     type: row.typeRequested || row.name !== null ? row.type : null,

@@ -180,6 +180,7 @@ const summaryColumns = {
   id: projects.id,
   status: projects.status,
   name: projects.name,
+  idea: projects.idea,
   type: projects.type,
   typeRequested: projects.typeRequested,
   createdAt: projects.createdAt,

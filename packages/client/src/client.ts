@@ -19,8 +19,9 @@ export interface PgsOptions extends CommonClientOptions {
    */
   baseUrl?: string | undefined;
   /**
-   * Finished (`completed` or `failed`) projects kept in memory so that reading them
-   * again makes no request; default 100, 0 turns the cache off.
+   * Answers kept in memory: finished projects (a failed one is read again without a
+   * request, a completed one is revalidated with `If-None-Match`), ended revisions and
+   * reads pinned to a revision (never asked for again); default 100, 0 turns the cache off.
    */
   maxCachedProjects?: number | undefined;
 }
@@ -36,7 +37,7 @@ export interface PgsOptions extends CommonClientOptions {
 export class Pgs {
   /** The versioned base every path is appended to, e.g. `http://127.0.0.1:3000/api/v1`. */
   readonly baseUrl: string;
-  /** Generated projects: create, get, waitForCompletion. */
+  /** Generated projects: create, get, waitForCompletion; their revisions: `projects.revisions`. */
   readonly projects: Projects;
   /** The key's credit balance. */
   readonly credits: Credits;

@@ -45,7 +45,10 @@ export interface RequestSpec extends RequestOptions {
   responseType?: 'json' | 'text' | 'bytes' | 'stream' | undefined;
 }
 
-/** A successful response: the parsed JSON body and what came with it. */
+/**
+ * A successful response: the parsed JSON body and what came with it. A 304 to a request
+ * that sent `If-None-Match` is one too, with an undefined `body`: the caller kept its own.
+ */
 export interface APIResponse<T> {
   body: T;
   status: number;
@@ -134,6 +137,7 @@ export function createTransport({
     };
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     const userSignal = spec.signal;
+    const conditional = Object.keys(headers).some((name) => /^if-none-match$/i.test(name));
 
     for (let attempt = 0; ; attempt++) {
       if (userSignal?.aborted) throw new APIUserAbortError({ cause: userSignal.reason });
@@ -170,7 +174,8 @@ export function createTransport({
       }
 
       const requestId = response.headers.get('x-request-id') ?? undefined;
-      if (response.ok) {
+      // A 304 answers a conditional read: the caller holds the body (its `body` is undefined).
+      if (response.ok || (response.status === 304 && conditional)) {
         return { body: parsed as T, status: response.status, headers: response.headers, requestId };
       }
 
@@ -184,17 +189,21 @@ export function createTransport({
   };
 }
 
-/** 409s about a project's state: asking again gets the same answer. */
+/**
+ * 409s about a project's state: asking again gets the same answer (a revision in progress
+ * runs for seconds to minutes, far past the retries' backoff).
+ */
 const SETTLED_CONFLICTS: ReadonlySet<string> = new Set([
   'PROJECT_NOT_IN_PROGRESS',
   'PROJECT_NOT_COMPLETED',
+  'REVISION_IN_PROGRESS',
 ]);
 
 /**
  * Whether an error answer is worth another try: {@link isRetryableStatus}, except a 409
- * about the project's state (`PROJECT_NOT_IN_PROGRESS`, `PROJECT_NOT_COMPLETED`), which
- * answers the same however often it is asked. Other 409s (a request with the same
- * Idempotency-Key still running) clear up.
+ * about the project's state (`PROJECT_NOT_IN_PROGRESS`, `PROJECT_NOT_COMPLETED`,
+ * `REVISION_IN_PROGRESS`), which answers the same however often it is asked. Other 409s (a
+ * request with the same Idempotency-Key still running) clear up.
  *
  * @example
  * isRetryableError(409, 'PROJECT_NOT_IN_PROGRESS'); // false

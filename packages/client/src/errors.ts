@@ -232,6 +232,8 @@ export class APIUserAbortError extends PgsError {
 /** What {@link PollTimeoutError} is built from. */
 export interface PollTimeoutInit {
   projectId: string;
+  /** The revision waited for (`projects.revisions.waitForCompletion`); undefined for a project. */
+  revision?: number | undefined;
   /** The last in-progress status seen, if any poll succeeded. */
   lastStatus: ProjectInProgress | undefined;
   /** How long the wait lasted, in milliseconds. */
@@ -243,9 +245,10 @@ export interface PollTimeoutInit {
 }
 
 /**
- * `projects.waitForCompletion` reached `maxWaitMs` while the project was still
- * `in_progress`. The project keeps generating on the server: wait again, or read
- * it later with `projects.get`.
+ * `projects.waitForCompletion` (or `projects.revisions.waitForCompletion`, then with
+ * `revision`) reached `maxWaitMs` while the project (the revision) was still
+ * `in_progress`. It keeps generating on the server: wait again, or read it later with
+ * `projects.get` (`projects.revisions.get`).
  *
  * @example
  * catch (err) { if (err instanceof PollTimeoutError) console.log(err.lastStatus?.estimatedCompletionMs); }
@@ -253,22 +256,29 @@ export interface PollTimeoutInit {
 export class PollTimeoutError extends PgsError {
   override name = 'PollTimeoutError';
   readonly projectId: string;
+  /** The revision waited for; undefined when the wait was for the project itself. */
+  readonly revision: number | undefined;
   /** The last in-progress status seen (its `estimatedCompletionMs`), or undefined when no poll succeeded. */
   readonly lastStatus: ProjectInProgress | undefined;
   readonly waitedMs: number;
   readonly maxWaitMs: number;
 
-  constructor({ projectId, lastStatus, waitedMs, maxWaitMs, cause }: PollTimeoutInit) {
+  constructor({ projectId, revision, lastStatus, waitedMs, maxWaitMs, cause }: PollTimeoutInit) {
     const estimate =
       lastStatus !== undefined
         ? `; the last estimate was ${Math.ceil(lastStatus.estimatedCompletionMs / 1000)} s left`
         : '';
+    const what =
+      revision === undefined
+        ? `Project ${projectId}`
+        : `Revision ${revision} of project ${projectId}`;
     super(
-      `Project ${projectId} was still in progress after ${formatSeconds(waitedMs)} ` +
+      `${what} was still in progress after ${formatSeconds(waitedMs)} ` +
         `(maxWaitMs ${maxWaitMs})${estimate}. It keeps generating: wait again or read it later.`,
       cause === undefined ? undefined : { cause },
     );
     this.projectId = projectId;
+    this.revision = revision;
     this.lastStatus = lastStatus;
     this.waitedMs = waitedMs;
     this.maxWaitMs = maxWaitMs;

@@ -1,10 +1,12 @@
-import type { GenerationError, ProjectStatus } from '@pgs/contract';
+import type { GenerationError, ProjectStatus, RequirementDelta } from '@pgs/contract';
 import { backoffMs, isRetryableError, type SleepFn, type Transport, waitOrAbort } from './core.ts';
 import { APIConnectionError, APIError, APIUserAbortError, PgsError } from './errors.ts';
 
 /** `data` of `stage.started`: a stage of the workflow is about to make its first call. */
 export interface StageStartedData {
   stage: string;
+  /** The revision whose run it is; absent for the project's creation. */
+  revision?: number;
 }
 
 /** `data` of `document.completed`: a document was stored (its content is not in the event). */
@@ -14,6 +16,8 @@ export interface DocumentCompletedData {
   stage: string;
   tokens_used: number;
   generated_at: string;
+  /** The revision that rewrote it; absent for the project's creation. */
+  revision?: number;
 }
 
 /** `data` of `project.completed`, the last event of a project that completed. */
@@ -29,6 +33,35 @@ export interface ProjectFailedData {
   error: GenerationError;
 }
 
+/** `data` of `revision.started`: a revision of the completed project began. */
+export interface RevisionStartedData {
+  revision: number;
+  changeRequest: string;
+}
+
+/** `data` of `revision.analysed`: the change request read as deltas, and the documents to rewrite. */
+export interface RevisionAnalysedData {
+  revision: number;
+  deltas: RequirementDelta[];
+  /** The filenames the revision will rewrite. */
+  documents: string[];
+}
+
+/** `data` of `revision.completed`, the last event of a revision that became current. */
+export interface RevisionCompletedData {
+  revision: number;
+  status: 'completed';
+  documentsChanged: string[];
+  creditsConsumed: number;
+}
+
+/** `data` of `revision.failed`, the last event of a revision that failed or was cancelled. */
+export interface RevisionFailedData {
+  revision: number;
+  status: 'failed';
+  error: GenerationError;
+}
+
 /** The `data` of each event type of `GET /projects/{id}/events`. */
 export interface ProjectEventDataMap {
   status: ProjectStatus;
@@ -36,6 +69,10 @@ export interface ProjectEventDataMap {
   'document.completed': DocumentCompletedData;
   'project.completed': ProjectCompletedData;
   'project.failed': ProjectFailedData;
+  'revision.started': RevisionStartedData;
+  'revision.analysed': RevisionAnalysedData;
+  'revision.completed': RevisionCompletedData;
+  'revision.failed': RevisionFailedData;
 }
 
 /** The event types of a project's stream. */
@@ -67,14 +104,25 @@ export interface ProjectEventsOptions {
 /** Default `maxReconnects`. @example pgs.projects.events(id, { maxReconnects: DEFAULT_MAX_RECONNECTS * 2 }); */
 export const DEFAULT_MAX_RECONNECTS = 5;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set<ProjectEventType>([
-  'status',
-  'stage.started',
-  'document.completed',
-  'project.completed',
-  'project.failed',
-]);
-const FINAL_TYPES: ReadonlySet<string> = new Set(['project.completed', 'project.failed']);
+// Keyed by the event types so that a new one breaks the build here until it is handled.
+const FINAL = {
+  status: false,
+  'stage.started': false,
+  'document.completed': false,
+  'project.completed': true,
+  'project.failed': true,
+  'revision.started': false,
+  'revision.analysed': false,
+  'revision.completed': true,
+  'revision.failed': true,
+} as const satisfies Record<ProjectEventType, boolean>;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(FINAL));
+/** The events that end a run (the creation or a revision), and with it the stream. */
+const FINAL_TYPES: ReadonlySet<string> = new Set(
+  Object.entries(FINAL)
+    .filter(([, final]) => final)
+    .map(([type]) => type),
+);
 
 /** One dispatched server-sent event, before its `data` is interpreted. */
 export interface SseMessage {

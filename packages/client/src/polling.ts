@@ -2,7 +2,8 @@ import type {
   ProjectCompleted,
   ProjectFailed,
   ProjectInProgress,
-  ProjectStatusResponse,
+  ProjectStatus,
+  Revision,
 } from '@pgs/contract';
 import { type APIResponse, isRetryableStatus, type SleepFn, waitOrAbort } from './core.ts';
 import {
@@ -17,6 +18,13 @@ import {
 /** A project that has finished: `completed` (with `project`, `metadata`) or `failed` (with `error`). */
 export type ProjectResult = ProjectCompleted | ProjectFailed;
 
+/** What the poll loop can wait on: a project's status or a revision's. */
+export type Pollable = ProjectStatus | Revision;
+/** The in-progress variant of a {@link Pollable}. */
+export type Running<S extends Pollable> = Extract<S, { status: 'in_progress' }>;
+/** The finished variants of a {@link Pollable}: what a wait resolves with. */
+export type Finished<S extends Pollable> = Exclude<S, { status: 'in_progress' }>;
+
 /** What `onProgress` learns about the wait besides the status. */
 export interface PollProgress {
   /** Polls that answered `in_progress` so far, this one included. */
@@ -27,8 +35,11 @@ export interface PollProgress {
   nextPollMs: number;
 }
 
-/** Options of `projects.waitForCompletion`. */
-export interface WaitOptions {
+/**
+ * Options of `projects.waitForCompletion` (and, with `P` a `RevisionInProgress`, of
+ * `projects.revisions.waitForCompletion`).
+ */
+export interface WaitOptions<P extends ProjectInProgress = ProjectInProgress> {
   /**
    * Milliseconds between polls. Default: the server's `Retry-After` on the in-progress
    * answer, clamped to 10–30 s as the API asks. Set it only if you have a reason to
@@ -46,9 +57,7 @@ export interface WaitOptions {
    * Called (and awaited) after every poll that finds the project `in_progress`, with
    * the status (`estimatedCompletionMs`) and the pace of the wait. A throw ends the wait.
    */
-  onProgress?:
-    | ((status: ProjectInProgress, progress: PollProgress) => void | Promise<void>)
-    | undefined;
+  onProgress?: ((status: P, progress: PollProgress) => void | Promise<void>) | undefined;
   /**
    * Failed polls in a row (5xx, 408, 409, network errors, request time-outs) tolerated
    * before the last error is thrown; default 10. 429s do not count: they are waited out.
@@ -81,12 +90,12 @@ const BACKOFF_CAP_MS = 30_000;
 const MIN_REQUEST_TIMEOUT_MS = 1_000;
 
 /** One status request with no retries of its own: the poll loop owns the retry policy. */
-export type PollOnce = (request: {
+export type PollOnce<S extends Pollable = ProjectStatus> = (request: {
   signal: AbortSignal | undefined;
   timeoutMs: number | undefined;
   /** Seconds the server may hold an in-progress answer (`Prefer: wait`); undefined: none. */
   waitSeconds: number | undefined;
-}) => Promise<APIResponse<ProjectStatusResponse>>;
+}) => Promise<APIResponse<{ data: S }>>;
 
 /** The clock the poll loop runs on; tests inject one. */
 export interface PollClock {
@@ -167,8 +176,9 @@ function checkNumber(name: string, value: number | undefined, { integer = false 
 }
 
 /**
- * Polls until the project is `completed` or `failed` and resolves with that status
- * (a failed generation is a result, not an exception). Between polls it sleeps for
+ * Polls until the project (or, with `target.revision`, one of its revisions) is
+ * `completed` or `failed` and resolves with that status (a failed run is a result, not an
+ * exception). Between polls it sleeps for
  * the server's hint (10–30 s) or `pollIntervalMs`; a 429 waits for `Retry-After` /
  * `X-RateLimit-Reset`; 5xx, 408, 409 and network errors back off with full jitter;
  * any other error (400, 401, 403, 404, ...) is thrown at once. An abort rejects at
@@ -178,9 +188,9 @@ function checkNumber(name: string, value: number | undefined, { integer = false 
  * @example
  * const result = await pollUntilDone(once, id, { maxWaitMs: 60_000 }, clock);
  */
-export async function pollUntilDone(
-  pollOnce: PollOnce,
-  projectId: string,
+export async function pollUntilDone<S extends Pollable = ProjectStatus>(
+  pollOnce: PollOnce<S>,
+  target: string | { projectId: string; revision: number },
   {
     pollIntervalMs,
     maxWaitMs = DEFAULT_MAX_WAIT_MS,
@@ -188,9 +198,11 @@ export async function pollUntilDone(
     onProgress,
     maxConsecutiveErrors = DEFAULT_MAX_CONSECUTIVE_ERRORS,
     longPollSeconds,
-  }: WaitOptions,
+  }: WaitOptions<Running<S>>,
   { sleep, now, random, timeoutMs }: PollClock,
-): Promise<ProjectResult> {
+): Promise<Finished<S>> {
+  const { projectId, revision } =
+    typeof target === 'string' ? { projectId: target, revision: undefined } : target;
   checkNumber('pollIntervalMs', pollIntervalMs);
   if (pollIntervalMs !== undefined && !Number.isFinite(pollIntervalMs)) {
     throw new PgsError('pollIntervalMs must be finite.');
@@ -203,12 +215,19 @@ export async function pollUntilDone(
 
   const started = now();
   const deadline = started + maxWaitMs;
-  let lastStatus: ProjectInProgress | undefined;
+  let lastStatus: Running<S> | undefined;
   let polls = 0;
   let failures = 0;
   let limited = 0;
   const timedOut = (cause?: unknown) =>
-    new PollTimeoutError({ projectId, lastStatus, waitedMs: now() - started, maxWaitMs, cause });
+    new PollTimeoutError({
+      projectId,
+      revision,
+      lastStatus,
+      waitedMs: now() - started,
+      maxWaitMs,
+      cause,
+    });
 
   for (;;) {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
@@ -221,7 +240,7 @@ export async function pollUntilDone(
       ? Math.min(attemptMs, Math.max(left, MIN_REQUEST_TIMEOUT_MS))
       : attemptMs;
 
-    let response: APIResponse<ProjectStatusResponse> | undefined;
+    let response: APIResponse<{ data: S }> | undefined;
     let failure: unknown;
     try {
       response = await pollOnce({ signal, timeoutMs: requestTimeout, waitSeconds: wait });
@@ -231,8 +250,10 @@ export async function pollUntilDone(
 
     let delay: number;
     if (response !== undefined) {
-      const status = response.body.data;
-      if (status.status !== 'in_progress') return status;
+      const data = response.body.data;
+      // Generic unions do not narrow on their discriminant: the checks are the casts' warrant.
+      if (data.status !== 'in_progress') return data as Finished<S>;
+      const status = data as Running<S>;
       failures = 0;
       limited = 0;
       polls++;

@@ -131,9 +131,19 @@ describe('waitForCompletion: pace', () => {
   });
 });
 
+/** The completed project, or a 304 to a read that names its ETag (as the server answers). */
+const revalidated: Handler = (req, res) => {
+  if (req.headers['if-none-match'] === '"c"') {
+    res.writeHead(304, { etag: '"c"', 'pgs-revision': '1' });
+    res.end();
+    return;
+  }
+  completed(req, res);
+};
+
 describe('waitForCompletion: the cache of finished projects', () => {
-  it('a second wait or get of a finished project makes no request and returns a copy', async () => {
-    server.reply(completed);
+  it('a second wait or get of a completed project revalidates it; a 304 answers a copy from memory', async () => {
+    server.reply(revalidated);
     const { pgs } = client();
     const first = await pgs.projects.waitForCompletion(ID);
     expect(server.requests).toHaveLength(1);
@@ -141,12 +151,17 @@ describe('waitForCompletion: the cache of finished projects', () => {
 
     const again = await pgs.projects.waitForCompletion(ID);
     const read = await pgs.projects.get(ID);
-    expect(server.requests).toHaveLength(1);
     expect(again).toEqual(completedData);
     expect(read).toEqual(completedData);
+    // One conditional request each, with the ETag the first answer carried.
+    expect(server.requests.map((r) => r.headers['if-none-match'])).toEqual([
+      undefined,
+      '"c"',
+      '"c"',
+    ]);
     // Another client has its own memory.
     await client().pgs.projects.get(ID);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests.at(-1)?.headers['if-none-match']).toBeUndefined();
   });
 
   it('caches a failed status read with get, never an in-progress one', async () => {
@@ -166,19 +181,26 @@ describe('waitForCompletion: the cache of finished projects', () => {
   });
 
   it('maxCachedProjects bounds the memory (0 turns it off)', async () => {
-    server.reply(completed);
+    server.reply(revalidated);
     const off = client({ maxCachedProjects: 0 }).pgs;
     await off.projects.get(ID);
     await off.projects.get(ID);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined]);
 
-    server.reply(completed);
+    server.reply(revalidated);
     const other = '00000000-0000-4000-8000-000000000000';
     const one = client({ maxCachedProjects: 1 }).pgs;
     await one.projects.get(ID);
     await one.projects.get(other); // evicts ID
     await one.projects.get(other);
     await one.projects.get(ID);
-    expect(server.requests.map((r) => r.url.split('/').at(-1))).toEqual([ID, other, ID]);
+    expect(
+      server.requests.map((r) => [r.url.split('/').at(-1), r.headers['if-none-match']]),
+    ).toEqual([
+      [ID, undefined],
+      [other, undefined],
+      [other, '"c"'],
+      [ID, undefined],
+    ]);
   });
 });

@@ -30,14 +30,18 @@ const EXAMPLE = join(ROOT, 'packages/client/examples/quickstart.ts');
 const README = join(ROOT, 'packages/client/README.md');
 
 /** A fetch that counts the requests it sends. */
-function countingFetch(): { fetch: FetchLike; count: () => number } {
+function countingFetch(): { fetch: FetchLike; count: () => number; statuses: number[] } {
   let n = 0;
+  const statuses: number[] = [];
   return {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       n++;
-      return globalThis.fetch(input, init);
+      const response = await globalThis.fetch(input, init);
+      statuses.push(response.status);
+      return response;
     },
     count: () => n,
+    statuses,
   };
 }
 
@@ -53,7 +57,7 @@ describe('the SDK against the real server', () => {
     await server?.stop();
   });
 
-  it('completed: progress while in_progress, then the project; a second read is from memory', async () => {
+  it('completed: progress while in_progress, then the project; a second read is revalidated (304)', async () => {
     const counter = countingFetch();
     const client = pgs({ fetch: counter.fetch });
 
@@ -107,10 +111,13 @@ describe('the SDK against the real server', () => {
     expect(result.metadata.documentsGenerated).toBe(result.project.documents.length);
     expect(result.metadata.creditsConsumed).toBeGreaterThan(0);
 
+    // A completed project changes when a revision completes: each later read asks with
+    // If-None-Match, and the server's 304 is answered from memory.
     const requests = counter.count();
     await expect(client.projects.get(created.projectId)).resolves.toEqual(result);
     await expect(client.projects.waitForCompletion(created.projectId)).resolves.toEqual(result);
-    expect(counter.count()).toBe(requests);
+    expect(counter.count()).toBe(requests + 2);
+    expect(counter.statuses.slice(-2)).toEqual([304, 304]);
 
     const after = await client.credits.get();
     expect(after).toEqual({

@@ -1,7 +1,9 @@
 /** The parameters, options and small types of the projects resource. */
 import type {
+  ArchiveLayout,
   ProjectInProgress,
   ProjectState,
+  ProjectStatus,
   ProjectType,
   ProvenanceResponse,
   TraceSeverity,
@@ -33,6 +35,13 @@ export interface ProjectCreated extends ProjectInProgress {
   replayed: boolean;
 }
 
+/** What `projects.getWithRevision` answers: the status, and which revision it describes. */
+export interface ProjectStatusWithRevision {
+  status: ProjectStatus;
+  /** The `PGS-Revision` header: the revision the status describes (1 for the creation). */
+  revision: number;
+}
+
 /** Query of `projects.list`. */
 export interface ProjectListParams {
   /** Projects per page, 1 to 100 (server default 20). */
@@ -43,12 +52,25 @@ export interface ProjectListParams {
   startingAfter?: string | undefined;
 }
 
-/** A layout of `projects.archive`: where each document goes in the zip. */
-export type ArchiveLayout = 'plain' | 'kiro' | 'spec-kit' | 'agents';
+/** A layout of `projects.archive`: where each document goes in the zip (the contract's list). */
+export type { ArchiveLayout };
+
+/** Options of the reads of a project's results: `document`, `archive`, `trace`, `provenance`. */
+export interface ResultReadOptions extends RequestOptions {
+  /**
+   * Read this revision (`?revision=n`) instead of the current one. A completed revision
+   * never changes; one in progress or failed is a `ConflictError` (`PROJECT_NOT_COMPLETED`),
+   * one the project does not have a `NotFoundError`.
+   */
+  revision?: number | undefined;
+}
 
 /** Options of `projects.archive`. */
-export interface ArchiveOptions extends RequestOptions {
-  /** `plain` (default): `<slug>/<filename>`; `kiro`, `spec-kit`, `agents`: see docs/api.md. */
+export interface ArchiveOptions extends ResultReadOptions {
+  /**
+   * `plain` (default): `<slug>/<filename>`; `kiro`, `spec-kit`, `agents`, `openspec`
+   * (OpenSpec's `openspec/` tree, with a change folder per revision): see docs/api.md.
+   */
   layout?: ArchiveLayout | undefined;
 }
 

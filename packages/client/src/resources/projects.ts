@@ -5,11 +5,9 @@ import type {
   ProjectListResponse,
   ProjectStatus,
   ProjectStatusResponse,
-  ProvenanceResponse,
-  Trace,
-  TraceResponse,
 } from '@pgs/contract';
 import {
+  type APIResponse,
   abortableSleep,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
@@ -20,13 +18,15 @@ import { type ProjectEvent, type ProjectEventsOptions, streamProjectEvents } fro
 import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
 import { type FetchPage, ProjectPage, ProjectPagePromise } from './project-pages.ts';
 import type {
-  ArchiveOptions,
   ProjectCreated,
   ProjectCreateParams,
   ProjectListParams,
-  Provenance,
+  ProjectStatusWithRevision,
 } from './project-params.ts';
-import { APIResource, segment } from './resource.ts';
+import { ProjectResults } from './project-results.ts';
+import { segment } from './resource.ts';
+import { ResultCache } from './result-cache.ts';
+import { Revisions } from './revisions.ts';
 
 export * from './project-params.ts';
 
@@ -38,34 +38,41 @@ export interface ProjectsOptions {
   now?: (() => number) | undefined;
   random?: (() => number) | undefined;
   timeoutMs?: number | undefined;
-  /** Finished projects kept in memory; 0 turns the cache off. Default 100. */
+  /** Answers kept in memory (finished projects, ended revisions, pinned reads); 0 turns the cache off. Default 100. */
   maxCachedProjects?: number | undefined;
 }
 
 /** Default `maxCachedProjects`. @example new Pgs({ maxCachedProjects: DEFAULT_MAX_CACHED_PROJECTS * 10 }); */
 export const DEFAULT_MAX_CACHED_PROJECTS = 100;
 
+/** The `PGS-Revision` of a status answer; 1 from a server that does not send it. */
+function revisionOf(headers: Headers): number {
+  const n = Number(headers.get('pgs-revision') ?? Number.NaN);
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+}
+
 /**
- * Generated projects. `pgs.projects`.
+ * Generated projects. `pgs.projects`; their revisions are `pgs.projects.revisions`.
  *
- * A `completed` or `failed` project never changes again, so the client keeps it (by
- * id, in memory, the `maxCachedProjects` most recent): a later `get` or
- * `waitForCompletion` of it answers from memory without a request.
+ * The client remembers finished projects (by id, in memory, the `maxCachedProjects` most
+ * recent). A `failed` project never changes: a later `get` or `waitForCompletion` of it
+ * answers from memory without a request. A `completed` project changes when a revision
+ * completes, so it is revalidated: the request carries `If-None-Match` with the remembered
+ * `ETag`, and a `304 Not Modified` (no body) answers from memory.
  *
  * @example
  * const { projectId } = await pgs.projects.create({ idea: 'A habit tracker for remote teams' });
  * const result = await pgs.projects.waitForCompletion(projectId);
  * if (result.status === 'completed') console.log(result.project.name);
  */
-export class Projects extends APIResource {
+export class Projects extends ProjectResults {
+  /** Changes of a completed project: create, list, get, waitForCompletion, cancel, diff. */
+  readonly revisions: Revisions;
   readonly #baseUrl: string | undefined;
   readonly #clock: PollClock;
-  readonly #maxCached: number;
-  // Insertion order doubles as recency: a hit is re-inserted, the oldest is evicted.
-  readonly #finished = new Map<string, ProjectResult>();
 
   constructor(request: Transport, options: ProjectsOptions = {}) {
-    super(request);
+    super(request, new ResultCache(options.maxCachedProjects ?? DEFAULT_MAX_CACHED_PROJECTS));
     this.#baseUrl = options.baseUrl;
     this.#clock = {
       sleep: options.sleep ?? abortableSleep,
@@ -73,14 +80,11 @@ export class Projects extends APIResource {
       random: options.random ?? Math.random,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     };
-    const maxCached = options.maxCachedProjects ?? DEFAULT_MAX_CACHED_PROJECTS;
-    if (
-      !(Number.isSafeInteger(maxCached) || maxCached === Number.POSITIVE_INFINITY) ||
-      maxCached < 0
-    ) {
-      throw new PgsError('maxCachedProjects must be a non-negative integer (or Infinity).');
-    }
-    this.#maxCached = maxCached;
+    this.revisions = new Revisions(request, {
+      clock: this.#clock,
+      cache: this.cache,
+      absolute: (location) => this.#absolute(location),
+    });
   }
 
   /**
@@ -126,26 +130,56 @@ export class Projects extends APIResource {
 
   /**
    * Reads a project's status: `in_progress` (with `estimatedCompletionMs`),
-   * `completed` (with `project` and `metadata`) or `failed` (with `error`). A
-   * failed generation is a status, not a thrown error. A finished project is
-   * answered from the client's memory when it was seen before.
+   * `completed` (with `project` and `metadata`: the latest completed revision) or `failed`
+   * (with `error`). A failed generation is a status, not a thrown error. A failed project
+   * seen before is answered from memory; a completed one is revalidated (`If-None-Match`,
+   * a 304 answers from memory).
    *
    * @example
    * const p = await pgs.projects.get(id);
    * switch (p.status) { case 'in_progress': wait(p.estimatedCompletionMs); break; case 'failed': console.error(p.error.message); }
    */
   async get(projectId: string, options: RequestOptions = {}): Promise<ProjectStatus> {
-    const path = `/projects/${segment('projectId', projectId)}`;
-    const cached = this.#cached(projectId);
-    if (cached !== undefined) return cached;
-    const { body } = await this.request<ProjectStatusResponse>({ ...options, method: 'GET', path });
-    this.#remember(projectId, body.data);
-    return body.data;
+    return (await this.getWithRevision(projectId, options)).status;
   }
 
   /**
-   * Polls a project until it is `completed` or `failed` and resolves with that
-   * status: a failed generation is a result (check `status`), not an exception.
+   * {@link Projects.get}, with the revision the status describes (its `PGS-Revision`
+   * header): 1 until a revision of the project completes, whatever revision is running.
+   *
+   * @example
+   * const { status, revision } = await pgs.projects.getWithRevision(id);
+   * if (status.status === 'completed') console.log(`${status.project.name}, revision ${revision}`);
+   */
+  async getWithRevision(
+    projectId: string,
+    options: RequestOptions = {},
+  ): Promise<ProjectStatusWithRevision> {
+    const path = `/projects/${segment('projectId', projectId)}`;
+    const hit = this.cache.get<ProjectResult>(projectId);
+    if (hit !== undefined && hit.value.status === 'failed') {
+      return { status: hit.value, revision: hit.revision ?? 1 };
+    }
+    const conditional = hit?.etag === undefined ? {} : { 'If-None-Match': hit.etag };
+    const response = await this.request<ProjectStatusResponse | undefined>({
+      ...options,
+      method: 'GET',
+      path,
+      headers: { ...conditional, ...options.headers },
+    });
+    if (response.status === 304) {
+      if (hit === undefined)
+        throw new PgsError('The server answered 304 to an unconditional read.');
+      return { status: hit.value, revision: hit.revision ?? revisionOf(response.headers) };
+    }
+    return this.#remember(projectId, response as APIResponse<ProjectStatusResponse>);
+  }
+
+  /**
+   * Polls a project until it is `completed` or `failed` and resolves with that status:
+   * a failed generation is a result (check `status`), not an exception. A project whose
+   * revision is running is `completed` (its latest completed revision): wait for the
+   * revision with `projects.revisions.waitForCompletion`.
    *
    * - Pace: the server's `Retry-After` on each in-progress answer (clamped to 10–30 s),
    *   unless `pollIntervalMs` is given. The first poll is immediate.
@@ -157,7 +191,8 @@ export class Projects extends APIResource {
    * - `maxWaitMs` (default 30 min): {@link PollTimeoutError} with `lastStatus`; sooner if a
    *   429 asks to wait past it.
    * - `onProgress(status, progress)`: after every in-progress poll.
-   * - A project already seen finished resolves from memory without a request.
+   * - A project seen finished before is answered as `get` answers it: from memory when
+   *   failed, revalidated with one conditional request when completed.
    *
    * @example
    * const result = await pgs.projects.waitForCompletion(id, {
@@ -167,23 +202,29 @@ export class Projects extends APIResource {
    */
   async waitForCompletion(projectId: string, options: WaitOptions = {}): Promise<ProjectResult> {
     const path = `/projects/${segment('projectId', projectId)}`;
-    const cached = this.#cached(projectId);
-    if (cached !== undefined) return cached;
+    // A finished project never runs again: one (conditional) read answers.
+    if (this.cache.get(projectId) !== undefined) {
+      const { status } = await this.getWithRevision(projectId, { signal: options.signal });
+      if (status.status !== 'in_progress') return status;
+    }
+    let last: APIResponse<ProjectStatusResponse> | undefined;
     const result = await pollUntilDone(
-      async ({ signal, timeoutMs, waitSeconds }) =>
-        this.request<ProjectStatusResponse>({
+      async ({ signal, timeoutMs, waitSeconds }) => {
+        last = await this.request<ProjectStatusResponse>({
           method: 'GET',
           path,
           signal,
           timeoutMs,
           maxRetries: 0,
           ...(waitSeconds === undefined ? {} : { headers: { prefer: `wait=${waitSeconds}` } }),
-        }),
+        });
+        return last;
+      },
       projectId,
       options,
       this.#clock,
     );
-    this.#remember(projectId, result);
+    if (last !== undefined) this.#remember(projectId, last);
     return result;
   }
 
@@ -229,7 +270,7 @@ export class Projects extends APIResource {
       method: 'POST',
       path,
     });
-    this.#remember(projectId, body.data);
+    this.cache.set(projectId, { value: body.data, etag: undefined, revision: 1 });
     return body.data;
   }
 
@@ -243,16 +284,19 @@ export class Projects extends APIResource {
    */
   async delete(projectId: string, options: RequestOptions = {}): Promise<void> {
     const path = `/projects/${segment('projectId', projectId)}`;
-    this.#finished.delete(projectId);
+    this.cache.forgetProject(projectId);
     await this.request<undefined>({ ...options, method: 'DELETE', path });
-    this.#finished.delete(projectId);
+    this.cache.forgetProject(projectId);
   }
 
   /**
    * The project's life as it happens (`GET /projects/{id}/events`, server-sent events):
    * `status` first (on a new stream), then `stage.started` and `document.completed` as
    * they happen, and last `project.completed` or `project.failed`, after which the
-   * iteration ends. Errors before the stream opens are the usual classes
+   * iteration ends. A stream of a completed project follows the revision running (its
+   * `revision.*` events, and the stages and documents with a `revision`) to
+   * `revision.completed` or `revision.failed`; with none running it ends after `status` and
+   * the last run's final event. Errors before the stream opens are the usual classes
    * (`NotFoundError`, `AuthenticationError`, `RateLimitError` after the retries...). A
    * connection that drops is reopened with `Last-Event-ID` (the server's `retry:` plus
    * jittered backoff, `maxReconnects` times in a row without an event), so no event is
@@ -272,112 +316,17 @@ export class Projects extends APIResource {
     );
   }
 
-  /**
-   * One document's markdown (`getProjectDocument`), by its `filename` in the status
-   * (`PRODUCT_REQUIREMENTS.md`): available as soon as it is stored, while the project is
-   * still in progress. A failed project is a `ConflictError` (`PROJECT_NOT_COMPLETED`),
-   * not retried; an unknown filename a `NotFoundError`.
-   *
-   * @example
-   * const prd = await pgs.projects.document(projectId, 'PRODUCT_REQUIREMENTS.md');
-   */
-  async document(
+  /** Remembers a finished status with its ETag and revision; an in-progress one is not kept. */
+  #remember(
     projectId: string,
-    filename: string,
-    options: RequestOptions = {},
-  ): Promise<string> {
-    const path = `/projects/${segment('projectId', projectId)}/documents/${segment('filename', filename)}`;
-    const { body } = await this.request<string>({
-      ...options,
-      method: 'GET',
-      path,
-      responseType: 'text',
-      headers: { Accept: 'text/markdown', ...options.headers },
-    });
-    return body;
-  }
-
-  /**
-   * A completed project as one zip (`getProjectArchive`): every document and
-   * `project.json`, laid out for `layout`. Resolves with the whole zip in memory (a few
-   * text files, tens of kilobytes). A project not completed is a `ConflictError`
-   * (`PROJECT_NOT_COMPLETED`, `details.status`), not retried.
-   *
-   * @example
-   * const zip = await pgs.projects.archive(projectId, { layout: 'kiro' });
-   * await writeFile('project.zip', zip);
-   */
-  async archive(projectId: string, options: ArchiveOptions = {}): Promise<Uint8Array> {
-    const { layout, ...rest } = options;
-    const path = `/projects/${segment('projectId', projectId)}/archive`;
-    const { body } = await this.request<Uint8Array>({
-      ...rest,
-      method: 'GET',
-      path,
-      query: { layout },
-      responseType: 'bytes',
-      headers: { Accept: 'application/zip', ...rest.headers },
-    });
-    return body;
-  }
-
-  /**
-   * A completed project's trace graph (`getProjectTrace`): the IDs its documents define
-   * (`nodes`), the citations between them (`edges`), for each `FR-n` its acceptance criteria
-   * and the stories, architecture components and plan tasks that reach it (`coverage`, with
-   * `totals`), and what the deterministic checks found (`findings`, worst first; the rules
-   * are in docs/trace.md). A project in progress or failed is a `ConflictError`
-   * (`PROJECT_NOT_COMPLETED`, `details.status`), not retried; another key's project a
-   * `NotFoundError`. Retries, time-outs and `signal` are those of every request.
-   *
-   * @example
-   * const { coverage, findings } = await pgs.projects.trace(projectId);
-   * for (const fr of coverage.requirements) if (fr.tasks.length === 0) console.log(`${fr.id} has no task`);
-   * console.log(findings.filter((f) => f.severity === 'critical' || f.severity === 'high').length);
-   */
-  async trace(projectId: string, options: RequestOptions = {}): Promise<Trace> {
-    const path = `/projects/${segment('projectId', projectId)}/trace`;
-    const { body } = await this.request<TraceResponse>({ ...options, method: 'GET', path });
-    return body.data;
-  }
-
-  /**
-   * How a project was generated (`getProjectProvenance`), in any state: for the definition
-   * and each document stored so far, the `engine` that wrote it (`offline`, the built-in
-   * engine, or `provider:model`), the prompt version, the tokens the provider reported, the
-   * model calls (`attempts`) and `repairs`, and what the quality gate found in the first
-   * answer (`initialFindings`) and still finds in the stored one (`findings`). Another key's
-   * project is a `NotFoundError`. Retries, time-outs and `signal` are those of every request.
-   *
-   * @example
-   * const { definition, documents } = await pgs.projects.provenance(projectId);
-   * const parts = [...(definition ? [definition] : []), ...documents];
-   * if (parts.every((part) => part.engine === 'offline')) console.log('written by the offline engine');
-   */
-  async provenance(projectId: string, options: RequestOptions = {}): Promise<Provenance> {
-    const path = `/projects/${segment('projectId', projectId)}/provenance`;
-    const { body } = await this.request<ProvenanceResponse>({ ...options, method: 'GET', path });
-    return body.data;
-  }
-
-  #cached(projectId: string): ProjectResult | undefined {
-    const hit = this.#finished.get(projectId);
-    if (hit === undefined) return undefined;
-    this.#finished.delete(projectId);
-    this.#finished.set(projectId, hit);
-    // A copy, so a caller that edits its result cannot change what the next caller gets.
-    return structuredClone(hit);
-  }
-
-  #remember(projectId: string, status: ProjectStatus): void {
-    if (status.status === 'in_progress' || this.#maxCached <= 0) return;
-    this.#finished.delete(projectId);
-    this.#finished.set(projectId, structuredClone(status));
-    while (this.#finished.size > this.#maxCached) {
-      const oldest = this.#finished.keys().next().value;
-      if (oldest === undefined) break;
-      this.#finished.delete(oldest);
+    { body, headers }: APIResponse<ProjectStatusResponse>,
+  ): ProjectStatusWithRevision {
+    const revision = revisionOf(headers);
+    if (body.data.status !== 'in_progress') {
+      const etag = headers.get('etag') ?? undefined;
+      this.cache.set(projectId, { value: body.data, etag, revision });
     }
+    return { status: body.data, revision };
   }
 
   #absolute(location: string): string {

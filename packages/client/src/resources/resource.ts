@@ -17,3 +17,20 @@ export function segment(name: string, value: string): string {
   }
   return encodeURIComponent(value);
 }
+
+/**
+ * A revision number (`revision` of a read, or of a path): a whole number from 1, else a
+ * {@link PgsError} before any request.
+ *
+ * @example
+ * const query = { revision: revisionNumber(options.revision) };
+ */
+export function revisionNumber(value: number): number;
+export function revisionNumber(value: number | undefined): number | undefined;
+export function revisionNumber(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new PgsError(`revision must be a whole number from 1, not ${String(value)}.`);
+  }
+  return value;
+}

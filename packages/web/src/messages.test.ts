@@ -92,6 +92,30 @@ describe('describeError', () => {
     );
   });
 
+  it('a revision: its own words for a conflict, a 402, a 404 and a change request too long', () => {
+    const revision = { subject: 'revision' } as const;
+    expect(describeError(fromServer(409, 'PROJECT_NOT_IN_PROGRESS'), revision).text).toBe(
+      'This revision has already ended: there is nothing to cancel.',
+    );
+    expect(describeError(fromServer(409, 'REVISION_IN_PROGRESS', { revision: 2 })).text).toBe(
+      'Another revision of this project is still running: wait for it to end, or cancel it.',
+    );
+    expect(
+      describeError(fromServer(402, 'INSUFFICIENT_CREDITS', { required: 44, available: 10 }), {
+        ...revision,
+        price: 1,
+      }).text,
+    ).toBe('Not enough credits: this revision costs 44 credits and your balance is 10 credits.');
+    expect(describeError(fromServer(404, 'RESOURCE_NOT_FOUND'), revision).text).toBe(
+      PLAIN.revisionNotFound,
+    );
+    expect(
+      describeError(
+        fromServer(400, 'VALIDATION_ERROR', { invalid_fields: { changeRequest: 'too long' } }),
+      ).text,
+    ).toBe('The change request must be 1 to 4,000 characters.');
+  });
+
   it('an abort is quiet; anything unknown still gets words', () => {
     expect(describeError(new APIUserAbortError()).kind).toBe('aborted');
     expect(describeError(new TypeError('x is undefined')).text).toBe(

@@ -42,6 +42,7 @@ export const PLAIN = {
   unreachable:
     'Cannot reach the PGS server. Check that it is running and your connection, then try again.',
   notFound: 'There is no such project for this key (it may have been deleted).',
+  revisionNotFound: 'This project has no such revision (or the project was deleted).',
 } as const;
 
 /** What the screen knew when the request failed, to fill in what the error lacks. */
@@ -50,6 +51,8 @@ export interface ProblemContext {
   price?: number | undefined;
   /** The balance last read, in credits. */
   balance?: number | undefined;
+  /** What was acted on: a revision's conflicts and prices read differently. Default `project`. */
+  subject?: 'project' | 'revision' | undefined;
 }
 
 // Plain names of the fields the console sends, for validation messages.
@@ -57,6 +60,7 @@ const FIELD_RULES: Readonly<Record<string, string>> = {
   idea: 'The idea must be 10 to 5,000 characters.',
   name: 'The name must be 1 to 80 characters.',
   type: 'Choose a type from the list.',
+  changeRequest: 'The change request must be 1 to 4,000 characters.',
 };
 
 /**
@@ -75,13 +79,16 @@ export function describeError(error: unknown, context: ProblemContext = {}): Pro
   if (error instanceof InsufficientCreditsError) {
     const price = numberOf(error.details?.required) ?? context.price;
     const balance = numberOf(error.details?.available) ?? context.balance;
-    return { kind: 'credits', text: notEnoughCreditsText(price, balance) };
+    return { kind: 'credits', text: notEnoughCreditsText(price, balance, context.subject) };
   }
   if (error instanceof RateLimitError) {
     const retryAfter = Math.max(1, Math.ceil(error.retryAfter ?? 60));
     return { kind: 'rate-limited', text: rateLimitText(retryAfter), retryAfter };
   }
-  if (error instanceof NotFoundError) return { kind: 'not-found', text: PLAIN.notFound };
+  if (error instanceof NotFoundError) {
+    const text = context.subject === 'revision' ? PLAIN.revisionNotFound : PLAIN.notFound;
+    return { kind: 'not-found', text };
+  }
   if (error instanceof ValidationError) {
     const fields = [...error.missingFields, ...Object.keys(error.invalidFields)];
     const known = fields.map((field) => FIELD_RULES[field]).filter((t) => t !== undefined);
@@ -90,7 +97,9 @@ export function describeError(error: unknown, context: ProblemContext = {}): Pro
       text: known.length > 0 ? [...new Set(known)].join(' ') : error.message,
     };
   }
-  if (error instanceof ConflictError) return { kind: 'conflict', text: conflictText(error) };
+  if (error instanceof ConflictError) {
+    return { kind: 'conflict', text: conflictText(error, context.subject ?? 'project') };
+  }
   if (error instanceof InternalServerError) {
     const id = error.requestId ? ` If it persists, quote request id ${error.requestId}.` : '';
     return { kind: 'server', text: `The server ran into a problem. Try again.${id}` };
@@ -109,9 +118,13 @@ export function describeError(error: unknown, context: ProblemContext = {}): Pro
  * @example
  * notEnoughCreditsText(47, 12); // 'Not enough credits: this project costs 47 credits and your balance is 12 credits.'
  */
-export function notEnoughCreditsText(price: number | undefined, balance: number | undefined) {
+export function notEnoughCreditsText(
+  price: number | undefined,
+  balance: number | undefined,
+  subject: 'project' | 'revision' = 'project',
+) {
   const costs =
-    price === undefined ? 'this project costs more' : `this project costs ${price} credits`;
+    price === undefined ? `this ${subject} costs more` : `this ${subject} costs ${price} credits`;
   const has = balance === undefined ? '' : ` and your balance is ${balance} credits`;
   return `Not enough credits: ${costs}${has}.`;
 }
@@ -128,12 +141,18 @@ export function rateLimitText(secondsLeft: number): string {
     : 'Too many requests. You can try again now.';
 }
 
-function conflictText(error: ConflictError): string {
+function conflictText(error: ConflictError, subject: 'project' | 'revision'): string {
   switch (error.code) {
     case 'PROJECT_NOT_IN_PROGRESS':
-      return 'This project has already finished: there is nothing to cancel.';
+      return subject === 'revision'
+        ? 'This revision has already ended: there is nothing to cancel.'
+        : 'This project has already finished: there is nothing to cancel.';
     case 'PROJECT_NOT_COMPLETED':
-      return 'This project is not completed, so it has no archive yet.';
+      return subject === 'revision'
+        ? 'Only a completed project, or a completed revision, can be read this way.'
+        : 'This project is not completed, so it has no archive yet.';
+    case 'REVISION_IN_PROGRESS':
+      return 'Another revision of this project is still running: wait for it to end, or cancel it.';
     case 'IDEMPOTENCY_CONFLICT':
       return 'The same request is still being processed. Wait a moment and try again.';
     default:

@@ -1,15 +1,64 @@
 import type { ProjectType } from '@pgs/client';
 
+/** One row of the credits table: what a kind of document costs and the types that have it. */
+interface DocumentPrice {
+  credits: number;
+  types: 'all' | ProjectType;
+  /**
+   * Whether a revision may rewrite it: the requirements and every document that builds on
+   * them in the catalogue (docs/revisions.md), which is every kind but the brief.
+   */
+  revisable: boolean;
+}
+
 /**
- * Credits a project of each type costs: the sum of its documents' prices in the table of
- * docs/api.md ("Credits"). The API does not publish prices (the 402 answer carries the
- * price only after the fact), so the console keeps this copy; a test compares it with
- * that table, so the two cannot drift apart unnoticed.
+ * The credits table of docs/api.md ("Credits"), kind by kind. The API does not publish
+ * prices (the 402 answer carries the price only after the fact), so the console keeps this
+ * copy, the only one it has; a test compares it with that table, so the two cannot drift
+ * apart unnoticed.
+ *
+ * @example
+ * DOCUMENT_PRICES['product-requirements'].credits; // 8
+ */
+export const DOCUMENT_PRICES: Readonly<Record<string, DocumentPrice>> = {
+  'project-brief': { credits: 5, types: 'all', revisable: false },
+  'product-requirements': { credits: 8, types: 'all', revisable: true },
+  'user-stories': { credits: 5, types: 'all', revisable: true },
+  architecture: { credits: 8, types: 'all', revisable: true },
+  'data-model': { credits: 6, types: 'web', revisable: true },
+  'api-design': { credits: 6, types: 'web', revisable: true },
+  screens: { credits: 6, types: 'mobile', revisable: true },
+  navigation: { credits: 4, types: 'mobile', revisable: true },
+  'offline-and-permissions': { credits: 5, types: 'mobile', revisable: true },
+  'mcp-tools': { credits: 6, types: 'mcp', revisable: true },
+  'mcp-resources-and-prompts': { credits: 5, types: 'mcp', revisable: true },
+  'mcp-transport-and-clients': { credits: 4, types: 'mcp', revisable: true },
+  'implementation-plan': { credits: 6, types: 'all', revisable: true },
+  readme: { credits: 3, types: 'all', revisable: true },
+};
+
+/** Credits every revision costs for reading its change request (docs/revisions.md). @example REVISION_FEE; // 2 */
+export const REVISION_FEE = 2;
+
+const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
+
+function sumOf(type: ProjectType, keep: (price: DocumentPrice) => boolean): number {
+  let total = 0;
+  for (const price of Object.values(DOCUMENT_PRICES)) {
+    if ((price.types === 'all' || price.types === type) && keep(price)) total += price.credits;
+  }
+  return total;
+}
+
+/**
+ * Credits a project of each type costs: the sum of its documents' prices.
  *
  * @example
  * PRICES.web; // 47
  */
-export const PRICES: Readonly<Record<ProjectType, number>> = { web: 47, mobile: 50, mcp: 50 };
+export const PRICES: Readonly<Record<ProjectType, number>> = Object.fromEntries(
+  TYPES.map((type) => [type, sumOf(type, () => true)]),
+) as Record<ProjectType, number>;
 
 /**
  * The credits reserved when a project is created: its type's price, or without a type the
@@ -20,4 +69,27 @@ export const PRICES: Readonly<Record<ProjectType, number>> = { web: 47, mobile: 
  */
 export function priceOf(type: ProjectType | undefined): number {
   return type === undefined ? Math.max(...Object.values(PRICES)) : PRICES[type];
+}
+
+/** What a revision reserves, split the way the Revise form explains it. */
+export interface RevisionPrice {
+  /** The analysis fee, always charged when the revision completes. */
+  fee: number;
+  /** Every document it may rewrite; only those it does rewrite are charged. */
+  documents: number;
+  /** `fee + documents`: what is held from the balance while it runs. */
+  total: number;
+}
+
+/**
+ * What revising a project of `type` reserves: the analysis fee plus every document the
+ * revision may rewrite. At the end the fee and the documents rewritten are charged and the
+ * rest released; a failed or cancelled revision is refunded whole.
+ *
+ * @example
+ * revisionPrice('web'); // { fee: 2, documents: 42, total: 44 }
+ */
+export function revisionPrice(type: ProjectType): RevisionPrice {
+  const documents = sumOf(type, (price) => price.revisable);
+  return { fee: REVISION_FEE, documents, total: REVISION_FEE + documents };
 }

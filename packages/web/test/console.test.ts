@@ -5,6 +5,7 @@ import { type Suite, startSuite } from './helpers/suite.ts';
 import { errorsAndSafety } from './scenarios/errors-and-safety.ts';
 import { firstVisit } from './scenarios/first-visit.ts';
 import { engineProvenance } from './scenarios/provenance.ts';
+import { revisions } from './scenarios/revisions.ts';
 
 const skip = await chromiumUnavailable();
 
@@ -35,6 +36,7 @@ describe.skipIf(skip !== undefined)('the console in Chromium', { timeout: 60_000
 
   describe('a first visit', () => firstVisit(current));
   describe('who wrote a project', () => engineProvenance(current));
+  describe('revising a project', () => revisions(current));
   describe('errors and safety', () => errorsAndSafety(current));
 
   it('saw no CSP violation, page error or dialog, no key in a URL, no localStorage write', () => {

@@ -18,20 +18,28 @@ import { StatusBadge } from './projects.tsx';
 import { OfflineNotice, QualityLine, useProvenance } from './provenance.tsx';
 import { TraceSection } from './trace.tsx';
 
-const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'];
+const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents', 'openspec'];
 
 /**
  * A completed project: who wrote it (a plain notice when no AI model did, else the models in
  * the meta line), description, questionnaire, one tab per document with what the quality
- * gate still finds in it, the archive, and the trace (coverage and findings).
+ * gate still finds in it, the archive, and the trace (coverage and findings). With
+ * `revision`, every read (provenance, trace, archive) is pinned to that revision, for a
+ * revision other than the current one; without it they follow the current revision.
  *
  * @example
  * <CompletedProject status={status} />
  */
-export function CompletedProject({ status }: { status: ProjectCompleted }) {
+export function CompletedProject({
+  status,
+  revision,
+}: {
+  status: ProjectCompleted;
+  revision?: number | undefined;
+}) {
   const { project, metadata } = status;
   const seconds = Math.max(1, Math.round(metadata.generationTimeMs / 1000));
-  const { provenance, problem } = useProvenance(status.projectId);
+  const { provenance, problem } = useProvenance(status.projectId, revision);
   const who = provenance && authorship(provenance);
   return (
     <>
@@ -71,15 +79,23 @@ export function CompletedProject({ status }: { status: ProjectCompleted }) {
       </section>
       <section class="card" aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents</h2>
-        <DownloadAll projectId={status.projectId} name={project.name} />
+        <DownloadAll projectId={status.projectId} name={project.name} revision={revision} />
         <DocumentTabs documents={project.documents} provenance={provenance} />
       </section>
-      <TraceSection projectId={status.projectId} />
+      <TraceSection projectId={status.projectId} revision={revision} />
     </>
   );
 }
 
-function DownloadAll({ projectId, name }: { projectId: string; name: string }) {
+function DownloadAll({
+  projectId,
+  name,
+  revision,
+}: {
+  projectId: string;
+  name: string;
+  revision: number | undefined;
+}) {
   const { pgs, signOut } = useSession();
   const [layout, setLayout] = useState<ArchiveLayout>('plain');
   const [busy, setBusy] = useState(false);
@@ -91,13 +107,14 @@ function DownloadAll({ projectId, name }: { projectId: string; name: string }) {
     setProblem(undefined);
     setNote('Preparing the archive…');
     try {
-      const zip = await pgs.projects.archive(projectId, { layout });
+      const zip = await pgs.projects.archive(projectId, { layout, revision });
       // A copy into a fresh ArrayBuffer: Blob wants a plain buffer, not a view of a shared one.
-      saveBlob(
-        new Blob([new Uint8Array(zip)], { type: 'application/zip' }),
-        `${projectSlug(name)}.zip`,
-      );
-      setNote(`Downloaded ${projectSlug(name)}.zip (${layout} layout).`);
+      const filename =
+        revision === undefined
+          ? `${projectSlug(name)}.zip`
+          : `${projectSlug(name)}-revision-${revision}.zip`;
+      saveBlob(new Blob([new Uint8Array(zip)], { type: 'application/zip' }), filename);
+      setNote(`Downloaded ${filename} (${layout} layout).`);
     } catch (error) {
       const described = describeError(error);
       if (described.signOut) signOut(described);

@@ -5,7 +5,7 @@ import { documentTitle, formatTimeLeft, remainingMs, statusText } from '../forma
 import { useNow, useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { watchProject } from '../watch.ts';
-import { CompletedProject } from './completed.tsx';
+import { LivingProject } from './living-project.tsx';
 import { StatusBadge } from './projects.tsx';
 
 /** A project in progress as the screen follows it. */
@@ -130,7 +130,7 @@ export function ProjectScreen({ projectId }: { projectId: string }) {
       )}
       {view.phase === 'loading' && !problem && <StatusLine text="Loading the project…" />}
       {problem && <ProblemAlert problem={problem} />}
-      {status?.status === 'completed' && <CompletedProject status={status} />}
+      {status?.status === 'completed' && <LivingProject status={status} onRevised={finish} />}
       {status?.status === 'failed' && <FailedProject status={status} />}
     </>
   );

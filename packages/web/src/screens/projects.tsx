@@ -100,8 +100,9 @@ export function ProjectsScreen() {
               {page.data.map((project) => (
                 <tr key={project.projectId}>
                   <td>
+                    {/* Until the definition names it, a project reads as the start of its idea. */}
                     <a href={projectHref(project.projectId)}>
-                      {project.name ?? 'Untitled project'}
+                      {project.name ?? <span class="idea-excerpt">{project.ideaExcerpt}</span>}
                     </a>
                   </td>
                   <td>{typeLabel(project.type)}</td>

@@ -6,14 +6,17 @@ import { qualityLine, worstFirst } from '../provenance.ts';
 import { severityLabel } from '../trace.ts';
 
 /**
- * A project's provenance (`projects.provenance()`), read once for the project shown: a
- * completed project's parts never change. A failed read is returned as its problem; a
- * refused key signs out.
+ * A project's provenance (`projects.provenance()`), of revision `revision` when given (else
+ * the current one), read once for the revision shown: a completed revision's parts never
+ * change. A failed read is returned as its problem; a refused key signs out.
  *
  * @example
- * const { provenance, problem } = useProvenance(status.projectId);
+ * const { provenance, problem } = useProvenance(status.projectId, 2);
  */
-export function useProvenance(projectId: string): {
+export function useProvenance(
+  projectId: string,
+  revision?: number | undefined,
+): {
   provenance: Provenance | undefined;
   problem: Problem | undefined;
 } {
@@ -25,7 +28,7 @@ export function useProvenance(projectId: string): {
     setProvenance(undefined);
     setProblem(undefined);
     pgs.projects
-      .provenance(projectId, { signal: controller.signal })
+      .provenance(projectId, { signal: controller.signal, revision })
       .then(setProvenance, (error) => {
         if (controller.signal.aborted) return;
         const described = describeError(error);
@@ -33,7 +36,7 @@ export function useProvenance(projectId: string): {
         setProblem(described);
       });
     return () => controller.abort();
-  }, [pgs, projectId, signOut]);
+  }, [pgs, projectId, revision, signOut]);
   return { provenance, problem };
 }
 

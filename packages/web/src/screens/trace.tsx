@@ -16,12 +16,19 @@ import {
  * A completed project's trace (`projects.trace()`): the coverage matrix of its functional
  * requirements (criteria, stories, components, tasks; an empty cell reads "Gap" and is
  * highlighted), the totals, and the findings of the checks by severity. Read once when the
- * section is shown; a completed project's trace never changes.
+ * section is shown; a completed revision's trace never changes. `revision` reads that
+ * revision's graph instead of the current one's.
  *
  * @example
- * <TraceSection projectId={status.projectId} />
+ * <TraceSection projectId={status.projectId} revision={2} />
  */
-export function TraceSection({ projectId }: { projectId: string }) {
+export function TraceSection({
+  projectId,
+  revision,
+}: {
+  projectId: string;
+  revision?: number | undefined;
+}) {
   const { pgs, signOut } = useSession();
   const [trace, setTrace] = useState<Trace | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
@@ -31,14 +38,16 @@ export function TraceSection({ projectId }: { projectId: string }) {
   useEffect(() => {
     const controller = new AbortController();
     setProblem(undefined);
-    pgs.projects.trace(projectId, { signal: controller.signal }).then(setTrace, (error) => {
-      if (controller.signal.aborted) return;
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setProblem(described);
-    });
+    pgs.projects
+      .trace(projectId, { signal: controller.signal, revision })
+      .then(setTrace, (error) => {
+        if (controller.signal.aborted) return;
+        const described = describeError(error);
+        if (described.signOut) signOut(described);
+        setProblem(described);
+      });
     return () => controller.abort();
-  }, [pgs, projectId, signOut, attempt]);
+  }, [pgs, projectId, revision, signOut, attempt]);
 
   return (
     <section class="card" aria-labelledby="trace-heading">

@@ -394,7 +394,12 @@ export function firstVisit(current: () => Suite): void {
     const files = Object.keys(unzipSync(await readDownload(plain))).sort();
     const folder = plain.suggestedFilename().replace(/\.zip$/, '');
     expect(files).toEqual(
-      [...watched.project.documents.map((doc) => doc.filename), 'project.json', 'trace.json']
+      [
+        ...watched.project.documents.map((doc) => doc.filename),
+        'project.json',
+        'trace.json',
+        'CHANGELOG.md',
+      ]
         .map((name) => `${folder}/${name}`)
         .sort(),
     );

@@ -1,4 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  DEFAULT_PRICES,
+  loadPriceTable,
+  type PriceTable,
+  PriceTableError,
+} from './models/prices.ts';
 
 /** Log levels accepted by `PGS_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -66,6 +73,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** The web console's build output, served at `/` (`PGS_CONSOLE_DIR`). */
   readonly consoleDir: string;
+  /** Model prices: the defaults, with the file `PGS_MODEL_PRICES` names merged over them. */
+  readonly modelPrices: PriceTable;
 }
 
 /**
@@ -224,6 +233,45 @@ function providerSettings(env: Env, chains: readonly ModelSpec[]): ProviderSetti
   return settings;
 }
 
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'a directory',
+  EACCES: 'permission denied',
+};
+
+/**
+ * Reads the price file `PGS_MODEL_PRICES` names, if any. Messages name the file and the
+ * offending key, never quote its contents (they may be a secret file mistaken for this one).
+ */
+function modelPrices(env: Env, cwd: string): PriceTable {
+  const file = read(env, 'PGS_MODEL_PRICES');
+  if (file === undefined) return DEFAULT_PRICES;
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    const reason = READ_ERRORS[code] ?? code;
+    throw new ConfigError(`PGS_MODEL_PRICES=${file} cannot be read: ${reason}`);
+  }
+  let json: unknown;
+  const source = text.replace(/^\uFEFF/, '');
+  try {
+    json = JSON.parse(source);
+  } catch (error) {
+    // V8's message may quote the text; keep only where it broke (Node 20 gives no line).
+    const at = /at position (\d+)/.exec(String(error))?.[1];
+    const lines = at === undefined ? undefined : source.slice(0, Number(at)).split('\n');
+    const where = lines ? ` at line ${lines.length} column ${lines.at(-1)!.length + 1}` : '';
+    throw new ConfigError(`PGS_MODEL_PRICES=${file} is not valid JSON${where}`);
+  }
+  try {
+    return loadPriceTable(json, `PGS_MODEL_PRICES=${file}`);
+  } catch (error) {
+    throw error instanceof PriceTableError ? new ConfigError(error.message) : error;
+  }
+}
+
 /**
  * Reads and validates the configuration; throws {@link ConfigError} naming the variable.
  *
@@ -314,5 +362,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         ? undefined
         : integer(env, 'PGS_METRICS_PORT', 0, 0, 65535),
     consoleDir: path.resolve(cwd, read(env, 'PGS_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
+    modelPrices: modelPrices(env, cwd),
   });
 }

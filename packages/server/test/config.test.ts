@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { DEFAULT_PRICES } from '../src/models/prices.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -158,9 +160,100 @@ describe('model chains and providers (PGS_MODELS, PGS_TEST_MODELS)', () => {
   });
 });
 
+describe('model prices (PGS_MODEL_PRICES)', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'pgs-config-prices-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return name;
+  };
+  const failure = (env: Record<string, string>) => {
+    try {
+      loadConfig(env, dir);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('no ConfigError');
+  };
+
+  it('defaults to the built-in table', () => {
+    expect(loadConfig({}, CWD).modelPrices).toBe(DEFAULT_PRICES);
+  });
+
+  it('merges a good file over the defaults, read relative to the working directory', () => {
+    const name = file(
+      'good.json',
+      '\uFEFF{ "openai:gpt-4.1": { "input": 1, "cachedInput": 0.25, "output": 4 },\n' +
+        '  "openai-compatible:llama3.1": { "input": 0, "output": 0 } }',
+    );
+    const prices = loadConfig({ PGS_MODEL_PRICES: name }, dir).modelPrices;
+    expect(prices['openai:gpt-4.1']).toEqual({
+      input: 1,
+      cachedInput: 0.25,
+      cacheWrite: null,
+      output: 4,
+    });
+    expect(prices['openai-compatible:llama3.1']).toMatchObject({ input: 0, output: 0 });
+    expect(prices['anthropic:claude-sonnet-4-5']).toBe(
+      DEFAULT_PRICES['anthropic:claude-sonnet-4-5'],
+    );
+    expect(loadConfig({ PGS_MODEL_PRICES: path.join(dir, name) }, CWD).modelPrices).toEqual(prices);
+  });
+
+  it('a missing or unreadable file names the path and why', () => {
+    expect(failure({ PGS_MODEL_PRICES: 'absent.json' })).toBe(
+      'PGS_MODEL_PRICES=absent.json cannot be read: no such file',
+    );
+    mkdirSync(path.join(dir, 'a-dir'));
+    expect(failure({ PGS_MODEL_PRICES: 'a-dir' })).toBe(
+      'PGS_MODEL_PRICES=a-dir cannot be read: a directory',
+    );
+  });
+
+  it('a bad file is one line naming the key and field, never the contents', () => {
+    const name = file(
+      'bad.json',
+      JSON.stringify({
+        'openai:gpt-4.1': { input: 2, output: 8 },
+        'anthropic:claude-sonnet-4-5': { input: 3, output: 'sk-ant-secret-value' },
+      }),
+    );
+    const message = failure({ PGS_MODEL_PRICES: name });
+    expect(message).toBe(
+      'PGS_MODEL_PRICES=bad.json: "anthropic:claude-sonnet-4-5".output must be a non-negative number',
+    );
+    expect(failure({ PGS_MODEL_PRICES: file('list.json', '[1, 2]') })).toMatch(
+      /^PGS_MODEL_PRICES=list\.json: expected a JSON object .* got an array$/,
+    );
+  });
+
+  it('a file that is not JSON says where it broke, not what it holds', () => {
+    expect(
+      failure({ PGS_MODEL_PRICES: file('broken.json', '{\n  "openai:gpt-4.1": {"input" 2}\n}') }),
+    ).toBe('PGS_MODEL_PRICES=broken.json is not valid JSON at line 2 column 30');
+    const secret = failure({ PGS_MODEL_PRICES: file('secret.env', 'OPENAI_API_KEY=sk-hunter2') });
+    expect(secret).toMatch(/^PGS_MODEL_PRICES=secret\.env is not valid JSON/);
+    expect(secret).not.toMatch(/hunter2|OPENAI_API_KEY/);
+    expect(failure({ PGS_MODEL_PRICES: file('empty.json', '') })).toBe(
+      'PGS_MODEL_PRICES=empty.json is not valid JSON',
+    );
+  });
+});
+
+// Written before the spawned servers start, so a case can name it.
+const BAD_PRICES = path.join(os.tmpdir(), `pgs-config-test-prices-${process.pid}.json`);
+
 describe('starting with an invalid value', () => {
   let dataDir: string | undefined;
+  beforeAll(() => {
+    writeFileSync(BAD_PRICES, '{"openai:gpt-4.1": {"input": 2, "output": "sk-secret-value"}}');
+  });
   afterAll(async () => {
+    rmSync(BAD_PRICES, { force: true });
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -168,6 +261,16 @@ describe('starting with an invalid value', () => {
     [{ PORT: 'abc' }, 'PORT', /65535/],
     [{ PGS_MODELS: 'anthropic:claude-sonnet-4-5' }, 'ANTHROPIC_API_KEY', /missing/],
     [{ PGS_MODELS: 'mistral:large' }, 'PGS_MODELS', /unknown provider/],
+    [
+      { PGS_MODEL_PRICES: '/nonexistent/prices.json' },
+      'PGS_MODEL_PRICES',
+      /\/nonexistent\/prices\.json cannot be read: no such file$/,
+    ],
+    [
+      { PGS_MODEL_PRICES: BAD_PRICES },
+      'PGS_MODEL_PRICES',
+      /: "openai:gpt-4\.1"\.output must be a non-negative number$/,
+    ],
   ])(
     '%o: exits with code 1 and one stderr line naming %s, before listening',
     async (bad, name, what) => {
@@ -204,6 +307,7 @@ describe('starting with an invalid value', () => {
       const lines = stderr.split('\n').filter((line) => line.includes(name));
       expect(lines.length, stderr).toBe(1);
       expect(lines[0]).toMatch(what);
+      expect(stderr).not.toMatch(/sk-secret-value/);
       // A configuration mistake is a message, not a stack trace.
       expect(stderr).not.toMatch(/\n\s+at /);
       expect(stdout).not.toMatch(/listening/);

@@ -58,8 +58,8 @@ export class LedgerDriftError extends Error {
 }
 
 /**
- * The project ended `failed` (exit 9). Not an error of the request: the API answered
- * 200 with the failed status, which the command printed or reports here.
+ * The project, or a revision of it, ended `failed` (exit 9). Not an error of the request:
+ * the API answered 200 with the failed status, which the command printed or reports here.
  *
  * @example
  * if (result.status === 'failed') throw new GenerationFailedError(result);
@@ -67,12 +67,45 @@ export class LedgerDriftError extends Error {
 export class GenerationFailedError extends Error {
   override name = 'GenerationFailedError';
   readonly projectId: string;
+  /** The revision that failed; undefined when the project's creation did. */
+  readonly revision: number | undefined;
   /** `error.code` of the failed status, e.g. `generation_failed`. */
   readonly code: string;
 
-  constructor(status: ProjectFailed) {
-    super(`generation failed: ${status.error.message}`);
+  /** `status`: a failed project or revision as the API reads it (or as its final event says). */
+  constructor(
+    status: Pick<ProjectFailed, 'projectId' | 'error'> & { revision?: number | undefined },
+  ) {
+    const { revision } = status;
+    super(
+      `${revision === undefined ? 'generation' : `revision ${revision}`} failed: ${status.error.message}`,
+    );
     this.projectId = status.projectId;
+    this.revision = revision;
     this.code = status.error.code;
+  }
+}
+
+/**
+ * A revision that `pgs diff` needs the documents of has none: it is in progress or failed
+ * (exit 12, as the server's `PROJECT_NOT_COMPLETED` for a revision's diff).
+ *
+ * @example
+ * throw new RevisionNotCompletedError(projectId, 3, 'failed');
+ */
+export class RevisionNotCompletedError extends Error {
+  override name = 'RevisionNotCompletedError';
+  readonly projectId: string;
+  readonly revision: number;
+  readonly status: string;
+
+  constructor(projectId: string, revision: number, status: string) {
+    super(
+      `revision ${revision} is ${status === 'in_progress' ? 'still in progress' : status}: ` +
+        'only a completed revision has documents to compare',
+    );
+    this.projectId = projectId;
+    this.revision = revision;
+    this.status = status;
   }
 }

@@ -19,6 +19,7 @@ import {
   LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
+  RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
 
@@ -60,10 +61,12 @@ export const EXIT_CODES_HELP = `Exit codes:
   6  rate limited (429)
   7  connection: the server could not be reached, or timed out
   8  server error (5xx)
-  9  generation failed: the project ended failed (its credits were refunded)
+  9  generation failed: the project, or a revision of it, ended failed (its credits
+     were refunded)
  10  insufficient credits (402)
  11  still in progress when --max-wait ran out (the project keeps generating)
- 12  conflict (409): e.g. cancelling a project that is already completed or failed
+ 12  conflict (409): e.g. cancelling a project that is already completed or failed, or
+     revising one that is not completed (or has a revision running)
  13  ledger drift: pgs admin audit found balances that disagree with the ledger
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
@@ -80,6 +83,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   }
   if (error instanceof GenerationFailedError) return EXIT.GENERATION_FAILED;
   if (error instanceof LedgerDriftError) return EXIT.LEDGER_DRIFT;
+  if (error instanceof RevisionNotCompletedError) return EXIT.CONFLICT;
   if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
   if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;
   if (error instanceof APIConnectionError) return EXIT.CONNECTION;

@@ -22,6 +22,7 @@ export {
   GenerationFailedError,
   MissingApiKeyError,
   MissingTokenError,
+  RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
 export { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeFor } from './exit-codes.ts';

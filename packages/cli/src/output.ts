@@ -10,13 +10,14 @@ import {
   RateLimitError,
   ValidationError,
 } from '@pgs/client';
-import { API_KEY_HELP } from './config.ts';
+import { API_KEY_HELP, type Env } from './config.ts';
 import type { Writer } from './context.ts';
 import {
   GenerationFailedError,
   LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
+  RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
 
@@ -28,6 +29,8 @@ export interface ErrorContext {
   apiKeySource?: string | undefined;
   /** The project being waited for, to say how to resume. */
   projectId?: string | undefined;
+  /** The revision being followed, when it is a revision that is waited for. */
+  revision?: number | undefined;
   /** The --out of the command, to repeat it in the resume hint. */
   outDir?: string | undefined;
 }
@@ -92,7 +95,19 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
     return {
       code: 'GENERATION_FAILED',
       message: `${error.message} (${error.code})`,
-      details: { projectId: error.projectId, generation_error_code: error.code },
+      details: {
+        projectId: error.projectId,
+        ...(error.revision === undefined ? {} : { revision: error.revision }),
+        generation_error_code: error.code,
+      },
+    };
+  }
+  if (error instanceof RevisionNotCompletedError) {
+    return {
+      code: 'PROJECT_NOT_COMPLETED',
+      message: error.message,
+      details: { projectId: error.projectId, revision: error.revision, status: error.status },
+      hint: `See the revisions with: pgs history ${error.projectId}`,
     };
   }
   if (error instanceof LedgerDriftError) {
@@ -100,13 +115,20 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
   }
   if (error instanceof PollTimeoutError) {
     const left = error.lastStatus?.estimatedCompletionMs;
+    const what =
+      error.revision === undefined
+        ? `project ${error.projectId}`
+        : `revision ${error.revision} of project ${error.projectId}`;
     return {
       code: 'WAIT_TIMEOUT',
       message:
-        `project ${error.projectId} was still in progress after ${Math.round(error.waitedMs / 1000)} s` +
+        `${what} was still in progress after ${Math.round(error.waitedMs / 1000)} s` +
         (left !== undefined ? ` (about ${Math.ceil(left / 1000)} s left)` : ''),
-      details: { projectId: error.projectId },
-      hint: resumeHint(error.projectId, context),
+      details: {
+        projectId: error.projectId,
+        ...(error.revision === undefined ? {} : { revision: error.revision }),
+      },
+      hint: resumeHint(error.projectId, { ...context, revision: error.revision }),
     };
   }
   if (error instanceof APIUserAbortError) {
@@ -140,6 +162,9 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
 }
 
 function resumeHint(projectId: string, context: ErrorContext): string {
+  if (context.revision !== undefined) {
+    return `The revision keeps running on the server. Follow it again with: pgs watch ${projectId}`;
+  }
   const out = context.outDir !== undefined ? ` --out ${shellWord(context.outDir)}` : '';
   return `The project keeps generating on the server. Wait for it again with: pgs wait ${projectId}${out}`;
 }
@@ -167,8 +192,16 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
   if (error.code === 'PROJECT_NOT_IN_PROGRESS') {
     return 'Only a project in progress can be cancelled. See its state with: pgs status ID';
   }
+  if (error.code === 'REVISION_IN_PROGRESS') {
+    const id = typeof error.details?.resource_id === 'string' ? error.details.resource_id : 'ID';
+    return `Follow it with: pgs watch ${id}, then run this command again.`;
+  }
   if (error.code === 'PROJECT_NOT_COMPLETED' && error.details?.status === 'in_progress') {
     const id = typeof error.details.resource_id === 'string' ? error.details.resource_id : 'ID';
+    // A revision's resource id is `<projectId>/revisions/<n>`: its project's stream follows it.
+    if (error.details.resource_type === 'revision') {
+      return `Follow it with: pgs watch ${id.split('/')[0]}, then run this command again.`;
+    }
     return `Wait for it with: pgs wait ${id}, then run this command again.`;
   }
   if (error instanceof NotFoundError && context.apiKeySource !== undefined) {
@@ -195,6 +228,17 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
 }
 
 /**
+ * Whether to colour what goes to `out`: only a terminal, and only while `NO_COLOR` is
+ * unset or empty (https://no-color.org).
+ *
+ * @example
+ * const text = useColour(ctx.io.stdout, ctx.io.env) ? colourDiff(diff) : diff;
+ */
+export function useColour(out: Writer, env: Env): boolean {
+  return out.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+}
+
+/**
  * Rows as aligned columns under a header (a terminal), or tab-separated without one (a pipe).
  *
  * @example
@@ -215,4 +259,34 @@ export function table<T>(
       .join('  ')
       .trimEnd(),
   );
+}
+
+const GREEN = '\x1b[32m';
+const RED = '\x1b[31m';
+const CYAN = '\x1b[36m';
+const BOLD = '\x1b[1m';
+const RESET = '\x1b[0m';
+
+/**
+ * A unified diff coloured as git colours it: file headers bold, hunk headers cyan,
+ * additions green, removals red. Only for a terminal (see `useColour`).
+ *
+ * @example
+ * colourDiff('@@ -1,1 +1,1 @@\n-one\n+two\n');
+ */
+export function colourDiff(text: string): string {
+  let inHeader = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('diff --git ')) inHeader = true;
+      else if (line.startsWith('@@')) inHeader = false;
+      if (line === '') return line;
+      if (inHeader) return `${BOLD}${line}${RESET}`;
+      if (line.startsWith('@@')) return `${CYAN}${line}${RESET}`;
+      if (line.startsWith('+')) return `${GREEN}${line}${RESET}`;
+      if (line.startsWith('-')) return `${RED}${line}${RESET}`;
+      return line;
+    })
+    .join('\n');
 }

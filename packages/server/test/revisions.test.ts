@@ -300,6 +300,15 @@ describe.each(await backends())('revisions on %s', (backend) => {
       expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
       expect(res.json().error.request_id).toBeTruthy();
     }
+    // A range diff starts below the revision it shows.
+    for (const from of [1, 2]) {
+      const res = await api(key, 'GET', `/projects/${done}/revisions/1/diff?from=${from}`);
+      expect(res.statusCode, `from=${from}`).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { invalid_fields: { from: 'must be below 1' } },
+      });
+    }
     const live = await h.createKey('live', { credits: 500, accountId: key.accountId });
     const liveProject = await h.seedProject(live, { status: 'completed' });
     const simulated = await revise(live, liveProject, {

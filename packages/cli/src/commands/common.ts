@@ -126,3 +126,51 @@ export function expectPositionals(positionals: string[], max: number, command: s
     );
   }
 }
+
+/** What `--simulate completed|failed` and `--duration` ask of a test key's run. */
+export interface Simulation {
+  outcome: 'completed' | 'failed';
+  durationMs: number | undefined;
+}
+
+/**
+ * The optional `--simulate completed|failed` (with `durationMs` from `--duration`), or a
+ * usage error; `--duration` alone is one too.
+ *
+ * @example
+ * const simulate = simulateValue(ctx.values, durationValue(ctx.values, 'duration', 'generate'), 'generate');
+ */
+export function simulateValue(
+  values: Values,
+  durationMs: number | undefined,
+  command: string,
+): Simulation | undefined {
+  const outcome = stringValue(values, 'simulate');
+  if (outcome === undefined) {
+    if (durationMs !== undefined) {
+      throw new UsageError('--duration needs --simulate completed|failed', `pgs ${command}`);
+    }
+    return undefined;
+  }
+  if (outcome !== 'completed' && outcome !== 'failed') {
+    throw new UsageError(
+      `--simulate must be completed or failed, not ${JSON.stringify(outcome)}`,
+      `pgs ${command}`,
+    );
+  }
+  return { outcome, durationMs };
+}
+
+/**
+ * The project ID, the first argument: a usage error when it is missing, or when more than
+ * `max` arguments were given.
+ *
+ * @example
+ * const projectId = projectIdArgument(ctx.positionals, 'status');
+ */
+export function projectIdArgument(positionals: string[], command: string, max = 1): string {
+  const projectId = positionals[0]?.trim();
+  if (!projectId) throw new UsageError('missing the project ID', `pgs ${command}`);
+  expectPositionals(positionals, max, command);
+  return projectId;
+}

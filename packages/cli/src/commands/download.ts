@@ -14,6 +14,7 @@ const LAYOUTS = {
   kiro: true,
   'spec-kit': true,
   agents: true,
+  openspec: true,
 } as const satisfies Record<ArchiveLayout, true>;
 
 /**
@@ -25,7 +26,8 @@ const LAYOUTS = {
 export const download: Command = {
   name: NAME,
   summary: "Download a completed project's archive and extract it",
-  usage: 'pgs download ID [--layout plain|kiro|spec-kit|agents] [--out DIR | --zip FILE] [--json]',
+  usage:
+    'pgs download ID [--layout plain|kiro|spec-kit|agents|openspec] [--out DIR | --zip FILE] [--json]',
   credential: 'api-key',
   help: `Downloads the project's archive (every document and project.json, as one zip laid out
 for --layout) and extracts its files into DIR, printing each path. Files that already
@@ -39,7 +41,9 @@ Arguments:
 Options:
   --layout LAYOUT        plain (default): <slug>/<filename> and <slug>/project.json;
                          kiro: .kiro/steering and .kiro/specs/<slug>/;
-                         spec-kit: specs/001-<slug>/; agents: AGENTS.md and docs/.
+                         spec-kit: specs/001-<slug>/; agents: AGENTS.md and docs/;
+                         openspec: openspec/project.md, openspec/specs/ and a
+                         change folder per revision under openspec/changes/.
                          kiro, spec-kit and agents are meant for a repository's root
   --out DIR              where to extract; default the current directory
   --zip FILE             save the zip as it is instead of extracting it
@@ -60,7 +64,7 @@ With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and 
     const rawLayout = stringValue(ctx.values, 'layout') ?? 'plain';
     if (!Object.hasOwn(LAYOUTS, rawLayout)) {
       throw new UsageError(
-        `--layout must be plain, kiro, spec-kit or agents, not ${JSON.stringify(rawLayout)}`,
+        `--layout must be plain, kiro, spec-kit, agents or openspec, not ${JSON.stringify(rawLayout)}`,
         `pgs ${NAME}`,
       );
     }

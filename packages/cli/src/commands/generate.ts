@@ -1,34 +1,13 @@
-import type { ProjectCreateParams } from '@pgs/client';
-import type { Command, Values } from '../context.ts';
+import type { Command } from '../context.ts';
 import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
-import { API_OPTIONS, durationValue, projectTypeValue } from './common.ts';
+import { API_OPTIONS, durationValue, projectTypeValue, simulateValue } from './common.ts';
 import { EVENTS_PROGRESS_HELP, followToResult } from './live.ts';
 import { deliver, reportFailure, WAIT_OPTIONS_HELP, waitWithProgress } from './results.ts';
 
 const NAME = 'generate';
-
-function simulateValue(
-  values: Values,
-  durationMs: number | undefined,
-): ProjectCreateParams['simulate'] {
-  const outcome = stringValue(values, 'simulate');
-  if (outcome === undefined) {
-    if (durationMs !== undefined) {
-      throw new UsageError('--duration needs --simulate completed|failed', `pgs ${NAME}`);
-    }
-    return undefined;
-  }
-  if (outcome !== 'completed' && outcome !== 'failed') {
-    throw new UsageError(
-      `--simulate must be completed or failed, not ${JSON.stringify(outcome)}`,
-      `pgs ${NAME}`,
-    );
-  }
-  return { outcome, durationMs };
-}
 
 /**
  * `pgs generate "<idea>"`: creates a project, shows its progress and writes its documents.
@@ -102,7 +81,7 @@ Examples:
     const force = values.force === true;
     const noWait = values['no-wait'] === true;
     const durationMs = durationValue(values, 'duration', NAME, { max: 600_000 });
-    const simulate = simulateValue(values, durationMs);
+    const simulate = simulateValue(values, durationMs, NAME);
     const pollIntervalMs = durationValue(values, 'poll-interval', NAME);
     const maxWaitMs = durationValue(values, 'max-wait', NAME);
     if (noWait && (out !== undefined || force)) {

@@ -1,14 +1,17 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
+import { diff } from './diff.ts';
 import { download } from './download.ts';
 import { generate } from './generate.ts';
+import { history } from './history.ts';
 import { keysCreate, keysRevoke } from './keys.ts';
 import { watch } from './live.ts';
 import { cancel, list, remove } from './manage.ts';
 import { mcpServe } from './mcp.ts';
 import { status, wait } from './projects.ts';
 import { provenance } from './provenance.ts';
+import { revise } from './revise.ts';
 import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
 
@@ -33,6 +36,9 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['download', download],
   ['trace', trace],
   ['provenance', provenance],
+  ['revise', revise],
+  ['history', history],
+  ['diff', diff],
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],

@@ -7,14 +7,41 @@ import {
   type ProjectResult,
 } from '@pgs/client';
 import type { Command, CommandContext, Writer } from '../context.ts';
+import { analysisLines } from '../deltas.ts';
 import { GenerationFailedError, UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
 import { API_OPTIONS, durationValue, expectPositionals } from './common.ts';
 
 // Following a project through its event stream: `pgs watch`, and `pgs generate`'s progress.
 
-/** The last event of a project's stream. */
-export type FinalEvent = Extract<ProjectEvent, { type: 'project.completed' | 'project.failed' }>;
+/** The last event of a project's stream: the end of its creation, or of a revision. */
+export type FinalEvent = Extract<
+  ProjectEvent,
+  { type: 'project.completed' | 'project.failed' | 'revision.completed' | 'revision.failed' }
+>;
+
+// Keyed by the event types so that a new one breaks the build here until it is handled.
+const FINAL: Record<ProjectEvent['type'], boolean> = {
+  status: false,
+  'stage.started': false,
+  'document.completed': false,
+  'project.completed': true,
+  'project.failed': true,
+  'revision.started': false,
+  'revision.analysed': false,
+  'revision.completed': true,
+  'revision.failed': true,
+};
+
+/**
+ * Whether an event ends the run the stream follows (and with it the stream).
+ *
+ * @example
+ * if (isFinalEvent(event)) return event;
+ */
+export function isFinalEvent(event: ProjectEvent): event is FinalEvent {
+  return FINAL[event.type];
+}
 
 /** Shows events as they arrive. */
 export interface EventView {
@@ -24,8 +51,9 @@ export interface EventView {
 }
 
 /**
- * One plain line for an event, or undefined for those not worth a line (a finished
- * project's `status`, `project.failed`: the error on stderr says it).
+ * Plain text for an event (several lines for `revision.analysed`), or undefined for those
+ * not worth a line (a finished project's `status`, `project.failed` and `revision.failed`:
+ * the error on stderr says it).
  *
  * @example
  * eventLine({ id: '3', type: 'stage.started', data: { stage: 'architecture' } }); // 'stage: architecture'
@@ -44,7 +72,20 @@ export function eventLine(event: ProjectEvent): string | undefined {
       const { documentsGenerated: n, creditsConsumed } = event.data;
       return `completed: ${n} document${n === 1 ? '' : 's'}, ${creditsConsumed} credits consumed`;
     }
+    case 'revision.started':
+      return `revision ${event.data.revision} started: ${JSON.stringify(event.data.changeRequest)}`;
+    case 'revision.analysed':
+      return analysisLines(event.data).join('\n');
+    case 'revision.completed': {
+      const { revision, documentsChanged, creditsConsumed } = event.data;
+      const n = documentsChanged.length;
+      return (
+        `revision ${revision} completed: ${n} document${n === 1 ? '' : 's'} changed, ` +
+        `${creditsConsumed} credits consumed`
+      );
+    }
     case 'project.failed':
+    case 'revision.failed':
       return undefined;
   }
 }
@@ -101,12 +142,24 @@ export function createEventView(out: Writer, { tty = out.isTTY === true } = {}):
           documents++;
           out.write(`\r\x1b[K  ✓ ${event.data.filename}\n`);
           break;
+        case 'revision.started':
+          // A revision's run starts over: its own stages and documents.
+          stage = undefined;
+          documents = 0;
+          break;
+        case 'revision.analysed':
+          out.write(`\r\x1b[K${eventLine(event)}\n`);
+          break;
         case 'project.completed':
         case 'project.failed':
+        case 'revision.completed':
+        case 'revision.failed': {
           out.write('\r\x1b[K');
           drawn = false;
-          if (event.type === 'project.completed') out.write(`${eventLine(event)}\n`);
+          const line = eventLine(event);
+          if (line !== undefined) out.write(`${line}\n`);
           return;
+        }
       }
       draw();
     },
@@ -118,10 +171,10 @@ export function createEventView(out: Writer, { tty = out.isTTY === true } = {}):
 }
 
 /**
- * Follows the project's events until its final one, showing each with `onEvent`, and
- * resolves with that final event. `maxWaitMs` (default 30 min) ends it with
- * {@link PollTimeoutError} (exit 11), Ctrl-C with `APIUserAbortError` (exit 130), as for
- * `pgs wait`.
+ * Follows the project's events until the final one of the run it follows (its creation, or
+ * the revision running), showing each with `onEvent`, and resolves with that final event.
+ * `maxWaitMs` (default 30 min) ends it with {@link PollTimeoutError} (exit 11; it names
+ * `revision` when given), Ctrl-C with `APIUserAbortError` (exit 130), as for `pgs wait`.
  *
  * @example
  * const final = await followEvents(ctx, pgs, id, { maxWaitMs: undefined, onEvent: view.event });
@@ -132,8 +185,15 @@ export async function followEvents(
   projectId: string,
   {
     maxWaitMs = DEFAULT_MAX_WAIT_MS,
+    revision,
     onEvent,
-  }: { maxWaitMs?: number | undefined; onEvent(event: ProjectEvent): void },
+  }: {
+    maxWaitMs?: number | undefined;
+    /** The revision being followed, for the time-out's message. */
+    revision?: number | undefined;
+    /** Awaited before the next event is read. */
+    onEvent(event: ProjectEvent): void | Promise<void>;
+  },
 ): Promise<FinalEvent> {
   ctx.errorContext.projectId = projectId;
   const deadline = new AbortController();
@@ -147,14 +207,15 @@ export async function followEvents(
   try {
     for await (const event of pgs.projects.events(projectId, { signal })) {
       if (event.type === 'status' && event.data.status === 'in_progress') lastStatus = event.data;
-      onEvent(event);
-      if (event.type === 'project.completed' || event.type === 'project.failed') return event;
+      await onEvent(event);
+      if (isFinalEvent(event)) return event;
     }
     throw new Error(`the event stream of project ${projectId} ended without a final event`);
   } catch (error) {
     if (deadline.signal.aborted && !ctx.io.signal?.aborted) {
       throw new PollTimeoutError({
         projectId,
+        revision,
         lastStatus,
         waitedMs: Date.now() - started,
         maxWaitMs,
@@ -182,7 +243,9 @@ export const watch: Command = {
 it starts, each document as it is stored, then the end. A dropped connection is resumed
 where it stopped, with nothing lost or repeated. Exits 0 when the project completed, 9
 when it failed (the reason on stderr), like pgs wait. A finished project shows its end
-at once.
+at once; while a revision runs (pgs revise), it follows that revision to its end: its
+changes once analysed, each document it rewrites, then "revision N completed" (exit 0)
+or the reason it failed (exit 9).
 
 Arguments:
   ID                     the project id
@@ -214,7 +277,11 @@ Then: pgs wait ID --out DIR, or pgs download ID, writes the documents.`,
       view?.finish();
     }
     if (final.type === 'project.failed') {
-      throw new GenerationFailedError({ projectId, status: 'failed', error: final.data.error });
+      throw new GenerationFailedError({ projectId, error: final.data.error });
+    }
+    if (final.type === 'revision.failed') {
+      const { revision, error } = final.data;
+      throw new GenerationFailedError({ projectId, revision, error });
     }
   },
 };

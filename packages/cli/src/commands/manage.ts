@@ -3,7 +3,7 @@ import type { Command } from '../context.ts';
 import { integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { table } from '../output.ts';
-import { API_OPTIONS, expectPositionals } from './common.ts';
+import { API_OPTIONS, expectPositionals, projectIdArgument } from './common.ts';
 
 const LIST = 'list';
 const CANCEL = 'cancel';
@@ -25,13 +25,6 @@ function statusValue(values: Values): ProjectState | undefined {
     );
   }
   return raw as ProjectState;
-}
-
-function projectIdArgument(positionals: string[], command: string): string {
-  const projectId = positionals[0]?.trim();
-  if (!projectId) throw new UsageError('missing the project ID', `pgs ${command}`);
-  expectPositionals(positionals, 1, command);
-  return projectId;
 }
 
 /** The state as a person reads it: a cancelled project is failed, and says why. */

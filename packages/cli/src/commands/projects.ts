@@ -2,7 +2,7 @@ import type { Command } from '../context.ts';
 import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
-import { API_OPTIONS, durationValue, expectPositionals } from './common.ts';
+import { API_OPTIONS, durationValue, projectIdArgument } from './common.ts';
 import {
   deliver,
   PROGRESS_HELP,
@@ -14,13 +14,6 @@ import {
 
 const STATUS = 'status';
 const WAIT = 'wait';
-
-function projectIdArgument(positionals: string[], command: string): string {
-  const projectId = positionals[0]?.trim();
-  if (!projectId) throw new UsageError('missing the project ID', `pgs ${command}`);
-  expectPositionals(positionals, 1, command);
-  return projectId;
-}
 
 /**
  * `pgs status ID`: a project's status, once.

@@ -46,6 +46,11 @@ export interface RevisionGetOptions extends RequestOptions {
 export interface RevisionDiffOptions extends RequestOptions {
   /** `diff` (default): the unified diff as text; `json`: `{ projectId, revision, base, files }`. */
   format?: DiffFormat | undefined;
+  /**
+   * Compare against this completed revision (below the one asked for) instead of the one it
+   * was made from: every change in between, as one diff.
+   */
+  from?: number | undefined;
 }
 
 /** What `projects.revisions.diff(…, { format: 'json' })` resolves with. */

@@ -233,10 +233,13 @@ export class Revisions extends APIResource {
    * `format: 'json'` the same per file (`{ projectId, revision, base, files: [{ filename,
    * status, additions, deletions, patch }] }`). Revision 1's diff adds every document; an
    * empty text means nothing changed. A revision in progress or failed is a
-   * `ConflictError` (`PROJECT_NOT_COMPLETED`). Answered from memory the second time.
+   * `ConflictError` (`PROJECT_NOT_COMPLETED`). `from: m` compares against completed
+   * revision m instead (every change from m on, in one diff). Answered from memory the
+   * second time.
    *
    * @example
    * process.stdout.write(await pgs.projects.revisions.diff(projectId, 2));
+   * const range = await pgs.projects.revisions.diff(projectId, 5, { from: 1 });
    * const { files } = await pgs.projects.revisions.diff(projectId, 2, { format: 'json' });
    */
   diff(
@@ -254,9 +257,10 @@ export class Revisions extends APIResource {
     revision: number,
     options: RevisionDiffOptions = {},
   ): Promise<string | RevisionDiff> {
-    const { format = 'diff', ...rest } = options;
+    const { format = 'diff', from, ...rest } = options;
     const path = `${this.#path(projectId, revision)}/diff`;
-    const key = `${ResultCache.revisionKey(projectId, revision)}#diff:${format}`;
+    const base = from === undefined ? undefined : revisionNumber(from);
+    const key = `${ResultCache.revisionKey(projectId, revision)}#diff:${format}:${base ?? ''}`;
     const hit = this.#cache.get<string | RevisionDiff>(key);
     if (hit !== undefined) return hit.value;
     let value: string | RevisionDiff;
@@ -265,7 +269,7 @@ export class Revisions extends APIResource {
         ...rest,
         method: 'GET',
         path,
-        query: { format },
+        query: { format, from: base },
       });
       value = body.data;
     } else {
@@ -273,6 +277,7 @@ export class Revisions extends APIResource {
         ...rest,
         method: 'GET',
         path,
+        query: { from: base },
         responseType: 'text',
         headers: { Accept: 'text/x-diff', ...rest.headers },
       });

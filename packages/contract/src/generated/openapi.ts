@@ -1766,7 +1766,7 @@ export const openapiDocument = {
       "get": {
         "operationId": "getRevisionDiff",
         "summary": "What a revision changed, as a diff",
-        "description": "Every document the revision changed against revision n−1 (its `base`), compared byte\nfor byte; carried-over documents are left out. By default a git-style unified diff\n(`text/x-diff; charset=utf-8`): for each file `diff --git a/<filename> b/<filename>`,\n`--- a/<filename>` (`/dev/null` for an added file), `+++ b/<filename>` (`/dev/null`\nfor a removed one) and hunks with 3 lines of context, so `git apply` takes it as it\nis; the body is empty when nothing changed. `?format=json` gives the same per file,\nwith its status and line counts. Revision 1's diff (base 0) adds every document.\n\nOnly a completed revision has a diff: in progress or failed → 409\nPROJECT_NOT_COMPLETED; 404 when the project has no such revision. A completed revision\nnever changes: `Cache-Control: private, max-age=86400, immutable`, with an `ETag`\n(one per format).\n",
+        "description": "Every document the revision changed against the last revision before it that completed\n(its `base`: n−1 unless that one failed), compared byte for byte; carried-over documents\nare left out. `?from=m` (m < n, a completed revision) makes the base revision m\ninstead: every change from m to n in one diff. By default a git-style unified diff\n(`text/x-diff; charset=utf-8`): for each file `diff --git a/<filename> b/<filename>`,\n`--- a/<filename>` (`/dev/null` for an added file), `+++ b/<filename>` (`/dev/null`\nfor a removed one) and hunks with 3 lines of context, so `git apply` takes it as it\nis; the body is empty when nothing changed. `?format=json` gives the same per file,\nwith its status and line counts. Revision 1's diff (base 0) adds every document.\n\nOnly a completed revision has a diff: in progress or failed → 409\nPROJECT_NOT_COMPLETED (also for a `from` revision that did not complete); 404 when\nthe project has no such revision; `from` not below n → 400 VALIDATION_ERROR. A completed revision\nnever changes: `Cache-Control: private, max-age=86400, immutable`, with an `ETag`\n(one per format).\n",
         "tags": [
           "projects"
         ],
@@ -1780,6 +1780,9 @@ export const openapiDocument = {
           },
           {
             "$ref": "#/components/parameters/DiffFormat"
+          },
+          {
+            "$ref": "#/components/parameters/DiffFrom"
           },
           {
             "$ref": "#/components/parameters/ApiVersion"
@@ -2970,6 +2973,17 @@ export const openapiDocument = {
           "examples": [
             1
           ]
+        }
+      },
+      "DiffFrom": {
+        "name": "from",
+        "in": "query",
+        "required": false,
+        "description": "The revision to compare against instead of the one before (a completed revision below this one).",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000000
         }
       },
       "DiffFormat": {

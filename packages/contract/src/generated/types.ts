@@ -432,8 +432,10 @@ export interface paths {
         };
         /**
          * What a revision changed, as a diff
-         * @description Every document the revision changed against revision n−1 (its `base`), compared byte
-         *     for byte; carried-over documents are left out. By default a git-style unified diff
+         * @description Every document the revision changed against the last revision before it that completed
+         *     (its `base`: n−1 unless that one failed), compared byte for byte; carried-over documents
+         *     are left out. `?from=m` (m < n, a completed revision) makes the base revision m
+         *     instead: every change from m to n in one diff. By default a git-style unified diff
          *     (`text/x-diff; charset=utf-8`): for each file `diff --git a/<filename> b/<filename>`,
          *     `--- a/<filename>` (`/dev/null` for an added file), `+++ b/<filename>` (`/dev/null`
          *     for a removed one) and hunks with 3 lines of context, so `git apply` takes it as it
@@ -441,7 +443,8 @@ export interface paths {
          *     with its status and line counts. Revision 1's diff (base 0) adds every document.
          *
          *     Only a completed revision has a diff: in progress or failed → 409
-         *     PROJECT_NOT_COMPLETED; 404 when the project has no such revision. A completed revision
+         *     PROJECT_NOT_COMPLETED (also for a `from` revision that did not complete); 404 when
+         *     the project has no such revision; `from` not below n → 400 VALIDATION_ERROR. A completed revision
          *     never changes: `Cache-Control: private, max-age=86400, immutable`, with an `ETag`
          *     (one per format).
          */
@@ -1869,6 +1872,8 @@ export interface components {
          *     positive whole number is 400.
          */
         PinnedRevision: number;
+        /** @description The revision to compare against instead of the one before (a completed revision below this one). */
+        DiffFrom: number;
         /**
          * @description `diff` (default): one unified diff, `text/x-diff`; `json`: `application/json`, the
          *     same per file with its status and line counts. Unknown values are 400.
@@ -2851,6 +2856,8 @@ export interface operations {
                  *     same per file with its status and line counts. Unknown values are 400.
                  */
                 format?: components["parameters"]["DiffFormat"];
+                /** @description The revision to compare against instead of the one before (a completed revision below this one). */
+                from?: components["parameters"]["DiffFrom"];
             };
             header?: {
                 /**

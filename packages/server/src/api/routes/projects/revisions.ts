@@ -316,7 +316,7 @@ export async function revisionRoutes(
     },
   );
 
-  app.get<{ Params: Params; Querystring: { format?: 'diff' | 'json' } }>(
+  app.get<{ Params: Params; Querystring: { format?: 'diff' | 'json'; from?: number } }>(
     '/projects/:projectId/revisions/:revision/diff',
     {
       config: { operationId: 'getRevisionDiff', rateLimit: 'downloads' },
@@ -325,7 +325,7 @@ export async function revisionRoutes(
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { format: { type: 'string', enum: ['diff', 'json'] } },
+          properties: { format: { type: 'string', enum: ['diff', 'json'] }, from: revisionNumber },
         },
         headers: {
           type: 'object',
@@ -341,10 +341,21 @@ export async function revisionRoutes(
     },
     async (request, reply) => {
       const { projectId, revision } = request.params;
+      const { from } = request.query;
+      if (from !== undefined && from >= revision) {
+        throw new ApiError('VALIDATION_ERROR', 'from must name a revision before this one.', {
+          details: { invalid_fields: { from: `must be below ${revision}` } },
+        });
+      }
       const after = await pinnedRevision(db, request.principal, projectId, revision);
       let before: { filename: string; content: string }[] = [];
       let baseRevision = 0;
-      if (revision > 1) {
+      if (from !== undefined) {
+        // Any completed revision before it: the range's changes in one diff.
+        before = (await pinnedRevision(db, request.principal, projectId, from)).data.project
+          .documents;
+        baseRevision = from;
+      } else if (revision > 1) {
         const project = (await ownedProject(db, request.principal, projectId.toLowerCase()))!;
         // The revision before it that completed (a failed one in between changed nothing).
         for (let base = revision - 1; base >= 1; base--) {
@@ -358,7 +369,7 @@ export async function revisionRoutes(
       }
       const files = documentDiff(before, after.data.project.documents);
       const json = request.query.format === 'json';
-      const etag = `"d${json ? 'j' : 'u'}-${after.etag.replace(/"/g, '')}"`;
+      const etag = `"d${json ? 'j' : 'u'}${baseRevision}-${after.etag.replace(/"/g, '')}"`;
       reply.header('etag', etag);
       reply.header('vary', 'Authorization');
       reply.header('cache-control', 'private, max-age=86400, immutable');

@@ -16,6 +16,10 @@
  *   through the offline engine (type pinned and not) and through a fake model: capabilities
  *   kept in the requirements, type accuracy, long lines shared between projects, trace
  *   findings and coverage; see scripts/bench-quality.ts.
+ * - `--cost` (only this group, never by default): one project per type through OpenAI and
+ *   Anthropic against the fake provider in its prompt-cache mode: requests, input tokens,
+ *   the share served from the cache, cache writes, output tokens and the cost at the default
+ *   prices; `--record-baseline` keeps them as the "before"; see scripts/bench-cost.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds per status case, the median printed; default 3),
@@ -38,6 +42,7 @@ import {
   startServer,
   stop,
 } from './bench-common.ts';
+import { costBench } from './bench-cost.ts';
 import { pickupBench } from './bench-pickup.ts';
 import { qualityBench } from './bench-quality.ts';
 import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
@@ -171,6 +176,8 @@ async function main() {
   if (process.argv.includes('--scale-out')) return scaleOutBench();
   // `--quality` runs only that group: 48 projects whose documents are read, not a load to time.
   if (process.argv.includes('--quality')) return qualityBench();
+  // `--cost` runs only that group: six projects whose tokens are counted, not a load to time.
+  if (process.argv.includes('--cost')) return costBench();
   const only = (process.env.BENCH_ONLY ?? Object.keys(GROUPS).join(','))
     .split(',')
     .map((name) => name.trim())

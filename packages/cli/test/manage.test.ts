@@ -18,6 +18,7 @@ const summary = (n: number, extra: Partial<ProjectSummary> = {}): ProjectSummary
   createdAt: `2026-01-0${n}T10:00:00.000Z`,
   completedAt: `2026-01-0${n}T10:01:00.000Z`,
   creditsConsumed: 47,
+  costUsd: 0,
   errorCode: null,
   ...extra,
 });

@@ -4,6 +4,14 @@ import { envelope, json } from '../../client/test/http-server.ts';
 import { EXIT } from '../src/index.ts';
 import { pgs, server, useFakeApi } from './fake-api.ts';
 
+const NO_TOTALS = {
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  costUsd: null,
+};
+
 // pgs provenance in-process against a small fake API (see fake-api.ts).
 
 const ID = '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21';
@@ -13,8 +21,11 @@ const part = (kind: string, extra: Partial<PartProvenance> = {}): PartProvenance
   engine: 'offline',
   promptVersion: `${kind}@2+system@2`,
   inputTokens: 1000,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   outputTokens: 500,
   tokensUsed: 1500,
+  costUsd: null,
   attempts: 1,
   repairs: 0,
   durationMs: 120,
@@ -28,6 +39,7 @@ const part = (kind: string, extra: Partial<PartProvenance> = {}): PartProvenance
 const offline: Provenance = {
   projectId: ID,
   status: 'completed',
+  totals: NO_TOTALS,
   definition: part('definition', { promptVersion: 'definition@2' }),
   documents: [part('project-brief'), part('readme')],
 };
@@ -35,6 +47,7 @@ const offline: Provenance = {
 const byModel: Provenance = {
   projectId: ID,
   status: 'completed',
+  totals: NO_TOTALS,
   definition: part('definition', {
     engine: 'anthropic:claude-sonnet-4-5',
     promptVersion: 'definition@2',

@@ -25,6 +25,7 @@ const summary = (n: number): ProjectSummary => ({
   createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 60 - n)).toISOString(),
   completedAt: new Date(Date.UTC(2026, 0, 1, 0, 1, 60 - n)).toISOString(),
   creditsConsumed: 47,
+  costUsd: 0,
   errorCode: null,
 });
 const page = (numbers: number[], hasMore: boolean) =>

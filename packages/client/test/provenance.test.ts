@@ -11,6 +11,14 @@ import {
 import { envelope, hang, json, startServer, type TestServer } from './http-server.ts';
 import { type RealServer, startRealServer } from './pgs-server.ts';
 
+const NO_TOTALS = {
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  costUsd: null,
+};
+
 // projects.provenance: first against a small local server (the request, the errors, retries
 // and the abort), then against the real one.
 
@@ -23,8 +31,11 @@ const part = (kind: string, extra: Partial<PartProvenance> = {}): PartProvenance
   engine: 'anthropic:claude-sonnet-4-5',
   promptVersion: `${kind}@1+system@1`,
   inputTokens: 1200,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   outputTokens: 800,
   tokensUsed: 2000,
+  costUsd: null,
   attempts: 1,
   repairs: 0,
   durationMs: 4200,
@@ -38,6 +49,7 @@ const part = (kind: string, extra: Partial<PartProvenance> = {}): PartProvenance
 const provenance: Provenance = {
   projectId: ID,
   status: 'completed',
+  totals: NO_TOTALS,
   definition: part('definition', { promptVersion: 'definition@1+system@1' }),
   documents: [
     part('project-brief'),

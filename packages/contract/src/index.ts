@@ -77,6 +77,8 @@ export type ProjectCancelledResponse = Schemas['ProjectCancelledResponse'];
 export type ProvenanceResponse = Schemas['ProvenanceResponse'];
 /** How one part of a project (the definition or a document) was generated. */
 export type PartProvenance = Schemas['PartProvenance'];
+/** Tokens and cost added up over parts of a project (a provenance's `totals`). */
+export type UsageTotals = Schemas['UsageTotals'];
 /** A quality-gate finding: `{ rule, message }`. */
 export type GateFinding = Schemas['GateFinding'];
 /** Body of a 200 from `GET /projects/{projectId}/trace`: `{ success: true, data: Trace }`. */

@@ -144,6 +144,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       concurrency: config.aiConcurrency,
       secrets: providerSecrets(config),
       log: log.child({ component: 'models' }),
+      prices: config.modelPrices,
     });
     const workflow = new GenerationWorkflow(database.db, projects, models, {
       meter: metrics.generation,

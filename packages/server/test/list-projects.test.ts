@@ -97,6 +97,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
       for (const item of items) {
         expect(Object.keys(item).sort()).toEqual([
           'completedAt',
+          'costUsd',
           'createdAt',
           'creditsConsumed',
           'errorCode',

@@ -242,12 +242,15 @@ describe.each(await backends())('GET /metrics of the real runtime on %s', (backe
     const sum = (field: 'inputTokens' | 'outputTokens') =>
       records.reduce((total: number, r: Record<string, number>) => total + r[field]!, 0);
     expect(sum('inputTokens')).toBeGreaterThan(0);
-    expect(delta('pgs_model_tokens_total', { provider: 'offline', direction: 'input' })).toBe(
+    const offline = { provider: 'offline', model: 'offline' };
+    expect(delta('pgs_model_tokens_total', { ...offline, direction: 'input' })).toBe(
       sum('inputTokens'),
     );
-    expect(delta('pgs_model_tokens_total', { provider: 'offline', direction: 'output' })).toBe(
+    expect(delta('pgs_model_tokens_total', { ...offline, direction: 'output' })).toBe(
       sum('outputTokens'),
     );
+    // The offline engine has no prompt cache.
+    expect(delta('pgs_model_tokens_total', { ...offline, direction: 'cache_read' })).toBe(0);
 
     // One duration per document and one for the definition, by kind and engine.
     const kinds = ['definition', ...data.project.documents.map((d: { type: string }) => d.type)];
@@ -399,9 +402,14 @@ describe.each(await backends())('GET /metrics of the real runtime on %s', (backe
       { timeoutMs: 60_000, intervalMs: 10, what: 'the live project to complete' },
     );
     const after = await scrape();
-    const delta = (provider: string, direction: string) =>
-      sampleValue(after.samples, 'pgs_model_tokens_total', { provider, direction }) -
-      sampleValue(before.samples, 'pgs_model_tokens_total', { provider, direction });
+    const delta = (provider: string, direction: string) => {
+      const model = provider === 'offline' ? 'offline' : 'fake-model';
+      const labels = { provider, model, direction };
+      return (
+        sampleValue(after.samples, 'pgs_model_tokens_total', labels) -
+        sampleValue(before.samples, 'pgs_model_tokens_total', labels)
+      );
+    };
     // The fake reports distinct usage per call (1000 + n in, 200 + n out).
     expect(fake.calls.length).toBeGreaterThan(5);
     const sent = (field: 'input' | 'output') =>

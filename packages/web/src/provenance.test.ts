@@ -10,13 +10,24 @@ import {
   writtenBy,
 } from './provenance.ts';
 
+const NO_TOTALS = {
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  costUsd: null,
+};
+
 const part = (kind: string, engine = 'offline', extra: Partial<PartProvenance> = {}) => ({
   kind,
   engine,
   promptVersion: `${kind}@2+system@2`,
   inputTokens: 10,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   outputTokens: 5,
   tokensUsed: 15,
+  costUsd: null,
   attempts: 1,
   repairs: 0,
   durationMs: 100,
@@ -30,6 +41,7 @@ const part = (kind: string, engine = 'offline', extra: Partial<PartProvenance> =
 const of = (definition: PartProvenance | null, ...documents: PartProvenance[]): Provenance => ({
   projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
   status: 'completed',
+  totals: NO_TOTALS,
   definition,
   documents,
 });

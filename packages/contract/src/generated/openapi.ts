@@ -4241,6 +4241,7 @@ export const openapiDocument = {
           "createdAt",
           "completedAt",
           "creditsConsumed",
+          "costUsd",
           "errorCode"
         ],
         "additionalProperties": false,
@@ -4299,6 +4300,14 @@ export const openapiDocument = {
             ],
             "minimum": 0,
             "description": "Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation)."
+          },
+          "costUsd": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "What the project's model calls have cost so far, in US dollars to the millionth, every\nrun (creation and revisions) included, at the prices known when each call was made;\nnull when a model it called has no known price (docs/cost.md). 0 for the offline engine.\n"
           },
           "errorCode": {
             "type": [
@@ -4978,7 +4987,8 @@ export const openapiDocument = {
               "projectId",
               "status",
               "definition",
-              "documents"
+              "documents",
+              "totals"
             ],
             "additionalProperties": false,
             "properties": {
@@ -4993,6 +5003,10 @@ export const openapiDocument = {
                   "completed",
                   "failed"
                 ]
+              },
+              "totals": {
+                "$ref": "#/components/schemas/UsageTotals",
+                "description": "The parts above added up (the definition and every document listed)."
               },
               "definition": {
                 "description": "How the name, description, type and questionnaire were generated; null until they are.",
@@ -5023,8 +5037,11 @@ export const openapiDocument = {
           "engine",
           "promptVersion",
           "inputTokens",
+          "cachedInputTokens",
+          "cacheWriteTokens",
           "outputTokens",
           "tokensUsed",
+          "costUsd",
           "attempts",
           "repairs",
           "durationMs",
@@ -5050,11 +5067,29 @@ export const openapiDocument = {
           "inputTokens": {
             "type": "integer",
             "minimum": 0,
-            "description": "Input tokens the provider reported, summed over every call that produced it."
+            "description": "Input tokens the provider reported, summed over every call that produced it, the cached and cache-written ones included."
+          },
+          "cachedInputTokens": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of inputTokens, those the provider's prompt cache served (billed at its cached-input price)."
+          },
+          "cacheWriteTokens": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of inputTokens, those written to the provider's prompt cache (Anthropic bills them apart; 0 where a provider does not report them)."
           },
           "outputTokens": {
             "type": "integer",
             "minimum": 0
+          },
+          "costUsd": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "What its calls cost in US dollars, to the millionth, at the prices known when they\nwere made (docs/cost.md); null when a model it called has no known price, never a\nguess. 0 for the offline engine.\n"
           },
           "tokensUsed": {
             "type": "integer",
@@ -5099,6 +5134,44 @@ export const openapiDocument = {
           "createdAt": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "UsageTotals": {
+        "type": "object",
+        "description": "Tokens and cost added up over parts of a project.",
+        "required": [
+          "inputTokens",
+          "cachedInputTokens",
+          "cacheWriteTokens",
+          "outputTokens",
+          "costUsd"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "inputTokens": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "cachedInputTokens": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "cacheWriteTokens": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "outputTokens": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "costUsd": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "The sum of the parts' costs; null when any of them is unknown."
           }
         }
       },

@@ -776,6 +776,7 @@ export const schemaBundle = {
         "createdAt",
         "completedAt",
         "creditsConsumed",
+        "costUsd",
         "errorCode"
       ],
       "additionalProperties": false,
@@ -834,6 +835,14 @@ export const schemaBundle = {
           ],
           "minimum": 0,
           "description": "Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation)."
+        },
+        "costUsd": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "What the project's model calls have cost so far, in US dollars to the millionth, every\nrun (creation and revisions) included, at the prices known when each call was made;\nnull when a model it called has no known price (docs/cost.md). 0 for the offline engine.\n"
         },
         "errorCode": {
           "type": [
@@ -1496,7 +1505,8 @@ export const schemaBundle = {
             "projectId",
             "status",
             "definition",
-            "documents"
+            "documents",
+            "totals"
           ],
           "additionalProperties": false,
           "properties": {
@@ -1511,6 +1521,10 @@ export const schemaBundle = {
                 "completed",
                 "failed"
               ]
+            },
+            "totals": {
+              "$ref": "#/$defs/UsageTotals",
+              "description": "The parts above added up (the definition and every document listed)."
             },
             "definition": {
               "description": "How the name, description, type and questionnaire were generated; null until they are.",
@@ -1541,8 +1555,11 @@ export const schemaBundle = {
         "engine",
         "promptVersion",
         "inputTokens",
+        "cachedInputTokens",
+        "cacheWriteTokens",
         "outputTokens",
         "tokensUsed",
+        "costUsd",
         "attempts",
         "repairs",
         "durationMs",
@@ -1568,11 +1585,29 @@ export const schemaBundle = {
         "inputTokens": {
           "type": "integer",
           "minimum": 0,
-          "description": "Input tokens the provider reported, summed over every call that produced it."
+          "description": "Input tokens the provider reported, summed over every call that produced it, the cached and cache-written ones included."
+        },
+        "cachedInputTokens": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Of inputTokens, those the provider's prompt cache served (billed at its cached-input price)."
+        },
+        "cacheWriteTokens": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Of inputTokens, those written to the provider's prompt cache (Anthropic bills them apart; 0 where a provider does not report them)."
         },
         "outputTokens": {
           "type": "integer",
           "minimum": 0
+        },
+        "costUsd": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "What its calls cost in US dollars, to the millionth, at the prices known when they\nwere made (docs/cost.md); null when a model it called has no known price, never a\nguess. 0 for the offline engine.\n"
         },
         "tokensUsed": {
           "type": "integer",
@@ -1617,6 +1652,44 @@ export const schemaBundle = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        }
+      }
+    },
+    "UsageTotals": {
+      "type": "object",
+      "description": "Tokens and cost added up over parts of a project.",
+      "required": [
+        "inputTokens",
+        "cachedInputTokens",
+        "cacheWriteTokens",
+        "outputTokens",
+        "costUsd"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "inputTokens": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "cachedInputTokens": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "cacheWriteTokens": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "outputTokens": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "costUsd": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "The sum of the parts' costs; null when any of them is unknown."
         }
       }
     },

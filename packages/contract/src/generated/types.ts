@@ -1001,6 +1001,12 @@ export interface components {
             completedAt: string | null;
             /** @description Credits charged; null while in progress (0 for a failure, the documents generated for a cancellation). */
             creditsConsumed: number | null;
+            /**
+             * @description What the project's model calls have cost so far, in US dollars to the millionth, every
+             *     run (creation and revisions) included, at the prices known when each call was made;
+             *     null when a model it called has no known price (docs/cost.md). 0 for the offline engine.
+             */
+            costUsd: number | null;
             /** @description The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise. */
             errorCode: string | null;
         };
@@ -1246,6 +1252,8 @@ export interface components {
                 projectId: string;
                 /** @enum {string} */
                 status: "in_progress" | "completed" | "failed";
+                /** @description The parts above added up (the definition and every document listed). */
+                totals: components["schemas"]["UsageTotals"];
                 /** @description How the name, description, type and questionnaire were generated; null until they are. */
                 definition: components["schemas"]["PartProvenance"] | null;
                 /** @description One entry per stored document, in the order they were stored. */
@@ -1259,9 +1267,19 @@ export interface components {
             engine: string;
             /** @description The prompt that asked for it, `kind@version+system@version` (for example `architecture@1+system@1`). */
             promptVersion: string;
-            /** @description Input tokens the provider reported, summed over every call that produced it. */
+            /** @description Input tokens the provider reported, summed over every call that produced it, the cached and cache-written ones included. */
             inputTokens: number;
+            /** @description Of inputTokens, those the provider's prompt cache served (billed at its cached-input price). */
+            cachedInputTokens: number;
+            /** @description Of inputTokens, those written to the provider's prompt cache (Anthropic bills them apart; 0 where a provider does not report them). */
+            cacheWriteTokens: number;
             outputTokens: number;
+            /**
+             * @description What its calls cost in US dollars, to the millionth, at the prices known when they
+             *     were made (docs/cost.md); null when a model it called has no known price, never a
+             *     guess. 0 for the offline engine.
+             */
+            costUsd: number | null;
             /** @description inputTokens + outputTokens; a document's `tokens_used`. */
             tokensUsed: number;
             /** @description Model calls made, every retry, fallback, repair and correction included. */
@@ -1277,6 +1295,15 @@ export interface components {
             trimmedContext: string[];
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description Tokens and cost added up over parts of a project. */
+        UsageTotals: {
+            inputTokens: number;
+            cachedInputTokens: number;
+            cacheWriteTokens: number;
+            outputTokens: number;
+            /** @description The sum of the parts' costs; null when any of them is unknown. */
+            costUsd: number | null;
         };
         GateFinding: {
             /**

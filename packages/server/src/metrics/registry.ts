@@ -56,7 +56,7 @@ export class Metrics {
   readonly registry = new Registry();
   readonly #http: RouteHistogram;
   readonly #generation: Histogram<'kind' | 'engine'>;
-  readonly #tokens: Counter<'provider' | 'direction'>;
+  readonly #tokens: Counter<'provider' | 'model' | 'direction'>;
   readonly #credits: Record<'reserved' | 'consumed' | 'refunded', Counter<'mode'>>;
   readonly #streams: Gauge;
   readonly #longPolls: Gauge;
@@ -82,8 +82,8 @@ export class Metrics {
     });
     this.#tokens = new Counter({
       name: 'pgs_model_tokens_total',
-      help: 'Tokens the AI providers reported, by provider and direction (input, output).',
-      labelNames: ['provider', 'direction'],
+      help: 'Tokens the AI providers reported, by provider, model and direction: input (all input, cached included), cache_read and cache_write (the parts of input the prompt cache served or stored), output.',
+      labelNames: ['provider', 'model', 'direction'],
       registers,
     });
     const credits = (movement: string, help: string) =>
@@ -121,9 +121,20 @@ export class Metrics {
       documentGenerated(kind, engine, seconds) {
         generation.labels(kind, engine).observe(seconds);
       },
-      tokensUsed(provider, input, output) {
-        if (input > 0) tokens.labels(provider, 'input').inc(input);
-        if (output > 0) tokens.labels(provider, 'output').inc(output);
+      tokensUsed(provider, engine, counts) {
+        // The model as configured, without its provider (`offline` stays `offline`).
+        const model = engine.startsWith(`${provider}:`)
+          ? engine.slice(provider.length + 1)
+          : engine;
+        const directions = [
+          ['input', counts.input],
+          ['cache_read', counts.cacheRead],
+          ['cache_write', counts.cacheWrite],
+          ['output', counts.output],
+        ] as const;
+        for (const [direction, n] of directions) {
+          if (n > 0) tokens.labels(provider, model, direction).inc(n);
+        }
       },
       credits(mode: Mode, movement, amount) {
         if (amount > 0) creditCounters[movement].labels(mode).inc(amount);

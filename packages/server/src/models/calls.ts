@@ -14,6 +14,7 @@ import {
   streamText,
 } from 'ai';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
+import { costUsd, type PriceTable, priceOf } from './prices.ts';
 import type { ChainModel } from './providers.ts';
 
 /** One model call: the same messages go to each model of the chain. */
@@ -25,12 +26,84 @@ export interface CallSpec {
   maxOutputTokens: number;
   /** Structured output: the answer is JSON for this schema (sent to the provider). */
   schema?: JSONSchema7;
+  /**
+   * Groups the calls that share a prompt prefix (the project's id): OpenAI routes requests
+   * with the same `promptCacheKey` to the same prompt cache (docs/cost.md).
+   */
+  cacheKey?: string;
 }
 
+/**
+ * Tokens a call used, as the providers reported them, and what they cost. `input` is all
+ * input tokens, the cached and cache-written ones included (the AI SDK's `inputTokens`).
+ */
 export interface CallUsage {
   input: number;
   output: number;
+  /** Of `input`, read from the provider's prompt cache. */
+  cacheRead: number;
+  /** Of `input`, written to the provider's prompt cache (Anthropic bills these apart). */
+  cacheWrite: number;
+  /**
+   * USD at the prices known when the call was made (models/prices.ts), summed over every
+   * attempt that reported usage; null once one of them ran on a model without a price.
+   */
+  costUsd: number | null;
 }
+
+/** No tokens yet, and nothing spent. @example const usage = emptyUsage(); */
+export const emptyUsage = (): CallUsage => ({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  costUsd: 0,
+});
+
+/**
+ * Two usages added up; the cost is unknown (null) when either is.
+ *
+ * @example
+ * const total = sumUsage(first.usage, repair.usage);
+ */
+export function sumUsage(a: CallUsage, b: CallUsage): CallUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    costUsd: a.costUsd === null || b.costUsd === null ? null : roundUsd(a.costUsd + b.costUsd),
+  };
+}
+
+/**
+ * A user message of text parts, each part that ends a cacheable prefix marked as Anthropic
+ * wants it (`cacheControl`, a cache breakpoint: at most four per request). Other providers
+ * ignore the mark: OpenAI caches any repeated prefix by itself, and the prefix caches of
+ * OpenAI-compatible servers (vLLM, llama.cpp) do too.
+ *
+ * @example
+ * const message = cachedUserMessage([{ text: shared, cache: true }, { text: task, cache: false }]);
+ */
+export function cachedUserMessage(
+  parts: readonly { text: string; cache: boolean }[],
+): ModelMessage {
+  return {
+    role: 'user',
+    content: parts.map((part) =>
+      part.cache
+        ? {
+            type: 'text' as const,
+            text: part.text,
+            providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+          }
+        : { type: 'text' as const, text: part.text },
+    ),
+  };
+}
+
+/** Micro-dollars, the precision of every cost PGS reports. */
+const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 export interface CallResult {
   /** The answer's text (for structured output, the raw JSON text). */
@@ -88,14 +161,25 @@ export interface ModelCallerOptions {
   log?: { warn(obj: object, msg: string): void };
   /** Told of the tokens each attempt's provider reported (metrics). */
   meter?: TokenMeter;
+  /** Prices by engine, for each call's cost (`PGS_MODEL_PRICES` over the defaults). */
+  prices?: PriceTable;
 }
 
 /** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
 const KEY_LIKE = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g;
 
+/** Tokens one attempt's provider reported, by kind (`input` counts all input tokens). */
+export interface ReportedTokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 /** Told of the tokens each model attempt's provider reported (the service's metrics). */
 export interface TokenMeter {
-  tokensUsed(provider: string, input: number, output: number): void;
+  /** `engine` is `provider:model` as configured (`offline` for the built-in engine). */
+  tokensUsed(provider: string, engine: string, tokens: ReportedTokens): void;
 }
 
 /** A message with the given secrets and anything key-like replaced by `[redacted]`. */
@@ -176,11 +260,12 @@ const silent = { warn() {} };
  * const { text, usage } = await caller.call(chain, { kind: 'readme', system, messages, maxOutputTokens: 4000 }, signal);
  */
 export class ModelCaller {
-  readonly #options: Required<Omit<ModelCallerOptions, 'log' | 'secrets' | 'meter'>>;
+  readonly #options: Required<Omit<ModelCallerOptions, 'log' | 'secrets' | 'meter' | 'prices'>>;
   readonly #secrets: readonly string[];
   readonly #slots: Semaphore;
   readonly #log: NonNullable<ModelCallerOptions['log']>;
   readonly #meter: ModelCallerOptions['meter'];
+  readonly #prices: PriceTable;
 
   constructor(options: ModelCallerOptions = {}) {
     this.#options = {
@@ -195,6 +280,7 @@ export class ModelCaller {
     this.#secrets = options.secrets ?? [];
     this.#log = options.log ?? silent;
     this.#meter = options.meter;
+    this.#prices = options.prices ?? {};
   }
 
   /** The most attempts one call can make on a chain of `models` models. */
@@ -210,7 +296,7 @@ export class ModelCaller {
   ): Promise<CallResult> {
     if (chain.length === 0) throw new Error('an empty model chain');
     let attempts = 0;
-    const usage: CallUsage = { input: 0, output: 0 };
+    const usage = emptyUsage();
     let last: { error: unknown; classified: Classified; engine: string } | undefined;
     for (const [index, model] of chain.entries()) {
       for (let attempt = 1; attempt <= this.#options.attemptsPerModel; attempt++) {
@@ -289,6 +375,9 @@ export class ModelCaller {
         maxOutputTokens: spec.maxOutputTokens,
         maxRetries: 0,
         abortSignal: signal,
+        ...(spec.cacheKey !== undefined && model.provider === 'openai'
+          ? { providerOptions: { openai: { promptCacheKey: spec.cacheKey } } }
+          : {}),
       };
       if (spec.schema !== undefined) {
         try {
@@ -345,14 +434,36 @@ export class ModelCaller {
   }
 
   #add(usage: CallUsage, model: ChainModel, reported: Reported) {
-    add(usage, reported);
-    this.#meter?.tokensUsed(model.provider, reported.inputTokens ?? 0, reported.outputTokens ?? 0);
+    const tokens = tokensOf(reported);
+    const price = priceOf(this.#prices, model.engine);
+    const cost =
+      price === undefined
+        ? null
+        : costUsd(price, {
+            inputTokens: tokens.input,
+            cachedInputTokens: tokens.cacheRead,
+            cacheWriteTokens: tokens.cacheWrite,
+            outputTokens: tokens.output,
+          });
+    Object.assign(usage, sumUsage(usage, { ...tokens, costUsd: cost }));
+    this.#meter?.tokensUsed(model.provider, model.engine, tokens);
   }
 }
 
-type Reported = { inputTokens?: number | undefined; outputTokens?: number | undefined };
+/** Usage as the AI SDK reports it (`inputTokens` is the total, cached tokens included). */
+type Reported = {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  inputTokenDetails?:
+    | { cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }
+    | undefined;
+};
 
-function add(usage: CallUsage, reported: Reported) {
-  usage.input += reported.inputTokens ?? 0;
-  usage.output += reported.outputTokens ?? 0;
+function tokensOf(reported: Reported): ReportedTokens {
+  return {
+    input: reported.inputTokens ?? 0,
+    output: reported.outputTokens ?? 0,
+    cacheRead: reported.inputTokenDetails?.cacheReadTokens ?? 0,
+    cacheWrite: reported.inputTokenDetails?.cacheWriteTokens ?? 0,
+  };
 }

@@ -137,6 +137,11 @@ export interface RevisionContext {
 
 const OPEN = '<pgs-context>';
 const CLOSE = '</pgs-context>';
+const TASK_OPEN = '<pgs-task>';
+const TASK_CLOSE = '</pgs-task>';
+
+/** A document call's context, split where the prompt is: what every document shares first. */
+type DocumentContext = Extract<GenerationContext, { task: 'document' }>;
 
 /**
  * The context as the tagged JSON block every prompt carries: a model reads the project's
@@ -149,13 +154,40 @@ export function contextBlock(context: GenerationContext): string {
   return `${OPEN}\n${JSON.stringify(context, null, 1)}\n${CLOSE}`;
 }
 
-/** Reads the context back out of a prompt; `undefined` when there is none. */
+/**
+ * The part of a document call's context that every document of the project shares (the
+ * idea and the definition), as the block that opens its prompt. The rest, what this one
+ * document is, follows the earlier documents as {@link taskBlock}: so the prompts of one
+ * project begin with the same words, which a provider's prompt cache serves (docs/cost.md).
+ *
+ * @example
+ * projectBlock({ idea, definition }) + earlierDocuments + taskBlock({ document, related });
+ */
+export function projectBlock(context: Pick<DocumentContext, 'idea' | 'definition'>): string {
+  const shared = { task: 'document', idea: context.idea, definition: context.definition };
+  return `${OPEN}\n${JSON.stringify(shared, null, 1)}\n${CLOSE}`;
+}
+
+/** What this one document is: the block that closes a document call's context. */
+export function taskBlock(context: Pick<DocumentContext, 'document' | 'related'>): string {
+  const task = { document: context.document, related: context.related };
+  return `${TASK_OPEN}\n${JSON.stringify(task, null, 1)}\n${TASK_CLOSE}`;
+}
+
+/**
+ * Reads the context back out of a prompt, a {@link taskBlock} after it merged in;
+ * `undefined` when there is none.
+ */
 export function readContext(prompt: string): GenerationContext | undefined {
   const start = prompt.lastIndexOf(OPEN);
   const end = prompt.lastIndexOf(CLOSE);
   if (start === -1 || end <= start) return undefined;
   try {
-    return JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
+    const context = JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
+    const taskStart = prompt.indexOf(TASK_OPEN, end);
+    const taskEnd = prompt.lastIndexOf(TASK_CLOSE);
+    if (taskStart === -1 || taskEnd <= taskStart) return context;
+    return { ...context, ...JSON.parse(prompt.slice(taskStart + TASK_OPEN.length, taskEnd)) };
   } catch {
     return undefined;
   }

@@ -45,6 +45,7 @@ export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
     creditsConsumed: final ? (row.creditsConsumed ?? 0) : null,
+    costUsd: row.costMicroUsd === null ? null : row.costMicroUsd / 1e6,
     errorCode: row.status === 'failed' ? (row.errorCode ?? FAILURE_CODES.failed) : null,
   };
 }

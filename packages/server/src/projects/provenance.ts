@@ -1,4 +1,4 @@
-import type { PartProvenance, ProvenanceResponse } from '@pgs/contract';
+import type { PartProvenance, ProvenanceResponse, UsageTotals } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { DEFINITION_KIND } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
@@ -35,8 +35,11 @@ function part(row: ProvenanceRow): PartProvenance {
     engine: row.engine,
     promptVersion: row.promptVersion,
     inputTokens: row.inputTokens,
+    cachedInputTokens: row.cacheReadTokens,
+    cacheWriteTokens: row.cacheWriteTokens,
     outputTokens: row.outputTokens,
     tokensUsed: row.inputTokens + row.outputTokens,
+    costUsd: row.costMicroUsd === null ? null : row.costMicroUsd / 1e6,
     attempts: row.attempts,
     repairs: row.repairs,
     durationMs: row.durationMs,
@@ -45,6 +48,26 @@ function part(row: ProvenanceRow): PartProvenance {
     trimmedContext: row.trimmed as string[],
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * Parts added up: tokens always, the cost only when every part's is known (in whole
+ * micro-dollars, so the sum carries no float drift).
+ *
+ * @example
+ * totalsOf(rows); // { inputTokens: 51234, cachedInputTokens: 38912, …, costUsd: 0.084112 }
+ */
+export function totalsOf(rows: readonly ProvenanceRow[]): UsageTotals {
+  let micro: number | null = 0;
+  const totals = { inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
+  for (const row of rows) {
+    totals.inputTokens += row.inputTokens;
+    totals.cachedInputTokens += row.cacheReadTokens;
+    totals.cacheWriteTokens += row.cacheWriteTokens;
+    totals.outputTokens += row.outputTokens;
+    micro = micro === null || row.costMicroUsd === null ? null : micro + row.costMicroUsd;
+  }
+  return { ...totals, costUsd: micro === null ? null : micro / 1e6 };
 }
 
 /**
@@ -80,6 +103,7 @@ export async function readProvenance(
     data: {
       projectId,
       status: project.status,
+      totals: totalsOf(rows),
       definition: definition ? part(definition) : null,
       documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),
     },

@@ -1,6 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import { inferProjectType } from './catalogue.ts';
+import { ancestors, contextOrder, documentPlan, inferProjectType } from './catalogue.ts';
 
 const IDEAS: Record<ProjectType, readonly string[]> = {
   mobile: [
@@ -70,5 +70,40 @@ describe('inferProjectType', () => {
   it('falls back to web when nothing hints at a type', () => {
     expect(inferProjectType('Something for tracking board game scores')).toBe('web');
     expect(inferProjectType('')).toBe('web');
+  });
+});
+
+describe('contextOrder', () => {
+  it.each(['web', 'mobile', 'mcp'] as const)(
+    'lists the %s documents most documents read first, every document once',
+    (type) => {
+      const plan = documentPlan(type);
+      const order = contextOrder(plan);
+      expect(new Set(order.map((d) => d.kind))).toEqual(new Set(plan.map((d) => d.kind)));
+      const readers = (kind: string) => plan.filter((d) => ancestors(plan, d).has(kind)).length;
+      const counts = order.map((d) => readers(d.kind));
+      expect(counts).toEqual([...counts].sort((a, b) => b - a));
+      expect(order.slice(0, 2).map((d) => d.kind)).toEqual([
+        'project-brief',
+        'product-requirements',
+      ]);
+    },
+  );
+
+  it('gives every document of a plan its ancestors as a prefix-sharing list: a later reader extends an earlier one', () => {
+    const plan = documentPlan('web');
+    const order = contextOrder(plan);
+    const read = (kind: string) => {
+      const doc = plan.find((d) => d.kind === kind)!;
+      const inputs = ancestors(plan, doc);
+      return order.filter((d) => inputs.has(d.kind)).map((d) => d.kind);
+    };
+    // The data model reads the architecture's context and the architecture; the API design
+    // the data model's and the data model; the plan starts with the API design's.
+    expect(read('data-model')).toEqual([...read('architecture'), 'architecture']);
+    expect(read('api-design')).toEqual([...read('data-model'), 'data-model']);
+    expect(read('implementation-plan').slice(0, read('api-design').length)).toEqual(
+      read('api-design'),
+    );
   });
 });

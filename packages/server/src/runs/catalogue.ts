@@ -267,6 +267,49 @@ export function documentPlan(type: ProjectType): readonly DocumentKind[] {
   return PLANS[type];
 }
 
+/**
+ * The kinds a document builds on, directly or through others.
+ *
+ * @example
+ * ancestors(documentPlan('web'), readme); // Set { 'implementation-plan', 'architecture', … }
+ */
+export function ancestors(plan: readonly DocumentKind[], doc: DocumentKind): Set<string> {
+  const byKind = new Map(plan.map((d) => [d.kind, d]));
+  const found = new Set<string>();
+  const visit = (kind: string) => {
+    for (const dep of byKind.get(kind)?.dependsOn ?? []) {
+      if (!found.has(dep)) {
+        found.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(doc.kind);
+  return found;
+}
+
+/**
+ * The order in which a plan's documents are given to the documents that build on them: the
+ * ones most documents read first (the brief and the requirements, then the architecture…),
+ * ties in the plan's order. Every prompt lists the documents it reads in this one order, so
+ * two prompts share their beginning up to the first document only one of them reads, and a
+ * provider's prompt cache serves that beginning (docs/cost.md).
+ *
+ * @example
+ * contextOrder(documentPlan('web')).map((d) => d.kind);
+ * // ['project-brief', 'product-requirements', 'architecture', 'data-model', 'user-stories', …]
+ */
+export function contextOrder(plan: readonly DocumentKind[]): readonly DocumentKind[] {
+  const readers = new Map(plan.map((d) => [d.kind, 0]));
+  for (const doc of plan) {
+    for (const kind of ancestors(plan, doc)) readers.set(kind, (readers.get(kind) ?? 0) + 1);
+  }
+  return plan
+    .map((doc, index) => ({ doc, index }))
+    .sort((a, b) => readers.get(b.doc.kind)! - readers.get(a.doc.kind)! || a.index - b.index)
+    .map(({ doc }) => doc);
+}
+
 /** Credits a project of this type costs when every document is generated. */
 export function priceOf(type: ProjectType): number {
   return PLANS[type].reduce((sum, doc) => sum + doc.credits, 0);

@@ -4,8 +4,10 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import {
   type CallResult,
   type CallUsage,
+  emptyUsage,
   GenerationFailedError,
   type ModelCaller,
+  sumUsage,
 } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import { missingTerms } from '../models/offline/reading.ts';
@@ -103,11 +105,6 @@ function withPinned(answer: Record<string, unknown>, pinned: Pinned): Record<str
   };
 }
 
-const add = (a: CallUsage, b: CallUsage): CallUsage => ({
-  input: a.input + b.input,
-  output: a.output + b.output,
-});
-
 export interface DefinedProject {
   definition: ProjectDefinition;
   usage: CallUsage;
@@ -163,7 +160,7 @@ export async function defineProject(
   // Each model gets the request and one correction; a model whose answer is still no
   // definition hands over to the next one of the chain.
   let from = 0;
-  let usage: CallUsage = { input: 0, output: 0 };
+  let usage: CallUsage = emptyUsage();
   let attempts = 0;
   let repairs = 0;
   let initial: DefinitionFinding[] | undefined;
@@ -172,7 +169,7 @@ export async function defineProject(
   for (;;) {
     const models = chain.slice(from);
     const first = await caller.call(models, { ...spec, messages }, signal);
-    usage = add(usage, first.usage);
+    usage = sumUsage(usage, first.usage);
     attempts += first.attempts;
     answer = { ...first, index: from + first.index };
     findings = check(first.output);
@@ -191,7 +188,7 @@ export async function defineProject(
         },
         signal,
       );
-      usage = add(usage, retry.usage);
+      usage = sumUsage(usage, retry.usage);
       attempts += retry.attempts;
       const corrected = check(retry.output);
       // The correction is kept unless it is no definition while the first answer was one.

@@ -30,6 +30,7 @@ import { revisionPrompt } from './prompts/revision.ts';
 import { revisionFindings } from './revision-gate.ts';
 import { affectedKinds, applyDeltas, initialRegister } from './revision-plan.ts';
 import { buildTrace } from './trace/index.ts';
+import { usageColumns } from './usage.ts';
 import { writeDocument } from './write-document.ts';
 
 interface Logger {
@@ -241,8 +242,7 @@ export class RevisionWorkflow {
           kind: IMPACT_KIND,
           engine: impact.engine,
           promptVersion: impact.version,
-          inputTokens: impact.usage.input,
-          outputTokens: impact.usage.output,
+          ...usageColumns(impact.usage),
           attempts: impact.attempts,
           durationMs: Math.max(0, Math.round(this.#now() - started)),
           repairs: 0,
@@ -374,8 +374,7 @@ export class RevisionWorkflow {
           kind: doc.kind,
           engine: written.produced.engine,
           promptVersion: written.version,
-          inputTokens: written.produced.usage.input,
-          outputTokens: written.produced.usage.output,
+          ...usageColumns(written.produced.usage),
           attempts: written.produced.attempts,
           durationMs: Math.max(0, Math.round(this.#now() - started)),
           repairs: written.produced.repairs,

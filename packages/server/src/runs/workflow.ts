@@ -29,6 +29,7 @@ import {
 import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
+import { usageColumns } from './usage.ts';
 import { writeDocument } from './write-document.ts';
 
 export interface WorkflowOptions {
@@ -208,8 +209,7 @@ export class GenerationWorkflow {
           kind: DEFINITION_KIND,
           engine: defined.engine,
           promptVersion: defined.version,
-          inputTokens: defined.usage.input,
-          outputTokens: defined.usage.output,
+          ...usageColumns(defined.usage),
           attempts: defined.attempts,
           durationMs: Math.max(0, Math.round(this.#options.now() - started)),
           repairs: defined.repairs,
@@ -317,8 +317,7 @@ export class GenerationWorkflow {
           kind: doc.kind,
           engine: produced.engine,
           promptVersion: version,
-          inputTokens: produced.usage.input,
-          outputTokens: produced.usage.output,
+          ...usageColumns(produced.usage),
           attempts: produced.attempts,
           durationMs: Math.max(0, Math.round(this.#options.now() - started)),
           repairs: produced.repairs,

@@ -2,13 +2,15 @@ import type { ModelMessage } from 'ai';
 import {
   type CallResult,
   type CallUsage,
+  cachedUserMessage,
   GenerationFailedError,
   type ModelCaller,
+  sumUsage,
 } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
-import type { DocumentKind } from './catalogue.ts';
+import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {
   checkDocument,
   type Finding,
@@ -34,11 +36,6 @@ export interface Produced {
   engine: string;
 }
 
-const sum = (a: CallUsage, b: CallUsage): CallUsage => ({
-  input: a.input + b.input,
-  output: a.output + b.output,
-});
-
 /** Strips a code fence a model wrapped the whole document in. */
 function unwrap(text: string): string {
   const trimmed = text.trim();
@@ -54,22 +51,6 @@ function unwrap(text: string): string {
 function joinContinuation(answer: string, continuation: string): string {
   const rest = continuation.replace(/^```(?:markdown|md)?[ \t]*\n/, '').replace(/\n```\s*$/, '');
   return `${answer}${rest}`.trim();
-}
-
-/** The kinds a document builds on, directly or through others. */
-function ancestors(plan: readonly DocumentKind[], doc: DocumentKind): Set<string> {
-  const byKind = new Map(plan.map((d) => [d.kind, d]));
-  const found = new Set<string>();
-  const visit = (kind: string) => {
-    for (const dep of byKind.get(kind)?.dependsOn ?? []) {
-      if (!found.has(dep)) {
-        found.add(dep);
-        visit(dep);
-      }
-    }
-  };
-  visit(doc.kind);
-  return found;
 }
 
 /** A document written and checked, with what provenance records about it. */
@@ -115,7 +96,8 @@ export async function writeDocument(input: {
   const { plan, doc, definition, stored, signal } = input;
   const direct = new Set(doc.dependsOn);
   const inputs = ancestors(plan, doc);
-  const earlier: EarlierDocument[] = plan
+  // In the plan's one context order, so the prompts of a project share their beginnings.
+  const earlier: EarlierDocument[] = contextOrder(plan)
     .filter((d) => inputs.has(d.kind))
     .map((d) => stored.get(d.kind))
     .filter((row) => row !== undefined)
@@ -156,11 +138,16 @@ export async function writeDocument(input: {
     return [...form, ...traced, ...(input.revise?.gate(content) ?? [])];
   };
 
-  const messages: ModelMessage[] = [{ role: 'user', content: rendered.prompt }];
+  const messages: ModelMessage[] = [
+    rendered.parts === undefined
+      ? { role: 'user', content: rendered.prompt }
+      : cachedUserMessage(rendered.parts),
+  ];
   const spec = {
     kind: doc.kind,
     system: rendered.system,
     maxOutputTokens: rendered.maxOutputTokens,
+    cacheKey: input.project.id,
   };
   /**
    * An answer cut off by the output limit is continued once, from where it stopped; one
@@ -185,7 +172,7 @@ export async function writeDocument(input: {
       },
       signal,
     );
-    produced.usage = sum(produced.usage, rest.usage);
+    produced.usage = sumUsage(produced.usage, rest.usage);
     produced.attempts += rest.attempts;
     return { content: joinContinuation(text, rest.text), cut: rest.finishReason === 'length' };
   };
@@ -219,7 +206,7 @@ export async function writeDocument(input: {
         signal,
       );
       input.served({ index: first.index + repair.index }, from);
-      produced.usage = sum(produced.usage, repair.usage);
+      produced.usage = sumUsage(produced.usage, repair.usage);
       produced.attempts += repair.attempts;
       const fixed = await complete(repair, repairMessages, first.index);
       const after = [...(fixed.cut ? [TRUNCATED] : []), ...(await gate(fixed.content))];

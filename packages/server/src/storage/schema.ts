@@ -237,8 +237,18 @@ export const provenance = pgTable(
     engine: text('engine').notNull(),
     /** The prompt's `kind@version+system@n`. */
     promptVersion: text('prompt_version').notNull(),
+    /** All input tokens of every call, the cached and cache-written ones included. */
     inputTokens: integer('input_tokens').notNull(),
     outputTokens: integer('output_tokens').notNull(),
+    /** Of `input_tokens`, those the provider's prompt cache served. */
+    cacheReadTokens: integer('cache_read_tokens').notNull().default(0),
+    /** Of `input_tokens`, those written to the provider's prompt cache. */
+    cacheWriteTokens: integer('cache_write_tokens').notNull().default(0),
+    /**
+     * What the calls cost, in millionths of a dollar at the prices known when they were made;
+     * null when a model had no price (never a guess), and for rows written before costs were.
+     */
+    costMicroUsd: bigint('cost_micro_usd', { mode: 'number' }),
     /** Model calls made, every model and retry included, repairs and corrections too. */
     attempts: integer('attempts').notNull(),
     durationMs: integer('duration_ms').notNull(),

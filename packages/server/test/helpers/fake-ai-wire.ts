@@ -5,7 +5,12 @@
  */
 import type { FakeAiCall } from './fake-ai.ts';
 
-export type Usage = { input: number; output: number };
+/**
+ * A call's usage: `input` counts all input tokens; `cacheRead` and `cacheWrite`, when given,
+ * the part of them read from and written to the prompt cache. Without them the bodies carry
+ * no cache fields at all (as before the fake modelled caches).
+ */
+export type Usage = { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 /** The answer's payload: text, or the input of a forced Anthropic tool. */
 export type Content = { text: string } | { tool: string; input: unknown };
 /** How one protocol carries an answer: the whole body, or SSE frames around the deltas (`complete: false` leaves off the closing frames). */
@@ -24,6 +29,8 @@ export function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = 
   const id = `fake_${call.seq}`;
   const text = 'text' in content ? content.text : JSON.stringify(content.input);
   const [input, output] = [usage.input, usage.output];
+  const cached = usage.cacheRead !== undefined || usage.cacheWrite !== undefined;
+  const [cacheRead, cacheWrite] = [usage.cacheRead ?? 0, usage.cacheWrite ?? 0];
   const frames = (head: string[], delta: (piece: string) => string, tail: string[]) => ({
     frames: (pieces: string[], complete = true) => [
       ...head,
@@ -38,10 +45,12 @@ export function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = 
       created: Math.floor(Date.now() / 1000),
       model: call.model,
     };
+    // OpenAI reports cache reads within the total (`prompt_tokens`) and never reports writes.
     const counts = {
       prompt_tokens: input,
       completion_tokens: output,
       total_tokens: input + output,
+      ...(cached ? { prompt_tokens_details: { cached_tokens: cacheRead } } : {}),
     };
     const chunk = (delta: object, finish_reason: string | null = null) =>
       sse({ ...base, choices: [{ index: 0, delta, finish_reason }] });
@@ -69,7 +78,12 @@ export function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = 
       created_at: Math.floor(Date.now() / 1000),
       model: call.model,
     };
-    const counts = { input_tokens: input, output_tokens: output, total_tokens: input + output };
+    const counts = {
+      input_tokens: input,
+      ...(cached ? { input_tokens_details: { cached_tokens: cacheRead } } : {}),
+      output_tokens: output,
+      total_tokens: input + output,
+    };
     const body = {
       ...response,
       status: cut ? 'incomplete' : 'completed',
@@ -103,7 +117,15 @@ export function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = 
   const stop_reason = tool ? 'tool_use' : cut ? 'max_tokens' : 'end_turn';
   const message = { id: `msg_${id}`, type: 'message', role: 'assistant', model: call.model };
   const event = (type: string, data: object) => sse({ type, ...data }, type);
-  const start = { ...message, content: [], usage: { input_tokens: input, output_tokens: 1 } };
+  // Anthropic's input_tokens leaves out the tokens read from and written to the cache.
+  const inputs = cached
+    ? {
+        input_tokens: input - cacheRead - cacheWrite,
+        cache_creation_input_tokens: cacheWrite,
+        cache_read_input_tokens: cacheRead,
+      }
+    : { input_tokens: input };
+  const start = { ...message, content: [], usage: { ...inputs, output_tokens: 1 } };
   const delta = (piece: string) =>
     event('content_block_delta', {
       index: 0,
@@ -116,7 +138,7 @@ export function wireFor(call: FakeAiCall, content: Content, usage: Usage, cut = 
       ...message,
       content: [block],
       stop_reason,
-      usage: { input_tokens: input, output_tokens: output },
+      usage: { ...inputs, output_tokens: output },
     },
     // As the real API does: input tokens in message_start, output tokens in message_delta.
     ...frames(

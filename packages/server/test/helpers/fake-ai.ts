@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type CacheLookup, PromptCache, type ReportedUsage } from './fake-ai-cache.ts';
 import { type Content, type Usage, wireFor } from './fake-ai-wire.ts';
+
+export type { ReportedUsage } from './fake-ai-cache.ts';
 
 /** The wire protocol a call arrived in, by its path. */
 export type FakeAiProtocol = 'openai-responses' | 'openai-chat' | 'anthropic-messages';
@@ -24,7 +27,34 @@ export interface FakeAiCall {
   schema?: unknown;
   /** Max output tokens requested, if any (max_tokens / max_output_tokens / max_completion_tokens). */
   maxOutputTokens?: number;
+  /**
+   * The usage the fake sent with a text or JSON answer (set once answered; absent for errors,
+   * stalls and drops): `input` is all input tokens, cached and written ones included, whatever
+   * the protocol's own field counts. Tests and benches sum these rather than trust the server.
+   */
+  reported?: ReportedUsage;
 }
+
+/** How the fake behaves beyond its handler; see {@link startFakeAi}. */
+export interface FakeAiOptions {
+  /**
+   * Reports prompt-cache usage as the providers do (see fake-ai-cache.ts): a reply without
+   * `usage` is answered with input tokens counted in the request's prompt (gpt-tokenizer,
+   * o200k_base), output tokens counted in the answer, and the cache reads (OpenAI's
+   * `cached_tokens`; Anthropic's `cache_read_input_tokens`) and writes (Anthropic's
+   * `cache_creation_input_tokens`) of the provider's cache model. Off by default: replies
+   * without `usage` then report {input: 10, output: 5}.
+   */
+  promptCache?: boolean;
+}
+
+/** Usage a reply states: input (all input tokens), output, and optionally cache reads and writes (of input). */
+export type FakeAiUsage = {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+};
 
 /** What the fake answers to one call. */
 export type FakeAiReply =
@@ -37,12 +67,12 @@ export type FakeAiReply =
   | {
       kind: 'text';
       text: string;
-      usage?: { input: number; output: number };
+      usage?: FakeAiUsage;
       chunks?: number;
       cut?: boolean;
     }
   /** A structured answer: sent the way the protocol carries structured output for this request (tool_use for a forced Anthropic tool, else JSON text). */
-  | { kind: 'json'; value: unknown; usage?: { input: number; output: number } }
+  | { kind: 'json'; value: unknown; usage?: FakeAiUsage }
   /** An HTTP error with the protocol's own error body shape (OpenAI `{error:{message,type,code}}`, Anthropic `{type:'error',error:{type,message}}`), optional headers such as retry-after. */
   | { kind: 'error'; status: number; message?: string; headers?: Record<string, string> }
   /** Never finishes: non-streamed, the response is never sent; streamed, sends the headers and `afterChunks` (default 1) text deltas, then nothing more. Ends when the client disconnects or the server closes. */
@@ -71,7 +101,7 @@ export interface FakeAi {
   maxInFlight: number;
   /** Replaces the handler. The handler may return a promise a test resolves later, to hold a call deterministically. */
   respond(handler: FakeAiHandler): void;
-  /** Resets calls (seq starts again at 1) and maxInFlight (to what is in flight now). */
+  /** Resets calls (seq starts again at 1) and maxInFlight (to what is in flight now), and empties the prompt cache. */
   reset(): void;
   /** Stops the server; destroys open sockets, so stalled streams end at once. */
   close(): Promise<void>;
@@ -104,7 +134,8 @@ const defaultHandler: FakeAiHandler = (call) =>
  * Starts a fake AI provider on an ephemeral port of 127.0.0.1 that speaks the OpenAI Responses,
  * OpenAI Chat Completions and Anthropic Messages wire protocols, so the real provider packages
  * run against it unchanged. Default handler: text answers "ok" (json answers {}) with usage
- * {input: 10, output: 5}.
+ * {input: 10, output: 5}; with `{ promptCache: true }`, usage counted and cached as the
+ * providers do (see {@link FakeAiOptions}).
  *
  * @example
  * const fake = await startFakeAi(() => ({ kind: 'text', text: '# Title', usage: { input: 3, output: 2 } }));
@@ -112,8 +143,12 @@ const defaultHandler: FakeAiHandler = (call) =>
  * const { text } = await generateText({ model, prompt: 'Write a title', maxRetries: 0 });
  * await fake.close();
  */
-export async function startFakeAi(handler: FakeAiHandler = defaultHandler): Promise<FakeAi> {
+export async function startFakeAi(
+  handler: FakeAiHandler = defaultHandler,
+  options: FakeAiOptions = {},
+): Promise<FakeAi> {
   let current = handler;
+  const cache = options.promptCache === true ? new PromptCache() : undefined;
   const calls: FakeAiCall[] = [];
   // The responses of recorded calls not yet closed: their count is what is in flight.
   const open = new Set<ServerResponse>();
@@ -141,13 +176,16 @@ export async function startFakeAi(handler: FakeAiHandler = defaultHandler): Prom
     open.add(res);
     maxInFlight = Math.max(maxInFlight, open.size);
     res.once('close', () => open.delete(res));
+    // Looked up on arrival, kept once answered: a request the provider refuses caches nothing.
+    const lookup = cache?.lookup(protocol, body);
     let reply: FakeAiReply;
     try {
       reply = await current(call);
     } catch (error) {
       reply = { kind: 'error', status: 500, message: `fake-ai handler threw: ${String(error)}` };
     }
-    if (!res.destroyed) answer(call, reply, res);
+    if (reply.kind !== 'error') lookup?.commit();
+    if (!res.destroyed) answer(call, reply, res, cache && lookup && { cache, lookup });
   };
 
   const server = createServer((req, res) => {
@@ -176,6 +214,7 @@ export async function startFakeAi(handler: FakeAiHandler = defaultHandler): Prom
       calls.length = 0;
       seq = 0;
       maxInFlight = open.size;
+      cache?.clear();
     },
     async close() {
       const closed = new Promise<void>((resolve, reject) => {
@@ -253,7 +292,21 @@ function schemaOf(protocol: FakeAiProtocol, body: Json): unknown {
   );
 }
 
-function answer(call: FakeAiCall, reply: FakeAiReply, res: ServerResponse): void {
+/** Usage counted by the cache model: the request's input and cache figures, the answer's tokens. */
+function countedUsage(
+  { cache, lookup }: { cache: PromptCache; lookup: CacheLookup },
+  answered: string,
+): Usage {
+  const { input, cacheRead, cacheWrite } = lookup;
+  return { input, output: cache.count(answered), cacheRead, cacheWrite };
+}
+
+function answer(
+  call: FakeAiCall,
+  reply: FakeAiReply,
+  res: ServerResponse,
+  counting?: { cache: PromptCache; lookup: CacheLookup },
+): void {
   if (reply.kind === 'error') {
     const message = reply.message ?? STATUS_CODES[reply.status] ?? 'error';
     sendJson(res, reply.status, errorBody(call.protocol, reply.status, message), reply.headers);
@@ -282,17 +335,20 @@ function answer(call: FakeAiCall, reply: FakeAiReply, res: ServerResponse): void
       : tool
         ? { tool: tool.name, input: reply.value }
         : { text: JSON.stringify(reply.value) };
-  const wire = wireFor(
-    call,
-    content,
-    reply.usage ?? DEFAULT_USAGE,
-    reply.kind === 'text' && reply.cut === true,
-  );
+  const whole = 'text' in content ? content.text : JSON.stringify(content.input);
+  const usage =
+    reply.usage ?? (counting === undefined ? DEFAULT_USAGE : countedUsage(counting, whole));
+  const wire = wireFor(call, content, usage, reply.kind === 'text' && reply.cut === true);
+  call.reported = {
+    input: usage.input,
+    cacheRead: usage.cacheRead ?? 0,
+    cacheWrite: usage.cacheWrite ?? 0,
+    output: usage.output,
+  };
   if (!call.stream) {
     sendJson(res, 200, wire.body);
     return;
   }
-  const whole = 'text' in content ? content.text : JSON.stringify(content.input);
   res.writeHead(200, SSE_HEADERS);
   for (const frame of wire.frames(split(whole, reply.kind === 'text' ? (reply.chunks ?? 4) : 4))) {
     res.write(frame);

@@ -10,6 +10,7 @@ import { announceCreated, ProjectEventHub } from '../../src/events/hub.ts';
 import type { RateLimitRule, RateLimitStore } from '../../src/limits/rate-limiter.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { ModelCaller, type ModelCallerOptions } from '../../src/models/calls.ts';
+import { DEFAULT_PRICES } from '../../src/models/prices.ts';
 import { type Dispatcher, Projects } from '../../src/projects/projects.ts';
 import { completedStatus } from '../../src/projects/result.ts';
 import { Revisions } from '../../src/projects/revisions.ts';
@@ -205,7 +206,7 @@ export async function startHarness(
     });
     // The workers' own subscription, as a worker process has (cancel aborts a run through it).
     workerEvents = await ProjectEventHub.start(database);
-    const caller = new ModelCaller({ retryDelayMs: 10, ...options.caller });
+    const caller = new ModelCaller({ retryDelayMs: 10, prices: DEFAULT_PRICES, ...options.caller });
     const workflow = new GenerationWorkflow(
       database.db,
       new Projects(database.db, queue, engineOf(models)),

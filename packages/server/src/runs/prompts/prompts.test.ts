@@ -9,7 +9,7 @@ import {
   definitionPrompt,
 } from './definition.ts';
 import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
-import { correctionMessage, repairMessage } from './render.ts';
+import { correctionMessage, documentPrompt, repairMessage } from './render.ts';
 import {
   IMPACT_SCHEMA,
   IMPACT_SYSTEM,
@@ -75,7 +75,26 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
   [
     'system',
     SYSTEM_VERSION,
-    [DOCUMENT_SYSTEM, repairMessage([{ message: 'A finding.' }]), correctionMessage(['An error.'])],
+    [
+      DOCUMENT_SYSTEM,
+      repairMessage([{ message: 'A finding.' }]),
+      correctionMessage(['An error.']),
+      // The frame every document prompt is laid out in (what comes first, what is cached).
+      documentPrompt({
+        idea: 'An idea.',
+        definition: SAMPLE_DEFINITION,
+        document: documentPlan('web')[1]!,
+        earlier: [
+          {
+            kind: 'project-brief',
+            title: 'Project Brief',
+            filename: 'PROJECT_BRIEF.md',
+            content: '# Project Brief: Name',
+            priority: 0,
+          },
+        ],
+      }).parts,
+    ],
   ],
   [
     'definition',

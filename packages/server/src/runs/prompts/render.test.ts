@@ -91,6 +91,63 @@ describe('documentPrompt', () => {
     expect(rendered.maxOutputTokens).toBeGreaterThan(1_000);
     expect(rendered.trimmed).toEqual([]);
   });
+
+  it('is laid out for prompt caches: the shared project first, the earlier documents in catalogue order, the task last', () => {
+    const brief = {
+      kind: 'project-brief',
+      title: 'Project Brief',
+      filename: 'PROJECT_BRIEF.md',
+      content: '# Project Brief: MentorLoop\n\n## Goals\n\n| G-1 | Book in one minute |',
+      priority: 1,
+    };
+    const prd = {
+      kind: 'product-requirements',
+      title: 'Product Requirements',
+      filename: 'PRODUCT_REQUIREMENTS.md',
+      content: requirements,
+      priority: 0,
+    };
+    const stories = plan.find((d) => d.kind === 'user-stories')!;
+    const forStories = documentPrompt({
+      idea: 'A mentoring marketplace',
+      definition,
+      document: stories,
+      earlier: [brief, prd],
+    });
+    // With other priorities (what each builds on directly differs), the order stays the plan's.
+    const forArchitecture = documentPrompt({
+      idea: 'A mentoring marketplace',
+      definition,
+      document: architecture,
+      earlier: [
+        { ...brief, priority: 0 },
+        { ...prd, priority: 1 },
+      ],
+    });
+    const a = forStories.parts!;
+    const b = forArchitecture.parts!;
+    expect(a.map((p) => p.text).join('')).toBe(forStories.prompt);
+    // Everything but the last part is the same words, in the same order, for both documents.
+    expect(a.slice(0, -1)).toEqual(b.slice(0, -1));
+    expect(a[0]!.text).toContain('The project, as settled in its definition');
+    expect(a[1]!.text).toContain('<document kind="project-brief"');
+    expect(a[2]!.text).toContain('<document kind="product-requirements"');
+    // Cache breakpoints: after the shared project, and after the last earlier document.
+    expect(a.map((p) => p.cache)).toEqual([true, false, true, false]);
+    // Nothing about the document being written comes before its task.
+    for (const part of a.slice(0, -1)) {
+      expect(part.text).not.toContain('User Stories (USER_STORIES.md)');
+      expect(part.text).not.toContain('"kind": "user-stories"');
+    }
+    // The offline engine reads the whole context back: the shared block and the task block.
+    expect(readContext(forStories.prompt)).toMatchObject({
+      task: 'document',
+      idea: 'A mentoring marketplace',
+      definition: { name: definition.name },
+      document: { kind: 'user-stories' },
+      related: [{ kind: 'project-brief' }, { kind: 'product-requirements' }],
+    });
+  });
 });
 
 describe('citableIds', () => {

@@ -1,5 +1,5 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { contextBlock, type ProjectDefinition } from '../../models/context.ts';
+import { type ProjectDefinition, projectBlock, taskBlock } from '../../models/context.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
@@ -19,9 +19,21 @@ export interface EarlierDocument {
   priority: number;
 }
 
+/**
+ * One text part of a prompt's user message. `cache` marks the end of a prefix worth
+ * caching: an Anthropic cache breakpoint goes there (docs/cost.md).
+ */
+export interface PromptPart {
+  text: string;
+  cache: boolean;
+}
+
 export interface RenderedPrompt {
   system: string;
+  /** The user message's text: its `parts` joined, when it has parts. */
   prompt: string;
+  /** The user message in parts, laid out for prompt caches; absent, `prompt` is one part. */
+  parts?: PromptPart[];
   maxOutputTokens: number;
   /** `kind@n+system@m`: the words that asked for this document. */
   version: string;
@@ -67,15 +79,19 @@ export function fitToBudget(
       left -= countTokens(content);
     }
   }
-  // Present them in the plan's order, which is the order they were written in.
+  // Present them in the order given (the plan's context order), whatever was cut.
   const order = new Map(documents.map((doc, i) => [doc.kind, i]));
   kept.sort((a, b) => order.get(a.kind)! - order.get(b.kind)!);
   return { kept, trimmed };
 }
 
 /**
- * The prompt for one document: the earlier documents in full first (long material
- * before the question reads best), then the project as JSON, then the brief.
+ * The prompt for one document, laid out so that the requests of one project share the
+ * longest possible prefix (docs/cost.md): first what every document of the project shares
+ * (the idea and the definition), then the earlier documents in full in the plan's one
+ * context order (catalogue.ts), and only then what this document is and how to write it. Long
+ * material before the question also reads best. The shared part and the last earlier
+ * document end a cacheable prefix each.
  *
  * @example
  * documentPrompt({ idea, definition, document: documentPlan('web')[1]!, earlier: [brief] });
@@ -84,21 +100,18 @@ export function documentPrompt(input: {
   idea: string;
   definition: ProjectDefinition;
   document: DocumentKind;
+  /** In the plan's context order (catalogue.ts `contextOrder`): the prompt keeps it. */
   earlier: readonly EarlierDocument[];
   budget?: number;
 }): RenderedPrompt {
   const { definition, document } = input;
   const brief = documentPromptOf(document.kind);
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
-  const earlier =
-    kept.length === 0
-      ? ''
-      : `The earlier documents of ${definition.name}, in full. Build on them; do not contradict them.\n\n${kept
-          .map(
-            (doc) =>
-              `<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>`,
-          )
-          .join('\n\n')}\n\n`;
+  const shared = `The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
+  const earlier = kept.map(
+    (doc, i) =>
+      `${i === 0 ? `The earlier documents of ${definition.name}, in full. Build on them; do not contradict them.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
+  );
   const sections = document.sections
     .map((heading, i) => `${i + 1}. "## ${heading}": ${brief.sections[heading] ?? ''}`.trimEnd())
     .join('\n');
@@ -106,12 +119,9 @@ export function documentPrompt(input: {
   const ids = citableIds(kept.filter((doc) => ID_DEFINERS[doc.kind] !== undefined));
   const idLine =
     ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
-  const prompt = `${earlier}The project, as settled in its definition:
+  const task = `The document to write now:
 
-${contextBlock({
-  task: 'document',
-  idea: input.idea,
-  definition,
+${taskBlock({
   document: {
     kind: document.kind,
     title: document.title,
@@ -136,9 +146,15 @@ Rules:
 - Name ${definition.name} in the text; use the questionnaire's audience, features and tech stack.
 ${rules}
 ${idLine}`.trimEnd();
+  const parts: PromptPart[] = [
+    { text: shared, cache: true },
+    ...earlier.map((text, i) => ({ text, cache: i === earlier.length - 1 })),
+    { text: task, cache: false },
+  ];
   return {
     system: DOCUMENT_SYSTEM,
-    prompt,
+    prompt: parts.map((part) => part.text).join(''),
+    parts,
     maxOutputTokens: brief.maxOutputTokens,
     version: `${promptId(brief)}+system@${SYSTEM_VERSION}`,
     trimmed,

@@ -3,7 +3,7 @@
  * with the prompts that use them (provenance records `system@n`).
  */
 
-export const SYSTEM_VERSION = 2;
+export const SYSTEM_VERSION = 3;
 
 /** For every document. */
 export const DOCUMENT_SYSTEM = `You are a principal product manager and a principal software architect writing one document of a software project's documentation set, for a team that will build from it on Monday.

@@ -188,7 +188,19 @@ const summaryColumns = {
   creditsConsumed: projects.creditsConsumed,
   errorCode: projects.errorCode,
 };
-export type ProjectSummaryRow = { [K in keyof typeof summaryColumns]: ProjectRow[K] };
+/**
+ * What the project's model calls cost so far, every run included, in micro-dollars: 0 before
+ * any, null when one of them has no known cost (docs/cost.md). Uses provenance's primary key.
+ */
+const costColumn = sql<number | null>`(
+  select case when bool_or(p.cost_micro_usd is null) then null
+              else coalesce(sum(p.cost_micro_usd), 0)::float8 end
+  from provenance p where p.project_id = ${projects.id})`.mapWith((value) =>
+  value === null ? null : Number(value),
+);
+export type ProjectSummaryRow = { [K in keyof typeof summaryColumns]: ProjectRow[K] } & {
+  costMicroUsd: number | null;
+};
 
 /** Whether the project exists and belongs to this account and mode (a listing cursor). */
 export async function ownsProject(
@@ -228,7 +240,7 @@ export async function listOwnedProjects(
     );
   }
   return tx
-    .select(summaryColumns)
+    .select({ ...summaryColumns, costMicroUsd: costColumn })
     .from(projects)
     .where(and(...conditions))
     .orderBy(desc(projects.createdAt), desc(projects.id))

@@ -13,8 +13,9 @@ export interface RevisionCreateParams {
   /** What to change, in plain words (at most 4,000 characters). */
   changeRequest: string;
   /**
-   * Test keys only: end as `outcome` after about `durationMs` (0 to 600,000), without
-   * reading the change request.
+   * Test keys only: the offline engine revises the project, paced to take about
+   * `durationMs` (0 to 600,000), and ends as `outcome`. It still reads the change request:
+   * one it finds nothing in fails, whatever the outcome asked.
    */
   simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
 }

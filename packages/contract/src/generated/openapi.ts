@@ -4336,7 +4336,7 @@ export const openapiDocument = {
           },
           "simulate": {
             "$ref": "#/components/schemas/Simulation",
-            "description": "Test keys only (400 with a live key). Makes the revision end as asked after about `durationMs`."
+            "description": "Test keys only (400 with a live key). The offline engine revises the project, paced to\ntake about `durationMs`, and ends as `outcome` asks; it still reads the change request,\nso one it finds nothing in fails whatever the outcome.\n"
           }
         }
       },

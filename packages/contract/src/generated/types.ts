@@ -1016,7 +1016,11 @@ export interface components {
              * @example Add SMS reminders two days before each appointment; drop the medical records
              */
             changeRequest: string;
-            /** @description Test keys only (400 with a live key). Makes the revision end as asked after about `durationMs`. */
+            /**
+             * @description Test keys only (400 with a live key). The offline engine revises the project, paced to
+             *     take about `durationMs`, and ends as `outcome` asks; it still reads the change request,
+             *     so one it finds nothing in fails whatever the outcome.
+             */
             simulate?: components["schemas"]["Simulation"];
         };
         /** @description The in-progress state of the revision just started. */

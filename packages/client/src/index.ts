@@ -69,6 +69,7 @@ export type {
   TraceRequirementCoverage,
   TraceResponse,
   TraceSeverity,
+  UsageTotals,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreated,

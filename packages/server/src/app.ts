@@ -34,6 +34,7 @@ import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
+import { DEFAULT_PRICES, type PriceTable, priceOf } from './models/prices.ts';
 import { type Dispatcher, Projects } from './projects/projects.ts';
 import { Revisions } from './projects/revisions.ts';
 import { ProjectStatusReader } from './projects/status.ts';
@@ -65,6 +66,8 @@ export interface AppDeps {
   dispatcher: Dispatcher;
   /** The models projects are generated with (estimates depend on them). */
   models: ModelSelector;
+  /** Model prices (`PGS_MODEL_PRICES` over the defaults; absent, the defaults). */
+  prices?: PriceTable;
   /**
    * Announcements of project events (long-polls and event streams wait on them); none
    * means the app starts its own and stops it on close.
@@ -230,6 +233,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         projects,
         db: database.db,
         events,
+        unpricedEngines: (mode) =>
+          deps.models
+            .forProject({ mode, simulate: null, type: null })
+            .map((model) => model.engine)
+            .filter((engine) => priceOf(deps.prices ?? DEFAULT_PRICES, engine) === undefined),
       });
       await api.register(eventRoutes, {
         statusReader,

@@ -211,6 +211,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       dispatcher: queue,
       events,
       models,
+      prices: config.modelPrices,
       logger: log,
       metrics,
     });

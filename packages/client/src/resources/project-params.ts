@@ -23,6 +23,13 @@ export interface ProjectCreateParams {
    * exercise every state without waiting on a model.
    */
   simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
+  /**
+   * A limit in USD on what the project's model calls may cost: it ends `failed` with
+   * `error.code` `budget_exceeded` before a call that could pass it (the documents stored
+   * are charged, the rest released). Refused (400) when a model the key may call has no
+   * known price.
+   */
+  maxCostUsd?: number | undefined;
 }
 
 /** The in-progress status of a project just created, with what came with the 202. */

@@ -103,6 +103,7 @@ export class Projects extends ProjectResults {
     const body: Record<string, unknown> = { idea: params.idea };
     if (params.type !== undefined) body.type = params.type;
     if (params.name !== undefined) body.name = params.name;
+    if (params.maxCostUsd !== undefined) body.maxCostUsd = params.maxCostUsd;
     if (params.simulate !== undefined) {
       body.simulate = {
         outcome: params.simulate.outcome,

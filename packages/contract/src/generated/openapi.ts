@@ -3738,15 +3738,16 @@ export const openapiDocument = {
         "properties": {
           "code": {
             "type": "string",
-            "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running)\nor a revision stopped by cancelRevision. Not a code of the error envelope (`ErrorCode`).\n",
+            "description": "Error code identifier; `generation_failed` for a generation failure,\n`generation_cancelled` for a project stopped by cancelProject (or deleted while running)\nor a revision stopped by cancelRevision, `budget_exceeded` for a project stopped before\nits next model call could pass its `maxCostUsd`. Not a code of the error envelope\n(`ErrorCode`).\n",
             "examples": [
               "generation_failed",
-              "generation_cancelled"
+              "generation_cancelled",
+              "budget_exceeded"
             ]
           },
           "message": {
             "type": "string",
-            "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released. For a revision, it states what was refunded and which revision\nstays current.\n"
+            "description": "Human-readable text; for `generation_failed` it states that the credits were refunded,\nfor `generation_cancelled` what was charged for the documents already generated and\nwhat was released; for `budget_exceeded` also what the model calls cost against the\nbudget. For a revision, it states what was refunded and which revision\nstays current.\n"
           }
         }
       },
@@ -4144,6 +4145,15 @@ export const openapiDocument = {
           "simulate": {
             "$ref": "#/components/schemas/Simulation",
             "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`."
+          },
+          "maxCostUsd": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 100000,
+            "description": "A limit, in US dollars, on what the project's model calls may cost (docs/cost.md).\nBefore each call its worst case (its input and its whole output allowance at the\nmodel's prices) is held against what is left; when the next call could pass the\nlimit, the project ends `failed` with `error.code` `budget_exceeded`, the documents\nalready stored charged and the rest of the reservation released, as a cancellation.\nEvery model the key's mode may call must have a known price (400 naming this field\notherwise). It binds the project's creation, not its revisions.\n",
+            "examples": [
+              0.5
+            ]
           }
         }
       },
@@ -4314,7 +4324,7 @@ export const openapiDocument = {
               "string",
               "null"
             ],
-            "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise."
+            "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`, `budget_exceeded`); null otherwise."
           }
         }
       },

@@ -813,15 +813,19 @@ export interface components {
             /**
              * @description Error code identifier; `generation_failed` for a generation failure,
              *     `generation_cancelled` for a project stopped by cancelProject (or deleted while running)
-             *     or a revision stopped by cancelRevision. Not a code of the error envelope (`ErrorCode`).
+             *     or a revision stopped by cancelRevision, `budget_exceeded` for a project stopped before
+             *     its next model call could pass its `maxCostUsd`. Not a code of the error envelope
+             *     (`ErrorCode`).
              * @example generation_failed
              * @example generation_cancelled
+             * @example budget_exceeded
              */
             code: string;
             /**
              * @description Human-readable text; for `generation_failed` it states that the credits were refunded,
              *     for `generation_cancelled` what was charged for the documents already generated and
-             *     what was released. For a revision, it states what was refunded and which revision
+             *     what was released; for `budget_exceeded` also what the model calls cost against the
+             *     budget. For a revision, it states what was refunded and which revision
              *     stays current.
              */
             message: string;
@@ -945,6 +949,17 @@ export interface components {
             name?: string;
             /** @description Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`. */
             simulate?: components["schemas"]["Simulation"];
+            /**
+             * @description A limit, in US dollars, on what the project's model calls may cost (docs/cost.md).
+             *     Before each call its worst case (its input and its whole output allowance at the
+             *     model's prices) is held against what is left; when the next call could pass the
+             *     limit, the project ends `failed` with `error.code` `budget_exceeded`, the documents
+             *     already stored charged and the rest of the reservation released, as a cancellation.
+             *     Every model the key's mode may call must have a known price (400 naming this field
+             *     otherwise). It binds the project's creation, not its revisions.
+             * @example 0.5
+             */
+            maxCostUsd?: number;
         };
         /**
          * @description Test keys only (400 with a live key). Makes a run (a project's creation, or a revision)
@@ -1007,7 +1022,7 @@ export interface components {
              *     null when a model it called has no known price (docs/cost.md). 0 for the offline engine.
              */
             costUsd: number | null;
-            /** @description The `error.code` of a failed project (`generation_failed`, `generation_cancelled`); null otherwise. */
+            /** @description The `error.code` of a failed project (`generation_failed`, `generation_cancelled`, `budget_exceeded`); null otherwise. */
             errorCode: string | null;
         };
         CreateRevisionRequest: {

@@ -13,8 +13,10 @@ import {
   Output,
   streamText,
 } from 'ai';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { type Budget, BudgetExceededError } from './budget.ts';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
-import { costUsd, type PriceTable, priceOf } from './prices.ts';
+import { costUsd, type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
 import type { ChainModel } from './providers.ts';
 
 /** One model call: the same messages go to each model of the chain. */
@@ -31,6 +33,11 @@ export interface CallSpec {
    * with the same `promptCacheKey` to the same prompt cache (docs/cost.md).
    */
   cacheKey?: string;
+  /**
+   * The project's spending limit: each attempt holds its worst case first and is not made
+   * when that could pass the limit ({@link BudgetExceededError}, never retried).
+   */
+  budget?: Budget;
 }
 
 /**
@@ -306,6 +313,8 @@ export class ModelCaller {
           return { ...answer, usage, model, index, attempts };
         } catch (error) {
           if (signal.aborted) throw signal.reason ?? error;
+          // The budget is the project's limit, not the model's failure: no retry, no fallback.
+          if (error instanceof BudgetExceededError) throw error;
           const classified = classify(error);
           last = { error, classified, engine: model.engine };
           this.#log.warn(
@@ -367,7 +376,10 @@ export class ModelCaller {
     usage: CallUsage,
   ): Promise<{ text: string; output?: unknown; finishReason?: string }> {
     const release = await this.#slots.acquire(signal);
+    const cost = usage.costUsd;
+    let hold: number | undefined;
     try {
+      hold = spec.budget?.hold(this.#worstCase(model, spec));
       const common = {
         model: model.model,
         system: spec.system,
@@ -429,8 +441,29 @@ export class ModelCaller {
       }
       return finishReason === undefined ? { text } : { text, finishReason };
     } finally {
+      // What this attempt added to the usage is what it cost (0 when it reported nothing).
+      if (hold !== undefined) {
+        spec.budget?.settle(
+          hold,
+          usage.costUsd === null || cost === null ? null : usage.costUsd - cost,
+        );
+      }
       release();
     }
+  }
+
+  /** The most an attempt of `spec` on `model` can cost; null when the model has no price. */
+  #worstCase(model: ChainModel, spec: CallSpec): number | null {
+    const price = priceOf(this.#prices, model.engine);
+    if (price === undefined) return null;
+    let text = spec.system;
+    for (const message of spec.messages) {
+      if (typeof message.content === 'string') text += message.content;
+      else for (const part of message.content) if (part.type === 'text') text += part.text;
+    }
+    // Counted with o200k; a provider's own tokenizer may count a few percent differently.
+    const schema = spec.schema === undefined ? 0 : countTokens(JSON.stringify(spec.schema));
+    return worstCaseCostUsd(price, countTokens(text) + schema, spec.maxOutputTokens);
   }
 
   #add(usage: CallUsage, model: ChainModel, reported: Reported) {

@@ -26,6 +26,7 @@ import {
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import {
+  budgetMessage,
   cancellationMessage,
   completedStatus,
   etagOf,
@@ -60,6 +61,8 @@ export interface CreateProjectInput {
   type?: ProjectType | undefined;
   name?: string | undefined;
   simulate?: Simulation | undefined;
+  /** A limit on the project's model calls, in USD (docs/cost.md). */
+  maxCostUsd?: number | undefined;
 }
 
 /** A project just created. */
@@ -171,6 +174,7 @@ export class Projects {
         typeRequested: input.type !== undefined,
         requestedName: input.name ?? null,
         simulate: input.simulate ?? null,
+        maxCostMicroUsd: input.maxCostUsd === undefined ? null : Math.round(input.maxCostUsd * 1e6),
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),
         createdAt: new Date(now),
@@ -350,10 +354,40 @@ export class Projects {
     });
   }
 
-  /** Cancels a project whose row `tx` holds locked and found in progress. */
+  /**
+   * Ends a project in progress because the next model call could pass its budget: failed
+   * with `budget_exceeded`, settled as a cancellation (the documents stored charged, the
+   * rest released), `project.failed` recorded. Returns false if it was no longer in progress.
+   */
+  async stopForBudget(
+    projectId: string,
+    budget: { limitUsd: number; spentUsd: number },
+  ): Promise<boolean> {
+    let settled: { mode: Mode; consumed: number; released: number } | undefined;
+    await this.#db.transaction(async (tx) => {
+      const row = await lockProject(tx, projectId);
+      if (row === undefined || row.status !== 'in_progress') return;
+      const stopped = await this.#cancelLocked(tx, row, {
+        code: FAILURE_CODES.budget,
+        message: (done) => budgetMessage(budget, done),
+      });
+      settled = { mode: row.mode, consumed: stopped.charged, released: stopped.released };
+    });
+    if (settled) this.#settled(settled.mode, settled.consumed, settled.released);
+    return settled !== undefined;
+  }
+
+  /**
+   * Cancels a project whose row `tx` holds locked and found in progress; `why` names another
+   * reason to stop it the same way (its budget).
+   */
   async #cancelLocked(
     tx: Tx,
     row: ProjectRow,
+    why: {
+      code: string;
+      message: (settled: { documents: number; charged: number; released: number }) => string;
+    } = { code: FAILURE_CODES.cancelled, message: cancellationMessage },
   ): Promise<Extract<CancelOutcome, { outcome: 'cancelled' }>> {
     const documents = await listDocuments(tx, row.id);
     const charged =
@@ -364,11 +398,11 @@ export class Projects {
             documents.map((doc) => doc.type),
           );
     const released = Math.max(0, row.creditsReserved - charged);
-    const message = cancellationMessage({ documents: documents.length, charged, released });
+    const message = why.message({ documents: documents.length, charged, released });
     const now = this.#now();
     const updated = await transitionProject(tx, row.id, {
       status: 'failed',
-      errorCode: FAILURE_CODES.cancelled,
+      errorCode: why.code,
       errorMessage: message,
       creditsConsumed: charged,
       generationTimeMs: Math.max(0, now - row.createdAt.getTime()),
@@ -383,7 +417,7 @@ export class Projects {
       reserved: row.creditsReserved,
       consumed: charged,
     });
-    const status = failedStatus(row.id, FAILURE_CODES.cancelled, message);
+    const status = failedStatus(row.id, why.code, message);
     await recordEvent(tx, row.id, 'project.failed', { status: 'failed', error: status.error });
     await this.#ended(tx, row, 'failed', now);
     return {

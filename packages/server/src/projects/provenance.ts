@@ -88,8 +88,12 @@ export async function readProvenance(
   if (project === undefined) return undefined;
   const n = revision ?? project.currentRevision;
   const rows = await listProvenance(db, projectId, n);
-  // A document carried over from an earlier revision is described where it was written.
+  // A document carried over from an earlier revision is described where it was written;
+  // so is the definition, which only the creation (revision 1) writes.
   if (n > 1) {
+    rows.push(
+      ...(await listProvenance(db, projectId, 1)).filter((r) => r.kind === DEFINITION_KIND),
+    );
     const carried = (await listDocuments(db, projectId, n)).filter((doc) => doc.writtenIn < n);
     for (const from of new Set(carried.map((doc) => doc.writtenIn))) {
       const kinds = new Set(carried.filter((d) => d.writtenIn === from).map((d) => d.type));

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { GenerationMetadata, Project, ProjectCompleted, ProjectFailed } from '@pgs/contract';
+import { usd } from '../models/budget.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
 /** `data.error.message` of failed projects: the contract says it states the refund. */
@@ -17,9 +18,18 @@ export const FAILURE_MESSAGES = {
 export const FAILURE_CODES = {
   failed: 'generation_failed',
   cancelled: 'generation_cancelled',
+  /** Stopped before a model call that could have passed the project's `maxCostUsd`. */
+  budget: 'budget_exceeded',
 } as const;
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What was charged for the documents already generated, and what was released. */
+function settlement(settled: { documents: number; charged: number; released: number }): string {
+  const charged = `${count(settled.charged, 'credit was', 'credits were')} charged for the ${count(settled.documents, 'document', 'documents')} already generated`;
+  if (settled.released <= 0) return `${charged.charAt(0).toUpperCase()}${charged.slice(1)}.`;
+  return `${charged.charAt(0).toUpperCase()}${charged.slice(1)}; the remaining ${settled.released} ${settled.released === 1 ? 'was' : 'were'} released.`;
+}
 
 /**
  * `data.error.message` of a cancelled project: what was charged for the documents already
@@ -37,9 +47,26 @@ export function cancellationMessage(settled: {
   if (settled.documents === 0) {
     return 'The project was cancelled before any document was generated; nothing was charged.';
   }
-  const charged = `${count(settled.charged, 'credit was', 'credits were')} charged for the ${count(settled.documents, 'document', 'documents')} already generated`;
-  if (settled.released <= 0) return `The project was cancelled. ${charged}.`;
-  return `The project was cancelled. ${charged}; the remaining ${settled.released} ${settled.released === 1 ? 'was' : 'were'} released.`;
+  return `The project was cancelled. ${settlement(settled)}`;
+}
+
+/**
+ * `data.error.message` of a project stopped by its budget: what its model calls cost, then
+ * what was charged and released, as for a cancellation.
+ *
+ * @example
+ * budgetMessage({ limitUsd: 0.5, spentUsd: 0.4312 }, { documents: 2, charged: 13, released: 34 });
+ * // 'The project stopped before its next model call could pass its budget of $0.5000; its
+ * //  model calls cost $0.4312. 13 credits were charged for the 2 documents already generated; …'
+ */
+export function budgetMessage(
+  budget: { limitUsd: number; spentUsd: number },
+  settled: { documents: number; charged: number; released: number },
+): string {
+  const spent = `The project stopped before its next model call could pass its budget of ${usd(budget.limitUsd)}; its model calls cost ${usd(budget.spentUsd)}.`;
+  return settled.documents === 0
+    ? `${spent} No document was generated; nothing was charged.`
+    : `${spent} ${settlement(settled)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ModelMessage } from 'ai';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { Budget } from '../models/budget.ts';
 import {
   type CallResult,
   type CallUsage,
@@ -137,6 +138,8 @@ export async function defineProject(
   chain: readonly ChainModel[],
   project: Pick<ProjectRow, 'idea' | 'type' | 'typeRequested' | 'requestedName'>,
   signal: AbortSignal,
+  /** The project's limit on model calls, if it has one. */
+  budget?: Budget,
 ): Promise<DefinedProject> {
   const pinned: Pinned = {
     type: project.typeRequested ? (project.type ?? undefined) : undefined,
@@ -153,6 +156,7 @@ export async function defineProject(
     system,
     maxOutputTokens: DEFINITION_MAX_OUTPUT_TOKENS,
     schema: DEFINITION_SCHEMA,
+    ...(budget === undefined ? {} : { budget }),
   };
   const check = (output: unknown) => definitionFindings(output, project.idea, pinned);
   const usable = (findings: readonly DefinitionFinding[]) =>

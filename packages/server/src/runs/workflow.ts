@@ -1,5 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import { type ProjectEventHub, recordEvent } from '../events/hub.ts';
+import { Budget, BudgetExceededError } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
@@ -15,7 +16,7 @@ import {
   type ProjectRow,
   updateProject,
 } from '../storage/sql/projects.ts';
-import { insertProvenance } from '../storage/sql/provenance.ts';
+import { insertProvenance, spentMicroUsd } from '../storage/sql/provenance.ts';
 import { cachedGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
 import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
@@ -118,10 +119,36 @@ export class GenerationWorkflow {
         })
         .catch(() => {});
     });
+    // The project's limit on model calls, from what its stored parts already cost (a resumed
+    // run); every call of the run holds its worst case against it first.
+    const budget =
+      project.maxCostMicroUsd === null
+        ? undefined
+        : new Budget(
+            project.maxCostMicroUsd / 1e6,
+            (await spentMicroUsd(this.#db, projectId)) / 1e6,
+          );
     try {
-      await this.#generate(project, AbortSignal.any([signal, ended.signal]));
+      await this.#generate(project, AbortSignal.any([signal, ended.signal]), budget);
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof BudgetExceededError && budget !== undefined) {
+        // The calls in flight have ended (#generate waits for them): what they cost is settled.
+        this.#log.info(
+          {
+            projectId,
+            limitUsd: error.limitUsd,
+            spentUsd: budget.spentUsd,
+            nextUsd: error.nextUsd,
+          },
+          'generation stopped: the next call could pass the budget',
+        );
+        await this.#projects.stopForBudget(projectId, {
+          limitUsd: error.limitUsd,
+          spentUsd: budget.spentUsd,
+        });
+        return 'failed';
+      }
       if (ended.signal.aborted || error instanceof ProjectEndedError) {
         this.#log.info({ projectId }, 'generation stopped: the project ended');
         return 'ended';
@@ -152,7 +179,11 @@ export class GenerationWorkflow {
     await this.#projects.fail(projectId, FAILURE_MESSAGES.exhausted);
   }
 
-  async #generate(project: ProjectRow, signal: AbortSignal): Promise<void> {
+  async #generate(
+    project: ProjectRow,
+    signal: AbortSignal,
+    budget: Budget | undefined,
+  ): Promise<void> {
     const simulate = (project.simulate as Simulation | null) ?? null;
     // Stages announced by an earlier run of this project are not announced again.
     const announced = new Set(
@@ -189,6 +220,7 @@ export class GenerationWorkflow {
         from,
         project,
         AbortSignal.any([signal, stageFailed.signal]),
+        budget,
       );
       const opening = startStage(STAGES[0]).catch((error: unknown) => {
         stageFailed.abort(error);
@@ -283,6 +315,7 @@ export class GenerationWorkflow {
           definition,
           stored,
           signal: docSignal,
+          budget,
         });
       const row: DocumentRow = {
         projectId: project.id,

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { Budget } from '../models/budget.ts';
 import {
   type CallResult,
   type CallUsage,
@@ -19,6 +20,7 @@ import {
   TRUNCATED,
   traceFindings,
 } from './gate.ts';
+import { digestOf, READS_AS_DIGEST } from './prompts/digest.ts';
 import {
   CONTINUE_MESSAGE,
   documentPrompt,
@@ -82,6 +84,8 @@ export async function writeDocument(input: {
   definition: ProjectDefinition;
   stored: ReadonlyMap<string, Pick<DocumentRow, 'type' | 'filename' | 'content'>>;
   signal: AbortSignal;
+  /** The project's limit on model calls, if it has one. */
+  budget?: Budget | undefined;
   /**
    * A revision's rewrite (runs/revision-workflow.ts): its prompt, made from the earlier
    * documents given, and the revision rules the gate adds.
@@ -109,13 +113,17 @@ export async function writeDocument(input: {
       // What it builds on directly matters most, then the documents that define the IDs.
       priority: direct.has(row.type) ? 0 : ID_DEFINERS[row.type] ? 1 : 2,
     }));
+  // Ancestors it only cites are given as digests; the gate still reads their full text.
+  const digested = new Set(READS_AS_DIGEST[doc.kind] ?? []);
   const rendered =
     input.revise?.prompt(earlier) ??
     documentPrompt({
       idea: input.project.idea,
       definition,
       document: doc,
-      earlier,
+      earlier: earlier.map((e) =>
+        digested.has(e.kind) ? { ...e, content: digestOf(e), digest: true } : e,
+      ),
       budget: input.contextTokenBudget,
     });
 
@@ -148,6 +156,7 @@ export async function writeDocument(input: {
     system: rendered.system,
     maxOutputTokens: rendered.maxOutputTokens,
     cacheKey: input.project.id,
+    ...(input.budget === undefined ? {} : { budget: input.budget }),
   };
   /**
    * An answer cut off by the output limit is continued once, from where it stopped; one

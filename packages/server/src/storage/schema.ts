@@ -107,6 +107,8 @@ export const projects = pgTable(
     errorMessage: text('error_message'),
     creditsReserved: integer('credits_reserved').notNull().default(0),
     creditsConsumed: integer('credits_consumed'),
+    /** `maxCostUsd` in millionths of a dollar: the limit on its model calls; null for none. */
+    maxCostMicroUsd: bigint('max_cost_micro_usd', { mode: 'number' }),
     generationTimeMs: integer('generation_time_ms'),
     estimatedCompletionAt: timestamp('estimated_completion_at', { withTimezone: true }),
     /** The last event's `seq` (see `project_events`). */

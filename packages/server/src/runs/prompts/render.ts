@@ -17,6 +17,8 @@ export interface EarlierDocument {
   content: string;
   /** Lower is kept first when the budget is short. */
   priority: number;
+  /** `content` is the document's digest (its IDs and titles, digest.ts), not its text. */
+  digest?: boolean;
 }
 
 /**
@@ -110,13 +112,15 @@ export function documentPrompt(input: {
   const shared = `The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
   const earlier = kept.map(
     (doc, i) =>
-      `${i === 0 ? `The earlier documents of ${definition.name}, in full. Build on them; do not contradict them.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
+      `${i === 0 ? `The earlier documents of ${definition.name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
   );
   const sections = document.sections
     .map((heading, i) => `${i + 1}. "## ${heading}": ${brief.sections[heading] ?? ''}`.trimEnd())
     .join('\n');
   const rules = brief.rules.map((rule) => `- ${rule}`).join('\n');
-  const ids = citableIds(kept.filter((doc) => ID_DEFINERS[doc.kind] !== undefined));
+  const ids = kept
+    .filter((doc) => ID_DEFINERS[doc.kind] !== undefined)
+    .flatMap((doc) => (doc.digest ? idsOfDigest(doc.content) : citableIds([doc])));
   const idLine =
     ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
   const task = `The document to write now:
@@ -178,6 +182,11 @@ export const ID_DEFINERS: Readonly<Record<string, readonly string[]>> = {
  */
 export function citableIds(documents: readonly { filename: string; content: string }[]): string[] {
   return buildTrace(documents).nodes.map((node) => node.id);
+}
+
+/** The IDs a digest lists (digest.ts), in its order. */
+function idsOfDigest(digest: string): string[] {
+  return [...digest.matchAll(/^- ([A-Z]+-\d+(?:\.\d+)?)\b/gm)].map((match) => match[1]!);
 }
 
 /** The follow-up that asks the model to repair its document after the quality gate. */

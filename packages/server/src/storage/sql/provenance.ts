@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
 import { provenance } from '../schema.ts';
 
@@ -24,4 +24,16 @@ export async function listProvenance(
     .from(provenance)
     .where(and(eq(provenance.projectId, projectId), eq(provenance.revision, revision)))
     .orderBy(asc(provenance.createdAt), asc(provenance.kind));
+}
+
+/**
+ * What the stored parts of one revision cost, in micro-dollars; a part of unknown cost
+ * (null) counts as 0. Where a resumed run's budget starts from.
+ */
+export async function spentMicroUsd(tx: Tx, projectId: string, revision = 1): Promise<number> {
+  const [row] = await tx
+    .select({ spent: sql<string | null>`sum(${provenance.costMicroUsd})` })
+    .from(provenance)
+    .where(and(eq(provenance.projectId, projectId), eq(provenance.revision, revision)));
+  return Number(row?.spent ?? 0);
 }

@@ -7,6 +7,7 @@ import type { CreatedProject, Projects } from '../../../projects/projects.ts';
 import { readProvenance } from '../../../projects/provenance.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
+import type { Mode } from '../../../storage/sql/accounts.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
@@ -18,6 +19,8 @@ export interface ProjectRoutesOptions {
   db: Db;
   /** Wakes long-polls. */
   events: ProjectEventHub;
+  /** The engines a mode's projects may call that have no known price (a budget needs one). */
+  unpricedEngines?: (mode: Mode) => string[];
 }
 
 /** The longest `Prefer: wait` honoured, in seconds. */
@@ -47,7 +50,7 @@ export function preferredWait(prefer: string | string[] | undefined): number | u
 /** `/projects` routes of API v1. */
 export async function projectRoutes(
   app: FastifyInstance,
-  { statusReader, projects, db, events }: ProjectRoutesOptions,
+  { statusReader, projects, db, events, unpricedEngines }: ProjectRoutesOptions,
 ) {
   app.post<{ Body: CreateProjectRequest }>(
     '/projects',
@@ -66,13 +69,31 @@ export async function projectRoutes(
       },
     },
     async (request, reply) => {
-      const { idea, type, name, simulate } = request.body;
+      const { idea, type, name, simulate, maxCostUsd } = request.body;
       if (simulate !== undefined && request.principal.mode !== 'test') {
         throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
           details: {
             invalid_fields: { simulate: 'is only available with test keys (pgs_test_…)' },
           },
         });
+      }
+      // A simulation runs on the offline engine, which is free: any budget is kept.
+      const unpriced =
+        maxCostUsd === undefined || simulate !== undefined
+          ? []
+          : (unpricedEngines?.(request.principal.mode) ?? []);
+      if (unpriced.length > 0) {
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          'maxCostUsd needs a known price for every model this key may call.',
+          {
+            details: {
+              invalid_fields: {
+                maxCostUsd: `no known price for ${unpriced.join(', ')}: the operator sets one with PGS_MODEL_PRICES`,
+              },
+            },
+          },
+        );
       }
       const respond = (created: CreatedProject) => ({
         status: 202,
@@ -99,6 +120,7 @@ export async function projectRoutes(
               outcome: simulate.outcome,
               durationMs: simulate.durationMs ?? 0,
             },
+            maxCostUsd,
           };
           const created = await projects.create(request.principal, input, {
             withinTransaction: (tx, project) => remember(tx, respond(project)),

@@ -204,6 +204,15 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
     }
     return `Wait for it with: pgs wait ${id}, then run this command again.`;
   }
+  // A revision's resource id is `<projectId>/revisions/<n>`: a revision read (--revision N)
+  // of one the project lacks, or of one that failed.
+  if (
+    error.details?.resource_type === 'revision' &&
+    typeof error.details.resource_id === 'string' &&
+    (error instanceof NotFoundError || error.code === 'PROJECT_NOT_COMPLETED')
+  ) {
+    return `See the project's revisions with: pgs history ${error.details.resource_id.split('/')[0]}`;
+  }
   if (error instanceof NotFoundError && context.apiKeySource !== undefined) {
     return 'Live and test keys see separate projects: use the key that created it.';
   }

@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectStatus, Provenance, Trace } from '@pgs/client';
+import type { ProjectStatus, ProjectSummary, Provenance, Trace } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../client/test/pgs-server.ts';
 import { EXIT, run } from '../src/index.ts';
@@ -22,6 +22,18 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
   afterAll(async () => {
     await stopRealCli(server, tmp);
   });
+
+  /** The CLI in-process against the real server, its stdout a terminal unless said. */
+  async function inProcess(argv: string[], { tty = true } = {}) {
+    let stdout = '';
+    let stderr = '';
+    const code = await run(argv, {
+      env: apiEnv,
+      stdout: { write: (s: string) => (stdout += s), isTTY: tty, columns: 200 },
+      stderr: { write: (s: string) => (stderr += s) },
+    });
+    return { code, stdout, stderr };
+  }
 
   it.concurrent('generate follows the event stream, shows each document as a line, and writes them', async ({
     expect,
@@ -298,8 +310,80 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
     expect(kinds.length).toBeGreaterThan(1);
     const partRows = table.stdout.split('\n').filter((l) => /^[a-z-]+ +offline +/.test(l));
     expect(partRows.map((l) => l.split(' ')[0])).toEqual(kinds);
+    expect(table.stdout).toMatch(/^PART +ENGINE +PROMPT +TOKENS +CACHED +COST +ATTEMPTS +/m);
     expect(table.stdout).toContain('written by the offline engine (no AI model)');
     expect(table.stdout).toMatch(/set PGS_MODELS on the/);
+  });
+
+  it.concurrent('cost: a project of the offline engine cost $0, part by part; --json gives the provenance totals; list shows it', async ({
+    expect,
+  }) => {
+    const created = await runCli(
+      ['generate', IDEA, '--no-wait', '--simulate', 'completed'],
+      apiEnv,
+    );
+    expect(created.code).toBe(0);
+    const projectId = created.stdout.trim();
+    expect((await runCli(['wait', projectId], apiEnv)).code).toBe(0);
+
+    const [piped, json, provenance, listed] = await Promise.all([
+      runCli(['cost', projectId], apiEnv),
+      runCli(['cost', projectId, '--json'], apiEnv),
+      runCli(['provenance', projectId, '--json'], apiEnv),
+      runCli(['list', '--json'], apiEnv),
+    ]);
+    expect(piped.stderr).toBe('');
+    expect(piped.code).toBe(0);
+    const read = JSON.parse(provenance.stdout) as Provenance;
+    const parts = [read.definition!, ...read.documents];
+    expect(parts.length).toBeGreaterThan(1);
+    expect(read.totals.costUsd).toBe(0);
+
+    // Piped: one tab-separated line per part, then the total line, every cost $0.
+    const rows = piped.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(rows.map((row) => row[0])).toEqual([...parts.map((part) => part.kind), 'total']);
+    for (const row of rows.slice(0, -1)) expect(row[1]).toBe('offline');
+    expect(rows.map((row) => row[6])).toEqual(rows.map(() => '$0'));
+    const { inputTokens, cachedInputTokens, cacheWriteTokens, outputTokens } = read.totals;
+    expect(rows.at(-1)).toEqual([
+      'total',
+      '',
+      String(inputTokens),
+      String(cachedInputTokens),
+      String(cacheWriteTokens),
+      String(outputTokens),
+      '$0',
+    ]);
+
+    // --json: the provenance's totals and parts, as served.
+    expect(json.code).toBe(0);
+    const cost = JSON.parse(json.stdout) as { totals: Provenance['totals']; parts: unknown[] };
+    expect(cost.totals).toEqual(read.totals);
+    expect(cost.parts).toEqual(parts);
+
+    // A terminal: the total first, the table, the cache share and why it is free.
+    const tty = await inProcess(['cost', projectId]);
+    expect(tty.code).toBe(0);
+    const lines = tty.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Project ${projectId}: completed; cost $0.`);
+    expect(lines[2]).toMatch(/^PART +ENGINE +INPUT +CACHED +CACHE WRITE +OUTPUT +COST$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^total +\d+ +0 +0 +\d+ +\$0$/));
+    expect(lines).toContain(`Cache served 0 % of input tokens (0 of ${inputTokens}).`);
+    expect(lines.at(-1)).toBe(
+      "$0: the offline engine, PGS's built-in engine with no AI model, is free.",
+    );
+
+    // The listing's cost (every run so far) is $0 too, in its COST column.
+    const summary = (JSON.parse(listed.stdout) as { data: ProjectSummary[] }).data.find(
+      (p) => p.projectId === projectId,
+    );
+    expect(summary?.costUsd).toBe(0);
+    const table = await inProcess(['list', '--limit', '100'], { tty: false });
+    const row = table.stdout.split('\n').find((line) => line.startsWith(projectId));
+    expect(row?.split('\t')[4]).toBe('$0');
   });
 
   it('refuses a --out that holds files before creating anything', async () => {

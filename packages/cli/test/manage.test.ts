@@ -39,21 +39,26 @@ useFakeApi();
 describe('pgs list', () => {
   const three = [
     summary(3, { status: 'in_progress', name: null, completedAt: null, creditsConsumed: null }),
-    summary(2, { status: 'failed', errorCode: 'generation_cancelled', creditsConsumed: 13 }),
-    summary(1),
+    summary(2, {
+      status: 'failed',
+      errorCode: 'generation_cancelled',
+      creditsConsumed: 13,
+      costUsd: null,
+    }),
+    summary(1, { costUsd: 0.004213 }),
   ];
 
-  it('on a terminal: a table, and the command for the next page', async () => {
+  it('on a terminal: a table (the cost in dollars, an unnamed project by its idea), and the command for the next page', async () => {
     server.reply(page(three, true));
     const r = await pgs(['list', '--limit', '3', '--status', 'completed'], { tty: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(EXIT.OK);
     expect(r.stdout).toBe(
       [
-        'ID                                    STATUS              TYPE  CREATED               NAME',
-        '00000000-0000-4000-8000-000000000003  in_progress         web   2026-01-03T10:00:00Z  -',
-        '00000000-0000-4000-8000-000000000002  failed (cancelled)  web   2026-01-02T10:00:00Z  Garden 2',
-        '00000000-0000-4000-8000-000000000001  completed           web   2026-01-01T10:00:00Z  Garden 1',
+        'ID                                    STATUS              TYPE  CREATED               COST       NAME',
+        '00000000-0000-4000-8000-000000000003  in_progress         web   2026-01-03T10:00:00Z  $0         "A habit tracker for remote teams"',
+        '00000000-0000-4000-8000-000000000002  failed (cancelled)  web   2026-01-02T10:00:00Z  -          Garden 2',
+        '00000000-0000-4000-8000-000000000001  completed           web   2026-01-01T10:00:00Z  $0.004213  Garden 1',
         `More: pgs list --status completed --limit 3 --starting-after ${summary(1).projectId}`,
         '',
       ].join('\n'),
@@ -68,10 +73,40 @@ describe('pgs list', () => {
     const r = await pgs(['list', '--starting-after', summary(4).projectId]);
     expect(r.code).toBe(EXIT.OK);
     expect(r.stdout.split('\n')[0]).toBe(
-      `${summary(3).projectId}\tin_progress\tweb\t2026-01-03T10:00:00Z\t-`,
+      `${summary(3).projectId}\tin_progress\tweb\t2026-01-03T10:00:00Z\t$0\t"A habit tracker for remote teams"`,
+    );
+    expect(r.stdout.split('\n')[1]).toBe(
+      `${summary(2).projectId}\tfailed (cancelled)\tweb\t2026-01-02T10:00:00Z\t-\tGarden 2`,
     );
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
     expect(server.requests[0]?.url).toBe(`/api/v1/projects?starting_after=${summary(4).projectId}`);
+  });
+
+  it('an unnamed project: its idea in quotes, cut to the column and kept on one line', async () => {
+    const long = `A   booking app\tfor a dental clinic ${'with reminders and records '.repeat(4)}`;
+    const excerpt = `${long.replace(/\s+/g, ' ').slice(0, 119).trimEnd()}…`;
+    server.reply(
+      page(
+        [
+          summary(3, { name: null, ideaExcerpt: excerpt }),
+          summary(2, { name: null, ideaExcerpt: `${'🦷'.repeat(70)}` }),
+          summary(1, { name: null, ideaExcerpt: 'Short' }),
+        ],
+        false,
+      ),
+    );
+    const r = await pgs(['list']);
+    const names = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[5]);
+    expect(names).toEqual([
+      '"A booking app for a dental clinic with reminders and reco…"',
+      `"${'🦷'.repeat(57)}…"`,
+      '"Short"',
+    ]);
+    // At most 60 characters (code points: an emoji is never halved), quotes included.
+    for (const name of names) expect([...name!].length).toBeLessThanOrEqual(60);
   });
 
   it('--json: one line with the items as the API lists them and hasMore', async () => {

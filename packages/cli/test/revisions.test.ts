@@ -228,6 +228,31 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
     for (const doc of three.project.documents) {
       expect(await readFile(join(checkout, doc.filename), 'utf8')).toBe(doc.content);
     }
+    // --revision 1 reads revision 1 while revision 3 is current: its archive (revision 1's
+    // documents, not the current ones), its provenance and its cost.
+    const pinnedOut = await mkdtemp(join(tmp, 'revision-1-'));
+    const [archived, costOne, provenanceOne, readOne] = await Promise.all([
+      runCli(['download', projectId, '--revision', '1', '--json'], apiEnv, pinnedOut),
+      runCli(['cost', projectId, '--revision', '1', '--json'], apiEnv),
+      runCli(['provenance', projectId, '--revision', '1'], apiEnv),
+      sdk.projects.provenance(projectId, { revision: 1 }),
+    ]);
+    expect(archived.stderr).toBe('');
+    expect(archived.code).toBe(EXIT.OK);
+    const pinned = JSON.parse(archived.stdout) as { revision: number; files: string[] };
+    expect(pinned.revision).toBe(1);
+    for (const doc of one.project.documents) {
+      const path = pinned.files.find((file) => file.endsWith(`/${doc.filename}`));
+      expect(path, doc.filename).toBeDefined();
+      expect(await readFile(join(pinnedOut, path!), 'utf8')).toBe(doc.content);
+    }
+    expect(differing).toContain('PRODUCT_REQUIREMENTS.md');
+    expect(costOne.code).toBe(EXIT.OK);
+    expect(JSON.parse(costOne.stdout)).toMatchObject({ projectId, totals: readOne.totals });
+    expect(provenanceOne.stdout.split('\n')[0]).toBe(
+      `Project ${projectId}, revision 1: completed; written by the offline engine (no AI model).`,
+    );
+
     // --from the revision it was made from is the server's own diff, as without --from.
     expect(lastStep.stdout).toBe(latest.stdout);
     expect(latest.stdout).toMatch(/^\+.*[Tt]ext message reminders/m);

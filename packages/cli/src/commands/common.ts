@@ -1,6 +1,6 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Mode, ProjectType } from '@pgs/client';
-import { stringValue, type Values } from '../context.ts';
+import { integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 
 /** Options every admin command takes. */
@@ -38,6 +38,17 @@ export const API_OPTIONS_HELP = `Common options:
                          Prefer the variable: flags show in ps.
   --json                 print one JSON line on stdout; errors as JSON on stderr
   -h, --help             show this help`;
+
+/**
+ * The optional `--revision N` of a read: a whole number from 1 (the server's bound is a
+ * million), or a usage error. Undefined means the current revision.
+ *
+ * @example
+ * const revision = revisionValue(ctx.values, 'download');
+ */
+export function revisionValue(values: Values, command: string): number | undefined {
+  return integerValue(values, 'revision', command, { min: 1, max: 1_000_000 });
+}
 
 // Keyed by ProjectType so that a new type in the contract breaks the build here until handled.
 const PROJECT_TYPES = { web: true, mobile: true, mcp: true } as const satisfies Record<

@@ -4,7 +4,7 @@ import type { ArchiveLayout } from '@pgs/client';
 import { type Command, stringValue } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { extractZip, readZip } from '../unzip.ts';
-import { API_OPTIONS, expectPositionals } from './common.ts';
+import { API_OPTIONS, expectPositionals, revisionValue } from './common.ts';
 
 const NAME = 'download';
 
@@ -21,13 +21,13 @@ const LAYOUTS = {
  * `pgs download ID`: a completed project's archive, extracted into a directory or saved as a zip.
  *
  * @example
- * pgs download 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21 --layout kiro
+ * pgs download 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21 --layout kiro --revision 2
  */
 export const download: Command = {
   name: NAME,
   summary: "Download a completed project's archive and extract it",
   usage:
-    'pgs download ID [--layout plain|kiro|spec-kit|agents|openspec] [--out DIR | --zip FILE] [--json]',
+    'pgs download ID [--layout plain|kiro|spec-kit|agents|openspec] [--revision N] [--out DIR | --zip FILE] [--json]',
   credential: 'api-key',
   help: `Downloads the project's archive (every document and project.json, as one zip laid out
 for --layout) and extracts its files into DIR, printing each path. Files that already
@@ -45,14 +45,19 @@ Options:
                          openspec: openspec/project.md, openspec/specs/ and a
                          change folder per revision under openspec/changes/.
                          kiro, spec-kit and agents are meant for a repository's root
+  --revision N           the archive of revision N (pgs history ID lists them), its
+                         history up to it included; default the current revision, the
+                         latest completed one. One in progress or failed exits 12
   --out DIR              where to extract; default the current directory
   --zip FILE             save the zip as it is instead of extracting it
   --force                overwrite files of the same names
 
-With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and "bytes").`,
+With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and "bytes"),
+with "revision" when --revision is given.`,
   options: {
     ...API_OPTIONS,
     layout: { type: 'string' },
+    revision: { type: 'string' },
     out: { type: 'string' },
     zip: { type: 'string' },
     force: { type: 'boolean' },
@@ -69,6 +74,7 @@ With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and 
       );
     }
     const layout = rawLayout as ArchiveLayout;
+    const revision = revisionValue(ctx.values, NAME);
     const out = stringValue(ctx.values, 'out');
     const zipFile = stringValue(ctx.values, 'zip');
     if (out !== undefined && zipFile !== undefined) {
@@ -86,7 +92,11 @@ With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and 
     const cwd = ctx.io.cwd ?? process.cwd();
     ctx.errorContext.projectId = projectId;
 
-    const bytes = await ctx.client().projects.archive(projectId, { layout, signal: ctx.io.signal });
+    const bytes = await ctx
+      .client()
+      .projects.archive(projectId, { layout, revision, signal: ctx.io.signal });
+    const pinned = revision === undefined ? {} : { revision };
+    const what = revision === undefined ? layout : `${layout}, revision ${revision}`;
     if (zipFile !== undefined) {
       try {
         await writeFile(resolve(cwd, zipFile), bytes, { flag: force ? 'w' : 'wx' });
@@ -99,20 +109,22 @@ With --json, one line: {"projectId","layout","out","files":[...]} (or "zip" and 
         throw error;
       }
       if (ctx.json) {
-        ctx.print(JSON.stringify({ projectId, layout, zip: zipFile, bytes: bytes.length }));
+        ctx.print(
+          JSON.stringify({ projectId, ...pinned, layout, zip: zipFile, bytes: bytes.length }),
+        );
       } else {
-        ctx.print(`Saved the ${layout} archive (${bytes.length} bytes) to ${zipFile}`);
+        ctx.print(`Saved the ${what} archive (${bytes.length} bytes) to ${zipFile}`);
       }
       return;
     }
     const dir = out ?? '.';
     const paths = await extractZip(cwd, dir, readZip(bytes), { force });
     if (ctx.json) {
-      ctx.print(JSON.stringify({ projectId, layout, out: dir, files: paths }));
+      ctx.print(JSON.stringify({ projectId, ...pinned, layout, out: dir, files: paths }));
       return;
     }
     ctx.print(
-      `Extracted ${paths.length} file${paths.length === 1 ? '' : 's'} (${layout}) to ${dir}:`,
+      `Extracted ${paths.length} file${paths.length === 1 ? '' : 's'} (${what}) to ${dir}:`,
     );
     for (const path of paths) ctx.print(`  ${path}`);
   },

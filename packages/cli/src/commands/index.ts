@@ -1,5 +1,6 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
+import { cost } from './cost.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
 import { diff } from './diff.ts';
 import { download } from './download.ts';
@@ -36,6 +37,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['download', download],
   ['trace', trace],
   ['provenance', provenance],
+  ['cost', cost],
   ['revise', revise],
   ['history', history],
   ['diff', diff],

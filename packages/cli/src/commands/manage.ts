@@ -3,6 +3,7 @@ import type { Command } from '../context.ts';
 import { integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { table } from '../output.ts';
+import { dollars } from '../usage.ts';
 import { API_OPTIONS, expectPositionals, projectIdArgument } from './common.ts';
 
 const LIST = 'list';
@@ -27,11 +28,38 @@ function statusValue(values: Values): ProjectState | undefined {
   return raw as ProjectState;
 }
 
-/** The state as a person reads it: a cancelled project is failed, and says why. */
+/** Why a failed project stopped, when it was asked to: a cancel, or its budget. */
+const STOPPED: Readonly<Record<string, string>> = {
+  generation_cancelled: 'failed (cancelled)',
+  budget_exceeded: 'failed (over budget)',
+};
+
+/** The state as a person reads it: a project stopped on purpose is failed, and says why. */
 function stateText(project: ProjectSummary): string {
-  return project.status === 'failed' && project.errorCode === 'generation_cancelled'
-    ? 'failed (cancelled)'
-    : project.status;
+  return (project.status === 'failed' && STOPPED[project.errorCode ?? '']) || project.status;
+}
+
+/** Characters of the NAME column an idea's excerpt may take, its quotes included; --json has it whole. */
+const NAME_WIDTH = 60;
+
+/**
+ * The name, or while the definition has not settled one the start of the idea in quotes
+ * (cut to {@link NAME_WIDTH} characters), so an unnamed project is told apart and not
+ * mistaken for a name.
+ */
+function nameText(p: ProjectSummary): string {
+  if (p.name !== null) return p.name;
+  // One line, so that a piped row stays one tab-separated line; code points, so an emoji
+  // is never halved.
+  const excerpt = [...p.ideaExcerpt.replace(/\s+/g, ' ').trim()];
+  if (excerpt.length === 0) return '-';
+  const room = NAME_WIDTH - 2;
+  if (excerpt.length <= room) return `"${excerpt.join('')}"`;
+  const head = excerpt
+    .slice(0, room - 1)
+    .join('')
+    .trimEnd();
+  return `"${head}…"`;
 }
 
 const COLUMNS: readonly [string, (p: ProjectSummary) => string][] = [
@@ -39,7 +67,8 @@ const COLUMNS: readonly [string, (p: ProjectSummary) => string][] = [
   ['STATUS', stateText],
   ['TYPE', (p) => p.type ?? '-'],
   ['CREATED', (p) => p.createdAt.replace(/\.\d+Z$/, 'Z')],
-  ['NAME', (p) => p.name ?? '-'],
+  ['COST', (p) => dollars(p.costUsd, '-')],
+  ['NAME', nameText],
 ];
 
 /**
@@ -74,10 +103,15 @@ Options:
   --starting-after ID    the page after this project (the last ID of the previous page)
   --all                  every project, fetched --limit at a time (default 100 then)
 
-On a terminal, a table (ID, STATUS, TYPE, CREATED, NAME) and, when more projects follow,
-the command for the next page; piped, one tab-separated line per project, no header.
+On a terminal, a table (ID, STATUS, TYPE, CREATED, COST, NAME) and, when more projects
+follow, the command for the next page; piped, one tab-separated line per project, no
+header. COST is what the project's model calls cost so far, every run (its creation and
+revisions) included, in US dollars to the millionth: $0 for the offline engine, - when a
+model called has no known price (pgs cost ID says which). A project whose name is not
+settled yet shows the start of its idea in quotes, cut to ${NAME_WIDTH} characters.
 With --json, one line: {"data":[...],"hasMore":true|false}, the items as the API lists
-them (projectId, status, name, type, createdAt, completedAt, creditsConsumed, errorCode).`,
+them (projectId, status, name, ideaExcerpt, type, createdAt, completedAt,
+creditsConsumed, costUsd, errorCode).`,
   options: {
     ...API_OPTIONS,
     status: { type: 'string' },

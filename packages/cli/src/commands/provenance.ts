@@ -5,14 +5,11 @@ import {
   TRACE_SEVERITIES,
 } from '@pgs/client';
 import type { Command } from '../context.ts';
-import { UsageError } from '../errors.ts';
 import { table } from '../output.ts';
-import { API_OPTIONS, expectPositionals } from './common.ts';
+import { dollars, OFFLINE_ENGINE, partsOf, unknownCostNote } from '../usage.ts';
+import { API_OPTIONS, projectIdArgument, revisionValue } from './common.ts';
 
 const NAME = 'provenance';
-
-/** The engine name of PGS's built-in engine in provenance. */
-export const OFFLINE_ENGINE = 'offline';
 
 /** What a run on the offline engine is, and how to configure a model instead. */
 export const OFFLINE_NOTE = [
@@ -46,15 +43,12 @@ const COLUMNS: readonly [string, (part: PartProvenance) => string][] = [
   ['ENGINE', (part) => part.engine],
   ['PROMPT', (part) => part.promptVersion],
   ['TOKENS', (part) => String(part.tokensUsed)],
+  ['CACHED', (part) => String(part.cachedInputTokens)],
+  ['COST', (part) => dollars(part.costUsd)],
   ['ATTEMPTS', (part) => String(part.attempts)],
   ['REPAIRS', (part) => String(part.repairs)],
   ['FINDINGS', (part) => findingCounts(part.findings)],
 ];
-
-/** The definition (once written), then the documents in the order they were stored. */
-function partsOf(provenance: Provenance): PartProvenance[] {
-  return [...(provenance.definition ? [provenance.definition] : []), ...provenance.documents];
-}
 
 /** The engines that wrote the parts, in order of first use, the offline one in words. */
 function writtenBy(parts: readonly PartProvenance[]): string {
@@ -71,15 +65,17 @@ function plural(n: number, word: string): string {
 
 /**
  * How a project was generated, in words: who wrote it, one row per part (engine, prompt
- * version, tokens, attempts, repairs, the gate's remaining findings by severity), the
- * totals, the findings themselves, and on the offline engine how to configure a model.
+ * version, tokens, cached input tokens, cost, attempts, repairs, the gate's remaining
+ * findings by severity), the totals, why a cost is unknown, the findings themselves, and
+ * on the offline engine how to configure a model. `revision` names the revision read.
  *
  * @example
  * provenanceLines(await pgs.projects.provenance(id)).forEach((line) => console.log(line));
  */
-export function provenanceLines(provenance: Provenance): string[] {
+export function provenanceLines(provenance: Provenance, revision?: number): string[] {
   const parts = partsOf(provenance);
-  const head = `Project ${provenance.projectId}: ${provenance.status.replace('_', ' ')}`;
+  const which = revision === undefined ? '' : `, revision ${revision}`;
+  const head = `Project ${provenance.projectId}${which}: ${provenance.status.replace('_', ' ')}`;
   if (parts.length === 0) return [`${head}; nothing generated yet.`];
   const offline = parts.every((part) => part.engine === OFFLINE_ENGINE);
   const sum = (key: 'tokensUsed' | 'attempts' | 'repairs') =>
@@ -90,9 +86,12 @@ export function provenanceLines(provenance: Provenance): string[] {
     '',
     ...table(COLUMNS, parts, true),
     '',
-    `Total: ${plural(sum('tokensUsed'), 'token')}, ${plural(sum('attempts'), 'model call')}, ` +
+    `Total: ${plural(sum('tokensUsed'), 'token')} (${provenance.totals.cachedInputTokens} cached), ` +
+      `cost ${dollars(provenance.totals.costUsd)}, ${plural(sum('attempts'), 'model call')}, ` +
       `${plural(sum('repairs'), 'repair')}; findings: ${findingCounts(left.map(({ finding }) => finding))}`,
   ];
+  const unknown = unknownCostNote(parts);
+  if (unknown !== undefined) lines.push(unknown);
   if (left.length > 0) {
     lines.push('', 'Findings the quality gate still reports:');
     for (const severity of TRACE_SEVERITIES) {
@@ -106,43 +105,55 @@ export function provenanceLines(provenance: Provenance): string[] {
 }
 
 /**
- * `pgs provenance ID`: which engine wrote each part of a project, and what the gate found.
+ * `pgs provenance ID`: which engine wrote each part of a project, what it cost, and what
+ * the gate found.
  *
  * @example
- * pgs provenance 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21
+ * pgs provenance 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21 --revision 2
  */
 export const provenance: Command = {
   name: NAME,
   summary: 'Show which engine wrote each part of a project, and what the gate found',
-  usage: 'pgs provenance ID [--json]',
+  usage: 'pgs provenance ID [--revision N] [--json]',
   credential: 'api-key',
   help: `Reads how a project was generated (GET /projects/{id}/provenance), in any state: for
 the definition and each document stored so far, the engine that wrote it (${OFFLINE_ENGINE}, PGS's
 built-in engine that drafts from the idea by rules and templates with no AI model, or
 provider:model, e.g. anthropic:claude-sonnet-4-5), the prompt version, the tokens, the
-model calls (attempts: retries, fallbacks and repairs included), the repairs after the
-quality gate, and the findings the gate still reports, counted by severity.
+input tokens the provider's prompt cache served, what its model calls cost, the model
+calls (attempts: retries, fallbacks and repairs included), the repairs after the quality
+gate, and the findings the gate still reports, counted by severity.
 
 Arguments:
   ID                     the project id
 
-Output: who wrote the project, a table (PART, ENGINE, PROMPT, TOKENS, ATTEMPTS,
-REPAIRS, FINDINGS), the totals, then one line per remaining finding ("part [severity]
-rule: message"). When every part was written by the offline engine, how to configure a
+Options:
+  --revision N           revision N of the project (pgs history ID lists them), once it
+                         is completed; default the current revision. A document carried
+                         over is described where it was written
+
+Output: who wrote the project, a table (PART, ENGINE, PROMPT, TOKENS, CACHED, COST,
+ATTEMPTS, REPAIRS, FINDINGS), the totals, then one line per remaining finding ("part
+[severity] rule: message"). COST is in US dollars to the millionth ($0.004213), $0 for
+the offline engine, "unknown" when a model called has no known price (never a guess: a
+line names the engines; PGS_MODEL_PRICES on the server sets prices); pgs cost ID has the
+tokens in detail. When every part was written by the offline engine, how to configure a
 model: set PGS_MODELS on the server (PGS_TEST_MODELS for test keys), e.g.
-PGS_MODELS=openai:gpt-4.1-mini with OPENAI_API_KEY. Exits 0 whatever the findings.
+PGS_MODELS=openai:gpt-4.1-mini with OPENAI_API_KEY. Exits 0 whatever the findings; a
+revision in progress or failed exits 12.
 With --json, one line: the provenance as the API returns it ({"projectId","status",
-"definition","documents"}).`,
-  options: { ...API_OPTIONS },
+"totals","definition","documents"}).`,
+  options: { ...API_OPTIONS, revision: { type: 'string' } },
   async run(ctx) {
-    const projectId = ctx.positionals[0]?.trim();
-    if (!projectId) throw new UsageError('missing the project ID', `pgs ${NAME}`);
-    expectPositionals(ctx.positionals, 1, NAME);
-    const data = await ctx.client().projects.provenance(projectId, { signal: ctx.io.signal });
+    const projectId = projectIdArgument(ctx.positionals, NAME);
+    const revision = revisionValue(ctx.values, NAME);
+    const data = await ctx
+      .client()
+      .projects.provenance(projectId, { revision, signal: ctx.io.signal });
     if (ctx.json) {
       ctx.print(JSON.stringify(data));
       return;
     }
-    for (const line of provenanceLines(data)) ctx.print(line);
+    for (const line of provenanceLines(data, revision)) ctx.print(line);
   },
 };

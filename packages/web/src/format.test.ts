@@ -47,6 +47,7 @@ describe('statusText', () => {
     expect(statusText('completed')).toBe('Completed');
     expect(statusText('failed', 'generation_failed')).toBe('Failed');
     expect(statusText('failed', 'generation_cancelled')).toBe('Cancelled');
+    expect(statusText('failed', 'budget_exceeded')).toBe('Over budget');
     expect(statusText('failed', null)).toBe('Failed');
   });
 });

@@ -26,10 +26,11 @@ export function remainingMs(totalMs: number, startedAt: number, now: number): nu
 }
 
 /** A project's status as the console shows it. */
-export type StatusText = 'In progress' | 'Completed' | 'Failed' | 'Cancelled';
+export type StatusText = 'In progress' | 'Completed' | 'Failed' | 'Cancelled' | 'Over budget';
 
 /**
- * The status text of a project: a failure whose code is `generation_cancelled` was a cancel.
+ * The status text of a project: a failure whose code is `generation_cancelled` was a cancel,
+ * `budget_exceeded` a stop before a model call could pass the project's `maxCostUsd`.
  *
  * @example
  * statusText('failed', 'generation_cancelled'); // 'Cancelled'
@@ -37,8 +38,13 @@ export type StatusText = 'In progress' | 'Completed' | 'Failed' | 'Cancelled';
 export function statusText(status: ProjectState, errorCode?: string | null): StatusText {
   if (status === 'in_progress') return 'In progress';
   if (status === 'completed') return 'Completed';
-  return errorCode === 'generation_cancelled' ? 'Cancelled' : 'Failed';
+  if (errorCode === 'generation_cancelled') return 'Cancelled';
+  return errorCode === 'budget_exceeded' ? 'Over budget' : 'Failed';
 }
+
+/** Whether a project stopped as its owner asked (a cancel, a budget), not by a failure. */
+export const stoppedOnPurpose = (text: StatusText) =>
+  text === 'Cancelled' || text === 'Over budget';
 
 /** Type names as the console shows them. @example TYPE_LABELS.mcp; // 'MCP' */
 export const TYPE_LABELS: Readonly<Record<string, string>> = {

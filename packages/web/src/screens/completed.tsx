@@ -1,6 +1,6 @@
 import {
   type ArchiveLayout,
-  type GateFinding,
+  type PartProvenance,
   type ProjectCompleted,
   type ProjectDocument,
   type Provenance,
@@ -15,17 +15,24 @@ import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { authorship, documentPart, writtenBy } from '../provenance.ts';
 import { StatusBadge } from './projects.tsx';
-import { OfflineNotice, QualityLine, useProvenance } from './provenance.tsx';
+import {
+  DocumentCost,
+  OfflineNotice,
+  ProjectCost,
+  QualityLine,
+  useProvenance,
+} from './provenance.tsx';
 import { TraceSection } from './trace.tsx';
 
 const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents', 'openspec'];
 
 /**
  * A completed project: who wrote it (a plain notice when no AI model did, else the models in
- * the meta line), description, questionnaire, one tab per document with what the quality
- * gate still finds in it, the archive, and the trace (coverage and findings). With
- * `revision`, every read (provenance, trace, archive) is pinned to that revision, for a
- * revision other than the current one; without it they follow the current revision.
+ * the meta line) and what its model calls cost, description, questionnaire, one tab per
+ * document with its cost and what the quality gate still finds in it, the archive, and the
+ * trace (coverage and findings). With `revision`, every read (provenance, trace, archive) is
+ * pinned to that revision, for a revision other than the current one; without it they
+ * follow the current revision.
  *
  * @example
  * <CompletedProject status={status} />
@@ -52,6 +59,7 @@ export function CompletedProject({
             {who?.kind === 'models' && ` · ${writtenBy(who.engines)}`}
           </span>
         </p>
+        {provenance && <ProjectCost provenance={provenance} />}
         {who?.kind === 'offline' && <OfflineNotice />}
         {problem && (
           <p class="hint">Which engine wrote these documents could not be read: {problem.text}</p>
@@ -151,7 +159,8 @@ function DownloadAll({
 /**
  * The documents as tabs (WAI-ARIA tabs pattern, automatic activation): arrow keys move
  * between tabs, Home and End jump to the ends, Tab leaves for the panel. With the
- * provenance, each panel says what the quality gate still finds in its document.
+ * provenance, each panel says what its document cost and what the quality gate still finds
+ * in it.
  *
  * @example
  * <DocumentTabs documents={project.documents} provenance={provenance} />
@@ -217,7 +226,7 @@ export function DocumentTabs({
         <DocumentView
           key={current.filename}
           document={current}
-          findings={provenance ? (documentPart(provenance, current.type)?.findings ?? []) : []}
+          part={provenance && documentPart(provenance, current.type)}
         />
       </div>
     </div>
@@ -226,10 +235,11 @@ export function DocumentTabs({
 
 function DocumentView({
   document,
-  findings,
+  part,
 }: {
   document: ProjectDocument;
-  findings: GateFinding[];
+  /** The document's provenance, once read (none for a document it does not list). */
+  part: PartProvenance | undefined;
 }) {
   const html = useMemo(() => renderMarkdown(document.content), [document.content]);
   const [note, setNote] = useState('');
@@ -259,7 +269,8 @@ function DocumentView({
         </button>
         <StatusLine text={note} />
       </div>
-      <QualityLine findings={findings} />
+      <DocumentCost part={part} />
+      <QualityLine findings={part?.findings ?? []} />
       {/* Safe: markdown-it escapes raw HTML (html: false) and refuses script URLs; see markdown.ts. */}
       <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />
     </>

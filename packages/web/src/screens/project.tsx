@@ -1,7 +1,13 @@
 import type { DocumentCompletedData, ProjectCompleted, ProjectFailed } from '@pgs/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
-import { documentTitle, formatTimeLeft, remainingMs, statusText } from '../format.ts';
+import {
+  documentTitle,
+  formatTimeLeft,
+  remainingMs,
+  statusText,
+  stoppedOnPurpose,
+} from '../format.ts';
 import { useNow, useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { watchProject } from '../watch.ts';
@@ -187,7 +193,7 @@ function FailedProject({ status }: { status: ProjectFailed }) {
       <p class="status-row">
         <StatusBadge text={text} testId="project-status" />
       </p>
-      {text === 'Cancelled' ? (
+      {stoppedOnPurpose(text) ? (
         <p>{status.error.message}</p>
       ) : (
         <p class="alert" role="alert">

@@ -1,6 +1,7 @@
 import type { ProjectPage } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { formatCost } from '../cost.ts';
 import { type StatusText, statusText, typeLabel } from '../format.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
@@ -13,7 +14,8 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 
 /**
  * The key's projects, newest first, a page at a time (cursor paging of the listing
- * endpoint: a stack of cursors makes "Previous page" exact).
+ * endpoint: a stack of cursors makes "Previous page" exact), each with what its model calls
+ * have cost so far.
  *
  * @example
  * <ProjectsScreen />
@@ -94,6 +96,9 @@ export function ProjectsScreen() {
                 <th scope="col">Type</th>
                 <th scope="col">Status</th>
                 <th scope="col">Created</th>
+                <th scope="col" class="amount">
+                  Model cost
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -114,6 +119,8 @@ export function ProjectsScreen() {
                       {dateFormat.format(new Date(project.createdAt))}
                     </time>
                   </td>
+                  {/* So far for a project in progress; every run, its revisions included. */}
+                  <td class="amount">{formatCost(project.costUsd)}</td>
                 </tr>
               ))}
             </tbody>

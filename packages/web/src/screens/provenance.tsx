@@ -1,8 +1,9 @@
-import type { GateFinding, Provenance } from '@pgs/client';
+import type { GateFinding, PartProvenance, Provenance } from '@pgs/client';
 import { useEffect, useState } from 'preact/hooks';
+import { documentCost, projectCost } from '../cost.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { qualityLine, worstFirst } from '../provenance.ts';
+import { authorship, qualityLine, worstFirst } from '../provenance.ts';
 import { severityLabel } from '../trace.ts';
 
 /**
@@ -95,5 +96,46 @@ export function QualityLine({ findings }: { findings: readonly GateFinding[] }) 
         ))}
       </ul>
     </details>
+  );
+}
+
+/**
+ * What the project's model calls cost (docs/cost.md): the dollars, the input tokens with the
+ * share the prompt cache served, the output; nothing in model fees for the offline engine.
+ * An unknown cost says why and who can set prices. Nothing when no part is recorded.
+ *
+ * @example
+ * {provenance && <ProjectCost provenance={provenance} />}
+ */
+export function ProjectCost({ provenance }: { provenance: Provenance }) {
+  const summary = projectCost(provenance, authorship(provenance));
+  if (summary === undefined) return null;
+  return (
+    <>
+      <p class="cost" data-testid="project-cost">
+        {summary.line}
+      </p>
+      {summary.reason === 'unpriced' && (
+        <p class="hint">
+          The cost is unknown because a model it called has no price (or it ran before PGS recorded
+          costs): whoever runs the PGS server sets prices with <code>PGS_MODEL_PRICES</code>.
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * One document's tokens and cost, in a small line.
+ *
+ * @example
+ * <DocumentCost part={documentPart(provenance, document.type)} />
+ */
+export function DocumentCost({ part }: { part: PartProvenance | undefined }) {
+  if (part === undefined) return null;
+  return (
+    <p class="doc-cost" data-testid="document-cost">
+      {documentCost(part)}
+    </p>
   );
 }

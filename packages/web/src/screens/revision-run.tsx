@@ -1,7 +1,13 @@
 import type { RequirementDelta, Revision } from '@pgs/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
-import { documentTitle, formatTimeLeft, remainingMs, statusText } from '../format.ts';
+import {
+  documentTitle,
+  formatTimeLeft,
+  remainingMs,
+  statusText,
+  stoppedOnPurpose,
+} from '../format.ts';
 import { useNow, useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { watchRevision } from '../revision-watch.ts';
@@ -197,7 +203,7 @@ export function RevisionOutcome({
           <StatusBadge text={text} testId="revision-status" />
           <span>Revision {revision.revision}</span>
         </p>
-        {text === 'Cancelled' ? (
+        {stoppedOnPurpose(text) ? (
           <p>{revision.error.message}</p>
         ) : (
           <p class="alert" role="alert">

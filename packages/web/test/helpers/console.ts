@@ -80,6 +80,33 @@ export async function numberAfter(locator: Locator, label: string): Promise<numb
   return Number(match[1]!.replace(/,/g, ''));
 }
 
+/**
+ * Waits until `locator`'s single element reads exactly `text` (spaces at the ends aside); on
+ * the deadline the error says what it read instead.
+ *
+ * @example
+ * await waitForText(page.getByTestId('project-cost'), 'Model cost $0.2270 · …');
+ */
+export async function waitForText(
+  locator: Locator,
+  text: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  let last = '(nothing)';
+  try {
+    await waitFor(
+      async () => {
+        if ((await locator.count()) !== 1) return undefined;
+        last = (await locator.innerText()).trim();
+        return last === text ? true : undefined;
+      },
+      { timeoutMs, what: `"${text}"` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; read "${last}" at ${locator}`);
+  }
+}
+
 /** The page's web storage: sessionStorage's entries and localStorage's size. */
 export function storage(page: Page): Promise<{ session: Record<string, string>; local: number }> {
   return page.evaluate(() => ({

@@ -426,9 +426,16 @@ export function firstVisit(current: () => Suite): void {
       'Type',
       'Status',
       'Created',
+      'Model cost',
     ]);
     expect((await links.allInnerTexts()).map((text) => text.trim())).toEqual(
       listed.map((project) => project.name),
+    );
+    // Every project here is the offline engine's: no model fees, a known $0.
+    expect(listed.map((project) => project.costUsd)).toEqual(listed.map(() => 0));
+    const costs = table.locator('tbody tr').locator('td:last-child');
+    expect((await costs.allInnerTexts()).map((text) => text.trim())).toEqual(
+      listed.map(() => '$0'),
     );
     expect(await page.getByRole('button', { name: 'Next page' }).count()).toBe(0);
     expect(await auditScreen(page, 'projects')).toEqual([]);

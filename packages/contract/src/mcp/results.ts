@@ -154,7 +154,7 @@ export function projectListResult(list: {
 }): McpToolResult {
   const lines = list.data.map(
     (p) =>
-      `- ${p.name ?? '(not named yet)'} (${p.type ?? 'type not chosen yet'}): ${p.status}, ${p.projectId}`,
+      `- ${p.name ?? `"${p.ideaExcerpt}" (not named yet)`} (${p.type ?? 'type not chosen yet'}): ${p.status}, ${p.projectId}${p.costUsd === null ? '' : `, model cost $${p.costUsd}`}`,
   );
   const head =
     list.data.length === 0

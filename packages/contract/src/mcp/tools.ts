@@ -155,7 +155,8 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
           type: 'array',
           items: {
             type: 'object',
-            description: 'projectId, status, name, type, createdAt, completedAt, creditsConsumed',
+            description:
+              'projectId, status, name, ideaExcerpt, type, createdAt, completedAt, creditsConsumed, costUsd',
           },
         },
         hasMore: { type: 'boolean' },

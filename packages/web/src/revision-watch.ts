@@ -1,8 +1,5 @@
 import type { Pgs, RequirementDelta, Revision } from '@pgs/client';
-import { describeError } from './messages.ts';
-
-// Waits before reopening a stream that failed to open; a 429 asks for its own wait.
-const RECONNECT_MS = [1_000, 2_000, 5_000, 10_000, 20_000];
+import { pauseBeforeReconnect } from './watch.ts';
 
 /** What {@link watchRevision} reports, as it happens. */
 export interface RevisionWatchHandlers {
@@ -81,26 +78,7 @@ export async function watchRevision(
         }
       }
     } catch (error) {
-      if (signal.aborted) return;
-      const problem = describeError(error, { subject: 'revision' });
-      if (problem.signOut || problem.kind === 'not-found' || problem.kind === 'invalid') {
-        on.onError(error);
-        return;
-      }
-      const waitMs =
-        problem.retryAfter !== undefined
-          ? problem.retryAfter * 1000
-          : (RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 20_000);
-      on.onLiveNote(
-        `Lost the live connection (${problem.text}) Reconnecting in ${Math.ceil(waitMs / 1000)} s…`,
-      );
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      if (!(await pauseBeforeReconnect(error, attempt, signal, on, 'revision'))) return;
     }
   }
 }

@@ -60,26 +60,46 @@ export async function watchProject(
       }
       return;
     } catch (error) {
-      if (signal.aborted) return;
-      const problem = describeError(error);
-      if (problem.signOut || problem.kind === 'not-found' || problem.kind === 'invalid') {
-        on.onError(error);
-        return;
-      }
-      const waitMs =
-        problem.retryAfter !== undefined
-          ? problem.retryAfter * 1000
-          : (RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 20_000);
-      on.onLiveNote(
-        `Lost the live connection (${problem.text}) Reconnecting in ${Math.ceil(waitMs / 1000)} s…`,
-      );
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      if (!(await pauseBeforeReconnect(error, attempt, signal, on))) return;
     }
   }
+}
+
+/**
+ * After a live stream failed: an error that will not clear (a refused key, a project gone, a
+ * bad request) ends the watch through `onError` (false); any other says so in the live note
+ * and waits the next step of the backoff, or a 429's own wait, before the next try (true).
+ * Resolves at once, false, when `signal` aborts.
+ *
+ * @example
+ * } catch (error) { if (!(await pauseBeforeReconnect(error, attempt, signal, on))) return; }
+ */
+export async function pauseBeforeReconnect(
+  error: unknown,
+  attempt: number,
+  signal: AbortSignal,
+  on: { onError(error: unknown): void; onLiveNote(text: string): void },
+  subject?: 'revision',
+): Promise<boolean> {
+  if (signal.aborted) return false;
+  const problem = describeError(error, subject === undefined ? {} : { subject });
+  if (problem.signOut || problem.kind === 'not-found' || problem.kind === 'invalid') {
+    on.onError(error);
+    return false;
+  }
+  const waitMs =
+    problem.retryAfter !== undefined
+      ? problem.retryAfter * 1000
+      : (RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 20_000);
+  on.onLiveNote(
+    `Lost the live connection (${problem.text}) Reconnecting in ${Math.ceil(waitMs / 1000)} s…`,
+  );
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return !signal.aborted;
 }

@@ -17,7 +17,9 @@
  * exists, later runs print before, after and the change next to each other.
  *
  * Options (environment): BENCH_COST_TIMEOUT_S (the longest wait for one project, default 300),
- * BENCH_COST_COMMIT (the commit named in a recorded baseline; default `git rev-parse HEAD`).
+ * BENCH_COST_COMMIT (the commit named in a recorded baseline; default `git rev-parse HEAD`),
+ * BENCH_COST_DETAIL (`brief`, `standard` or `deep`: the projects' detail level; default
+ * standard, what the baseline was recorded at).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -34,6 +36,10 @@ import {
 import { api, newKey, root, type Server, startServer, stop } from './bench-common.ts';
 
 const TIMEOUT_MS = Number(process.env.BENCH_COST_TIMEOUT_S ?? 300) * 1000;
+const DETAIL = process.env.BENCH_COST_DETAIL ?? 'standard';
+if (!['brief', 'standard', 'deep'].includes(DETAIL)) {
+  throw new Error(`BENCH_COST_DETAIL must be brief, standard or deep, not ${DETAIL}`);
+}
 const BASELINE = path.join(root, 'scripts', 'bench-cost-baseline.json');
 
 /** One fixed idea per type (the first of each type in reading.ideas.ts), its type pinned. */
@@ -103,7 +109,11 @@ function figuresOf(engine: string, calls: readonly FakeAiCall[]): Figures {
 
 /** Creates a project of `type` and waits for it to complete. */
 async function generate(server: Server, type: ProjectType): Promise<string> {
-  const created = await api(server, 'POST', '/api/v1/projects', { idea: IDEAS[type], type });
+  const created = await api(server, 'POST', '/api/v1/projects', {
+    idea: IDEAS[type],
+    type,
+    detail: DETAIL,
+  });
   if (created.status !== 202) throw new Error(`create answered ${created.status}: ${created.text}`);
   const id = JSON.parse(created.text).data.projectId as string;
   const started = performance.now();
@@ -304,7 +314,7 @@ export async function costBench(): Promise<void> {
   const label = commit();
   console.log(
     `PGS bench --cost ${new Date().toISOString().slice(0, 10)} on Node ${process.versions.node} (${label}): ` +
-      'one project per type against the fake provider in prompt-cache mode, answering with the offline engine',
+      `one ${DETAIL} project per type against the fake provider in prompt-cache mode, answering with the offline engine`,
   );
   const fake = await startFakeAi(
     (call) => {

@@ -104,6 +104,25 @@ describe('pgs generate', () => {
     });
   });
 
+  it('sends --detail as given; without it, no detail (the server default, standard)', async () => {
+    for (const detail of ['brief', 'standard', 'deep']) {
+      server.reply(accepted);
+      const r = await pgs(['generate', IDEA, '--type', 'mcp', '--detail', detail, '--no-wait']);
+      expect(r).toMatchObject({ code: EXIT.OK, stdout: `${ID}\n` });
+      expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({
+        idea: IDEA,
+        type: 'mcp',
+        detail,
+      });
+    }
+    server.reply(accepted);
+    await pgs(['generate', IDEA, '--no-wait']);
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({ idea: IDEA });
+    const help = await pgs(['generate', '--help']);
+    expect(help.stdout).toContain('[--detail brief|standard|deep]');
+    expect(help.stdout).toMatch(/--detail brief\|standard\|deep\n\s+how much the documents say/);
+  });
+
   it('--json prints the final status only; --no-wait prints the id', async () => {
     server.reply(accepted, completedEvents, completed);
     const r = await pgs(['generate', IDEA, '--json', '--out', join(tmp, 'json')]);
@@ -160,6 +179,12 @@ describe('pgs generate', () => {
   it.each([
     [['generate'], /missing the idea/],
     [['generate', IDEA, '--type', 'desktop'], /--type must be web, mobile or mcp/],
+    [
+      ['generate', IDEA, '--detail', 'short'],
+      /--detail must be brief, standard or deep, not "short"/,
+    ],
+    [['generate', IDEA, '--detail', 'Brief'], /--detail must be brief, standard or deep/],
+    [['generate', IDEA, '--detail='], /--detail must be brief, standard or deep, not ""/],
     [['generate', IDEA, '--simulate', 'maybe'], /--simulate must be completed or failed/],
     [['generate', IDEA, '--duration', '100'], /--duration needs --simulate/],
     [['generate', IDEA, '--simulate', 'failed', '--duration', 'soon'], /--duration must be/],

@@ -1,7 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_PRICES, PRICES, priceOf, REVISION_FEE, revisionPrice } from './prices.ts';
+import {
+  DETAIL_SCALE,
+  DETAILS,
+  DOCUMENT_PRICES,
+  documentCredits,
+  PRICES,
+  priceOf,
+  REVISION_FEE,
+  revisionPrice,
+} from './prices.ts';
 
 const readDoc = (name: string) =>
   readFile(path.resolve(import.meta.dirname, '..', '..', '..', 'docs', name), 'utf8');
@@ -75,5 +84,78 @@ describe('revisionPrice', () => {
     expect(revisionPrice('web').total).toBe(44);
     expect(revisionPrice('mobile').total).toBe(47);
     expect(revisionPrice('mcp').total).toBe(47);
+  });
+});
+
+describe('detail levels', () => {
+  const types = ['web', 'mobile', 'mcp'] as const;
+  /** The documents of `type` with their standard credits, from the table. */
+  const creditsOf = (type: (typeof types)[number]) =>
+    Object.entries(DOCUMENT_PRICES).filter(([, p]) => p.types === 'all' || p.types === type);
+
+  it('scale each document by 0.5, 1 or 1.5, rounded up per document, at least 1', () => {
+    expect({ ...DETAIL_SCALE }).toEqual({ brief: 0.5, standard: 1, deep: 1.5 });
+    expect(documentCredits(5, 'brief')).toBe(3);
+    expect(documentCredits(8, 'brief')).toBe(4);
+    expect(documentCredits(3, 'deep')).toBe(5);
+    expect(documentCredits(6, 'deep')).toBe(9);
+    expect(documentCredits(1, 'brief')).toBe(1);
+    expect(documentCredits(7)).toBe(7);
+  });
+
+  it('price a project as the sum of its documents at the level, never the total scaled', () => {
+    for (const { value: detail } of DETAILS) {
+      for (const type of types) {
+        const sum = creditsOf(type).reduce(
+          (total, [, price]) =>
+            total + Math.max(1, Math.ceil(price.credits * DETAIL_SCALE[detail])),
+          0,
+        );
+        expect(priceOf(type, detail), `${type} ${detail}`).toBe(sum);
+      }
+    }
+    // Rounding per document makes a brief project dearer than half the standard price.
+    expect(priceOf('web', 'brief')).toBeGreaterThan(Math.ceil(PRICES.web / 2));
+  });
+
+  it('come to these prices per type, and the dearest type without one', () => {
+    const table = Object.fromEntries(
+      DETAILS.map(({ value }) => [
+        value,
+        {
+          web: priceOf('web', value),
+          mobile: priceOf('mobile', value),
+          mcp: priceOf('mcp', value),
+        },
+      ]),
+    );
+    expect(table).toEqual({
+      brief: { web: 25, mobile: 27, mcp: 27 },
+      standard: { web: 47, mobile: 50, mcp: 50 },
+      deep: { web: 72, mobile: 77, mcp: 77 },
+    });
+    expect(DETAILS.map(({ value }) => priceOf(undefined, value))).toEqual([27, 50, 77]);
+    expect(priceOf('mcp')).toBe(priceOf('mcp', 'standard'));
+  });
+
+  it('price a revision at the level: the fee as it is, the documents scaled', () => {
+    expect(revisionPrice('web', 'standard')).toEqual(revisionPrice('web'));
+    for (const type of types) {
+      for (const { value: detail } of DETAILS) {
+        const brief = documentCredits(DOCUMENT_PRICES['project-brief']!.credits, detail);
+        expect(revisionPrice(type, detail)).toEqual({
+          fee: REVISION_FEE,
+          documents: priceOf(type, detail) - brief,
+          total: REVISION_FEE + priceOf(type, detail) - brief,
+        });
+      }
+    }
+    expect(revisionPrice('web', 'brief').total).toBe(24);
+    expect(revisionPrice('mobile', 'deep').total).toBe(71);
+  });
+
+  it('list brief, standard and deep, each with a line saying what it asks for', () => {
+    expect(DETAILS.map((level) => level.label)).toEqual(['Brief', 'Standard', 'Deep']);
+    for (const level of DETAILS) expect(level.hint).toMatch(/^[A-Z].+\.$/);
   });
 });

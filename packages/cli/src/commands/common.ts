@@ -1,5 +1,5 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
-import type { Mode, ProjectType } from '@pgs/client';
+import type { Mode, ProjectCreateParams, ProjectType } from '@pgs/client';
 import { integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 
@@ -72,6 +72,31 @@ export function projectTypeValue(values: Values, command: string): ProjectType |
     );
   }
   return raw as ProjectType;
+}
+
+/** How much a project's documents say: `brief`, `standard` or `deep`. */
+export type Detail = NonNullable<ProjectCreateParams['detail']>;
+
+// Keyed by Detail so that a new level in the SDK breaks the build here until handled.
+const DETAILS = { brief: true, standard: true, deep: true } as const satisfies Record<Detail, true>;
+
+/**
+ * The optional `--detail` (brief, standard or deep), or a usage error. Undefined leaves the
+ * level to the server (standard).
+ *
+ * @example
+ * const detail = detailValue(ctx.values, 'generate');
+ */
+export function detailValue(values: Values, command: string): Detail | undefined {
+  const raw = stringValue(values, 'detail');
+  if (raw === undefined) return undefined;
+  if (!Object.hasOwn(DETAILS, raw)) {
+    throw new UsageError(
+      `--detail must be brief, standard or deep, not ${JSON.stringify(raw)}`,
+      `pgs ${command}`,
+    );
+  }
+  return raw as Detail;
 }
 
 const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -3,7 +3,13 @@ import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
-import { API_OPTIONS, durationValue, projectTypeValue, simulateValue } from './common.ts';
+import {
+  API_OPTIONS,
+  detailValue,
+  durationValue,
+  projectTypeValue,
+  simulateValue,
+} from './common.ts';
 import { EVENTS_PROGRESS_HELP, followToResult } from './live.ts';
 import { deliver, reportFailure, WAIT_OPTIONS_HELP, waitWithProgress } from './results.ts';
 
@@ -19,7 +25,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--type web|mobile|mcp] [--name NAME] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -30,6 +36,11 @@ Arguments:
 
 Options:
   --type web|mobile|mcp  the kind of project; inferred from the idea when absent
+  --detail brief|standard|deep
+                         how much the documents say, and so the price: brief (about
+                         half the length: the essentials, IDs and criteria kept; each
+                         document's credits halved, rounded up), standard (the default)
+                         or deep (edge cases, failure modes, rationale; x1.5, rounded up)
   --name NAME            the project's name; generated when absent
   --out DIR              where to write the documents; default ./<project-name>/ (or
                          ./<project-name>-2/ ... when that holds files). A given DIR
@@ -50,11 +61,13 @@ A project that ends failed prints the reason and exits 9 (its credits were refun
 
 Examples:
   pgs generate "A habit tracker for remote teams" --out ./habits
+  pgs generate "A shared shopping list for flatmates" --detail brief
   ID=$(pgs generate "An MCP server for our wiki" --type mcp --no-wait)
   pgs wait "$ID" --out ./wiki-mcp`,
   options: {
     ...API_OPTIONS,
     type: { type: 'string' },
+    detail: { type: 'string' },
     name: { type: 'string' },
     out: { type: 'string' },
     force: { type: 'boolean' },
@@ -70,6 +83,7 @@ Examples:
     if (idea === '')
       throw new UsageError('missing the idea: pgs generate "<idea>"', 'pgs generate');
     const type = projectTypeValue(values, NAME);
+    const detail = detailValue(values, NAME);
     const name = stringValue(values, 'name');
     if (name !== undefined && name.trim() === '') {
       throw new UsageError('--name must not be empty', `pgs ${NAME}`);
@@ -96,7 +110,7 @@ Examples:
 
     const pgs = ctx.client();
     const created = await pgs.projects.create(
-      { idea, type, name, simulate },
+      { idea, type, detail, name, simulate },
       { signal: ctx.io.signal },
     );
     if (noWait) {

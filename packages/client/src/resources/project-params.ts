@@ -30,6 +30,11 @@ export interface ProjectCreateParams {
    * known price.
    */
   maxCostUsd?: number | undefined;
+  /**
+   * How much the documents say: `brief` (about half the length, half the price), `standard`
+   * (the default) or `deep` (more depth, one and a half times the price).
+   */
+  detail?: 'brief' | 'standard' | 'deep' | undefined;
 }
 
 /** The in-progress status of a project just created, with what came with the 202. */

@@ -104,6 +104,7 @@ export class Projects extends ProjectResults {
     if (params.type !== undefined) body.type = params.type;
     if (params.name !== undefined) body.name = params.name;
     if (params.maxCostUsd !== undefined) body.maxCostUsd = params.maxCostUsd;
+    if (params.detail !== undefined) body.detail = params.detail;
     if (params.simulate !== undefined) {
       body.simulate = {
         outcome: params.simulate.outcome,

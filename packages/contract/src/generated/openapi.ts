@@ -4146,6 +4146,16 @@ export const openapiDocument = {
             "$ref": "#/components/schemas/Simulation",
             "description": "Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`."
           },
+          "detail": {
+            "type": "string",
+            "enum": [
+              "brief",
+              "standard",
+              "deep"
+            ],
+            "default": "standard",
+            "description": "How much the documents say. `standard` is the default documents; `brief` asks for\nabout half their length (every section, ID and criterion kept, the prose cut) at\nhalf the price; `deep` for more depth (edge cases, failure modes, rationale) at one\nand a half times the price. Each document's credits scale the same way, rounded up\n(docs/api.md, \"Detail levels\"); so do its revisions.\n"
+          },
           "maxCostUsd": {
             "type": "number",
             "exclusiveMinimum": 0,

@@ -950,6 +950,16 @@ export interface components {
             /** @description Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`. */
             simulate?: components["schemas"]["Simulation"];
             /**
+             * @description How much the documents say. `standard` is the default documents; `brief` asks for
+             *     about half their length (every section, ID and criterion kept, the prose cut) at
+             *     half the price; `deep` for more depth (edge cases, failure modes, rationale) at one
+             *     and a half times the price. Each document's credits scale the same way, rounded up
+             *     (docs/api.md, "Detail levels"); so do its revisions.
+             * @default standard
+             * @enum {string}
+             */
+            detail: "brief" | "standard" | "deep";
+            /**
              * @description A limit, in US dollars, on what the project's model calls may cost (docs/cost.md).
              *     Before each call its worst case (its input and its whole output allowance at the
              *     model's prices) is held against what is left; when the next call could pass the

@@ -80,6 +80,8 @@ export type GenerationContext =
       definition: ProjectDefinition;
       document: DocumentRequest;
       related: RelatedDocument[];
+      /** How much the document says; absent means `standard`. */
+      detail?: 'brief' | 'standard' | 'deep';
     }
   | ImpactContext
   | RevisionContext;
@@ -169,8 +171,17 @@ export function projectBlock(context: Pick<DocumentContext, 'idea' | 'definition
 }
 
 /** What this one document is: the block that closes a document call's context. */
-export function taskBlock(context: Pick<DocumentContext, 'document' | 'related'>): string {
-  const task = { document: context.document, related: context.related };
+export function taskBlock(
+  context: Pick<DocumentContext, 'document' | 'related' | 'detail'>,
+): string {
+  const task = {
+    document: context.document,
+    related: context.related,
+    // A standard document's block stays as it always was.
+    ...(context.detail === undefined || context.detail === 'standard'
+      ? {}
+      : { detail: context.detail }),
+  };
   return `${TASK_OPEN}\n${JSON.stringify(task, null, 1)}\n${TASK_CLOSE}`;
 }
 

@@ -143,11 +143,37 @@ export function writeDocument(
  * renderDocument(factsFor(context), context);
  */
 export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>): string {
+  const brief = context.detail === 'brief';
   const sections = context.document.sections.map((section) => {
     const writer = WRITERS[`${context.document.kind}/${section}`] ?? fallbackSection(section);
-    return `## ${section}\n\n${writer(f)}`;
+    const body = writer(f);
+    return `## ${section}\n\n${brief ? condensed(body) : body}`;
   });
   let markdown = blocks(`# ${context.document.title}: ${f.name}`, intro(f, context), ...sections);
-  if (countWords(markdown) < MIN_DOCUMENT_WORDS) markdown = blocks(markdown, recap(f));
+  // A brief document is short by request; a standard one too short to stand alone is not.
+  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS) markdown = blocks(markdown, recap(f));
   return `${markdown}\n`;
+}
+
+/** An ID a document defines or cites (`FR-2`, `FR-2.1`, `US-3`, `T-7`, `G-1`…). */
+const ID_MENTION = /\b(?:FR|NFR|US|T|G|R|A|Q)-\d+/;
+
+/**
+ * A section as a brief document has it (`detail: brief`): its first block, then only the
+ * blocks that carry structure or IDs (headings, tables, code, anything naming an ID), so
+ * every ID, criterion, story and task stays and the prose around them goes. The offline
+ * engine says nothing the idea does not give, so `deep` writes what `standard` does.
+ */
+function condensed(body: string): string {
+  // Blocks are split at blank lines, except inside a fenced code block (a diagram, a schema).
+  const parts: string[] = [];
+  let fenced = false;
+  for (const block of body.split(/\n{2,}/)) {
+    if (fenced) parts[parts.length - 1] += `\n\n${block}`;
+    else parts.push(block);
+    if (((block.match(/^```/gm) ?? []).length & 1) === 1) fenced = !fenced;
+  }
+  return parts
+    .filter((block, index) => index === 0 || /^(?:#|\||```)/.test(block) || ID_MENTION.test(block))
+    .join('\n\n');
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
 import {
+  type Detail,
   documentPlan,
   inferProjectType,
   priceOf,
@@ -63,6 +64,8 @@ export interface CreateProjectInput {
   simulate?: Simulation | undefined;
   /** A limit on the project's model calls, in USD (docs/cost.md). */
   maxCostUsd?: number | undefined;
+  /** How much its documents say: their length and price (default `standard`). */
+  detail?: Detail | undefined;
 }
 
 /** A project just created. */
@@ -147,7 +150,8 @@ export class Projects {
     // inferred from the idea drives the estimate, and the dearest type's price is reserved.
     const type = input.type ?? inferProjectType(input.idea);
     const plan = documentPlan(type);
-    const price = input.type ? priceOf(type) : priceWithoutType();
+    const detail = input.detail ?? 'standard';
+    const price = input.type ? priceOf(type, detail) : priceWithoutType(detail);
     const projectId = randomUUID();
     const durationOf = durationsFor(
       plan,
@@ -174,6 +178,7 @@ export class Projects {
         typeRequested: input.type !== undefined,
         requestedName: input.name ?? null,
         simulate: input.simulate ?? null,
+        detail,
         maxCostMicroUsd: input.maxCostUsd === undefined ? null : Math.round(input.maxCostUsd * 1e6),
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),
@@ -204,6 +209,7 @@ export class Projects {
       const consumed = priceOfKinds(
         row.type,
         documents.map((doc) => doc.type),
+        row.detail,
       );
       const now = this.#now();
       const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
@@ -396,6 +402,7 @@ export class Projects {
         : priceOfKinds(
             row.type,
             documents.map((doc) => doc.type),
+            row.detail,
           );
     const released = Math.max(0, row.creditsReserved - charged);
     const message = why.message({ documents: documents.length, charged, released });

@@ -121,7 +121,7 @@ export class Revisions {
       if (row.revising !== null) return { outcome: 'revision_in_progress', revision: row.revising };
       const type = row.type as ProjectType;
       const revision = (await latestRevisionNumber(tx, projectId)) + 1;
-      const price = revisionPrice(type);
+      const price = revisionPrice(type, row.detail);
       const kinds = new Set(revisableKinds(type));
       const plan = documentPlan(type).filter((doc) => kinds.has(doc.kind));
       const now = this.#now();
@@ -181,7 +181,7 @@ export class Revisions {
       const rewritten = (await listDocuments(tx, projectId, revision)).map((doc) => doc.type);
       await carryOverDocuments(tx, projectId, project.currentRevision, revision, rewritten);
       const documents = await listDocuments(tx, projectId, revision);
-      const consumed = revisionCharge(project.type as ProjectType, rewritten);
+      const consumed = revisionCharge(project.type as ProjectType, rewritten, project.detail);
       const now = this.#now();
       const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
       const data = completedStatus(

@@ -1,6 +1,15 @@
 import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import { ancestors, contextOrder, documentPlan, inferProjectType } from './catalogue.ts';
+import {
+  ancestors,
+  contextOrder,
+  creditsOf,
+  documentPlan,
+  inferProjectType,
+  priceOf,
+  priceOfKinds,
+  priceWithoutType,
+} from './catalogue.ts';
 
 const IDEAS: Record<ProjectType, readonly string[]> = {
   mobile: [
@@ -104,6 +113,35 @@ describe('contextOrder', () => {
     expect(read('api-design')).toEqual([...read('data-model'), 'data-model']);
     expect(read('implementation-plan').slice(0, read('api-design').length)).toEqual(
       read('api-design'),
+    );
+  });
+});
+
+describe('detail levels', () => {
+  it('scale each document price, rounded up to a whole credit, at least 1', () => {
+    for (const type of ['web', 'mobile', 'mcp'] as const) {
+      const plan = documentPlan(type);
+      expect(priceOf(type, 'standard')).toBe(priceOf(type));
+      expect(priceOf(type, 'brief')).toBe(
+        plan.reduce((sum, d) => sum + Math.max(1, Math.ceil(d.credits / 2)), 0),
+      );
+      expect(priceOf(type, 'deep')).toBe(
+        plan.reduce((sum, d) => sum + Math.ceil(d.credits * 1.5), 0),
+      );
+      expect(priceOf(type, 'brief')).toBeLessThan(priceOf(type));
+      expect(priceOf(type, 'deep')).toBeGreaterThan(priceOf(type));
+      expect(
+        priceOfKinds(
+          type,
+          plan.map((d) => d.kind),
+          'brief',
+        ),
+      ).toBe(priceOf(type, 'brief'));
+    }
+    expect(creditsOf({ credits: 3 }, 'brief')).toBe(2);
+    expect(creditsOf({ credits: 1 }, 'brief')).toBe(1);
+    expect(priceWithoutType('deep')).toBe(
+      Math.max(...(['web', 'mobile', 'mcp'] as const).map((t) => priceOf(t, 'deep'))),
     );
   });
 });

@@ -7,7 +7,7 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ProjectDefinition, RequirementSlot } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { type DocumentKind, documentPlan, priceOfKinds } from './catalogue.ts';
+import { type Detail, type DocumentKind, documentPlan, priceOfKinds } from './catalogue.ts';
 import type { Trace } from './trace/index.ts';
 
 /** Credits every revision costs for reading its change request (docs/api.md). */
@@ -31,12 +31,15 @@ export const revisableKinds = (type: ProjectType): string[] =>
   withDependents(documentPlan(type), [REQUIREMENTS_KIND]);
 
 /** What a revision reserves: the analysis fee and every document it may rewrite. */
-export const revisionPrice = (type: ProjectType): number =>
-  ANALYSIS_FEE + priceOfKinds(type, revisableKinds(type));
+export const revisionPrice = (type: ProjectType, detail: Detail = 'standard'): number =>
+  ANALYSIS_FEE + priceOfKinds(type, revisableKinds(type), detail);
 
 /** What a revision charges: the analysis fee and the documents it rewrote. */
-export const revisionCharge = (type: ProjectType, rewritten: Iterable<string>): number =>
-  ANALYSIS_FEE + priceOfKinds(type, rewritten);
+export const revisionCharge = (
+  type: ProjectType,
+  rewritten: Iterable<string>,
+  detail: Detail = 'standard',
+): number => ANALYSIS_FEE + priceOfKinds(type, rewritten, detail);
 
 /** The requirement group of an ID (`FR-3.2` → `FR-3`), or undefined for other IDs. */
 const groupOf = (id: string) => /^(FR-\d+)(?:\.\d+)?$/.exec(id)?.[1];

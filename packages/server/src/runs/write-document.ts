@@ -125,6 +125,7 @@ export async function writeDocument(input: {
         digested.has(e.kind) ? { ...e, content: digestOf(e), digest: true } : e,
       ),
       budget: input.contextTokenBudget,
+      detail: input.project.detail,
     });
 
   // The form, then the substance: the trace of this document with those it builds on.

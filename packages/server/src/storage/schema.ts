@@ -107,6 +107,10 @@ export const projects = pgTable(
     errorMessage: text('error_message'),
     creditsReserved: integer('credits_reserved').notNull().default(0),
     creditsConsumed: integer('credits_consumed'),
+    /** How much its documents say (`brief`, `standard`, `deep`): their length and price. */
+    detail: text('detail', { enum: ['brief', 'standard', 'deep'] })
+      .notNull()
+      .default('standard'),
     /** `maxCostUsd` in millionths of a dollar: the limit on its model calls; null for none. */
     maxCostMicroUsd: bigint('max_cost_micro_usd', { mode: 'number' }),
     generationTimeMs: integer('generation_time_ms'),

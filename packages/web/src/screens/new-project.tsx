@@ -3,7 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { priceOf } from '../prices.ts';
+import { DETAILS, type Detail, priceOf } from '../prices.ts';
 import { projectHref } from '../routes.ts';
 
 const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
@@ -14,9 +14,11 @@ const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
 ];
 
 /**
- * The new-project form. One Idempotency-Key per submission: kept while the same request is
- * retried (after an error, or a second click), replaced when the fields change, so a
- * double click or a retry never creates two projects and an edit never reuses a key.
+ * The new-project form. The price shown is what the server reserves: the type's price at the
+ * detail level chosen (the dearest type's for "Automatic"). One Idempotency-Key per
+ * submission: kept while the same request is retried (after an error, or a second click),
+ * replaced when the fields change, so a double click or a retry never creates two projects
+ * and an edit never reuses a key.
  *
  * @example
  * <NewProjectScreen />
@@ -26,12 +28,13 @@ export function NewProjectScreen() {
   const [idea, setIdea] = useState('');
   const [type, setType] = useState<'' | ProjectType>('');
   const [name, setName] = useState('');
+  const [detail, setDetail] = useState<Detail>('standard');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const submission = useRef<{ body: string; key: string } | undefined>(undefined);
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
-  const price = priceOf(type === '' ? undefined : type);
+  const price = priceOf(type === '' ? undefined : type, detail);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -40,6 +43,7 @@ export function NewProjectScreen() {
       idea: idea.trim(),
       ...(type === '' ? {} : { type }),
       ...(name.trim() === '' ? {} : { name: name.trim() }),
+      detail,
     };
     const body = JSON.stringify(params);
     if (submission.current?.body !== body) {
@@ -125,6 +129,27 @@ export function NewProjectScreen() {
             </p>
           </div>
         </div>
+
+        <fieldset class="choices">
+          <legend>Detail</legend>
+          {DETAILS.map((level) => (
+            <div class="choice" key={level.value}>
+              <input
+                id={`detail-${level.value}`}
+                type="radio"
+                name="detail"
+                value={level.value}
+                checked={detail === level.value}
+                onChange={() => setDetail(level.value)}
+                aria-describedby={`detail-${level.value}-hint`}
+              />
+              <label for={`detail-${level.value}`}>{level.label}</label>
+              <p id={`detail-${level.value}-hint`} class="hint">
+                {level.hint}
+              </p>
+            </div>
+          ))}
+        </fieldset>
 
         <p class="price" aria-live="polite">
           Price: {price} credits

@@ -34,6 +34,8 @@ export function ReviseForm({
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
   const field = useRef<HTMLTextAreaElement>(null);
+  // A revision is priced at the project's detail level, which the API does not return yet:
+  // this is the standard level's price, too high for a brief project and too low for a deep one.
   const price = revisionPrice(type);
   const check = checkChangeRequest(text);
 

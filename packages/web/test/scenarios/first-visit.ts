@@ -3,6 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Download, Locator, Page, Response } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
+import { DETAILS, priceOf } from '../../src/prices.ts';
 import {
   COVERAGE_COLUMNS,
   findingGroups,
@@ -150,6 +151,81 @@ export function firstVisit(current: () => Suite): void {
     await page.getByRole('button', { name: 'Generate' }).dblclick();
     await waitForStatus(page, 'Completed');
     expect((await suite.server.pgs.projects.list()).data.length).toBe(before + 1);
+  });
+
+  it('prices each detail level; a Brief project reserves and charges the Brief price shown', async () => {
+    await page.getByRole('link', { name: 'New project' }).click();
+    await waitForFocusedHeading(page, 'New project');
+    await page.getByLabel('Idea').fill(`${IDEA}, kept short`);
+    await page.getByLabel('Type').selectOption({ label: 'Web' });
+    const price = page.getByText(/Price: \d+ credits/).last();
+    const shown = () => numberAfter(price, 'Price:');
+    const showing = (credits: number, what: string) =>
+      waitFor(async () => ((await shown()) === credits ? true : undefined), { what });
+    await showing(prices.web, 'the Web price at the default level');
+
+    const group = page.getByRole('group', { name: 'Detail' });
+    const levels = group.getByRole('radio');
+    expect(
+      await levels.evaluateAll((radios) =>
+        radios.map((radio) => (radio as HTMLInputElement).value),
+      ),
+    ).toEqual(['brief', 'standard', 'deep']);
+    const standard = group.getByRole('radio', { name: 'Standard' });
+    expect(await standard.isChecked()).toBe(true);
+    // Each choice says what it asks for, read out with it.
+    for (const level of DETAILS) {
+      const description = await group
+        .getByRole('radio', { name: level.label })
+        .evaluate((radio) => {
+          const ids = radio.getAttribute('aria-describedby')?.split(' ') ?? [];
+          return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+        });
+      expect(description.trim()).toBe(level.hint);
+    }
+    expect(await auditScreen(page, 'new-project-detail')).toEqual([]);
+
+    // A radio group by keyboard: the checked choice is the tab stop, arrows move the choice.
+    await tabTo(page, standard);
+    await page.keyboard.press('ArrowDown');
+    await showing(priceOf('web', 'deep'), 'the Deep price');
+    const deep = await shown();
+    expect(deep).toBeGreaterThan(prices.web);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    const brief = group.getByRole('radio', { name: 'Brief' });
+    await waitFor(async () => ((await brief.isChecked()) ? true : undefined), {
+      what: '"Brief" chosen with the arrow keys',
+    });
+    await showing(priceOf('web', 'brief'), 'the Brief price');
+    const shownPrice = await shown();
+    expect(shownPrice).toBeLessThan(prices.web);
+    // "Automatic" holds the dearest type's price, at the level chosen.
+    await page.getByLabel('Type').selectOption({ label: 'Automatic' });
+    await showing(priceOf(undefined, 'brief'), 'the Automatic price at Brief');
+    expect(await shown()).toBeLessThan(prices.automatic);
+    await page.getByLabel('Type').selectOption({ label: 'Web' });
+    await showing(shownPrice, 'the Web price at Brief again');
+
+    const before = await suite.server.pgs.credits.get();
+    const [request] = await Promise.all([
+      page.waitForRequest(
+        (sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/v1/projects',
+      ),
+      page.getByRole('button', { name: 'Generate' }).click(),
+    ]);
+    expect(request.postDataJSON()).toMatchObject({ type: 'web', detail: 'brief' });
+    await waitForStatus(page, 'Completed');
+    const [newest] = (await suite.server.pgs.projects.list({ limit: 1 })).data;
+    // What the server reserved when it created the project is the price the form showed.
+    const [creation] = await suite.server.pgs.projects.revisions.list(newest!.projectId);
+    expect(creation).toMatchObject({ revision: 1, creditsReserved: shownPrice });
+    const result = (await suite.server.pgs.projects.get(newest!.projectId)) as ProjectCompleted;
+    expect(result.status).toBe('completed');
+    expect(result.metadata.creditsConsumed).toBe(shownPrice);
+    const after = await suite.server.pgs.credits.get();
+    expect(before.balance - after.balance).toBe(shownPrice);
+    await waitForCredits(page, after);
   });
 
   it('shows the documents arriving one by one, then the completed project', async () => {

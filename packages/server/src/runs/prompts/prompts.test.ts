@@ -9,7 +9,7 @@ import {
   definitionPrompt,
 } from './definition.ts';
 import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
-import { correctionMessage, documentPrompt, repairMessage } from './render.ts';
+import { correctionMessage, documentPrompt, LENGTH, repairMessage } from './render.ts';
 import {
   IMPACT_SCHEMA,
   IMPACT_SYSTEM,
@@ -79,6 +79,8 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
       DOCUMENT_SYSTEM,
       repairMessage([{ message: 'A finding.' }]),
       correctionMessage(['An error.']),
+      // What a detail level asks of a document's length.
+      LENGTH,
       // The frame every document prompt is laid out in (what comes first, what is cached).
       documentPrompt({
         idea: 'An idea.',

@@ -2,7 +2,13 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { type ProjectDefinition, readContext } from '../../models/context.ts';
 import { documentPlan } from '../catalogue.ts';
-import { citableIds, documentPrompt, type EarlierDocument, fitToBudget } from './render.ts';
+import {
+  citableIds,
+  documentPrompt,
+  type EarlierDocument,
+  fitToBudget,
+  outputAllowance,
+} from './render.ts';
 
 const definition: ProjectDefinition = {
   name: 'MentorLoop',
@@ -172,5 +178,41 @@ describe('citableIds', () => {
         { filename: 'USER_STORIES.md', content: stories },
       ]),
     ).toEqual(['FR-1', 'FR-1.1', 'FR-2', 'NFR-1', 'US-1']);
+  });
+});
+
+describe('detail levels in the prompt', () => {
+  const plan = documentPlan('web');
+  const requirements = plan.find((d) => d.kind === 'product-requirements')!;
+  const at = (detail: 'brief' | 'standard' | 'deep') =>
+    documentPrompt({
+      idea: 'A mentoring marketplace',
+      definition,
+      document: requirements,
+      earlier: [],
+      detail,
+    });
+
+  it('asks a brief or a deep document for its length, with its allowance scaled; a standard one as before', () => {
+    const standard = at('standard');
+    expect(
+      documentPrompt({
+        idea: 'A mentoring marketplace',
+        definition,
+        document: requirements,
+        earlier: [],
+      }),
+    ).toEqual(standard);
+    expect(standard.prompt).not.toContain('Length:');
+    expect(at('brief').prompt).toContain('Length: brief.');
+    expect(at('deep').prompt).toContain('Length: deep.');
+    expect(at('brief').maxOutputTokens).toBe(standard.maxOutputTokens / 2);
+    expect(at('deep').maxOutputTokens).toBe(Math.min(16_000, standard.maxOutputTokens * 1.5));
+    // The shared beginning is the same at every level: only the task differs.
+    expect(at('brief').parts![0]).toEqual(standard.parts![0]);
+    expect(readContext(at('brief').prompt)).toMatchObject({ detail: 'brief' });
+    expect(readContext(standard.prompt)).not.toHaveProperty('detail');
+    expect(outputAllowance(3_500, 'brief')).toBe(1_750);
+    expect(outputAllowance(1_500, 'brief')).toBe(1_000);
   });
 });

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type ProjectDefinition, projectBlock, taskBlock } from '../../models/context.ts';
-import type { DocumentKind } from '../catalogue.ts';
+import { DETAIL_SCALE, type Detail, type DocumentKind } from '../catalogue.ts';
 import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
@@ -105,8 +105,11 @@ export function documentPrompt(input: {
   /** In the plan's context order (catalogue.ts `contextOrder`): the prompt keeps it. */
   earlier: readonly EarlierDocument[];
   budget?: number;
+  /** How much the document says (default `standard`): its length guidance and allowance. */
+  detail?: Detail;
 }): RenderedPrompt {
   const { definition, document } = input;
+  const detail = input.detail ?? 'standard';
   const brief = documentPromptOf(document.kind);
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
   const shared = `The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
@@ -134,9 +137,10 @@ ${taskBlock({
     sections: document.sections,
   },
   related: kept.map((doc) => ({ kind: doc.kind, title: doc.title })),
+  detail,
 })}
 
-Write the ${document.title} (${document.filename}) for ${definition.name}.
+Write the ${document.title} (${document.filename}) for ${definition.name}.${LENGTH[detail]}
 
 Who reads it: ${brief.reader}
 
@@ -159,10 +163,29 @@ ${idLine}`.trimEnd();
     system: DOCUMENT_SYSTEM,
     prompt: parts.map((part) => part.text).join(''),
     parts,
-    maxOutputTokens: brief.maxOutputTokens,
+    maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
     version: `${promptId(brief)}+system@${SYSTEM_VERSION}`,
     trimmed,
   };
+}
+
+/** What a detail level asks of the length; a standard document's prompt is unchanged. */
+export const LENGTH: Readonly<Record<Detail, string>> = {
+  brief:
+    '\n\nLength: brief. Write the shortest document that still does its job for the team: every section, every ID and acceptance criterion it needs, each point in a sentence or two or a compact table row; no background, no restating what the earlier documents say. About half the length of a standard document.',
+  standard: '',
+  deep: '\n\nLength: deep. Go further than a standard document where it helps the team build: more edge cases, failure modes, limits and worked examples, and the reasoning behind each decision. Depth, not padding, and still nothing the idea, the definition or the earlier documents do not support.',
+};
+
+/**
+ * A document's output allowance at a detail level: its kind's `maxOutputTokens` scaled as
+ * its price is (catalogue.ts `DETAIL_SCALE`), within the 1,000–16,000 the prompts keep to.
+ *
+ * @example
+ * outputAllowance(8_000, 'brief'); // 4_000
+ */
+export function outputAllowance(maxOutputTokens: number, detail: Detail): number {
+  return Math.min(16_000, Math.max(1_000, Math.round(maxOutputTokens * DETAIL_SCALE[detail])));
 }
 
 /** The kinds that define IDs, and the prefixes each defines (docs/trace.md). */

@@ -69,7 +69,7 @@ export async function projectRoutes(
       },
     },
     async (request, reply) => {
-      const { idea, type, name, simulate, maxCostUsd } = request.body;
+      const { idea, type, name, simulate, maxCostUsd, detail } = request.body;
       if (simulate !== undefined && request.principal.mode !== 'test') {
         throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
           details: {
@@ -121,6 +121,7 @@ export async function projectRoutes(
               durationMs: simulate.durationMs ?? 0,
             },
             maxCostUsd,
+            detail,
           };
           const created = await projects.create(request.principal, input, {
             withinTransaction: (tx, project) => remember(tx, respond(project)),

@@ -30,6 +30,7 @@ export const part = (kind: string, extra: Partial<PartProvenance> = {}): PartPro
 export const offline: Provenance = {
   projectId: ID,
   status: 'completed',
+  detail: 'standard',
   totals: {
     inputTokens: 3000,
     cachedInputTokens: 0,
@@ -45,6 +46,7 @@ export const offline: Provenance = {
 export const byModel: Provenance = {
   projectId: ID,
   status: 'completed',
+  detail: 'standard',
   totals: {
     inputTokens: 34000,
     cachedInputTokens: 23000,

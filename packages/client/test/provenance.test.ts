@@ -49,6 +49,7 @@ const part = (kind: string, extra: Partial<PartProvenance> = {}): PartProvenance
 const provenance: Provenance = {
   projectId: ID,
   status: 'completed',
+  detail: 'standard',
   totals: NO_TOTALS,
   definition: part('definition', { promptVersion: 'definition@1+system@1' }),
   documents: [

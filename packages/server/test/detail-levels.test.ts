@@ -27,6 +27,8 @@ describe('detail levels with the offline engine', () => {
     expect(standard.data.status).toBe('completed');
     expect(brief.data.status).toBe('completed');
     expect(brief.data.metadata.creditsConsumed).toBe(priceOf('web', 'brief'));
+    expect(brief.provenance.detail).toBe('brief');
+    expect(standard.provenance.detail).toBe('standard');
     expect(standard.data.metadata.creditsConsumed).toBe(priceOf('web'));
     expect(await s.h.credits(s.key)).toEqual({
       ...before,

@@ -41,6 +41,7 @@ const part = (kind: string, engine = 'offline', extra: Partial<PartProvenance> =
 const of = (definition: PartProvenance | null, ...documents: PartProvenance[]): Provenance => ({
   projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
   status: 'completed',
+  detail: 'standard',
   totals: NO_TOTALS,
   definition,
   documents,

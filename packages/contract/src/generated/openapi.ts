@@ -5006,6 +5006,7 @@ export const openapiDocument = {
             "required": [
               "projectId",
               "status",
+              "detail",
               "definition",
               "documents",
               "totals"
@@ -5023,6 +5024,15 @@ export const openapiDocument = {
                   "completed",
                   "failed"
                 ]
+              },
+              "detail": {
+                "type": "string",
+                "enum": [
+                  "brief",
+                  "standard",
+                  "deep"
+                ],
+                "description": "The detail level the project was created at (its documents' length and price, its revisions' price)."
               },
               "totals": {
                 "$ref": "#/components/schemas/UsageTotals",

@@ -1524,6 +1524,7 @@ export const schemaBundle = {
           "required": [
             "projectId",
             "status",
+            "detail",
             "definition",
             "documents",
             "totals"
@@ -1541,6 +1542,15 @@ export const schemaBundle = {
                 "completed",
                 "failed"
               ]
+            },
+            "detail": {
+              "type": "string",
+              "enum": [
+                "brief",
+                "standard",
+                "deep"
+              ],
+              "description": "The detail level the project was created at (its documents' length and price, its revisions' price)."
             },
             "totals": {
               "$ref": "#/$defs/UsageTotals",

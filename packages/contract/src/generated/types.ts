@@ -1281,6 +1281,11 @@ export interface components {
                 projectId: string;
                 /** @enum {string} */
                 status: "in_progress" | "completed" | "failed";
+                /**
+                 * @description The detail level the project was created at (its documents' length and price, its revisions' price).
+                 * @enum {string}
+                 */
+                detail: "brief" | "standard" | "deep";
                 /** @description The parts above added up (the definition and every document listed). */
                 totals: components["schemas"]["UsageTotals"];
                 /** @description How the name, description, type and questionnaire were generated; null until they are. */

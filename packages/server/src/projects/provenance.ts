@@ -107,6 +107,7 @@ export async function readProvenance(
     data: {
       projectId,
       status: project.status,
+      detail: project.detail,
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,
       documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),

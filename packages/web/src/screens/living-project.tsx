@@ -4,6 +4,7 @@ import { ProblemAlert, StatusLine } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { CompletedProject } from './completed.tsx';
+import { useProvenance } from './provenance.tsx';
 import { ReviseForm } from './revise.tsx';
 import { RevisionDiff } from './revision-diff.tsx';
 import { RevisionHistory } from './revision-history.tsx';
@@ -44,6 +45,7 @@ export function LivingProject({
   const [run, setRun] = useState<{ revision: number; ended: boolean } | undefined>(undefined);
   const [pinned, setPinned] = useState<Pinned | undefined>(undefined);
   const [errorCodes, setErrorCodes] = useState<ReadonlyMap<number, string>>(new Map());
+  const { provenance, problem: provenanceProblem } = useProvenance(projectId);
   // A choice that removes the button pressed (Revise, New change request, Back, Cancel) or
   // changes the page far from it (Show, at the foot of the page) moves focus, and with it
   // the view, to what it shows once rendered; else focus falls to the body, out of sight.
@@ -182,14 +184,20 @@ export function LivingProject({
           Revise
         </h2>
         {run === undefined ? (
-          <ReviseForm
-            projectId={projectId}
-            type={status.project.type}
-            onStarted={(revision) => {
-              setRun({ revision, ended: false });
-              focusOn('#revise-heading');
-            }}
-          />
+          // Priced at the project's detail level, which its provenance says.
+          provenance === undefined ? (
+            <StatusLine text={provenanceProblem ? provenanceProblem.text : 'Loading the price…'} />
+          ) : (
+            <ReviseForm
+              projectId={projectId}
+              type={status.project.type}
+              detail={provenance.detail}
+              onStarted={(revision) => {
+                setRun({ revision, ended: false });
+                focusOn('#revise-heading');
+              }}
+            />
+          )
         ) : (
           <>
             <RevisionRun

@@ -4,7 +4,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ProblemAlert } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { revisionPrice } from '../prices.ts';
+import { type Detail, revisionPrice } from '../prices.ts';
 import { CHANGE_REQUEST_MAX, checkChangeRequest, deltaLine } from '../revisions.ts';
 
 /**
@@ -20,10 +20,13 @@ import { CHANGE_REQUEST_MAX, checkChangeRequest, deltaLine } from '../revisions.
 export function ReviseForm({
   projectId,
   type,
+  detail,
   onStarted,
 }: {
   projectId: string;
   type: ProjectType;
+  /** The project's detail level (its provenance says it): revisions are priced at it. */
+  detail: Detail;
   onStarted: (revision: number) => void;
 }) {
   const { pgs, credits, refreshCredits, signOut } = useSession();
@@ -34,9 +37,7 @@ export function ReviseForm({
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
   const field = useRef<HTMLTextAreaElement>(null);
-  // A revision is priced at the project's detail level, which the API does not return yet:
-  // this is the standard level's price, too high for a brief project and too low for a deep one.
-  const price = revisionPrice(type);
+  const price = revisionPrice(type, detail);
   const check = checkChangeRequest(text);
 
   const submit = async (event: Event) => {

@@ -23,6 +23,7 @@ const statusColumns = {
   errorCode: projects.errorCode,
   errorMessage: projects.errorMessage,
   resultEtag: projects.resultEtag,
+  detail: projects.detail,
 };
 export type ProjectStatusRow = { [K in keyof typeof statusColumns]: ProjectRow[K] };
 

@@ -124,6 +124,22 @@ const FINAL_TYPES: ReadonlySet<string> = new Set(
     .map(([type]) => type),
 );
 
+/** The last event of a run's stream: the end of a project's creation, or of a revision. */
+export type FinalEvent = Extract<
+  ProjectEvent,
+  { type: 'project.completed' | 'project.failed' | 'revision.completed' | 'revision.failed' }
+>;
+
+/**
+ * Whether an event ends the run the stream follows (and with it the stream).
+ *
+ * @example
+ * for await (const event of pgs.projects.events(id)) if (isFinalEvent(event)) console.log(event.type);
+ */
+export function isFinalEvent(event: ProjectEvent): event is FinalEvent {
+  return FINAL[event.type];
+}
+
 /** One dispatched server-sent event, before its `data` is interpreted. */
 export interface SseMessage {
   /** The `event` field; `message` when absent. */

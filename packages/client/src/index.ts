@@ -126,6 +126,8 @@ export {
   DEFAULT_MAX_RECONNECTS,
   type DocumentCompletedData,
   type EventStreamDeps,
+  type FinalEvent,
+  isFinalEvent,
   type ProjectCompletedData,
   type ProjectEvent,
   type ProjectEventDataMap,

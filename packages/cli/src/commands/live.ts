@@ -1,5 +1,7 @@
 import {
   DEFAULT_MAX_WAIT_MS,
+  type FinalEvent,
+  isFinalEvent,
   type Pgs,
   PollTimeoutError,
   type ProjectEvent,
@@ -13,35 +15,6 @@ import { formatDuration } from '../progress.ts';
 import { API_OPTIONS, durationValue, expectPositionals } from './common.ts';
 
 // Following a project through its event stream: `pgs watch`, and `pgs generate`'s progress.
-
-/** The last event of a project's stream: the end of its creation, or of a revision. */
-export type FinalEvent = Extract<
-  ProjectEvent,
-  { type: 'project.completed' | 'project.failed' | 'revision.completed' | 'revision.failed' }
->;
-
-// Keyed by the event types so that a new one breaks the build here until it is handled.
-const FINAL: Record<ProjectEvent['type'], boolean> = {
-  status: false,
-  'stage.started': false,
-  'document.completed': false,
-  'project.completed': true,
-  'project.failed': true,
-  'revision.started': false,
-  'revision.analysed': false,
-  'revision.completed': true,
-  'revision.failed': true,
-};
-
-/**
- * Whether an event ends the run the stream follows (and with it the stream).
- *
- * @example
- * if (isFinalEvent(event)) return event;
- */
-export function isFinalEvent(event: ProjectEvent): event is FinalEvent {
-  return FINAL[event.type];
-}
 
 /** Shows events as they arrive. */
 export interface EventView {

@@ -5,7 +5,8 @@
  * server's own audit (`GET /admin/v1/audit`).
  */
 import type pg from 'pg';
-import { documentPlan, priceOf } from '../packages/server/src/runs/catalogue.ts';
+import { documentPlan } from '../packages/server/src/runs/catalogue.ts';
+import { priceOf } from '../packages/server/src/runs/pricing.ts';
 import { ledgerProblems } from '../packages/server/test/chaos/ledger.ts';
 
 /** A project created by the burst: its id, the key that created it and that key's account. */

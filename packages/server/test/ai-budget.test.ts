@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { auditLedger } from '../src/credits/audit.ts';
 import { DEFAULT_PRICES, priceOf, worstCaseCostUsd } from '../src/models/prices.ts';
-import { documentPlan, priceOfKinds } from '../src/runs/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
+import { priceOfKinds } from '../src/runs/pricing.ts';
 import { documentPromptOf } from '../src/runs/prompts/documents/index.ts';
 import { competent, generate, IDEA, respondWith, setupFor } from './helpers/ai-harness.ts';
 

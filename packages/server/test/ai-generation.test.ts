@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../src/config.ts';
 import { answerPrompt } from '../src/models/offline-model.ts';
-import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
+import { priceOf } from '../src/runs/pricing.ts';
 import { documentPromptOf } from '../src/runs/prompts/documents/index.ts';
 import {
   competent,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { refundCredits } from '../src/credits/ledger.ts';
 import { Projects } from '../src/projects/projects.ts';
-import { priceOf, priceWithoutType } from '../src/runs/catalogue.ts';
+import { priceOf, priceWithoutType } from '../src/runs/pricing.ts';
 import { creation, header, IN_PROGRESS_KEYS } from './helpers/creation.ts';
 import { backends, bearer, harnessFor, roomy } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditLedger } from '../src/credits/audit.ts';
-import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
+import { priceOf } from '../src/runs/pricing.ts';
 import { documentPromptOf } from '../src/runs/prompts/documents/index.ts';
 import { buildTrace } from '../src/runs/trace/index.ts';
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE_MESSAGES } from '../src/projects/result.ts';
-import { priceOf } from '../src/runs/catalogue.ts';
+import { priceOf } from '../src/runs/pricing.ts';
 import { expectAuditClean, ledgerProblems } from './chaos/ledger.ts';
 import {
   competent,

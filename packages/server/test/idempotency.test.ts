@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { IDEMPOTENCY_TTL_MS, requestHash, STALE_CLAIM_MS } from '../src/api/idempotency.ts';
-import { priceOf } from '../src/runs/catalogue.ts';
+import { priceOf } from '../src/runs/pricing.ts';
 import { creditLedger, idempotencyKeys, projects } from '../src/storage/schema.ts';
 import {
   claimIdempotencyKey,

@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { Projects } from '../src/projects/projects.ts';
-import { documentPlan, priceOf } from '../src/runs/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
 import { engineOf, offlineModels } from '../src/runs/models.ts';
+import { priceOf } from '../src/runs/pricing.ts';
 import { GenerationWorkflow } from '../src/runs/workflow.ts';
 import {
   creditLedger,

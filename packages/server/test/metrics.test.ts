@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Accounts } from '../src/accounts/service.ts';
 import { createLogger } from '../src/api/logging.ts';
 import { loadConfig } from '../src/config.ts';
-import { priceOf, priceWithoutType } from '../src/runs/catalogue.ts';
+import { priceOf, priceWithoutType } from '../src/runs/pricing.ts';
 import { DEV_CREDITS, type Runtime, startRuntime } from '../src/runtime.ts';
 import { competent } from './helpers/ai-harness.ts';
 import { startFakeAi } from './helpers/fake-ai.ts';

@@ -1,7 +1,8 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { documentPlan, priceOfKinds } from '../src/runs/catalogue.ts';
+import { documentPlan } from '../src/runs/catalogue.ts';
+import { priceOfKinds } from '../src/runs/pricing.ts';
 import { ANALYSIS_FEE, revisableKinds, revisionPrice } from '../src/runs/revision-plan.ts';
 import { creation, header } from './helpers/creation.ts';
 import { backends, bearer, harnessFor, roomy } from './helpers/harness.ts';

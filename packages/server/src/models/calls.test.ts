@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Semaphore, scrub } from './calls.ts';
+import { scrub } from './calls.ts';
+import { Semaphore } from './semaphore.ts';
 
 describe('Semaphore', () => {
   it('grants up to its size, then in order of arrival as slots are released', async () => {

@@ -16,8 +16,17 @@ import {
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type Budget, BudgetExceededError } from './budget.ts';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
-import { costUsd, type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
+import { type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
 import type { ChainModel } from './providers.ts';
+import { Semaphore } from './semaphore.ts';
+import {
+  attemptUsage,
+  type CallUsage,
+  emptyUsage,
+  type Reported,
+  type ReportedTokens,
+  sumUsage,
+} from './usage.ts';
 
 /** One model call: the same messages go to each model of the chain. */
 export interface CallSpec {
@@ -39,78 +48,6 @@ export interface CallSpec {
    */
   budget?: Budget;
 }
-
-/**
- * Tokens a call used, as the providers reported them, and what they cost. `input` is all
- * input tokens, the cached and cache-written ones included (the AI SDK's `inputTokens`).
- */
-export interface CallUsage {
-  input: number;
-  output: number;
-  /** Of `input`, read from the provider's prompt cache. */
-  cacheRead: number;
-  /** Of `input`, written to the provider's prompt cache (Anthropic bills these apart). */
-  cacheWrite: number;
-  /**
-   * USD at the prices known when the call was made (models/prices.ts), summed over every
-   * attempt that reported usage; null once one of them ran on a model without a price.
-   */
-  costUsd: number | null;
-}
-
-/** No tokens yet, and nothing spent. @example const usage = emptyUsage(); */
-export const emptyUsage = (): CallUsage => ({
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  costUsd: 0,
-});
-
-/**
- * Two usages added up; the cost is unknown (null) when either is.
- *
- * @example
- * const total = sumUsage(first.usage, repair.usage);
- */
-export function sumUsage(a: CallUsage, b: CallUsage): CallUsage {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    costUsd: a.costUsd === null || b.costUsd === null ? null : roundUsd(a.costUsd + b.costUsd),
-  };
-}
-
-/**
- * A user message of text parts, each part that ends a cacheable prefix marked as Anthropic
- * wants it (`cacheControl`, a cache breakpoint: at most four per request). Other providers
- * ignore the mark: OpenAI caches any repeated prefix by itself, and the prefix caches of
- * OpenAI-compatible servers (vLLM, llama.cpp) do too.
- *
- * @example
- * const message = cachedUserMessage([{ text: shared, cache: true }, { text: task, cache: false }]);
- */
-export function cachedUserMessage(
-  parts: readonly { text: string; cache: boolean }[],
-): ModelMessage {
-  return {
-    role: 'user',
-    content: parts.map((part) =>
-      part.cache
-        ? {
-            type: 'text' as const,
-            text: part.text,
-            providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
-          }
-        : { type: 'text' as const, text: part.text },
-    ),
-  };
-}
-
-/** Micro-dollars, the precision of every cost PGS reports. */
-const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 export interface CallResult {
   /** The answer's text (for structured output, the raw JSON text). */
@@ -175,14 +112,6 @@ export interface ModelCallerOptions {
 /** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
 const KEY_LIKE = /\b(?:sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g;
 
-/** Tokens one attempt's provider reported, by kind (`input` counts all input tokens). */
-export interface ReportedTokens {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
 /** Told of the tokens each model attempt's provider reported (the service's metrics). */
 export interface TokenMeter {
   /** `engine` is `provider:model` as configured (`offline` for the built-in engine). */
@@ -194,52 +123,6 @@ export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out.replace(KEY_LIKE, '[redacted]');
-}
-
-/**
- * A counting semaphore whose waiters leave the queue when their signal aborts (p-limit
- * and friends keep an aborted task queued until its turn).
- */
-export class Semaphore {
-  #free: number;
-  readonly #waiting: Array<() => void> = [];
-  constructor(size: number) {
-    this.#free = size;
-  }
-
-  /** Resolves with a release function once a slot is free. */
-  async acquire(signal: AbortSignal): Promise<() => void> {
-    signal.throwIfAborted();
-    if (this.#free > 0) {
-      this.#free--;
-      return this.#releaser();
-    }
-    await new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const at = this.#waiting.indexOf(grant);
-        if (at !== -1) this.#waiting.splice(at, 1);
-        reject(signal.reason);
-      };
-      this.#waiting.push(grant);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    return this.#releaser();
-  }
-
-  #releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    };
-  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -467,36 +350,8 @@ export class ModelCaller {
   }
 
   #add(usage: CallUsage, model: ChainModel, reported: Reported) {
-    const tokens = tokensOf(reported);
-    const price = priceOf(this.#prices, model.engine);
-    const cost =
-      price === undefined
-        ? null
-        : costUsd(price, {
-            inputTokens: tokens.input,
-            cachedInputTokens: tokens.cacheRead,
-            cacheWriteTokens: tokens.cacheWrite,
-            outputTokens: tokens.output,
-          });
-    Object.assign(usage, sumUsage(usage, { ...tokens, costUsd: cost }));
-    this.#meter?.tokensUsed(model.provider, model.engine, tokens);
+    const attempt = attemptUsage(this.#prices, model.engine, reported);
+    Object.assign(usage, sumUsage(usage, attempt.usage));
+    this.#meter?.tokensUsed(model.provider, model.engine, attempt.tokens);
   }
-}
-
-/** Usage as the AI SDK reports it (`inputTokens` is the total, cached tokens included). */
-type Reported = {
-  inputTokens?: number | undefined;
-  outputTokens?: number | undefined;
-  inputTokenDetails?:
-    | { cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }
-    | undefined;
-};
-
-function tokensOf(reported: Reported): ReportedTokens {
-  return {
-    input: reported.inputTokens ?? 0,
-    output: reported.outputTokens ?? 0,
-    cacheRead: reported.inputTokenDetails?.cacheReadTokens ?? 0,
-    cacheWrite: reported.inputTokenDetails?.cacheWriteTokens ?? 0,
-  };
 }

@@ -3,16 +3,10 @@ import type { ProjectFailed, ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
-import {
-  type Detail,
-  documentPlan,
-  inferProjectType,
-  priceOf,
-  priceOfKinds,
-  priceWithoutType,
-} from '../runs/catalogue.ts';
+import { documentPlan, inferProjectType } from '../runs/catalogue.ts';
 import { durationsFor, estimateRemainingMs, type Simulation } from '../runs/estimate.ts';
 import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
+import { type Detail, priceOf, priceOfKinds, priceWithoutType } from '../runs/pricing.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import { notify } from '../storage/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';

@@ -1,15 +1,7 @@
 import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import {
-  ancestors,
-  contextOrder,
-  creditsOf,
-  documentPlan,
-  inferProjectType,
-  priceOf,
-  priceOfKinds,
-  priceWithoutType,
-} from './catalogue.ts';
+import { ancestors, contextOrder, documentPlan, inferProjectType } from './catalogue.ts';
+import { creditsOf, priceOf, priceOfKinds, priceWithoutType } from './pricing.ts';
 
 const IDEAS: Record<ProjectType, readonly string[]> = {
   mobile: [

@@ -4,10 +4,11 @@
  * model). The answer is normalised, never trusted: a delta on an ID that does not exist is
  * dropped, added IDs are renumbered from the next free number, one delta per ID.
  */
-import type { CallUsage, ModelCaller } from '../models/calls.ts';
+import type { ModelCaller } from '../models/calls.ts';
 import type { ImpactContext } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
 import type { ChainModel } from '../models/providers.ts';
+import type { CallUsage } from '../models/usage.ts';
 import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
 
 const IMPACT_MAX_OUTPUT_TOKENS = 4_000;

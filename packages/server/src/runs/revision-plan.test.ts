@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectDefinition } from '../models/context.ts';
-import { documentPlan, priceOfKinds } from './catalogue.ts';
+import { documentPlan } from './catalogue.ts';
 import { normaliseDeltas } from './impact.ts';
+import { priceOfKinds } from './pricing.ts';
 import { revisionFindings } from './revision-gate.ts';
 import {
   ANALYSIS_FEE,

@@ -7,7 +7,8 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ProjectDefinition, RequirementSlot } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { type Detail, type DocumentKind, documentPlan, priceOfKinds } from './catalogue.ts';
+import { type DocumentKind, documentPlan } from './catalogue.ts';
+import { type Detail, priceOfKinds } from './pricing.ts';
 import type { Trace } from './trace/index.ts';
 
 /** Credits every revision costs for reading its change request (docs/api.md). */

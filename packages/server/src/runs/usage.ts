@@ -1,4 +1,4 @@
-import type { CallUsage } from '../models/calls.ts';
+import type { CallUsage } from '../models/usage.ts';
 
 /**
  * A part's token usage and cost as the provenance row stores them: tokens as the providers

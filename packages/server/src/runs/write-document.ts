@@ -1,15 +1,9 @@
 import type { ModelMessage } from 'ai';
 import type { Budget } from '../models/budget.ts';
-import {
-  type CallResult,
-  type CallUsage,
-  cachedUserMessage,
-  GenerationFailedError,
-  type ModelCaller,
-  sumUsage,
-} from '../models/calls.ts';
+import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
+import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {

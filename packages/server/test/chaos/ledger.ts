@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { documentPlan, priceOf } from '../../src/runs/catalogue.ts';
+import { documentPlan } from '../../src/runs/catalogue.ts';
+import { priceOf } from '../../src/runs/pricing.ts';
 
 /**
  * The ledger checked from the outside, with SQL on the test's own database (PostgreSQL or

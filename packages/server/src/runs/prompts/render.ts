@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type ProjectDefinition, projectBlock, taskBlock } from '../../models/context.ts';
-import { DETAIL_SCALE, type Detail, type DocumentKind } from '../catalogue.ts';
+import type { DocumentKind } from '../catalogue.ts';
+import { DETAIL_SCALE, type Detail } from '../pricing.ts';
 import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
@@ -179,7 +180,7 @@ export const LENGTH: Readonly<Record<Detail, string>> = {
 
 /**
  * A document's output allowance at a detail level: its kind's `maxOutputTokens` scaled as
- * its price is (catalogue.ts `DETAIL_SCALE`), within the 1,000–16,000 the prompts keep to.
+ * its price is (pricing.ts `DETAIL_SCALE`), within the 1,000–16,000 the prompts keep to.
  *
  * @example
  * outputAllowance(8_000, 'brief'); // 4_000

@@ -2,7 +2,11 @@ import type { PartProvenance, ProvenanceResponse, UsageTotals } from '@pgs/contr
 import type { Principal } from '../accounts/service.ts';
 import { DEFINITION_KIND } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
-import { findOwnedProjectStatus, listDocuments } from '../storage/sql/projects.ts';
+import {
+  findOwnedProjectStatus,
+  findProjectDetail,
+  listDocuments,
+} from '../storage/sql/projects.ts';
 import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
 
 type Finding = PartProvenance['findings'][number];
@@ -102,12 +106,14 @@ export async function readProvenance(
     rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
   const definition = rows.find((row) => row.kind === DEFINITION_KIND);
+  // Read here, not by the status query: every poll runs that one.
+  const detail = (await findProjectDetail(db, projectId)) ?? 'standard';
   return {
     success: true,
     data: {
       projectId,
       status: project.status,
-      detail: project.detail,
+      detail,
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,
       documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),

@@ -23,7 +23,6 @@ const statusColumns = {
   errorCode: projects.errorCode,
   errorMessage: projects.errorMessage,
   resultEtag: projects.resultEtag,
-  detail: projects.detail,
 };
 export type ProjectStatusRow = { [K in keyof typeof statusColumns]: ProjectRow[K] };
 
@@ -57,6 +56,18 @@ export async function findOwnedProjectStatus(
   }
   const [row] = await query.execute({ id, accountId, mode });
   return row as ProjectStatusRow | undefined;
+}
+
+/** The detail level a project was created at (its provenance says it; not a status read's). */
+export async function findProjectDetail(
+  tx: Tx,
+  id: string,
+): Promise<ProjectRow['detail'] | undefined> {
+  const [row] = await tx
+    .select({ detail: projects.detail })
+    .from(projects)
+    .where(eq(projects.id, id));
+  return row?.detail;
 }
 
 /** The serialized body of a completed project. */

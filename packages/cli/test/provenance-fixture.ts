@@ -31,6 +31,7 @@ export const offline: Provenance = {
   projectId: ID,
   status: 'completed',
   detail: 'standard',
+  context: null,
   totals: {
     inputTokens: 3000,
     cachedInputTokens: 0,
@@ -47,6 +48,7 @@ export const byModel: Provenance = {
   projectId: ID,
   status: 'completed',
   detail: 'standard',
+  context: null,
   totals: {
     inputTokens: 34000,
     cachedInputTokens: 23000,

@@ -1,7 +1,8 @@
 /**
  * `@pgs/contract`: the OpenAPI contract (`openapi/pgs.openapi.yaml`) as data, JSON Schemas
  * and TypeScript types, plus the one rule the contract states in prose that both sides
- * apply (the archive's slug). No runtime dependencies, nothing of ours.
+ * apply (the archive's slug). No runtime dependencies, nothing of ours. The rules of a
+ * repository digest, which need secretlint, are the separate entry `@pgs/contract/repository`.
  */
 import { openapiDocument } from './generated/openapi.ts';
 import type { components, operations } from './generated/types.ts';
@@ -77,6 +78,14 @@ export type ProjectCancelledResponse = Schemas['ProjectCancelledResponse'];
 export type ProvenanceResponse = Schemas['ProvenanceResponse'];
 /** How one part of a project (the definition or a document) was generated. */
 export type PartProvenance = Schemas['PartProvenance'];
+/** `context` on createProject or createRevision: `{ repository: RepositoryDigest }`. */
+export type ProjectContext = Schemas['ProjectContext'];
+/** A digest of an existing codebase: `{ name, commit?, files: [{ path, content }] }`. */
+export type RepositoryDigest = Schemas['RepositoryDigest'];
+/** One file of a {@link RepositoryDigest}: `{ path, content }`. */
+export type RepositoryFile = Schemas['RepositoryFile'];
+/** Provenance's `context`: the digest's file list, sizes, commit and redactions, never its text. */
+export type ContextProvenance = Schemas['ContextProvenance'];
 /** Tokens and cost added up over parts of a project (a provenance's `totals`). */
 export type UsageTotals = Schemas['UsageTotals'];
 /** A quality-gate finding: `{ rule, message }`. */

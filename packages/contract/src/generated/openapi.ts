@@ -4164,6 +4164,153 @@ export const openapiDocument = {
             "examples": [
               0.5
             ]
+          },
+          "context": {
+            "$ref": "#/components/schemas/ProjectContext",
+            "description": "An existing codebase the project changes (docs/brownfield.md). The documents then\ndescribe the system as it is and plan the idea as a change to it, and a\n`codebase-overview` document (`CODEBASE_OVERVIEW.md`) is added to the project.\n"
+          }
+        }
+      },
+      "ProjectContext": {
+        "type": "object",
+        "description": "What the project starts from beyond its idea.",
+        "required": [
+          "repository"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "repository": {
+            "$ref": "#/components/schemas/RepositoryDigest"
+          }
+        }
+      },
+      "RepositoryDigest": {
+        "type": "object",
+        "description": "A digest of an existing codebase: the files that explain it (manifests, README and\ndocs, API and database schemas, entry points and routes, then source), as text. `pgs\ngenerate --repo .` and the SDK's `buildRepositoryDigest` make one with the rules below\napplied. Stored with the project and deleted with it; served back only as its file\nlist, in provenance. Refused with a 400 naming the field: a path that is not relative\nand normalised (`..`, a leading `/` or drive, a backslash, empty or `.` segments,\nNUL), a file that holds secrets by its nature (`.env*`, private keys, certificates,\nkeystores, `.npmrc`, cloud credentials), binary content, the same path twice, a file\nover 262,144 bytes. 413 when the files' text passes 1,048,576 bytes in all. Secrets\ninside files (secretlint's recommended rules and a few more, docs/security.md) are\nreplaced by `[redacted:<rule>]` before the digest is stored; provenance counts them.\n",
+        "required": [
+          "name",
+          "files"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "The repository's name, as its team calls it.",
+            "examples": [
+              "vetbook-api"
+            ]
+          },
+          "commit": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{7,64}$",
+            "description": "The commit the files were read at, when known."
+          },
+          "files": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": {
+              "$ref": "#/components/schemas/RepositoryFile"
+            }
+          }
+        }
+      },
+      "RepositoryFile": {
+        "type": "object",
+        "required": [
+          "path",
+          "content"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "path": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 512,
+            "description": "Relative to the repository's root, with `/` between segments.",
+            "examples": [
+              "src/routes/appointments.ts"
+            ]
+          },
+          "content": {
+            "type": "string",
+            "maxLength": 262144,
+            "description": "The file's text (UTF-8), at most 262,144 bytes."
+          }
+        }
+      },
+      "ContextProvenance": {
+        "type": "object",
+        "description": "The codebase a project (or the revision read) is grounded in, without its content.",
+        "required": [
+          "repository"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "repository": {
+            "type": "object",
+            "required": [
+              "name",
+              "commit",
+              "revision",
+              "files",
+              "totalBytes",
+              "redactions"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "commit": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "revision": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "The revision that sent this digest (1, the project's creation)."
+              },
+              "totalBytes": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "redactions": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Secrets replaced in the files before they were stored."
+              },
+              "files": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "path",
+                    "bytes",
+                    "redactions"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "path": {
+                      "type": "string"
+                    },
+                    "bytes": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "The stored (redacted) text's size in UTF-8 bytes."
+                    },
+                    "redactions": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  }
+                }
+              }
+            }
           }
         }
       },
@@ -4357,6 +4504,10 @@ export const openapiDocument = {
           "simulate": {
             "$ref": "#/components/schemas/Simulation",
             "description": "Test keys only (400 with a live key). The offline engine revises the project, paced to\ntake about `durationMs`, and ends as `outcome` asks; it still reads the change request,\nso one it finds nothing in fails whatever the outcome.\n"
+          },
+          "context": {
+            "$ref": "#/components/schemas/ProjectContext",
+            "description": "The codebase as it is now, replacing the one the project was grounded in (or\ngrounding a project created without one, from this revision on). The same rules and\nlimits as on createProject.\n"
           }
         }
       },
@@ -5007,6 +5158,7 @@ export const openapiDocument = {
               "projectId",
               "status",
               "detail",
+              "context",
               "definition",
               "documents",
               "totals"
@@ -5016,6 +5168,17 @@ export const openapiDocument = {
               "projectId": {
                 "type": "string",
                 "format": "uuid"
+              },
+              "context": {
+                "description": "The codebase the project is grounded in (`context` on createProject or a revision); null when none was sent.",
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/ContextProvenance"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "status": {
                 "type": "string",

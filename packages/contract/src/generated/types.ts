@@ -970,6 +970,66 @@ export interface components {
              * @example 0.5
              */
             maxCostUsd?: number;
+            /**
+             * @description An existing codebase the project changes (docs/brownfield.md). The documents then
+             *     describe the system as it is and plan the idea as a change to it, and a
+             *     `codebase-overview` document (`CODEBASE_OVERVIEW.md`) is added to the project.
+             */
+            context?: components["schemas"]["ProjectContext"];
+        };
+        /** @description What the project starts from beyond its idea. */
+        ProjectContext: {
+            repository: components["schemas"]["RepositoryDigest"];
+        };
+        /**
+         * @description A digest of an existing codebase: the files that explain it (manifests, README and
+         *     docs, API and database schemas, entry points and routes, then source), as text. `pgs
+         *     generate --repo .` and the SDK's `buildRepositoryDigest` make one with the rules below
+         *     applied. Stored with the project and deleted with it; served back only as its file
+         *     list, in provenance. Refused with a 400 naming the field: a path that is not relative
+         *     and normalised (`..`, a leading `/` or drive, a backslash, empty or `.` segments,
+         *     NUL), a file that holds secrets by its nature (`.env*`, private keys, certificates,
+         *     keystores, `.npmrc`, cloud credentials), binary content, the same path twice, a file
+         *     over 262,144 bytes. 413 when the files' text passes 1,048,576 bytes in all. Secrets
+         *     inside files (secretlint's recommended rules and a few more, docs/security.md) are
+         *     replaced by `[redacted:<rule>]` before the digest is stored; provenance counts them.
+         */
+        RepositoryDigest: {
+            /**
+             * @description The repository's name, as its team calls it.
+             * @example vetbook-api
+             */
+            name: string;
+            /** @description The commit the files were read at, when known. */
+            commit?: string;
+            files: components["schemas"]["RepositoryFile"][];
+        };
+        RepositoryFile: {
+            /**
+             * @description Relative to the repository's root, with `/` between segments.
+             * @example src/routes/appointments.ts
+             */
+            path: string;
+            /** @description The file's text (UTF-8), at most 262,144 bytes. */
+            content: string;
+        };
+        /** @description The codebase a project (or the revision read) is grounded in, without its content. */
+        ContextProvenance: {
+            repository: {
+                name: string;
+                commit: string | null;
+                /** @description The revision that sent this digest (1, the project's creation). */
+                revision: number;
+                totalBytes: number;
+                /** @description Secrets replaced in the files before they were stored. */
+                redactions: number;
+                files: {
+                    path: string;
+                    /** @description The stored (redacted) text's size in UTF-8 bytes. */
+                    bytes: number;
+                    redactions: number;
+                }[];
+            };
         };
         /**
          * @description Test keys only (400 with a live key). Makes a run (a project's creation, or a revision)
@@ -1047,6 +1107,12 @@ export interface components {
              *     so one it finds nothing in fails whatever the outcome.
              */
             simulate?: components["schemas"]["Simulation"];
+            /**
+             * @description The codebase as it is now, replacing the one the project was grounded in (or
+             *     grounding a project created without one, from this revision on). The same rules and
+             *     limits as on createProject.
+             */
+            context?: components["schemas"]["ProjectContext"];
         };
         /** @description The in-progress state of the revision just started. */
         RevisionAcceptedResponse: {
@@ -1279,6 +1345,8 @@ export interface components {
             data: {
                 /** Format: uuid */
                 projectId: string;
+                /** @description The codebase the project is grounded in (`context` on createProject or a revision); null when none was sent. */
+                context: components["schemas"]["ContextProvenance"] | null;
                 /** @enum {string} */
                 status: "in_progress" | "completed" | "failed";
                 /**

@@ -114,6 +114,7 @@ export async function readProvenance(
       projectId,
       status: project.status,
       detail,
+      context: null,
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,
       documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { naiveDigest, TEST_REPOSITORIES } from '../testing/repositories.ts';
 import { redactSecrets } from './redact.ts';
 import { looksBinary, pathProblem, secretFileKind } from './rules.ts';
 
@@ -89,4 +90,20 @@ describe('repository rules', () => {
     expect(looksBinary('caf\ufffd')).toBe(true);
     expect(looksBinary('plain text\n\twith tabs\r\n')).toBe(false);
   });
+});
+
+describe('the test repositories', () => {
+  it.each(TEST_REPOSITORIES.map((repository) => [repository.name, repository] as const))(
+    '%s: every secret in source is redacted',
+    async (_name, repository) => {
+      const digest = naiveDigest(repository);
+      const texts = await Promise.all(
+        digest.files.map(async (file) => (await redactSecrets(file.path, file.content)).content),
+      );
+      for (const secret of repository.secrets) {
+        expect(texts.join('\n')).not.toContain(secret);
+      }
+      for (const path of repository.secretFiles) expect(secretFileKind(path)).toBeDefined();
+    },
+  );
 });

@@ -12,7 +12,8 @@ export interface Redacted {
 /**
  * Patterns for what secretlint's recommended preset leaves to others: private key blocks
  * with any body, AWS access key ids, OpenAI-style and PGS keys, credentials in a URL, and a
- * value assigned to a name that says it is secret (quoted, or an environment line). They
+ * literal given to a name that says it is secret (with letters and digits unless it is a password) (the first quoted
+ * one after the assignment, as in `KEY = env.KEY ?? '…'`, or an environment line's value). They
  * err towards redacting: a lost literal costs a document nothing, a leaked one costs a key.
  */
 const EXTRA_RULES: readonly (readonly [string, RegExp])[] = [
@@ -26,7 +27,11 @@ const EXTRA_RULES: readonly (readonly [string, RegExp])[] = [
   ['url-credentials', /(?<=\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]*:)[^\s@'"`/]{3,}(?=@)/gi],
   [
     'assigned-secret',
-    /(?<=\b[\w.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[\w.-]*["']?\s*(?::|=|:=|=>)\s*["'`])[^"'`\s]{8,}(?=["'`])/gi,
+    /(?<=\b[\w.-]*(?:passw(?:or)?d|pwd)[\w.-]*["']?\s*(?::|=|:=|=>)[^\n"'`]*["'`])[^"'`\s]{8,}(?=["'`])/gi,
+  ],
+  [
+    'assigned-secret',
+    /(?<=\b[\w.-]*(?:secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[\w.-]*["']?\s*(?::|=|:=|=>)[^\n"'`]*["'`])(?=[^"'`\s]*\d)(?=[^"'`\s]*[A-Za-z])[^"'`\s/]{8,}(?=["'`])/gi,
   ],
   [
     'assigned-secret',

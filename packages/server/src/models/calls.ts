@@ -13,12 +13,12 @@ import {
   Output,
   streamText,
 } from 'ai';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type Budget, BudgetExceededError } from './budget.ts';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
 import { type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
 import type { ChainModel } from './providers.ts';
 import { Semaphore } from './semaphore.ts';
+import { countTokens } from './tokens.ts';
 import {
   attemptUsage,
   type CallUsage,

@@ -14,12 +14,12 @@ import type {
   LanguageModelV4Usage,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type GenerationContext, readContext } from './context.ts';
 import { FinalTimeoutError } from './failures.ts';
 import { readImpact } from './offline/impact.ts';
 import { reviseDocument } from './offline/revise.ts';
 import { defineProject, writeDocument } from './offline-content.ts';
+import { countTokens } from './tokens.ts';
 
 /** The provider id, also the key of its `providerOptions`. */
 export const OFFLINE_PROVIDER = 'pgs-offline';

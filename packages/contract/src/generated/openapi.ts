@@ -136,7 +136,7 @@ export const openapiDocument = {
       "post": {
         "operationId": "createProject",
         "summary": "Create a project",
-        "description": "Starts generating a project from an idea. The price of the project's documents is reserved\nfrom the key's credit balance at once (402 when it does not cover it); on completion exactly\nthe documents generated are charged and the rest released; on failure everything is refunded.\nAnswers 202 with the in-progress status; poll `Location` until the project is `completed`\nor `failed`.\n\nSend an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries\nsafe: the same key and body replay the first response for 24 hours.\n",
+        "description": "Starts generating a project from an idea. The price of the project's documents is reserved\nfrom the key's credit balance at once (402 when it does not cover it); on completion exactly\nthe documents generated are charged and the rest released; on failure everything is refunded.\nAnswers 202 with the in-progress status; poll `Location` until the project is `completed`\nor `failed`.\n\nThe body may be up to 4,194,304 bytes (room for `context`, a codebase digest); past it\n→ 413 VALIDATION_ERROR with `details.max_bytes: 4194304`. Other operations keep the\nserver's body limit.\n\nSend an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries\nsafe: the same key and body replay the first response for 24 hours.\n",
         "tags": [
           "projects"
         ],
@@ -1349,7 +1349,7 @@ export const openapiDocument = {
       "post": {
         "operationId": "createRevision",
         "summary": "Revise a completed project",
-        "description": "Starts a revision: the change request is read against the requirements of the current\nrevision and turned into requirement deltas (added, modified, removed, renamed); only\nthe documents those deltas touch are rewritten, and every other document is carried\nover byte for byte. FR/US/T IDs keep their meaning: an ID is never renumbered, and a\nremoved ID is never given out again. The design is in `docs/revisions.md`.\n\nAn analysis fee (2 credits) plus the price of every document the revision might touch\n(every document of the type except the brief) is reserved from the key's credit\nbalance at once (402 when it does not cover it); on completion the fee and the\ndocuments rewritten are charged and the rest released; on failure or cancellation\neverything is refunded and the previous revision stays current. A change request\nthat matches nothing in the requirements fails the revision (nothing is charged).\nAnswers 202; poll `Location` (getRevision) until the revision is `completed` or\n`failed`. Meanwhile getProjectStatus keeps answering the latest completed revision.\n\nOnly a completed project can be revised (409 PROJECT_NOT_COMPLETED), one revision at\na time (409 REVISION_IN_PROGRESS, `details.revision` names the running one).\n\nSend an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries\nsafe: the same key and body replay the first response for 24 hours.\n",
+        "description": "Starts a revision: the change request is read against the requirements of the current\nrevision and turned into requirement deltas (added, modified, removed, renamed); only\nthe documents those deltas touch are rewritten, and every other document is carried\nover byte for byte. FR/US/T IDs keep their meaning: an ID is never renumbered, and a\nremoved ID is never given out again. The design is in `docs/revisions.md`.\n\nAn analysis fee (2 credits) plus the price of every document the revision might touch\n(every document of the type except the brief) is reserved from the key's credit\nbalance at once (402 when it does not cover it); on completion the fee and the\ndocuments rewritten are charged and the rest released; on failure or cancellation\neverything is refunded and the previous revision stays current. A change request\nthat matches nothing in the requirements fails the revision (nothing is charged).\nAnswers 202; poll `Location` (getRevision) until the revision is `completed` or\n`failed`. Meanwhile getProjectStatus keeps answering the latest completed revision.\n\nOnly a completed project can be revised (409 PROJECT_NOT_COMPLETED), one revision at\na time (409 REVISION_IN_PROGRESS, `details.revision` names the running one).\n\nThe body may be up to 4,194,304 bytes (room for `context`, a codebase digest); past it\n→ 413 VALIDATION_ERROR with `details.max_bytes: 4194304`.\n\nSend an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries\nsafe: the same key and body replay the first response for 24 hours.\n",
         "tags": [
           "projects"
         ],
@@ -4507,7 +4507,7 @@ export const openapiDocument = {
           },
           "context": {
             "$ref": "#/components/schemas/ProjectContext",
-            "description": "The codebase as it is now, replacing the one the project was grounded in (or\ngrounding a project created without one, from this revision on). The same rules and\nlimits as on createProject.\n"
+            "description": "The codebase as it is now, replacing the one the project was grounded in from this\nrevision on (without it, the revision reads the digest in force before it). Only a\nproject created with `context` takes one: on a project created without a codebase\n→ 400 VALIDATION_ERROR naming `context` (create a grounded project instead). The\nsame rules and limits as on createProject; a revision that fails or is cancelled\nleaves the digest in force as it was.\n"
           }
         }
       },
@@ -5319,7 +5319,7 @@ export const openapiDocument = {
           },
           "trimmedContext": {
             "type": "array",
-            "description": "Earlier documents cut or left out of the prompt to fit its token budget.",
+            "description": "Earlier documents cut or left out of the prompt to fit its token budget, and the files of a codebase digest left out of it (`repository:<path>`).",
             "items": {
               "type": "string"
             }

@@ -1042,7 +1042,7 @@ export const schemaBundle = {
         },
         "context": {
           "$ref": "#/$defs/ProjectContext",
-          "description": "The codebase as it is now, replacing the one the project was grounded in (or\ngrounding a project created without one, from this revision on). The same rules and\nlimits as on createProject.\n"
+          "description": "The codebase as it is now, replacing the one the project was grounded in from this\nrevision on (without it, the revision reads the digest in force before it). Only a\nproject created with `context` takes one: on a project created without a codebase\n→ 400 VALIDATION_ERROR naming `context` (create a grounded project instead). The\nsame rules and limits as on createProject; a revision that fails or is cancelled\nleaves the digest in force as it was.\n"
         }
       }
     },
@@ -1837,7 +1837,7 @@ export const schemaBundle = {
         },
         "trimmedContext": {
           "type": "array",
-          "description": "Earlier documents cut or left out of the prompt to fit its token budget.",
+          "description": "Earlier documents cut or left out of the prompt to fit its token budget, and the files of a codebase digest left out of it (`repository:<path>`).",
           "items": {
             "type": "string"
           }

@@ -29,6 +29,10 @@ export interface paths {
          *     Answers 202 with the in-progress status; poll `Location` until the project is `completed`
          *     or `failed`.
          *
+         *     The body may be up to 4,194,304 bytes (room for `context`, a codebase digest); past it
+         *     → 413 VALIDATION_ERROR with `details.max_bytes: 4194304`. Other operations keep the
+         *     server's body limit.
+         *
          *     Send an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries
          *     safe: the same key and body replay the first response for 24 hours.
          */
@@ -349,6 +353,9 @@ export interface paths {
          *
          *     Only a completed project can be revised (409 PROJECT_NOT_COMPLETED), one revision at
          *     a time (409 REVISION_IN_PROGRESS, `details.revision` names the running one).
+         *
+         *     The body may be up to 4,194,304 bytes (room for `context`, a codebase digest); past it
+         *     → 413 VALIDATION_ERROR with `details.max_bytes: 4194304`.
          *
          *     Send an `Idempotency-Key` (at most 255 characters; the SDK always does) to make retries
          *     safe: the same key and body replay the first response for 24 hours.
@@ -1108,9 +1115,12 @@ export interface components {
              */
             simulate?: components["schemas"]["Simulation"];
             /**
-             * @description The codebase as it is now, replacing the one the project was grounded in (or
-             *     grounding a project created without one, from this revision on). The same rules and
-             *     limits as on createProject.
+             * @description The codebase as it is now, replacing the one the project was grounded in from this
+             *     revision on (without it, the revision reads the digest in force before it). Only a
+             *     project created with `context` takes one: on a project created without a codebase
+             *     → 400 VALIDATION_ERROR naming `context` (create a grounded project instead). The
+             *     same rules and limits as on createProject; a revision that fails or is cancelled
+             *     leaves the digest in force as it was.
              */
             context?: components["schemas"]["ProjectContext"];
         };
@@ -1393,7 +1403,7 @@ export interface components {
             initialFindings: components["schemas"]["GateFinding"][];
             /** @description What the gate still finds in the stored answer; empty when it passed. */
             findings: components["schemas"]["GateFinding"][];
-            /** @description Earlier documents cut or left out of the prompt to fit its token budget. */
+            /** @description Earlier documents cut or left out of the prompt to fit its token budget, and the files of a codebase digest left out of it (`repository:<path>`). */
             trimmedContext: string[];
             /** Format: date-time */
             createdAt: string;

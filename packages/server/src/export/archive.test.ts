@@ -10,7 +10,7 @@ import { HISTORY } from './history-fixtures.ts';
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
 
 /** A completed project of the type with every document of its plan, in plan order. */
-function completed(type: ProjectType, name = 'Team Pulse'): ProjectCompleted {
+function completed(type: ProjectType, name = 'Team Pulse', grounded = false): ProjectCompleted {
   return {
     projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
     status: 'completed',
@@ -24,7 +24,7 @@ function completed(type: ProjectType, name = 'Team Pulse'): ProjectCompleted {
         techStack: ['TypeScript', 'PostgreSQL'],
         platforms: ['web'],
       },
-      documents: documentPlan(type).map((kind, i) => ({
+      documents: documentPlan(type, { grounded }).map((kind, i) => ({
         type: kind.kind,
         filename: kind.filename,
         content: `# ${kind.title}: ${name}\n\n## ${kind.sections[0]}\n\nText of ${kind.kind}.\n`,
@@ -261,5 +261,39 @@ describe('zipStream', () => {
   it('dates the files by the last document', () => {
     const data = completed('web');
     expect(archiveDate(data).toISOString()).toBe(data.project.documents.at(-1)!.generated_at);
+  });
+});
+
+describe('a project grounded in a codebase', () => {
+  const data = completed('web', 'Team Pulse', true);
+  const entry = (layout: Parameters<typeof archiveEntries>[1], path: string) =>
+    archiveEntries(data, layout).find((e) => e.path === path)?.content;
+
+  it("ships the codebase overview in every layout, where each tool looks for the code's map", () => {
+    const overview = contentOf(data, 'codebase-overview');
+    expect(entry('plain', 'team-pulse/CODEBASE_OVERVIEW.md')).toBe(overview);
+    // Kiro's steering file for the project's structure, read in every interaction.
+    expect(entry('kiro', '.kiro/steering/structure.md')).toBe(overview);
+    expect(entry('spec-kit', 'specs/001-team-pulse/CODEBASE_OVERVIEW.md')).toBe(overview);
+    expect(entry('agents', 'docs/CODEBASE_OVERVIEW.md')).toBe(overview);
+    expect(entry('openspec', 'openspec/docs/CODEBASE_OVERVIEW.md')).toBe(overview);
+  });
+
+  it('points agents and OpenSpec to it before the design, and keeps them to the existing stack', () => {
+    const agents = entry('agents', 'AGENTS.md')!;
+    expect(agents).toContain('`docs/CODEBASE_OVERVIEW.md` maps the existing codebase');
+    expect(agents.indexOf('CODEBASE_OVERVIEW.md')).toBeLessThan(agents.indexOf('How to build it'));
+    expect(agents).toContain('Keep to the stack and the patterns the codebase already has');
+    expect(agents).toContain('| `docs/CODEBASE_OVERVIEW.md` | Codebase Overview: summary, stack');
+    // The architecture is described with its grounded sections.
+    expect(agents).toContain('| `docs/ARCHITECTURE.md` | Architecture: current system, context');
+    const project = entry('openspec', 'openspec/project.md')!;
+    expect(project).toContain('## Existing Codebase');
+    expect(project).toContain('`openspec/docs/CODEBASE_OVERVIEW.md` maps it');
+    // An ungrounded project says nothing of a codebase.
+    const plain = completed('web');
+    const plainAgents = archiveEntries(plain, 'agents').find((e) => e.path === 'AGENTS.md')!;
+    expect(plainAgents.content).not.toContain('CODEBASE_OVERVIEW');
+    expect(plainAgents.content).toContain('Keep to the technology it chooses.');
   });
 });

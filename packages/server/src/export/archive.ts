@@ -7,9 +7,14 @@ import {
   projectSlug,
 } from '@pgs/contract';
 import { Zip, ZipDeflate } from 'fflate';
-import { documentPlan } from '../runs/catalogue.ts';
 import { changelog, type RevisionRecord } from './changelog.ts';
-import { type ArchiveEntry, demoteHeadings, safeFilename, withNewline } from './files.ts';
+import {
+  type ArchiveEntry,
+  demoteHeadings,
+  projectPlan,
+  safeFilename,
+  withNewline,
+} from './files.ts';
 import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
 
 export type { RevisionRecord } from './changelog.ts';
@@ -51,6 +56,8 @@ function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
       return {
         targets: [
           { path: '.kiro/steering/product.md', kinds: ['project-brief'] },
+          // Kiro's steering file for how the codebase is organised: what the overview maps.
+          { path: '.kiro/steering/structure.md', kinds: ['codebase-overview'] },
           {
             path: `${spec}/requirements.md`,
             title: 'Requirements Document',
@@ -137,7 +144,7 @@ const TYPE_PHRASES: Record<ProjectType, string> = {
 function agentsMd(data: ProjectCompleted): string {
   const { project } = data;
   const docs = project.documents;
-  const plan = documentPlan(project.type);
+  const plan = projectPlan(project);
   const path = (kind: string) => {
     const doc = docs.find((d) => d.type === kind);
     return doc ? `\`docs/${safeFilename(doc.filename)}\`` : undefined;
@@ -148,10 +155,12 @@ function agentsMd(data: ProjectCompleted): string {
   const steps = [
     path('project-brief') &&
       `Read ${path('project-brief')} first: the problem, who it is for and what success means.`,
+    path('codebase-overview') &&
+      `The code this changes: ${path('codebase-overview')} maps the existing codebase (stack, components, routes, data) with the paths that show each fact. Check it against the code before you rely on it.`,
     paths(['product-requirements', 'user-stories']).length > 0 &&
       `What to build: ${paths(['product-requirements', 'user-stories']).join(' and ')}. Requirements are numbered FR-n and NFR-n, stories US-n; the other documents cite these IDs, and so should your commits and tests.`,
     path('architecture') &&
-      `How to build it: ${path('architecture')}${design.length > 0 ? `, then ${design.join(', ')}` : ''}. Keep to the technology it chooses.`,
+      `How to build it: ${path('architecture')}${design.length > 0 ? `, then ${design.join(', ')}` : ''}. ${path('codebase-overview') ? 'Keep to the stack and the patterns the codebase already has, as it says.' : 'Keep to the technology it chooses.'}`,
     path('implementation-plan') &&
       `Work through ${path('implementation-plan')} in order, one task at a time, ticking its checkboxes as tasks are done.`,
   ].filter((step): step is string => typeof step === 'string');

@@ -1,7 +1,10 @@
 /**
  * What every layout of the archive shares: the shape of a file in the zip, safe names,
- * and the markdown helpers that put a document under another file's title.
+ * the plan a project was written to, and the markdown helpers that put a document under
+ * another file's title.
  */
+import type { ProjectType } from '@pgs/contract';
+import { CODEBASE_OVERVIEW_KIND, type DocumentKind, documentPlan } from '../runs/catalogue.ts';
 
 /** One file of an archive: its path inside the zip and its text. */
 export interface ArchiveEntry {
@@ -41,4 +44,20 @@ export function demoteHeadings(markdown: string): string {
       return line.replace(/^( {0,3})(#{1,5})(?=[ \t]|$)/, '$1#$2');
     })
     .join('\n');
+}
+
+/**
+ * The plan a completed project's documents were written to. A project grounded in a
+ * codebase is the one with a codebase overview (its architecture then opens with "Current
+ * system"); the status body the archive is made from does not say it otherwise.
+ *
+ * @example
+ * projectPlan(data.project).find((kind) => kind.kind === 'architecture')?.sections[0];
+ */
+export function projectPlan(project: {
+  type: ProjectType;
+  documents: readonly { type: string }[];
+}): readonly DocumentKind[] {
+  const grounded = project.documents.some((doc) => doc.type === CODEBASE_OVERVIEW_KIND);
+  return documentPlan(project.type, { grounded });
 }

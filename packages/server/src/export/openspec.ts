@@ -7,9 +7,8 @@
  */
 import { type ProjectCompleted, type ProjectType, projectSlug } from '@pgs/contract';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { documentPlan } from '../runs/catalogue.ts';
 import { deltaLine, quote, type RevisionRecord, revisionDate } from './changelog.ts';
-import { type ArchiveEntry, safeFilename } from './files.ts';
+import { type ArchiveEntry, projectPlan, safeFilename } from './files.ts';
 import {
   groupBody,
   openspecRequirement,
@@ -44,8 +43,9 @@ const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).j
 function projectMd(data: ProjectCompleted): string {
   const { project } = data;
   const q = project.questionnaire;
-  const plan = documentPlan(project.type);
+  const plan = projectPlan(project);
   const brief = project.documents.find((doc) => doc.type === 'project-brief');
+  const overview = project.documents.find((doc) => doc.type === 'codebase-overview');
   const lists: [string, string[]][] = [
     ['Core Features', strings(q.coreFeatures)],
     ['Tech Stack', [...project.questionnaire.techStack]],
@@ -74,6 +74,13 @@ function projectMd(data: ProjectCompleted): string {
     brief
       ? `The brief is \`${docPath(brief)}\`: the problem, the audience, the goals (G-n) and their metrics, the scope, the risks (R-n), the assumptions (A-n) and the open questions (Q-n). Read it before proposing a change.\n`
       : 'This project has no brief.\n',
+    // A project grounded in a codebase: where an assistant learns the code before a change.
+    ...(overview
+      ? [
+          '## Existing Codebase\n',
+          `This project changes an existing codebase. \`${docPath(overview)}\` maps it as it was read (stack, components, routes, data model, tests), each fact with the path that shows it; read it, and check it against the code, before proposing a change.\n`,
+        ]
+      : []),
     '## Specs and Documents\n',
     `The functional requirements (FR-n) and their acceptance criteria are \`openspec/specs/${projectSlug(project.name)}/spec.md\`, the current truth. Every generated document ships as it is, listed below; the documents cite each other's IDs (FR-n, NFR-n, US-n, T-n), and so should changes, commits and tests. A requirement ID is never renumbered, and a removed one is never used again.\n`,
     bullets(project.documents.map((doc) => `\`${docPath(doc)}\`: ${describe(doc)}`)),

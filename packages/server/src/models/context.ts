@@ -1,5 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import type { RequirementDelta, RequirementRef } from './deltas.ts';
+import type { RepositorySource } from './offline/codebase/types.ts';
 
 /**
  * What the first stage settles about a project: the contract's name, description, type
@@ -73,6 +74,8 @@ export type GenerationContext =
       /** The type the request asked for; absent, the model chooses. */
       type?: ProjectType;
       requestedName?: string;
+      /** The codebase a grounded project changes, as its prompt carries it. */
+      repository?: RepositorySource;
     }
   | {
       task: 'document';
@@ -82,6 +85,8 @@ export type GenerationContext =
       related: RelatedDocument[];
       /** How much the document says; absent means `standard`. */
       detail?: 'brief' | 'standard' | 'deep';
+      /** The codebase a grounded project changes, as its prompt carries it. */
+      repository?: RepositorySource;
     }
   | ImpactContext
   | RevisionContext;
@@ -135,6 +140,8 @@ export interface RevisionContext {
   /** The document as the revision being changed holds it. */
   previous: string;
   ids: StableIds;
+  /** The codebase a grounded project changes, as the revision's prompt carries it. */
+  repository?: RepositorySource;
 }
 
 const OPEN = '<pgs-context>';
@@ -186,15 +193,17 @@ export function taskBlock(
 }
 
 /**
- * Reads the context back out of a prompt, a {@link taskBlock} after it merged in;
- * `undefined` when there is none.
+ * Reads the context back out of a prompt, a {@link taskBlock} after it merged in and the
+ * {@link repositoryBlock} before it read as `repository`; `undefined` when there is none.
  */
 export function readContext(prompt: string): GenerationContext | undefined {
   const start = prompt.lastIndexOf(OPEN);
   const end = prompt.lastIndexOf(CLOSE);
   if (start === -1 || end <= start) return undefined;
   try {
-    const context = JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
+    const parsed = JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
+    const repository = readRepository(prompt.slice(0, start));
+    const context = repository === undefined ? parsed : { ...parsed, repository };
     const taskStart = prompt.indexOf(TASK_OPEN, end);
     const taskEnd = prompt.lastIndexOf(TASK_CLOSE);
     if (taskStart === -1 || taskEnd <= taskStart) return context;
@@ -202,4 +211,57 @@ export function readContext(prompt: string): GenerationContext | undefined {
   } catch {
     return undefined;
   }
+}
+
+const REPOSITORY_CLOSE = '</pgs-repository>';
+
+/** An attribute's value as the block writes it. */
+const attribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+const unescapeAttribute = (value: string) =>
+  value.replaceAll('&lt;', '<').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+
+/**
+ * A file's text as the block carries it: a tag that would close a file or the block, or
+ * open a block of PGS's own, has its `<` written `&lt;`. So the only tags that frame the
+ * files are the block's, and a file cannot end the repository early and go on as if it
+ * were the prompt (the prompt-injection guard, docs/brownfield.md). Read back, such a
+ * line keeps its `&lt;`: a rare spelling the offline reader does not need restored.
+ */
+const neutralised = (text: string) => text.replace(/<(?=\/?(?:pgs-|file\b))/gi, '&lt;');
+
+/**
+ * The codebase a grounded project changes, as the block that opens its prompts: every file
+ * in a `<file path>` element, in the order given, inside `<pgs-repository name commit>`.
+ * Models read it as the code; the offline engine reads it back with {@link readContext}.
+ *
+ * @example
+ * repositoryBlock({ name: 'vetbook-api', commit: null, files: [{ path: 'package.json', content: '{}' }] });
+ * // '<pgs-repository name="vetbook-api">\n<file path="package.json">\n{}\n</file>\n</pgs-repository>'
+ */
+export function repositoryBlock(repository: RepositorySource): string {
+  const commit = repository.commit === null ? '' : ` commit="${attribute(repository.commit)}"`;
+  const files = repository.files.map((file) => {
+    const text = neutralised(file.content);
+    return `<file path="${attribute(file.path)}">\n${text}${text.endsWith('\n') ? '' : '\n'}</file>\n`;
+  });
+  return `<pgs-repository name="${attribute(repository.name)}"${commit}>\n${files.join('')}${REPOSITORY_CLOSE}`;
+}
+
+/** The first {@link repositoryBlock} of a text, read back; undefined when it has none. */
+function readRepository(text: string): RepositorySource | undefined {
+  const start = text.indexOf('<pgs-repository ');
+  const end = text.indexOf(REPOSITORY_CLOSE, start);
+  if (start === -1 || end === -1) return undefined;
+  const block = text.slice(start, end);
+  const head = /^<pgs-repository name="([^"]*)"(?: commit="([^"]*)")?>\n/.exec(block);
+  if (!head) return undefined;
+  const files = [
+    ...block.slice(head[0].length).matchAll(/<file path="([^"]*)">\n([\s\S]*?)<\/file>\n/g),
+  ].map((match) => ({ path: unescapeAttribute(match[1]!), content: match[2]! }));
+  return {
+    name: unescapeAttribute(head[1]!),
+    commit: head[2] === undefined ? null : unescapeAttribute(head[2]),
+    files,
+  };
 }

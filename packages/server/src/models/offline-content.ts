@@ -10,6 +10,7 @@ import { blocks, bullets } from './offline/markdown.ts';
 import { ARCHITECTURE_SECTIONS } from './offline/sections-architecture.ts';
 import { BRIEF_SECTIONS } from './offline/sections-brief.ts';
 import { DELIVERY_SECTIONS } from './offline/sections-delivery.ts';
+import { GROUNDED_SECTIONS } from './offline/sections-grounded.ts';
 import { MCP_SECTIONS } from './offline/sections-mcp.ts';
 import { MCP_TRANSPORT_SECTIONS } from './offline/sections-mcp-transport.ts';
 import { MOBILE_SECTIONS } from './offline/sections-mobile.ts';
@@ -56,6 +57,8 @@ const PURPOSE: Record<string, string> = {
     'This document specifies the resources, templates and prompts it offers to clients',
   'mcp-transport-and-clients':
     'This document explains how clients connect to it and how to configure them',
+  'codebase-overview':
+    'This overview maps the codebase it changes as the digest shows it, each fact with its path',
   'implementation-plan': 'This plan breaks the work into milestones, tasks and checks',
   readme: 'This README is the front page of its repository',
 };
@@ -117,6 +120,7 @@ export function defineProject(context: DefinitionContext): ProjectDefinition {
     idea: context.idea,
     type: context.type,
     ...(context.requestedName ? { requestedName: context.requestedName } : {}),
+    ...(context.repository ? { repository: context.repository } : {}),
   });
 }
 
@@ -145,7 +149,9 @@ export function writeDocument(
 export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>): string {
   const brief = context.detail === 'brief';
   const sections = context.document.sections.map((section) => {
-    const writer = WRITERS[`${context.document.kind}/${section}`] ?? fallbackSection(section);
+    const key = `${context.document.kind}/${section}`;
+    const writer =
+      (f.codebase ? GROUNDED_SECTIONS[key] : undefined) ?? WRITERS[key] ?? fallbackSection(section);
     const body = writer(f);
     return `## ${section}\n\n${brief ? condensed(body) : body}`;
   });

@@ -10,6 +10,7 @@ import { type Detail, priceOf, priceOfKinds, priceWithoutType } from '../runs/pr
 import type { Db, Tx } from '../storage/db.ts';
 import { notify } from '../storage/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
+import { insertRepositoryContext } from '../storage/sql/contexts.ts';
 import {
   deleteProjectRows,
   findProject,
@@ -20,6 +21,7 @@ import {
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import type { PreparedRepository } from './context.ts';
 import {
   budgetMessage,
   cancellationMessage,
@@ -60,6 +62,8 @@ export interface CreateProjectInput {
   maxCostUsd?: number | undefined;
   /** How much its documents say: their length and price (default `standard`). */
   detail?: Detail | undefined;
+  /** The codebase it changes, checked and redacted (prepareRepository): a grounded project. */
+  repository?: PreparedRepository | undefined;
 }
 
 /** A project just created. */
@@ -143,9 +147,13 @@ export class Projects {
     // Without a requested type the definition stage chooses one; until then the type
     // inferred from the idea drives the estimate, and the dearest type's price is reserved.
     const type = input.type ?? inferProjectType(input.idea);
-    const plan = documentPlan(type);
+    // A project given a codebase also gets its overview, priced with the rest.
+    const grounded = input.repository !== undefined;
+    const plan = documentPlan(type, { grounded });
     const detail = input.detail ?? 'standard';
-    const price = input.type ? priceOf(type, detail) : priceWithoutType(detail);
+    const price = input.type
+      ? priceOf(type, detail, { grounded })
+      : priceWithoutType(detail, { grounded });
     const projectId = randomUUID();
     const durationOf = durationsFor(
       plan,
@@ -177,7 +185,12 @@ export class Projects {
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),
         createdAt: new Date(now),
+        grounded,
       });
+      // In the creating transaction: a grounded project never exists without its digest.
+      if (input.repository !== undefined) {
+        await insertRepositoryContext(tx, { projectId, revision: 1, ...input.repository });
+      }
       await reserveCredits(tx, { ...principal, projectId, amount: price });
       await this.#dispatcher.enqueue(projectId, tx);
       await options.withinTransaction?.(tx, { projectId, estimatedCompletionMs });
@@ -204,6 +217,7 @@ export class Projects {
         row.type,
         documents.map((doc) => doc.type),
         row.detail,
+        { grounded: row.grounded },
       );
       const now = this.#now();
       const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
@@ -397,6 +411,7 @@ export class Projects {
             row.type,
             documents.map((doc) => doc.type),
             row.detail,
+            { grounded: row.grounded },
           );
     const released = Math.max(0, row.creditsReserved - charged);
     const message = why.message({ documents: documents.length, charged, released });

@@ -1,7 +1,13 @@
-import type { PartProvenance, ProvenanceResponse, UsageTotals } from '@pgs/contract';
+import type {
+  ContextProvenance,
+  PartProvenance,
+  ProvenanceResponse,
+  UsageTotals,
+} from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { DEFINITION_KIND } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
+import { findRepositoryContextSummary } from '../storage/sql/contexts.ts';
 import {
   findOwnedProjectStatus,
   findProjectDetail,
@@ -52,6 +58,15 @@ function part(row: ProvenanceRow): PartProvenance {
     trimmedContext: row.trimmed as string[],
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * The digest in force at revision `n`, as provenance shows it: the file list with sizes and
+ * redactions, never a file's text; null for a project created without one.
+ */
+async function contextAt(db: Db, projectId: string, n: number): Promise<ContextProvenance | null> {
+  const stored = await findRepositoryContextSummary(db, projectId, n);
+  return stored === undefined ? null : { repository: stored };
 }
 
 /**
@@ -114,7 +129,7 @@ export async function readProvenance(
       projectId,
       status: project.status,
       detail,
-      context: null,
+      context: await contextAt(db, projectId, n),
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,
       documents: rows.filter((row) => row.kind !== DEFINITION_KIND).map(part),

@@ -52,7 +52,10 @@ function creation(project: ProjectRow): Run {
     status: project.status,
     changeRequest: null,
     deltas: [],
-    kinds: project.type === null ? [] : documentPlan(project.type).map((doc) => doc.kind),
+    kinds:
+      project.type === null
+        ? []
+        : documentPlan(project.type, { grounded: project.grounded }).map((doc) => doc.kind),
     creditsReserved: project.creditsReserved,
     creditsConsumed: project.creditsConsumed,
     estimatedCompletionAt: project.estimatedCompletionAt,
@@ -83,7 +86,7 @@ function revised(row: RevisionRow): Run {
 const filenamesOf = (project: ProjectRow, kinds: readonly string[] | null) =>
   project.type === null || kinds === null
     ? []
-    : documentPlan(project.type)
+    : documentPlan(project.type, { grounded: project.grounded })
         .filter((doc) => kinds.includes(doc.kind))
         .map((doc) => doc.filename);
 

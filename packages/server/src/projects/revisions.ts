@@ -8,6 +8,7 @@ import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
 import { revisableKinds, revisionCharge, revisionPrice } from '../runs/revision-plan.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
+import { insertRepositoryContext } from '../storage/sql/contexts.ts';
 import {
   listDocuments,
   lockProject,
@@ -24,6 +25,7 @@ import {
   transitionRevision,
 } from '../storage/sql/revisions.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import type { PreparedRepository } from './context.ts';
 import type { Dispatcher, ProjectOwner } from './projects.ts';
 import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
 
@@ -33,13 +35,20 @@ export const MAX_CHANGE_REQUEST = 4000;
 export interface CreateRevisionInput {
   changeRequest: string;
   simulate?: Simulation | undefined;
+  /**
+   * The codebase as it is now (prepareRepository), in force from this revision on; only a
+   * project created grounded takes one.
+   */
+  repository?: PreparedRepository | undefined;
 }
 
 export type CreateRevisionOutcome =
   | { outcome: 'created'; projectId: string; revision: number; estimatedCompletionMs: number }
   | { outcome: 'not_found' }
   | { outcome: 'not_completed'; status: 'in_progress' | 'failed' }
-  | { outcome: 'revision_in_progress'; revision: number };
+  | { outcome: 'revision_in_progress'; revision: number }
+  /** A digest sent for a project created without one (its documents never described code). */
+  | { outcome: 'not_grounded' };
 
 export type CancelRevisionOutcome =
   | { outcome: 'cancelled'; revision: RevisionRow }
@@ -119,11 +128,14 @@ export class Revisions {
           status: row.status === 'failed' ? 'failed' : 'in_progress',
         };
       if (row.revising !== null) return { outcome: 'revision_in_progress', revision: row.revising };
+      if (input.repository !== undefined && !row.grounded) return { outcome: 'not_grounded' };
       const type = row.type as ProjectType;
       const revision = (await latestRevisionNumber(tx, projectId)) + 1;
-      const price = revisionPrice(type, row.detail);
-      const kinds = new Set(revisableKinds(type));
-      const plan = documentPlan(type).filter((doc) => kinds.has(doc.kind));
+      // A new digest also rewrites what describes the code, and is priced for it.
+      const scope = { grounded: row.grounded, newDigest: input.repository !== undefined };
+      const price = revisionPrice(type, row.detail, scope);
+      const kinds = new Set(revisableKinds(type, scope));
+      const plan = documentPlan(type, scope).filter((doc) => kinds.has(doc.kind));
       const now = this.#now();
       const estimatedCompletionMs = estimateRemainingMs({
         plan: plan.map((doc) => ({
@@ -145,6 +157,9 @@ export class Revisions {
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),
         createdAt: new Date(now),
       });
+      if (input.repository !== undefined) {
+        await insertRepositoryContext(tx, { projectId, revision, ...input.repository });
+      }
       await updateProject(tx, projectId, { revising: revision });
       await reserveCredits(tx, { ...principal, projectId, revision, amount: price });
       await recordEvent(tx, projectId, 'revision.started', {
@@ -181,7 +196,9 @@ export class Revisions {
       const rewritten = (await listDocuments(tx, projectId, revision)).map((doc) => doc.type);
       await carryOverDocuments(tx, projectId, project.currentRevision, revision, rewritten);
       const documents = await listDocuments(tx, projectId, revision);
-      const consumed = revisionCharge(project.type as ProjectType, rewritten, project.detail);
+      const consumed = revisionCharge(project.type as ProjectType, rewritten, project.detail, {
+        grounded: project.grounded,
+      });
       const now = this.#now();
       const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
       const data = completedStatus(

@@ -1,6 +1,12 @@
 import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import { ancestors, contextOrder, documentPlan, inferProjectType } from './catalogue.ts';
+import {
+  ancestors,
+  CODEBASE_OVERVIEW_KIND,
+  contextOrder,
+  documentPlan,
+  inferProjectType,
+} from './catalogue.ts';
 import { creditsOf, priceOf, priceOfKinds, priceWithoutType } from './pricing.ts';
 
 const IDEAS: Record<ProjectType, readonly string[]> = {
@@ -135,5 +141,70 @@ describe('detail levels', () => {
     expect(priceWithoutType('deep')).toBe(
       Math.max(...(['web', 'mobile', 'mcp'] as const).map((t) => priceOf(t, 'deep'))),
     );
+  });
+});
+
+describe('grounded plans', () => {
+  const grounded = { grounded: true };
+
+  it.each(['web', 'mobile', 'mcp'] as const)(
+    'add the codebase overview to the %s plan, which the architecture and the plan build on',
+    (type) => {
+      const plain = documentPlan(type);
+      const plan = documentPlan(type, grounded);
+      expect(plan.map((d) => d.kind)).toEqual([
+        'project-brief',
+        CODEBASE_OVERVIEW_KIND,
+        ...plain.slice(1).map((d) => d.kind),
+      ]);
+      const overview = plan[1]!;
+      expect(overview).toMatchObject({
+        title: 'Codebase Overview',
+        filename: 'CODEBASE_OVERVIEW.md',
+        credits: 5,
+        weight: 4,
+        dependsOn: [],
+      });
+      const kind = (k: string) => plan.find((d) => d.kind === k)!;
+      expect(kind('architecture').dependsOn).toContain(CODEBASE_OVERVIEW_KIND);
+      expect(kind('architecture').sections).toEqual([
+        'Current system',
+        ...plain.find((d) => d.kind === 'architecture')!.sections,
+      ]);
+      expect(kind('implementation-plan').dependsOn).toContain(CODEBASE_OVERVIEW_KIND);
+      // Every other kind is the plain plan's, unchanged.
+      for (const doc of plain.filter(
+        (d) => !['architecture', 'implementation-plan'].includes(d.kind),
+      ))
+        expect(kind(doc.kind)).toEqual(doc);
+      // Every kind comes after what it builds on.
+      for (const [i, doc] of plan.entries())
+        for (const dep of doc.dependsOn)
+          expect(plan.findIndex((d) => d.kind === dep)).toBeLessThan(i);
+      expect(documentPlan(type, { grounded: false })).toBe(plain);
+    },
+  );
+
+  it('read the overview after the brief and the requirements, before the architecture', () => {
+    const plan = documentPlan('web', grounded);
+    expect(
+      contextOrder(plan)
+        .map((d) => d.kind)
+        .slice(0, 4),
+    ).toEqual(['project-brief', 'product-requirements', CODEBASE_OVERVIEW_KIND, 'architecture']);
+    const readme = plan.find((d) => d.kind === 'readme')!;
+    expect(ancestors(plan, readme).has(CODEBASE_OVERVIEW_KIND)).toBe(true);
+  });
+
+  it('price the overview on top of the plain plan, at every detail level', () => {
+    for (const type of ['web', 'mobile', 'mcp'] as const) {
+      expect(priceOf(type, 'standard', grounded)).toBe(priceOf(type) + 5);
+      expect(priceOf(type, 'brief', grounded)).toBe(priceOf(type, 'brief') + 3);
+      expect(priceOf(type, 'deep', grounded)).toBe(priceOf(type, 'deep') + 8);
+      // Only a grounded plan has the overview to charge for.
+      expect(priceOfKinds(type, [CODEBASE_OVERVIEW_KIND])).toBe(0);
+      expect(priceOfKinds(type, [CODEBASE_OVERVIEW_KIND], 'standard', grounded)).toBe(5);
+    }
+    expect(priceWithoutType('standard', grounded)).toBe(priceWithoutType() + 5);
   });
 });

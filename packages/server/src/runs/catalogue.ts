@@ -1,4 +1,8 @@
 import type { ProjectType } from '@pgs/contract';
+import { CODEBASE_OVERVIEW_SECTIONS } from '../models/offline/codebase/index.ts';
+
+// Kept importable from here, where the plan that follows from the type lives.
+export { inferProjectType } from './project-type.ts';
 
 /** The stages of the workflow, in order; a document belongs to one. */
 export const STAGES = [
@@ -95,6 +99,33 @@ const architecture: DocumentKind = {
     'Deployment',
     'Observability',
   ],
+};
+
+/** The kind that describes the codebase a grounded project changes. */
+export const CODEBASE_OVERVIEW_KIND = 'codebase-overview';
+
+const codebaseOverview: DocumentKind = {
+  kind: CODEBASE_OVERVIEW_KIND,
+  title: 'Codebase Overview',
+  filename: 'CODEBASE_OVERVIEW.md',
+  // Reading what exists belongs with setting the scope: it starts with the brief.
+  stage: 'project-brief',
+  // It is written from the repository digest, not from other documents.
+  dependsOn: [],
+  credits: 5,
+  weight: 4,
+  // The offline engine's reader renders the same sections (models/offline/codebase).
+  sections: CODEBASE_OVERVIEW_SECTIONS,
+};
+
+/**
+ * The architecture of a grounded project: it starts from the system as it is, which the
+ * codebase overview describes.
+ */
+const groundedArchitecture: DocumentKind = {
+  ...architecture,
+  dependsOn: [...architecture.dependsOn, CODEBASE_OVERVIEW_KIND],
+  sections: ['Current system', ...architecture.sections],
 };
 
 const planning = (dependsOn: readonly string[]): DocumentKind => ({
@@ -236,35 +267,59 @@ const mcpTransport: DocumentKind = {
 /**
  * A type's plan: the shared documents, its design documents, then the plan (which builds on
  * the architecture, the stories and every design document) and the README (on the plan and
- * the design documents).
+ * the design documents). A grounded plan adds the codebase overview after the brief, and
+ * its architecture and plan build on it (docs/brownfield.md).
  */
-function planOf(design: readonly DocumentKind[]): readonly DocumentKind[] {
+function planOf(design: readonly DocumentKind[], grounded: boolean): readonly DocumentKind[] {
   const kinds = design.map((doc) => doc.kind);
+  const overview = grounded ? [CODEBASE_OVERVIEW_KIND] : [];
   return [
     brief,
+    ...(grounded ? [codebaseOverview] : []),
     requirements,
     stories,
-    architecture,
+    grounded ? groundedArchitecture : architecture,
     ...design,
-    planning(['architecture', 'user-stories', ...kinds]),
+    planning(['architecture', 'user-stories', ...kinds, ...overview]),
     readme(['implementation-plan', ...kinds]),
   ];
 }
 
-const WEB = planOf([dataModel, apiDesign]);
-const MOBILE = planOf([screens, navigation, offlineAndPermissions]);
-const MCP = planOf([mcpTools, mcpResources, mcpTransport]);
+const DESIGN: Record<ProjectType, readonly DocumentKind[]> = {
+  web: [dataModel, apiDesign],
+  mobile: [screens, navigation, offlineAndPermissions],
+  mcp: [mcpTools, mcpResources, mcpTransport],
+};
 
-const PLANS: Record<ProjectType, readonly DocumentKind[]> = { web: WEB, mobile: MOBILE, mcp: MCP };
+const plansOf = (grounded: boolean) =>
+  Object.fromEntries(
+    Object.entries(DESIGN).map(([type, design]) => [type, planOf(design, grounded)]),
+  ) as Record<ProjectType, readonly DocumentKind[]>;
+
+const PLANS = plansOf(false);
+const GROUNDED_PLANS = plansOf(true);
+
+/** What else than its type decides a project's plan. */
+export interface PlanOptions {
+  /**
+   * Created with a codebase digest (`context.repository`): the plan adds the codebase
+   * overview and plans the idea as a change to what exists.
+   */
+  grounded?: boolean;
+}
 
 /**
  * The documents generated for a project type, in a dependency order.
  *
  * @example
  * documentPlan('mcp').map((d) => d.kind); // ['project-brief', 'product-requirements', …]
+ * documentPlan('web', { grounded: true })[1]?.kind; // 'codebase-overview'
  */
-export function documentPlan(type: ProjectType): readonly DocumentKind[] {
-  return PLANS[type];
+export function documentPlan(
+  type: ProjectType,
+  options: PlanOptions = {},
+): readonly DocumentKind[] {
+  return (options.grounded ? GROUNDED_PLANS : PLANS)[type];
 }
 
 /**
@@ -308,81 +363,4 @@ export function contextOrder(plan: readonly DocumentKind[]): readonly DocumentKi
     .map((doc, index) => ({ doc, index }))
     .sort((a, b) => readers.get(b.doc.kind)! - readers.get(a.doc.kind)! || a.index - b.index)
     .map(({ doc }) => doc);
-}
-
-/**
- * Vocabulary that suggests a project type, with a weight. Naming the type outright (MCP,
- * iPhone, website) weighs 5, more than the domain hints of another type put together in a
- * typical idea, so "a web dashboard for medication stock" stays web.
- */
-const TYPE_HINTS: Record<ProjectType, readonly (readonly [RegExp, number])[]> = {
-  mcp: [
-    [/\b(mcp|model context protocol|tool server)\b/, 5],
-    [
-      /\b(lets?|letting|allows?|helps?|gives?|give)\s+(an?\s+|the\s+|our\s+|your\s+|my\s+)?(llms?|ai|claude|chatgpt|gemini|copilot|cursor|assistants?|agents?|models?)\b/,
-      4,
-    ],
-    [
-      /\btools?\s+(for|that)\s+(an?\s+|the\s+|your\s+)?(llms?|ai|claude|chatgpt|gemini|copilot|cursor|assistants?|agents?)\b/,
-      4,
-    ],
-    [/\b(ai|llm|claude|chatgpt) (assistants?|agents?)\b|\bagentic\b|\btool calls?\b/, 3],
-    [/\b(claude|chatgpt|llms?|gpt-?\d*|gemini|copilot|cursor|windsurf)\b/, 2],
-  ],
-  mobile: [
-    [
-      /\b(mobile|ios|android|iphone|ipad|app store|play store|smartphone|phone app|react native|flutter|swiftui|jetpack compose|apple watch|wear os|wearables?|smartwatch)\b/,
-      5,
-    ],
-    [
-      /\b(push notifications?|on[ -]the[ -]go|gps|geolocation|location-based|nearby|near me|camera|barcodes?|qr codes?|pedometer|step count(er|s)?|offline-first|bluetooth|nfc|healthkit|google fit|home[- ]screen widget)\b/,
-      3,
-    ],
-    [/\blanguage[- ]?(exchange|learning|learners?|practice|partners?|lessons?)\b/, 3],
-    [
-      /\b(reminders?|remind|reminds|notif(y|ies|ications?)|habits?|fitness|workouts?|steps|running|hikes?|hiking|cycling|rides|sleep|meals?|calories?|medications?|medicines?|pills?|doses?|scan(s|ning)?|photos?|selfies?|commute|in the field|on the road|walks?|flashcards?)\b/,
-      2,
-    ],
-    [/\b(apps?|tracker|log|logs|logging|journal|diary)\b/, 1],
-  ],
-  web: [
-    [/\b(web|website|web-based|browser|browser-based|webapp|saas|chrome extension)\b/, 5],
-    [
-      /\b(dashboards?|admin|portal|back-office|crm|cms|intranet|internal tools?|marketplace|analytics|reporting|landing pages?|e-?commerce|online store|webshop|b2b)\b/,
-      3,
-    ],
-    [/\b(desktop|spreadsheets?|invoices?|invoicing|billing|payouts?|back office)\b/, 2],
-    [
-      /\b(remote|distributed|hybrid) (teams?|workers?)\b|\b(employees|colleagues|coworkers|workplace|company-wide)\b/,
-      3,
-    ],
-    [/\b(teams?|booking|bookings|online|site|platform|workspace|clients)\b/, 1],
-  ],
-};
-
-/**
- * The project type an idea suggests: each type scores the weights of its hints found in the
- * idea (each hint once) and the highest score wins. Web is the default, so it also wins a
- * tie; between MCP and mobile, MCP does.
- *
- * @example
- * inferProjectType('A medication reminder for elderly parents'); // 'mobile'
- */
-export function inferProjectType(idea: string): ProjectType {
-  const text = idea.toLowerCase();
-  const score = (type: ProjectType) =>
-    TYPE_HINTS[type].reduce(
-      (sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum),
-      0,
-    );
-  let best: ProjectType = 'web';
-  let bestScore = score('web');
-  for (const type of ['mcp', 'mobile'] as const) {
-    const current = score(type);
-    if (current > bestScore) {
-      best = type;
-      bestScore = current;
-    }
-  }
-  return best;
 }

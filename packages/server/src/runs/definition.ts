@@ -15,6 +15,7 @@ import {
   definitionPrompt,
 } from './prompts/definition.ts';
 import { correctionMessage } from './prompts/render.ts';
+import type { PromptRepository } from './prompts/repository.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateCore = ajv.compile(DEFINITION_CORE);
@@ -134,6 +135,8 @@ export async function defineProject(
   signal: AbortSignal,
   /** The project's limit on model calls, if it has one. */
   budget?: Budget,
+  /** A grounded project's codebase digest: the project is defined as a change to it. */
+  repository?: PromptRepository,
 ): Promise<DefinedProject> {
   const pinned: Pinned = {
     type: project.typeRequested ? (project.type ?? undefined) : undefined,
@@ -143,6 +146,7 @@ export async function defineProject(
     idea: project.idea,
     type: pinned.type,
     requestedName: pinned.name,
+    repository,
   });
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
   const spec = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { documentPlan } from './catalogue.ts';
 import {
   checkDocument,
   findingsWeight,
@@ -160,5 +161,39 @@ describe('traceFindings: the substance, for the document being written', () => {
       features,
     );
     expect(findings).toEqual([]);
+  });
+});
+
+describe('a grounded project', () => {
+  const grounded = documentPlan('web', { grounded: true });
+  const kind = (k: string) => grounded.find((d) => d.kind === k)!;
+
+  it('requires "Current system" in the architecture, and accepts the codebase overview', () => {
+    const architecture = kind('architecture');
+    const plain = documentPlan('web').find((d) => d.kind === 'architecture')!;
+    const content = [
+      '# Architecture: MentorLoop',
+      ...plain.sections.map((s) => `## ${s}\n\nWhat MentorLoop does here.`),
+    ].join('\n\n');
+    const input = { kind: 'architecture', projectName: 'MentorLoop', content };
+    expect(checkDocument({ ...input, sections: plain.sections })).toEqual([]);
+    const findings = checkDocument({ ...input, sections: architecture.sections });
+    expect(findings.map((f) => f.rule)).toEqual(['missing-section']);
+    expect(findings[0]!.message).toContain('"Current system"');
+    expect(needsRepair(findings)).toBe(true);
+
+    const overview = kind('codebase-overview');
+    const map = [
+      '# Codebase Overview: MentorLoop',
+      ...overview.sections.map((s) => `## ${s}\n\nWhat the code of MentorLoop shows.`),
+    ].join('\n\n');
+    expect(
+      checkDocument({
+        kind: overview.kind,
+        projectName: 'MentorLoop',
+        content: map,
+        sections: overview.sections,
+      }),
+    ).toEqual([]);
   });
 });

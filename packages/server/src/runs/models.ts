@@ -11,6 +11,8 @@ export interface ProjectForModels {
   mode: Mode;
   simulate: Simulation | null;
   type: ProjectType | null;
+  /** Created with a codebase digest: a simulation spreads its duration over that plan. */
+  grounded?: boolean;
 }
 
 /** Chooses the model chain a project is generated with, first choice first. */
@@ -25,7 +27,7 @@ export const engineOf = (models: ModelSelector) => (mode: Mode) =>
 /** How the offline model plays a project's `simulate`. */
 function simulationOf(project: ProjectForModels): ProjectSimulation | undefined {
   if (project.simulate === null || project.type === null) return undefined;
-  const plan = documentPlan(project.type);
+  const plan = documentPlan(project.type, { grounded: project.grounded ?? false });
   const delays = spreadDuration(plan, project.simulate.durationMs);
   return {
     delays,

@@ -3,7 +3,7 @@
  * project's detail level (docs/api.md, "Credits" and "Detail levels").
  */
 import type { ProjectType } from '@pgs/contract';
-import { type DocumentKind, documentPlan } from './catalogue.ts';
+import { type DocumentKind, documentPlan, type PlanOptions } from './catalogue.ts';
 
 const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
 
@@ -32,17 +32,27 @@ export function creditsOf(doc: Pick<DocumentKind, 'credits'>, detail: Detail = '
 const sumCredits = (docs: readonly DocumentKind[], detail: Detail) =>
   docs.reduce((sum, doc) => sum + creditsOf(doc, detail), 0);
 
-/** Credits a project of this type costs when every document is generated. */
-export function priceOf(type: ProjectType, detail: Detail = 'standard'): number {
-  return sumCredits(documentPlan(type), detail);
+/**
+ * Credits a project of this type costs when every document is generated; a grounded
+ * project's plan has the codebase overview too.
+ *
+ * @example
+ * priceOf('web', 'standard', { grounded: true }) - priceOf('web'); // 5
+ */
+export function priceOf(
+  type: ProjectType,
+  detail: Detail = 'standard',
+  plan: PlanOptions = {},
+): number {
+  return sumCredits(documentPlan(type, plan), detail);
 }
 
 /**
  * Credits reserved for a project whose type the model will choose: the dearest type's
  * price. What the chosen type's documents do not use is released at completion.
  */
-export function priceWithoutType(detail: Detail = 'standard'): number {
-  return Math.max(...TYPES.map((type) => sumCredits(documentPlan(type), detail)));
+export function priceWithoutType(detail: Detail = 'standard', plan: PlanOptions = {}): number {
+  return Math.max(...TYPES.map((type) => sumCredits(documentPlan(type, plan), detail)));
 }
 
 /** Credits for the documents of this plan that exist. */
@@ -50,10 +60,11 @@ export function priceOfKinds(
   type: ProjectType,
   kinds: Iterable<string>,
   detail: Detail = 'standard',
+  plan: PlanOptions = {},
 ): number {
   const wanted = new Set(kinds);
   return sumCredits(
-    documentPlan(type).filter((doc) => wanted.has(doc.kind)),
+    documentPlan(type, plan).filter((doc) => wanted.has(doc.kind)),
     detail,
   );
 }

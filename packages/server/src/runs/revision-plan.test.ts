@@ -238,3 +238,39 @@ describe('the gate’s revision rules', () => {
     expect(check(`${withoutFr2}\n### FR-5 Old (Could)\n`, ['FR-5'])).toContain('id-reused');
   });
 });
+
+describe('a grounded project revised with a new codebase digest', () => {
+  const scope = { grounded: true, newDigest: true };
+  const documents = [
+    { type: 'product-requirements', filename: 'PRODUCT_REQUIREMENTS.md', content: REQUIREMENTS },
+    { type: 'user-stories', filename: 'USER_STORIES.md', content: STORIES },
+  ];
+  const deltas = [
+    { op: 'removed' as const, id: 'FR-2', title: 'Keep medical records', reason: 'Dropped.' },
+  ];
+
+  it('also rewrites the codebase overview and what builds on it, and reserves for it', () => {
+    const kinds = revisableKinds('web', scope);
+    for (const kind of ['codebase-overview', 'architecture', 'implementation-plan'])
+      expect(kinds).toContain(kind);
+    expect(kinds).not.toContain('project-brief');
+    expect(revisionPrice('web', 'standard', scope)).toBe(
+      ANALYSIS_FEE + priceOfKinds('web', kinds, 'standard', { grounded: true }),
+    );
+    expect(revisionPrice('web', 'standard', scope)).toBe(
+      revisionPrice('web', 'standard', { grounded: true }) + 5,
+    );
+    const trace = buildTrace(documents);
+    expect(affectedKinds('web', trace, documents, deltas, scope)).toContain('codebase-overview');
+  });
+
+  it('leaves the overview as it is without a new digest', () => {
+    expect(revisableKinds('web', { grounded: true })).not.toContain('codebase-overview');
+    const trace = buildTrace(documents);
+    expect(affectedKinds('web', trace, documents, deltas, { grounded: true })).not.toContain(
+      'codebase-overview',
+    );
+    // A digest means nothing to a project planned without one.
+    expect(revisableKinds('web', { newDigest: true })).toEqual(revisableKinds('web'));
+  });
+});

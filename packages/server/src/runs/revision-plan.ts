@@ -7,7 +7,12 @@
 import type { ProjectType } from '@pgs/contract';
 import type { ProjectDefinition, RequirementSlot } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { type DocumentKind, documentPlan } from './catalogue.ts';
+import {
+  CODEBASE_OVERVIEW_KIND,
+  type DocumentKind,
+  documentPlan,
+  type PlanOptions,
+} from './catalogue.ts';
 import { type Detail, priceOfKinds } from './pricing.ts';
 import type { Trace } from './trace/index.ts';
 
@@ -16,6 +21,20 @@ export const ANALYSIS_FEE = 2;
 
 /** The kind whose document defines the requirement groups. */
 export const REQUIREMENTS_KIND = 'product-requirements';
+
+/** What decides a revision's plan besides the project's type. */
+export interface RevisionScope extends PlanOptions {
+  /**
+   * The revision sends a new codebase digest (a grounded project only): what describes the
+   * code (the codebase overview, and through it the architecture and the plan) is rewritten
+   * for it, whatever the change request touches.
+   */
+  newDigest?: boolean;
+}
+
+/** The kinds a revision rewrites whatever its deltas: those a new digest makes stale. */
+const digestSeeds = (scope: RevisionScope) =>
+  scope.grounded && scope.newDigest ? [CODEBASE_OVERVIEW_KIND] : [];
 
 /** `kinds` and every kind that builds on one of them, in the plan's order. */
 export function withDependents(plan: readonly DocumentKind[], kinds: Iterable<string>): string[] {
@@ -27,39 +46,50 @@ export function withDependents(plan: readonly DocumentKind[], kinds: Iterable<st
   return plan.filter((doc) => affected.has(doc.kind)).map((doc) => doc.kind);
 }
 
-/** The kinds a revision of this type may rewrite: the requirements and what builds on them. */
-export const revisableKinds = (type: ProjectType): string[] =>
-  withDependents(documentPlan(type), [REQUIREMENTS_KIND]);
+/**
+ * The kinds a revision of this type may rewrite: the requirements and what builds on them,
+ * and with a new digest the codebase overview and what builds on it.
+ *
+ * @example
+ * revisableKinds('web', { grounded: true, newDigest: true })[0]; // 'codebase-overview'
+ */
+export const revisableKinds = (type: ProjectType, scope: RevisionScope = {}): string[] =>
+  withDependents(documentPlan(type, scope), [REQUIREMENTS_KIND, ...digestSeeds(scope)]);
 
 /** What a revision reserves: the analysis fee and every document it may rewrite. */
-export const revisionPrice = (type: ProjectType, detail: Detail = 'standard'): number =>
-  ANALYSIS_FEE + priceOfKinds(type, revisableKinds(type), detail);
+export const revisionPrice = (
+  type: ProjectType,
+  detail: Detail = 'standard',
+  scope: RevisionScope = {},
+): number => ANALYSIS_FEE + priceOfKinds(type, revisableKinds(type, scope), detail, scope);
 
 /** What a revision charges: the analysis fee and the documents it rewrote. */
 export const revisionCharge = (
   type: ProjectType,
   rewritten: Iterable<string>,
   detail: Detail = 'standard',
-): number => ANALYSIS_FEE + priceOfKinds(type, rewritten, detail);
+  plan: PlanOptions = {},
+): number => ANALYSIS_FEE + priceOfKinds(type, rewritten, detail, plan);
 
 /** The requirement group of an ID (`FR-3.2` → `FR-3`), or undefined for other IDs. */
 const groupOf = (id: string) => /^(FR-\d+)(?:\.\d+)?$/.exec(id)?.[1];
 
 /**
  * The kinds a revision rewrites: the requirements (when any delta exists), each document
- * that defines or cites an affected requirement or one of its criteria, and what builds on
- * them. No deltas, nothing to rewrite.
+ * that defines or cites an affected requirement or one of its criteria, with a new digest
+ * the codebase overview, and what builds on them. No deltas, nothing to rewrite.
  */
 export function affectedKinds(
   type: ProjectType,
   trace: Trace,
   documents: readonly { type: string; filename: string }[],
   deltas: readonly RequirementDelta[],
+  scope: RevisionScope = {},
 ): string[] {
   if (deltas.length === 0) return [];
   const ids = new Set(deltas.map((delta) => delta.id));
   const kindOf = new Map(documents.map((doc) => [doc.filename, doc.type]));
-  const seeds = new Set([REQUIREMENTS_KIND]);
+  const seeds = new Set([REQUIREMENTS_KIND, ...digestSeeds(scope)]);
   const touches = (id: string) => ids.has(groupOf(id) ?? id);
   for (const node of trace.nodes) {
     if (touches(node.id)) seeds.add(kindOf.get(node.document) ?? '');
@@ -68,7 +98,7 @@ export function affectedKinds(
     if (touches(edge.to)) seeds.add(kindOf.get(edge.document) ?? '');
   }
   seeds.delete('');
-  return withDependents(documentPlan(type), seeds);
+  return withDependents(documentPlan(type, scope), seeds);
 }
 
 /**

@@ -23,9 +23,11 @@ import { insertProvenance } from '../storage/sql/provenance.ts';
 import { findRevision, type RevisionRow, updateRevision } from '../storage/sql/revisions.ts';
 import { type DocumentKind, documentPlan } from './catalogue.ts';
 import type { Simulation } from './estimate.ts';
+import { runRepository } from './grounding.ts';
 import { analyseImpact } from './impact.ts';
 import type { ModelSelector } from './models.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
+import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';
 import { revisionPrompt } from './prompts/revision.ts';
 import { revisionFindings } from './revision-gate.ts';
 import { affectedKinds, applyDeltas, initialRegister } from './revision-plan.ts';
@@ -42,6 +44,8 @@ export interface RevisionWorkflowOptions {
   caller?: ModelCaller;
   concurrency?: number;
   contextTokenBudget?: number;
+  /** Tokens of a grounded project's codebase digest one prompt carries at most. */
+  repositoryTokenBudget?: number;
   events?: ProjectEventHub;
   now?: () => number;
   log?: Logger;
@@ -77,6 +81,7 @@ export class RevisionWorkflow {
   readonly #log: Logger;
   readonly #concurrency: number;
   readonly #budget: number;
+  readonly #repositoryBudget: number;
 
   constructor(
     db: Db,
@@ -93,6 +98,7 @@ export class RevisionWorkflow {
     this.#log = options.log ?? { info() {}, warn() {} };
     this.#concurrency = options.concurrency ?? 4;
     this.#budget = options.contextTokenBudget ?? CONTEXT_TOKEN_BUDGET;
+    this.#repositoryBudget = options.repositoryTokenBudget ?? REPOSITORY_TOKEN_BUDGET;
   }
 
   async run({
@@ -185,11 +191,11 @@ export class RevisionWorkflow {
     const base = await this.#base(project);
     const trace = buildTrace(base.documents);
     const simulate = (row.simulate as Simulation | null) ?? null;
-    let chain = this.#models.forProject({
-      mode: project.mode,
-      simulate,
-      type: project.type as ProjectType,
-    });
+    let chain = this.#models.forProject({ ...project, simulate });
+    // The digest in force at this revision; one it sent itself also rewrites what describes
+    // the code (revision-plan.ts).
+    const repository = await runRepository(this.#db, project, n, this.#repositoryBudget);
+    const scope = { grounded: project.grounded, newDigest: repository?.revision === n };
     const record = (
       tx: Parameters<Parameters<Db['transaction']>[0]>[0],
       type: 'stage.started' | 'document.completed' | 'revision.analysed',
@@ -220,10 +226,10 @@ export class RevisionWorkflow {
       if (impact.index > 0) chain = chain.slice(impact.index);
       if (impact.deltas.length === 0) return 'unreadable';
       deltas = impact.deltas;
-      affected = affectedKinds(project.type as ProjectType, trace, base.documents, deltas);
+      affected = affectedKinds(project.type as ProjectType, trace, base.documents, deltas, scope);
       const applied = applyDeltas(base.definition, base.register, deltas);
       const removed = deltas.filter((d) => d.op === 'removed').map((d) => d.id);
-      const plan = documentPlan(project.type as ProjectType);
+      const plan = documentPlan(project.type as ProjectType, scope);
       await this.#db.transaction(async (tx) => {
         await record(tx, 'revision.analysed', {
           deltas,
@@ -272,7 +278,7 @@ export class RevisionWorkflow {
       stored.set(doc.type, doc);
       done.add(doc.type);
     }
-    const plan = documentPlan(project.type as ProjectType);
+    const plan = documentPlan(project.type as ProjectType, scope);
     const todo = plan.filter((doc) => affected!.includes(doc.kind));
     // IDs that existed and may be gaps now: everything the base defined, and the retired.
     const gaps = [...new Set([...retired, ...trace.nodes.map((node) => node.id)])];
@@ -335,6 +341,8 @@ export class RevisionWorkflow {
               document: doc,
               earlier,
               budget: this.#budget,
+              repository: repository?.prompt,
+              newDigest: scope.newDigest,
             }),
           gate: (content) =>
             revisionFindings({

@@ -27,9 +27,11 @@ import {
   type Simulation,
   statKey,
 } from './estimate.ts';
+import { runRepository } from './grounding.ts';
 import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
+import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';
 import { usageColumns } from './usage.ts';
 import { writeDocument } from './write-document.ts';
 
@@ -40,6 +42,8 @@ export interface WorkflowOptions {
   concurrency?: number;
   /** Tokens of earlier documents one prompt carries at most. */
   contextTokenBudget?: number;
+  /** Tokens of a grounded project's codebase digest one prompt carries at most. */
+  repositoryTokenBudget?: number;
   /**
    * Announcements of project events: a project that ends while it runs (cancelled,
    * deleted) has its model calls aborted at once. Without it, a run learns of the end only
@@ -92,6 +96,7 @@ export class GenerationWorkflow {
     this.#options = {
       concurrency: options.concurrency ?? 4,
       contextTokenBudget: options.contextTokenBudget ?? CONTEXT_TOKEN_BUDGET,
+      repositoryTokenBudget: options.repositoryTokenBudget ?? REPOSITORY_TOKEN_BUDGET,
       now: options.now ?? Date.now,
     };
     this.#log = options.log ?? silent;
@@ -198,7 +203,10 @@ export class GenerationWorkflow {
         recordEvent(tx, project.id, 'stage.started', { stage }, { whileInProgress: true }),
       );
     };
-    let chain = this.#models.forProject({ mode: project.mode, simulate, type: project.type });
+    let chain = this.#models.forProject({ ...project, simulate });
+    // Every prompt of a grounded project opens with its digest, fitted once for the run.
+    const { repositoryTokenBudget } = this.#options;
+    const repository = (await runRepository(this.#db, project, 1, repositoryTokenBudget))?.prompt;
     const engine = chain[0]!.engine;
     const stats = await cachedGenerationStats(this.#db);
     // After a model gave up, the rest of the run starts with the one that took over.
@@ -221,6 +229,7 @@ export class GenerationWorkflow {
         project,
         AbortSignal.any([signal, stageFailed.signal]),
         budget,
+        repository,
       );
       const opening = startStage(STAGES[0]).catch((error: unknown) => {
         stageFailed.abort(error);
@@ -247,7 +256,7 @@ export class GenerationWorkflow {
           repairs: defined.repairs,
           initialFindings: defined.initialFindings,
           findings: defined.findings,
-          trimmed: [],
+          trimmed: repository?.trimmed ?? [],
         });
       });
       this.#meter.documentGenerated(
@@ -272,7 +281,7 @@ export class GenerationWorkflow {
     }
 
     const type = definition.type;
-    const plan = documentPlan(type);
+    const plan = documentPlan(type, { grounded: project.grounded });
     const durationOf = durationsFor(plan, simulate, stats, engine);
     const stored = new Map(
       (await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc]),
@@ -316,6 +325,7 @@ export class GenerationWorkflow {
           stored,
           signal: docSignal,
           budget,
+          repository,
         });
       const row: DocumentRow = {
         projectId: project.id,

@@ -23,6 +23,7 @@ import {
   type RenderedPrompt,
   repairMessage,
 } from './prompts/render.ts';
+import type { PromptRepository } from './prompts/repository.ts';
 
 /** A model answer with everything provenance records about how it came to be. */
 export interface Produced {
@@ -80,6 +81,8 @@ export async function writeDocument(input: {
   signal: AbortSignal;
   /** The project's limit on model calls, if it has one. */
   budget?: Budget | undefined;
+  /** A grounded project's codebase digest, fitted to its budget once for the run. */
+  repository?: PromptRepository | undefined;
   /**
    * A revision's rewrite (runs/revision-workflow.ts): its prompt, made from the earlier
    * documents given, and the revision rules the gate adds.
@@ -120,6 +123,7 @@ export async function writeDocument(input: {
       ),
       budget: input.contextTokenBudget,
       detail: input.project.detail,
+      repository: input.repository,
     });
 
   // The form, then the substance: the trace of this document with those it builds on.

@@ -107,6 +107,12 @@ export const projects = pgTable(
     errorMessage: text('error_message'),
     creditsReserved: integer('credits_reserved').notNull().default(0),
     creditsConsumed: integer('credits_consumed'),
+    /**
+     * Whether it was created with a codebase digest (`project_contexts`): its documents
+     * describe what exists and plan a change, and only such a project takes a new digest
+     * on a revision.
+     */
+    grounded: boolean('grounded').notNull().default(false),
     /** How much its documents say (`brief`, `standard`, `deep`): their length and price. */
     detail: text('detail', { enum: ['brief', 'standard', 'deep'] })
       .notNull()
@@ -202,6 +208,35 @@ export const projectRevisions = pgTable(
       sql`${t.status} in ('in_progress', 'completed', 'failed')`,
     ),
   ],
+);
+
+/**
+ * The codebase digests a grounded project was given (docs/api.md, "context"), redacted
+ * before storage: one at creation (revision 1), and one for each revision that sent a new
+ * one. A revision reads the latest whose `revision` is not above its own. Never served
+ * back except as the file list; deleted with the project (cascade).
+ */
+export const projectContexts = pgTable(
+  'project_contexts',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    /** The repository's name as the client gave it. */
+    name: text('name').notNull(),
+    commit: text('commit'),
+    /** `[{ path, content, bytes, redactions }]`, in the order sent; `content` is redacted. */
+    files: jsonb('files')
+      .$type<{ path: string; content: string; bytes: number; redactions: number }[]>()
+      .notNull(),
+    /** The files' `bytes` added up: UTF-8 size of the stored (redacted) text. */
+    totalBytes: integer('total_bytes').notNull(),
+    /** Secrets replaced before storage, all files together (the builder's and the server's). */
+    redactions: integer('redactions').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.revision] })],
 );
 
 /**

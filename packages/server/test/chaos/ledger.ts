@@ -17,6 +17,8 @@ interface ProjectRow {
   id: string;
   status: string;
   type: ProjectType | null;
+  /** Created with a codebase digest: its plan has the codebase overview. */
+  grounded: boolean;
   errorCode: string | null;
   reserved: number;
   consumed: number | null;
@@ -57,12 +59,13 @@ export async function ledgerProblems(query: Query): Promise<string[]> {
 
   const projects: ProjectRow[] = (
     await query(
-      'select id, status, type, error_code, credits_reserved, credits_consumed from projects',
+      'select id, status, type, grounded, error_code, credits_reserved, credits_consumed from projects',
     )
   ).map((row) => ({
     id: String(row.id),
     status: String(row.status),
     type: (row.type ?? null) as ProjectType | null,
+    grounded: row.grounded === true,
     errorCode: (row.error_code ?? null) as string | null,
     reserved: Number(row.credits_reserved),
     consumed: row.credits_consumed === null ? null : Number(row.credits_consumed),
@@ -98,10 +101,12 @@ export async function ledgerProblems(query: Query): Promise<string[]> {
     if (p.status === 'in_progress') {
       say('still in progress');
     } else if (p.status === 'completed') {
-      const plan = p.type === null ? [] : documentPlan(p.type).map((d) => d.kind);
+      const grounded = { grounded: p.grounded };
+      const plan = p.type === null ? [] : documentPlan(p.type, grounded).map((d) => d.kind);
       const stored = documents.get(p.id) ?? [];
       if (p.type === null) say('completed without a type');
-      if (p.consumed !== priceOf(p.type ?? 'web')) say(`charged ${p.consumed}, not its price`);
+      if (p.consumed !== priceOf(p.type ?? 'web', 'standard', grounded))
+        say(`charged ${p.consumed}, not its price`);
       if (consume !== 0) say(`charge movement ${consume}`);
       const unused = p.reserved - (p.consumed ?? 0);
       if ((release ?? 0) !== unused) say(`released ${release ?? 0}, not the unused ${unused}`);

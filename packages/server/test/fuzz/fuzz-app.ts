@@ -58,6 +58,7 @@ const WATCHED_TABLES = [
   'credit_ledger',
   'projects',
   'project_revisions',
+  'project_contexts',
   'documents',
   'project_events',
   'provenance',

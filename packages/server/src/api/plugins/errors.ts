@@ -191,7 +191,8 @@ export const errorHandling = fp(
     });
 
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      const apiError = toApiError(error, bodyLimit);
+      // The route's own limit when it has one (the routes that take a codebase digest do).
+      const apiError = toApiError(error, request.routeOptions?.bodyLimit ?? bodyLimit);
       if (apiError.code === 'INTERNAL_ERROR' && apiError.status === 500) {
         request.log.error({ err: error }, 'request failed');
       } else if (apiError.status >= 500) {

@@ -6,7 +6,9 @@
  * content word of the idea is kept somewhere in the definition.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { ProjectDefinition } from '../context.ts';
+import type { Integration, ProjectDefinition } from '../context.ts';
+import { readCodebaseOnce } from './codebase/cache.ts';
+import type { CodebaseFacts, RepositorySource } from './codebase/types.ts';
 import {
   assumptionsOf,
   constraintsOf,
@@ -32,6 +34,60 @@ export const TYPE_LABEL: Record<ProjectType, string> = {
   mobile: 'mobile app',
   mcp: 'MCP server',
 };
+
+/** The layers of an existing stack a definition's `techStack` names (not its libraries). */
+const STACK_LAYERS = new Set(['Language', 'Runtime', 'Framework', 'Data', 'Cache']);
+
+/** The technologies a codebase runs on, as a definition's `techStack`. */
+function existingStackNames(codebase: CodebaseFacts): string[] {
+  return [...new Set(codebase.stack.filter((s) => STACK_LAYERS.has(s.layer)).map((s) => s.name))];
+}
+
+/** The providers a codebase may already call for a kind of service the idea names. */
+const PROVIDERS_OF: Record<string, RegExp> = {
+  'SMS gateway': /^(?:Twilio|Vonage|Nexmo|MessageBird|Plivo|Sinch|Amazon SNS)$/i,
+  'Email delivery service':
+    /^(?:SendGrid|Mailgun|Postmark|Amazon SES|Mailchimp|Mandrill|Resend|SparkPost|Nodemailer|Brevo)$/i,
+};
+
+/**
+ * The services of a grounded project: each the idea names, as the provider the codebase
+ * already calls for it when it has one (the SMS gateway is its Twilio), then the other
+ * services the codebase calls (Stripe in its payments code), which the documents keep in
+ * view. `open` is what the idea asks for that the codebase does not provide yet: only those
+ * raise questions of account and plan.
+ */
+function withServicesOf(
+  codebase: CodebaseFacts | undefined,
+  named: Integration[],
+): { integrations: Integration[]; open: Integration[] } {
+  if (!codebase) return { integrations: named, open: named };
+  const existing = codebase.externalServices;
+  const used = new Set<string>();
+  const open: Integration[] = [];
+  const integrations = named.map((service) => {
+    const provider = existing.find(
+      (s) =>
+        s.name.toLowerCase() === service.name.toLowerCase() ||
+        PROVIDERS_OF[service.name]?.test(s.name),
+    );
+    if (!provider) {
+      open.push(service);
+      return service;
+    }
+    used.add(provider.name);
+    return { name: provider.name, purpose: service.purpose };
+  });
+  return {
+    integrations: [
+      ...integrations,
+      ...existing
+        .filter((s) => !used.has(s.name))
+        .map((s) => ({ name: s.name, purpose: `serve what ${codebase.name} already uses it for` })),
+    ],
+    open,
+  };
+}
 
 /** At most this many core features (the definition's rules allow 12). */
 const MAX_FEATURES = 12;
@@ -150,7 +206,10 @@ export function defineProject(input: {
   idea: string;
   type?: ProjectType | undefined;
   requestedName?: string;
+  /** The codebase a grounded project changes: its stack and services are kept. */
+  repository?: RepositorySource | undefined;
 }): ProjectDefinition {
+  const codebase = input.repository ? readCodebaseOnce(input.repository) : undefined;
   const reading = readIdeaNlp(input.idea);
   const type = input.type ?? reading.type.type;
   const readOnly = isReadOnly(reading);
@@ -160,8 +219,12 @@ export function defineProject(input: {
   const name = requested ? clip(requested, 80) : nameOf(reading, type, features, seed);
   const who = whoOf(reading, type);
   const draft: Draft = { reading, type, name, who, features, readOnly };
-  const integrations = integrationsOf(draft);
-  const stack = techStack(reading.text, type, reading.integrations, seed);
+  // The members that ask about services (questions, assumptions, non-goals) ask about the
+  // idea's; a service the codebase already calls has its account and its plan.
+  const { integrations, open: named } = withServicesOf(codebase, integrationsOf(draft));
+  const existing = codebase ? existingStackNames(codebase) : [];
+  const stack =
+    existing.length > 0 ? existing : techStack(reading.text, type, reading.integrations, seed);
   const platforms = platformsOf(type, stack, reading.assistant, reading.text);
   const label = TYPE_LABEL[type];
   const scope = reading.qualifiers.filter((q) => !/^offline$/i.test(q));
@@ -173,6 +236,7 @@ export function defineProject(input: {
     integrations.length > 0
       ? `It works with ${listing(integrations.map((i) => theService(i.name)))}.`
       : '',
+    codebase ? `It is built into ${codebase.name}, an existing codebase, on the stack it has.` : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -188,14 +252,21 @@ export function defineProject(input: {
       techStack: stack,
       platforms,
       coreFeatures: features.map((f) => f.text),
-      constraints: constraintsOf(draft, integrations, platforms),
+      constraints: [
+        ...(codebase
+          ? [
+              `Built into the existing ${codebase.name} codebase: its stack${existing.length > 0 ? ` (${listing(existing)})` : ''}, structure and conventions are kept`,
+            ]
+          : []),
+        ...constraintsOf(draft, named, platforms),
+      ],
       successMetrics: metricsOf(draft),
       ideaCoverage: coverageOf(draft),
       keyEntities: keyEntitiesOf(draft),
       integrations,
-      nonGoals: nonGoalsOf(draft, integrations, platforms),
-      assumptions: assumptionsOf(draft, integrations),
-      openQuestions: openQuestionsOf(draft, integrations),
+      nonGoals: nonGoalsOf(draft, named, platforms),
+      assumptions: assumptionsOf(draft, named),
+      openQuestions: openQuestionsOf(draft, named),
     },
   };
   // Whatever word of the idea the members above did not carry is recorded against the feature

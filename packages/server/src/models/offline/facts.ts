@@ -12,6 +12,8 @@ import type {
   RelatedDocument,
   RequirementSlot,
 } from '../context.ts';
+import { readCodebaseOnce } from './codebase/cache.ts';
+import type { CodebaseFacts, RepositorySource } from './codebase/index.ts';
 import { criteriaFor } from './criteria.ts';
 import { isReadOnly, TYPE_LABEL } from './define.ts';
 import { assumptionsOf, oneOf, openQuestionsOf, theService } from './define-members.ts';
@@ -108,6 +110,8 @@ export interface Facts {
   selfHosted: boolean;
   openSource: boolean;
   related: RelatedDocument[];
+  /** What the digest of a grounded project shows (docs/brownfield.md); absent otherwise. */
+  codebase?: CodebaseFacts;
 }
 
 /** An entity named every way the documents need. */
@@ -244,6 +248,8 @@ export function factsFor(input: {
   document: DocumentRequest;
   related: RelatedDocument[];
   register?: readonly RequirementSlot[] | undefined;
+  /** The codebase a grounded project changes. */
+  repository?: RepositorySource | undefined;
 }): Facts {
   const { definition, document } = input;
   const q = definition.questionnaire;
@@ -349,6 +355,7 @@ export function factsFor(input: {
     selfHosted: reading.qualifiers.some((w) => /self-hosted/i.test(w)),
     openSource: reading.qualifiers.some((w) => /open-source/i.test(w)),
     related: input.related,
+    ...(input.repository ? { codebase: readCodebaseOnce(input.repository) } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { blocks, bullets, table } from './markdown.ts';
 import { capitalize, decapitalize, gerund, listing, thirdPerson, uncountable } from './words.ts';
 
 /** The requirement's statement: what the system does, and for whom. */
-function statement(f: Facts, req: Requirement): string {
+export function statement(f: Facts, req: Requirement): string {
   const through =
     req.service && !req.text.toLowerCase().includes(req.service.name.toLowerCase())
       ? ` through ${theService(req.service.name)}`

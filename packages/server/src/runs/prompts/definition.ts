@@ -1,6 +1,13 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { ProjectType } from '@pgs/contract';
 import { contextBlock } from '../../models/context.ts';
+import {
+  GROUNDED_DEFINITION_RULES,
+  GROUNDED_DEFINITION_SYSTEM,
+  GROUNDED_ID,
+  repositoryPart,
+} from './grounded.ts';
+import type { PromptRepository } from './repository.ts';
 import { DEFINITION_SYSTEM } from './system.ts';
 
 /** Bumped on every change of the definition prompt or its schema. */
@@ -165,12 +172,18 @@ const TYPES: Record<ProjectType, string> = {
   mcp: 'a Model Context Protocol (MCP) server that gives AI assistants tools and data',
 };
 
-/** The definition call's system prompt and user message. */
+/**
+ * The definition call's system prompt and user message. A grounded project's opens with its
+ * codebase digest and defines the project as a change to it (grounded.ts).
+ */
 export function definitionPrompt(input: {
   idea: string;
   type?: ProjectType | undefined;
   requestedName?: string | undefined;
+  /** The codebase a grounded project changes, fitted to its budget (repository.ts). */
+  repository?: PromptRepository | undefined;
 }): { system: string; prompt: string; version: string } {
+  const { repository } = input;
   const typeLine = input.type
     ? `The project is ${TYPES[input.type]}: "type" must be "${input.type}".`
     : `Choose "type": "web" (${TYPES.web}), "mobile" (${TYPES.mobile}) or "mcp" (${TYPES.mcp}), whichever serves this idea best; an idea that names a platform gets that platform.`;
@@ -200,7 +213,7 @@ What each field must hold:
 - "questionnaire.integrations": each external service the idea names or clearly implies, with what it is used for ({"name": "SMS gateway (Twilio)", "purpose": "send vaccine reminders"}); an empty list when there is none.
 - "questionnaire.nonGoals": 1 to 6 things the first release deliberately does not do, none contradicting the idea.
 - "questionnaire.assumptions": each fact the idea leaves unknown that the documents will need, stated with the default you chose ("Each clinic has one site; several sites come later"). An assumption, never an invented fact: do not claim research, interviews, quotes, statistics or regulations the idea does not call for.
-- "questionnaire.openQuestions": the questions only the client can answer, each with why it matters.
+- "questionnaire.openQuestions": the questions only the client can answer, each with why it matters.${repository === undefined ? '' : `\n\n${GROUNDED_DEFINITION_RULES}`}
 
 The block below restates the request as JSON.
 
@@ -210,5 +223,11 @@ ${contextBlock({
   ...(input.type ? { type: input.type } : {}),
   ...(input.requestedName ? { requestedName: input.requestedName } : {}),
 })}`;
-  return { system: DEFINITION_SYSTEM, prompt, version: `definition@${DEFINITION_PROMPT_VERSION}` };
+  const version = `definition@${DEFINITION_PROMPT_VERSION}`;
+  if (repository === undefined) return { system: DEFINITION_SYSTEM, prompt, version };
+  return {
+    system: `${DEFINITION_SYSTEM}\n\n${GROUNDED_DEFINITION_SYSTEM}`,
+    prompt: `${repositoryPart(repository)}${prompt}`,
+    version: `${version}+${GROUNDED_ID}`,
+  };
 }

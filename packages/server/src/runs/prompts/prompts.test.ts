@@ -9,6 +9,15 @@ import {
   definitionPrompt,
 } from './definition.ts';
 import { DOCUMENT_PROMPTS, documentPromptOf } from './documents/index.ts';
+import {
+  GROUNDED_DEFINITION_RULES,
+  GROUNDED_DEFINITION_SYSTEM,
+  GROUNDED_GUIDANCE,
+  GROUNDED_SYSTEM,
+  GROUNDED_VERSION,
+  NEW_DIGEST_RULE,
+  REPOSITORY_INTRO,
+} from './grounded.ts';
 import { correctionMessage, documentPrompt, LENGTH, repairMessage } from './render.ts';
 import {
   IMPACT_SCHEMA,
@@ -55,6 +64,12 @@ const SAMPLE_REVISION = {
   deltas: [{ op: 'added' as const, id: 'FR-2', title: 'Do another', text: 'It does another.' }],
   previous: '# T: Name',
   ids: { stories: [], tasks: [], retired: [] },
+};
+
+/** A fixed digest with one file fitted and one left out, for the grounded frame. */
+const SAMPLE_REPOSITORY = {
+  source: { name: 'repo', commit: 'abc1234', files: [{ path: 'package.json', content: '{}' }] },
+  trimmed: ['repository:src/big.ts'],
 };
 
 const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
@@ -107,6 +122,35 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
       DEFINITION_RULES,
       definitionPrompt({ idea: 'An idea.' }).prompt,
       definitionPrompt({ idea: 'An idea.', type: 'web', requestedName: 'Name' }).prompt,
+    ],
+  ],
+  [
+    'grounded',
+    GROUNDED_VERSION,
+    [
+      GROUNDED_SYSTEM,
+      GROUNDED_DEFINITION_SYSTEM,
+      GROUNDED_DEFINITION_RULES,
+      REPOSITORY_INTRO,
+      NEW_DIGEST_RULE,
+      GROUNDED_GUIDANCE,
+      // Where a grounded project's prompts put the digest and the guidance.
+      documentPrompt({
+        idea: 'An idea.',
+        definition: SAMPLE_DEFINITION,
+        document: documentPlan('web', { grounded: true }).find((d) => d.kind === 'architecture')!,
+        earlier: [],
+        repository: SAMPLE_REPOSITORY,
+      }),
+      definitionPrompt({ idea: 'An idea.', repository: SAMPLE_REPOSITORY }),
+      revisionPrompt({
+        context: SAMPLE_REVISION,
+        document: documentPlan('web', { grounded: true })[1]!,
+        earlier: [],
+        budget: 1000,
+        repository: SAMPLE_REPOSITORY,
+        newDigest: true,
+      }),
     ],
   ],
   [

@@ -1,9 +1,11 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type ProjectDefinition, projectBlock, taskBlock } from '../../models/context.ts';
+import { countTokens } from '../../models/tokens.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { DETAIL_SCALE, type Detail } from '../pricing.ts';
 import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
+import { GROUNDED_GUIDANCE, GROUNDED_ID, GROUNDED_SYSTEM, repositoryPart } from './grounded.ts';
+import type { PromptRepository } from './repository.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import { promptId } from './types.ts';
 
@@ -94,7 +96,9 @@ export function fitToBudget(
  * (the idea and the definition), then the earlier documents in full in the plan's one
  * context order (catalogue.ts), and only then what this document is and how to write it. Long
  * material before the question also reads best. The shared part and the last earlier
- * document end a cacheable prefix each.
+ * document end a cacheable prefix each. A grounded project's shared part opens with its
+ * codebase digest, and its prompts add the grounded guidance (grounded.ts); any other
+ * project's prompt is exactly what it was before grounded projects existed.
  *
  * @example
  * documentPrompt({ idea, definition, document: documentPlan('web')[1]!, earlier: [brief] });
@@ -108,20 +112,26 @@ export function documentPrompt(input: {
   budget?: number;
   /** How much the document says (default `standard`): its length guidance and allowance. */
   detail?: Detail;
+  /** The codebase a grounded project changes, fitted to its budget (repository.ts). */
+  repository?: PromptRepository | undefined;
 }): RenderedPrompt {
-  const { definition, document } = input;
+  const { definition, document, repository } = input;
   const detail = input.detail ?? 'standard';
   const brief = documentPromptOf(document.kind);
+  const guidance = repository === undefined ? undefined : GROUNDED_GUIDANCE[document.kind];
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
-  const shared = `The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
+  const shared = `${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
   const earlier = kept.map(
     (doc, i) =>
       `${i === 0 ? `The earlier documents of ${definition.name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
   );
   const sections = document.sections
-    .map((heading, i) => `${i + 1}. "## ${heading}": ${brief.sections[heading] ?? ''}`.trimEnd())
+    .map((heading, i) => {
+      const text = [brief.sections[heading], guidance?.sections?.[heading]].filter(Boolean);
+      return `${i + 1}. "## ${heading}": ${text.join(' ')}`.trimEnd();
+    })
     .join('\n');
-  const rules = brief.rules.map((rule) => `- ${rule}`).join('\n');
+  const rules = [...brief.rules, ...(guidance?.rules ?? [])].map((rule) => `- ${rule}`).join('\n');
   const ids = kept
     .filter((doc) => ID_DEFINERS[doc.kind] !== undefined)
     .flatMap((doc) => (doc.digest ? idsOfDigest(doc.content) : citableIds([doc])));
@@ -161,12 +171,16 @@ ${idLine}`.trimEnd();
     { text: task, cache: false },
   ];
   return {
-    system: DOCUMENT_SYSTEM,
+    system: repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`,
     prompt: parts.map((part) => part.text).join(''),
     parts,
     maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
-    version: `${promptId(brief)}+system@${SYSTEM_VERSION}`,
-    trimmed,
+    version:
+      repository === undefined
+        ? `${promptId(brief)}+system@${SYSTEM_VERSION}`
+        : `${promptId(brief)}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
+    // The files of the digest left out count as trimmed context of every part.
+    trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
   };
 }
 

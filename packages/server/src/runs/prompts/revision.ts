@@ -7,7 +7,15 @@ import { contextBlock, type ImpactContext, type RevisionContext } from '../../mo
 import type { RequirementDelta } from '../../models/deltas.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { documentPromptOf } from './documents/index.ts';
+import {
+  GROUNDED_GUIDANCE,
+  GROUNDED_ID,
+  GROUNDED_SYSTEM,
+  NEW_DIGEST_RULE,
+  repositoryPart,
+} from './grounded.ts';
 import { type EarlierDocument, fitToBudget, type RenderedPrompt } from './render.ts';
+import type { PromptRepository } from './repository.ts';
 import { SYSTEM_VERSION } from './system.ts';
 
 /** Bumped on every change of the words below or the impact schema. */
@@ -121,15 +129,24 @@ const highest = (prefix: string, ids: readonly string[]) =>
 
 /**
  * The rewrite of one document: the documents it builds on (already revised), its current
- * text, the deltas, and what must not move.
+ * text, the deltas, and what must not move. A grounded project's opens with its codebase
+ * digest, as a prefix the revision's rewrites share, and adds the grounded rules.
  */
 export function revisionPrompt(input: {
   context: RevisionContext;
   document: DocumentKind;
   earlier: readonly EarlierDocument[];
   budget: number;
+  /** The codebase a grounded project changes, as this revision knows it (repository.ts). */
+  repository?: PromptRepository | undefined;
+  /** The revision sent a new digest: statements about the code follow it too. */
+  newDigest?: boolean;
 }): RenderedPrompt {
-  const { context, document } = input;
+  const { context, document, repository } = input;
+  const groundedRules = [
+    ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
+    ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),
+  ];
   const name = context.definition.name;
   const brief = documentPromptOf(document.kind);
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget);
@@ -169,13 +186,28 @@ Rules:
 - New IDs continue after the highest ever used: stories from US-${highest('US', used) + 1}, tasks from T-${highest('T', used) + 1}.${retired.length > 0 ? ` Never use these retired IDs again: ${retired.join(', ')}.` : ''}
 - Cite only IDs defined in this document or in the documents above.
 - Keep the sections "${document.sections.join('", "')}", each a "## " heading with exactly this text, and the title line.
-${brief.rules.map((rule) => `- ${rule}`).join('\n')}
+${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
 - Answer with the whole revised document, from its title line to its end.`;
+  const version = `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}`;
+  if (repository === undefined) {
+    return {
+      system: REVISION_SYSTEM,
+      prompt,
+      maxOutputTokens: brief.maxOutputTokens,
+      version: `${version}+system@${SYSTEM_VERSION}`,
+      trimmed,
+    };
+  }
+  const parts = [
+    { text: repositoryPart(repository), cache: true },
+    { text: prompt, cache: false },
+  ];
   return {
-    system: REVISION_SYSTEM,
-    prompt,
+    system: `${REVISION_SYSTEM}\n\n${GROUNDED_SYSTEM}`,
+    prompt: parts.map((part) => part.text).join(''),
+    parts,
     maxOutputTokens: brief.maxOutputTokens,
-    version: `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}+system@${SYSTEM_VERSION}`,
-    trimmed,
+    version: `${version}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
+    trimmed: [...trimmed, ...repository.trimmed],
   };
 }

@@ -239,3 +239,19 @@ describe('feature matching', () => {
     expect(unmatched(['Vaccinations', 'Reminders', 'Billing'], frs)).toEqual(['Billing']);
   });
 });
+
+describe('a grounded project', () => {
+  it('reads no IDs in the codebase overview: what looks like one there belongs to the code', async () => {
+    const overview = {
+      filename: 'CODEBASE_OVERVIEW.md',
+      content:
+        '# Codebase Overview: Vetbook\n\n## Summary\n\nThe code still refers to ticket T-99 and to release R-7 of the API; US-12 names a legacy job.\n',
+    };
+    const trace = buildTrace([...documents(), overview]);
+    expect(trace.edges.filter((edge) => edge.document === overview.filename)).toEqual([]);
+    expect(await checkTrace(trace, options)).toEqual([]);
+    // The same text in any other document is a citation of IDs no document defines.
+    const cited = buildTrace([...documents(), { ...overview, filename: 'NOTES.md' }]);
+    expect((await checkTrace(cited, options)).map((f) => f.rule)).toContain('unknown-id');
+  });
+});

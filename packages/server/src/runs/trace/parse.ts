@@ -40,8 +40,17 @@ const KINDS: Record<IdPrefix, IdKind> = {
   T: 'task',
 };
 
-/** The part a core document plays in the trace, from its filename. */
-export type DocumentRole = 'brief' | 'requirements' | 'stories' | 'architecture' | 'plan';
+/**
+ * The part a core document plays in the trace, from its filename. `codebase` is a grounded
+ * project's codebase overview: a description of code that exists, written before any ID.
+ */
+export type DocumentRole =
+  | 'brief'
+  | 'requirements'
+  | 'stories'
+  | 'architecture'
+  | 'plan'
+  | 'codebase';
 
 const ROLES: Record<string, DocumentRole> = {
   'project-brief.md': 'brief',
@@ -49,6 +58,7 @@ const ROLES: Record<string, DocumentRole> = {
   'user-stories.md': 'stories',
   'architecture.md': 'architecture',
   'implementation-plan.md': 'plan',
+  'codebase-overview.md': 'codebase',
 };
 
 const OWNERS: Record<DocumentRole, readonly IdPrefix[]> = {
@@ -57,6 +67,7 @@ const OWNERS: Record<DocumentRole, readonly IdPrefix[]> = {
   stories: ['US'],
   architecture: [],
   plan: ['T'],
+  codebase: [],
 };
 
 /**
@@ -128,6 +139,11 @@ interface Context {
   scopes: Array<{ depth: number; draft: Draft }>;
   drafts: Draft[];
   cites: Map<string, TraceEdge>;
+  /**
+   * Whether its text is read for citations. Not in the codebase overview: what looks like an
+   * ID there (a ticket key, a version tag in the code it quotes) belongs to the code.
+   */
+  readsCitations: boolean;
   codeBlocks: CodeBlock[];
   sections: string[];
 }
@@ -164,6 +180,7 @@ export function parseDocument(
     scopes: [],
     drafts: [],
     cites: new Map(),
+    readsCitations: documentRole(filename) !== 'codebase',
     codeBlocks: [],
     sections: [],
   };
@@ -268,6 +285,7 @@ function paragraph(context: Context, node: Paragraph, owner: Draft | undefined):
 function text(context: Context, value: string, owner: Draft | undefined): void {
   const enclosing = owner ?? context.scopes.at(-1)?.draft;
   enclosing?.text.push(value);
+  if (!context.readsCitations) return;
   const from = enclosing?.node.id ?? context.filename;
   for (const [to] of value.matchAll(ID)) {
     if (to === from) continue;

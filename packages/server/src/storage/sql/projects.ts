@@ -176,7 +176,8 @@ export async function lockProject(
 }
 
 /**
- * Deletes a project with its documents and provenance (its events go with it by cascade).
+ * Deletes a project with its documents and provenance (its events, revisions and codebase
+ * digests, `project_contexts`, go with it by cascade).
  * The credit ledger is not touched: its rows name the project without a foreign key, and
  * money history is never deleted. False when there was no such project.
  */

@@ -1,6 +1,6 @@
 import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
-import { documents, projectRevisions, projects, provenance } from '../schema.ts';
+import { documents, projectContexts, projectRevisions, projects, provenance } from '../schema.ts';
 
 export type RevisionRow = typeof projectRevisions.$inferSelect;
 export type NewRevisionRow = typeof projectRevisions.$inferInsert;
@@ -116,7 +116,10 @@ export async function carryOverDocuments(
     .onConflictDoNothing();
 }
 
-/** Drops what a revision that did not complete stored (its documents and provenance). */
+/**
+ * Drops what a revision that did not complete stored (its documents and provenance, and
+ * the codebase digest it sent: the next revision reads the one in force before it).
+ */
 export async function discardRevisionParts(
   tx: Tx,
   projectId: string,
@@ -128,6 +131,9 @@ export async function discardRevisionParts(
   await tx
     .delete(provenance)
     .where(and(eq(provenance.projectId, projectId), eq(provenance.revision, revision)));
+  await tx
+    .delete(projectContexts)
+    .where(and(eq(projectContexts.projectId, projectId), eq(projectContexts.revision, revision)));
 }
 
 /** Ids of the projects with a revision running, with its number (recovery after a crash). */

@@ -1,4 +1,5 @@
 import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
+import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
@@ -11,6 +12,7 @@ import type { Mode } from '../../../storage/sql/accounts.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
+import { preparedContext } from './context.ts';
 import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
 export interface ProjectRoutesOptions {
@@ -56,6 +58,8 @@ export async function projectRoutes(
     '/projects',
     {
       config: { operationId: 'createProject', rateLimit: 'create' },
+      // Room for a codebase digest (`context`); every other route keeps the global limit.
+      bodyLimit: CONTEXT_BODY_LIMIT_BYTES,
       schema: {
         headers: {
           type: 'object',
@@ -69,7 +73,7 @@ export async function projectRoutes(
       },
     },
     async (request, reply) => {
-      const { idea, type, name, simulate, maxCostUsd, detail } = request.body;
+      const { idea, type, name, simulate, maxCostUsd, detail, context } = request.body;
       if (simulate !== undefined && request.principal.mode !== 'test') {
         throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
           details: {
@@ -95,6 +99,8 @@ export async function projectRoutes(
           },
         );
       }
+      // Checked and redacted before anything is claimed or stored: the raw text goes no further.
+      const repository = await preparedContext(context);
       const respond = (created: CreatedProject) => ({
         status: 202,
         headers: {
@@ -122,6 +128,7 @@ export async function projectRoutes(
             },
             maxCostUsd,
             detail,
+            repository,
           };
           const created = await projects.create(request.principal, input, {
             withinTransaction: (tx, project) => remember(tx, respond(project)),

@@ -1,4 +1,5 @@
-import { schemaRef } from '@pgs/contract';
+import { type ProjectContext, schemaRef } from '@pgs/contract';
+import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
 import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
@@ -17,6 +18,7 @@ import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
+import { preparedContext } from './context.ts';
 import { preferredWait } from './index.ts';
 import { pinnedRevision, revisionNotFound, revisionNumber } from './revision-reads.ts';
 
@@ -46,11 +48,14 @@ export async function revisionRoutes(
     Body: {
       changeRequest: string;
       simulate?: { outcome: Simulation['outcome']; durationMs?: number };
+      context?: ProjectContext;
     };
   }>(
     '/projects/:projectId/revisions',
     {
       config: { operationId: 'createRevision', rateLimit: 'create' },
+      // Room for a codebase digest (`context`); every other route keeps the global limit.
+      bodyLimit: CONTEXT_BODY_LIMIT_BYTES,
       schema: {
         params: projectIdParams,
         headers: {
@@ -68,7 +73,7 @@ export async function revisionRoutes(
     async (request, reply) => {
       const { projectId } = request.params;
       const id = projectId.toLowerCase();
-      const { changeRequest, simulate } = request.body;
+      const { changeRequest, simulate, context } = request.body;
       if (changeRequest.trim() === '') {
         throw new ApiError('VALIDATION_ERROR', 'changeRequest must say what to change.', {
           details: { invalid_fields: { changeRequest: 'must not be blank' } },
@@ -81,6 +86,8 @@ export async function revisionRoutes(
           },
         });
       }
+      // Checked and redacted before anything is claimed or stored: the raw text goes no further.
+      const repository = await preparedContext(context);
       const respond = (created: Extract<CreateRevisionOutcome, { outcome: 'created' }>) => ({
         status: 202,
         headers: {
@@ -109,6 +116,7 @@ export async function revisionRoutes(
                 outcome: simulate.outcome,
                 durationMs: simulate.durationMs ?? 0,
               },
+              repository,
             },
             { withinTransaction: (tx, created) => remember(tx, respond(created)) },
           );
@@ -143,6 +151,19 @@ export async function revisionRoutes(
               `Revision ${outcome.revision} of this project is still running; wait for it to end or cancel it first.`,
               {
                 details: { resource_type: 'project', resource_id: id, revision: outcome.revision },
+              },
+            );
+          case 'not_grounded':
+            throw new ApiError(
+              'VALIDATION_ERROR',
+              'This project was created without a codebase: create a grounded project (with context) to describe one.',
+              {
+                details: {
+                  invalid_fields: {
+                    context:
+                      'this project was created without a codebase: create a grounded project',
+                  },
+                },
               },
             );
           default: {

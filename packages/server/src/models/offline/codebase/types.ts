@@ -17,6 +17,8 @@ export interface Found {
   name: string;
   /** The path it was read from, e.g. `package.json` or `src/db/pool.ts`. */
   evidence: string;
+  /** What in that file shows it, when it is not the name itself: `pg ^8.11.3`, `a postgres:// URL`. */
+  detail?: string;
 }
 
 /** One technology of the stack, in the layer it serves. */
@@ -51,6 +53,8 @@ export interface Entity {
   name: string;
   file: string;
   columns: readonly string[];
+  /** Other files that define the same table or model (a migration and an ORM model). */
+  alsoIn?: readonly string[];
 }
 
 /** Everything read from a digest. */
@@ -71,7 +75,14 @@ export interface CodebaseFacts {
   /** Manifests read: `package.json`, `pyproject.toml`, `go.mod`… */
   manifests: readonly string[];
   /** Test files and the command that runs them, when a manifest says it. */
-  tests: { files: readonly string[]; command?: string };
+  tests: {
+    files: readonly string[];
+    command?: string;
+    /** The manifest (or file) the command comes from: `package.json`, `pyproject.toml`. */
+    commandEvidence?: string;
+  };
+  /** Conventions the repository's own files set: a linter, a formatter, strict types. */
+  conventions?: readonly Found[];
   /** Every path of the digest, for naming files. */
   paths: readonly string[];
 }

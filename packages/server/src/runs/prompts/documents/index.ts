@@ -1,6 +1,7 @@
 import type { DocumentPrompt } from '../types.ts';
 import { API_DESIGN } from './api-design.ts';
 import { ARCHITECTURE } from './architecture.ts';
+import { CODEBASE_OVERVIEW } from './codebase-overview.ts';
 import { DATA_MODEL } from './data-model.ts';
 import { IMPLEMENTATION_PLAN } from './implementation-plan.ts';
 import { MCP_RESOURCES_AND_PROMPTS } from './mcp-resources-and-prompts.ts';
@@ -16,6 +17,7 @@ import { USER_STORIES } from './user-stories.ts';
 
 const ALL: readonly DocumentPrompt[] = [
   PROJECT_BRIEF,
+  CODEBASE_OVERVIEW,
   PRODUCT_REQUIREMENTS,
   USER_STORIES,
   ARCHITECTURE,

@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsdown';
 
 // The published CLI: one ESM file, dist/bin.js, that keeps the `#!/usr/bin/env node` line
-// of src/bin.ts. It imports only Node's built-ins and @pgs/client (installed beside it). The
-// MCP SDK (`pgs mcp`) and what it needs are bundled: the CLI then installs with nothing but
-// the SDK's tarball, offline too, and the list below fails the build when the bundle would
-// take in anything else.
+// of src/bin.ts. It imports only Node's built-ins, @pgs/client (installed beside it, with
+// its /repository entry for --repo) and gpt-tokenizer (o200k counts of --repo's files; a
+// dependency, not bundled: its tables are megabytes that only --repo loads). The MCP SDK
+// (`pgs mcp`) and what it needs are bundled, and the list below fails the build when the
+// bundle would take in anything else.
 export default defineConfig({
   entry: { bin: 'src/bin.ts' },
   format: 'esm',
@@ -15,8 +16,8 @@ export default defineConfig({
   fixedExtension: false,
   dts: false,
   deps: {
-    neverBundle: ['@pgs/client'],
-    onlyImport: ['@pgs/client'],
+    neverBundle: [/^@pgs\/client(\/|$)/, /^gpt-tokenizer(\/|$)/],
+    onlyImport: ['@pgs/client', 'gpt-tokenizer'],
     alwaysBundle: [/^@modelcontextprotocol\/sdk(\/|$)/],
     onlyBundle: [
       /^@modelcontextprotocol\/sdk(\/|$)/,

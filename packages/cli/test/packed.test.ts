@@ -8,6 +8,7 @@ import {
   installProject,
   NPM_AVAILABLE,
   type Packed,
+  packDependencies,
   packWorkspaces,
   programErrors,
   targetNode,
@@ -40,12 +41,10 @@ describe.skipIf(skip)(TITLE, () => {
     // One after the other: the builds and the server's first start both want the CPU.
     const tarballs = await packWorkspaces(['@pgs/client', '@pgs/cli'], tmp);
     packed = tarballs.find((p) => p.name === '@pgs/cli')!;
+    const dependencies = await packDependencies(['@pgs/client', '@pgs/cli'], tmp);
     [server] = await Promise.all([
       startRealServer(),
-      installProject(
-        project,
-        tarballs.map((p) => p.tarball),
-      ),
+      installProject(project, [...tarballs.map((p) => p.tarball), ...dependencies]),
     ]);
   }, 240_000);
 
@@ -65,7 +64,7 @@ describe.skipIf(skip)(TITLE, () => {
       type: 'module',
       engines: { node: '>=20' },
       bin: { pgs: './dist/bin.js' },
-      dependencies: { '@pgs/client': `^${VERSION}` },
+      dependencies: { '@pgs/client': `^${VERSION}`, 'gpt-tokenizer': expect.any(String) },
     });
     for (const field of ['devDependencies', 'scripts', 'private']) {
       expect(manifest, field).not.toHaveProperty(field);
@@ -115,4 +114,25 @@ describe.skipIf(skip)(TITLE, () => {
     const written = (await readdir(join(project, 'habits'))).filter((f) => f.endsWith('.md'));
     expect(written.length).toBeGreaterThanOrEqual(5);
   }, 120_000);
+
+  it(`npx pgs generate --repo --dry-run digests a codebase on ${node.label}`, async () => {
+    // The CLI's own install is a codebase: a manifest, a README, and node_modules left out.
+    const dryRun = await pgs([
+      'generate',
+      'Add team billing',
+      '--repo',
+      '.',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(programErrors(dryRun.stderr)).toBe('');
+    expect(dryRun.code).toBe(0);
+    const report = JSON.parse(dryRun.stdout);
+    expect(report.files.map((f: { path: string }) => f.path)).toContain('package.json');
+    expect(report.skipped).toContainEqual({
+      path: 'node_modules/',
+      kind: 'excluded',
+      reason: 'excluded by default (node_modules/)',
+    });
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   installProject,
   NPM_AVAILABLE,
   type Packed,
+  packDependencies,
   packWorkspaces,
   targetNode,
   userEnv,
@@ -19,6 +20,8 @@ import { type RealServer, ROOT, startRealServer } from './pgs-server.ts';
 // against the real server. Nothing of the repository is reachable from that project.
 
 const README = join(ROOT, 'packages/client/README.md');
+/** A password planted in the repository the packed builder digests: redacted, never printed. */
+const PLANTED = ['pk', '7Hq2', 'Zm9x', 'Lw4v'].join('-');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const node = targetNode();
 // Only a machine without npm cannot run this; CI always has it.
@@ -26,6 +29,7 @@ const skip = !NPM_AVAILABLE && process.env.CI !== 'true';
 
 /** A TypeScript user of the package: compiles only if the bundled declarations are whole. */
 const CONSUMER = `import { NotFoundError, Pgs, type CreditBalance, type ProjectStatus, type ProjectType } from '@pgs/client';
+import { buildRepositoryDigest, type DigestReport } from '@pgs/client/repository';
 
 const pgs = new Pgs({ apiKey: 'pgs_test_x', baseUrl: 'http://127.0.0.1:3000' });
 export const type: ProjectType = 'mcp';
@@ -48,6 +52,15 @@ export async function summary(id: string): Promise<string> {
     if (error instanceof NotFoundError) return \`no such project (\${error.requestId})\`;
     throw error;
   }
+}
+
+// The two entries' declarations are bundled apart; a digest of one is a context of the other.
+export async function grounded(): Promise<DigestReport> {
+  const { repository, report } = await buildRepositoryDigest('.', { budgetTokens: 30_000 });
+  await pgs.projects.create({ idea: 'Add team billing to the app', context: { repository } });
+  // @ts-expect-error -- a digest has no such option: the options survived the bundling
+  await buildRepositoryDigest('.', { budget: 30_000 });
+  return report;
 }
 `;
 
@@ -83,7 +96,11 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     project = join(tmp, 'app');
     // One after the other: the build and the server's first start both want the CPU.
     [packed] = (await packWorkspaces(['@pgs/client'], tmp)) as [Packed];
-    [server] = await Promise.all([startRealServer(), installProject(project, [packed.tarball])]);
+    const dependencies = await packDependencies(['@pgs/client'], tmp);
+    [server] = await Promise.all([
+      startRealServer(),
+      installProject(project, [packed.tarball, ...dependencies]),
+    ]);
   }, 240_000);
 
   afterAll(async () => {
@@ -91,12 +108,14 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  it('holds the built ESM and declarations, the README and a manifest without dependencies', async () => {
+  it('holds the built ESM and declarations, the README and a manifest whose dependencies only ./repository uses', async () => {
     expect(packed.files).toEqual([
       'LICENSE',
       'README.md',
       'dist/index.d.ts',
       'dist/index.js',
+      'dist/repository.d.ts',
+      'dist/repository.js',
       'package.json',
     ]);
 
@@ -109,11 +128,18 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
       type: 'module',
       sideEffects: false,
       engines: { node: '>=20' },
-      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+      exports: {
+        '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+        './repository': { types: './dist/repository.d.ts', import: './dist/repository.js' },
+      },
       files: ['dist'],
     });
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      '@secretlint/core',
+      '@secretlint/secretlint-rule-preset-recommend',
+      'ignore',
+    ]);
     for (const field of [
-      'dependencies',
       'peerDependencies',
       'optionalDependencies',
       'bundleDependencies',
@@ -133,7 +159,53 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     const dts = await readFile(join(installed, 'dist/index.d.ts'), 'utf8');
     expect(dts).not.toMatch(statement);
     expect(dts).not.toMatch(/['"]@pgs\/contract['"]|<reference /);
+
+    // The Node-only entry imports Node's built-ins and its declared dependencies, nothing
+    // else: the contract's rules are bundled into it.
+    const repository = await readFile(join(installed, 'dist/repository.js'), 'utf8');
+    const imported = [...repository.matchAll(/^import\b.*?from\s*['"]([^'"]+)['"]/gm)].map(
+      (m) => m[1],
+    );
+    expect(imported.filter((id) => !id?.startsWith('node:')).sort()).toEqual([
+      '@secretlint/core',
+      '@secretlint/secretlint-rule-preset-recommend',
+      'ignore',
+    ]);
+    const repositoryDts = await readFile(join(installed, 'dist/repository.d.ts'), 'utf8');
+    expect(repositoryDts).not.toMatch(/['"]@pgs\/contract(\/[^'"]*)?['"]|<reference /);
   });
+
+  it(`builds a repository digest with @pgs/client/repository on ${node.label}`, async () => {
+    const repo = join(tmp, 'repo');
+    await mkdir(join(repo, 'src'), { recursive: true });
+    await writeFile(join(repo, 'package.json'), '{ "name": "packed-repo" }\n');
+    await writeFile(join(repo, '.gitignore'), 'generated/\n');
+    await mkdir(join(repo, 'generated'));
+    await writeFile(join(repo, 'generated/out.js'), 'x\n');
+    await writeFile(join(repo, '.env'), `TOKEN=${PLANTED}\n`);
+    await writeFile(join(repo, 'src/db.ts'), `connect('postgres://app:${PLANTED}@db/app');\n`);
+    await writeFile(
+      join(project, 'digest.js'),
+      `import { buildRepositoryDigest } from '@pgs/client/repository';\n` +
+        `console.log(JSON.stringify(await buildRepositoryDigest(${JSON.stringify(repo)})));\n`,
+    );
+    const run = await exec(node.path, ['digest.js'], { cwd: project, env: userEnv() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(PLANTED);
+    const { repository, report } = JSON.parse(run.stdout);
+    expect(repository.name).toBe('packed-repo');
+    expect(repository.files.map((f: { path: string }) => f.path)).toEqual([
+      'package.json',
+      'src/db.ts',
+      '.gitignore',
+    ]);
+    expect(report.redactions).toBe(1);
+    expect(report.skipped.map((s: { path: string; kind: string }) => [s.path, s.kind])).toEqual([
+      ['.env', 'secret-file'],
+      ['generated/', 'ignored'],
+    ]);
+  }, 60_000);
 
   it(`runs the README quickstart as plain JavaScript on ${node.label}`, async () => {
     const readme = await readFile(README, 'utf8');

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
 import { cleanEnv, ROOT } from './pgs-server.ts';
 
 // Helpers of the tests that install the packed packages (npm pack) into a project outside
@@ -232,6 +232,63 @@ export async function packWorkspaces(names: readonly string[], destination: stri
       }),
     );
   });
+}
+
+/** The directory of package `name` as Node resolves it from `from`: the nearest node_modules up to the root. */
+async function installedDir(name: string, from: string): Promise<string> {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (await stat(join(candidate, 'package.json')).catch(() => undefined)) return candidate;
+    if (dir === ROOT || dirname(dir) === dir) {
+      throw new Error(`${name} is not installed (from ${from}): run npm install`);
+    }
+  }
+}
+
+async function manifestDependencies(dir: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  return Object.keys(manifest.dependencies ?? {});
+}
+
+/**
+ * The registry packages that workspace packages `names` depend on at run time, with theirs,
+ * each packed (`npm pack <folder>`, no scripts) from the repository's node_modules into
+ * `destination`. \`npm install --offline\` of a workspace tarball needs every dependency's
+ * registry metadata in npm's cache, which an install from the lockfile never puts there;
+ * these tarballs, installed beside it, stand in for the registry. Empty when they have none.
+ *
+ * @example
+ * const deps = await packDependencies(['@pgs/client'], tmp); // ignore, @secretlint/core, debug, …
+ */
+export async function packDependencies(
+  names: readonly string[],
+  destination: string,
+): Promise<string[]> {
+  const found = new Map<string, string>();
+  const visit = async (name: string, from: string): Promise<void> => {
+    if (name.startsWith('@pgs/') || found.has(name)) return;
+    const dir = await installedDir(name, from);
+    found.set(name, dir);
+    for (const dependency of await manifestDependencies(dir)) await visit(dependency, dir);
+  };
+  for (const name of names) {
+    const workspace = join(ROOT, 'packages', name.replace('@pgs/', ''));
+    for (const dependency of await manifestDependencies(workspace)) {
+      await visit(dependency, workspace);
+    }
+  }
+  if (found.size === 0) return [];
+  const run = await exec(
+    'npm',
+    ['pack', ...found.values(), '--ignore-scripts', '--pack-destination', destination, '--json'],
+    { cwd: destination, env: userEnv() },
+  );
+  if (run.code !== 0)
+    throw new Error(`npm pack of the dependencies exited ${run.code}\n${run.stderr}`);
+  const report = JSON.parse(run.stdout) as { filename: string }[];
+  return report.map((entry) => join(destination, entry.filename));
 }
 
 /**

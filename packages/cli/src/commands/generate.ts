@@ -1,3 +1,4 @@
+import type { ProjectContext } from '@pgs/client';
 import type { Command } from '../context.ts';
 import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
@@ -11,6 +12,15 @@ import {
   simulateValue,
 } from './common.ts';
 import { EVENTS_PROGRESS_HELP, followToResult } from './live.ts';
+import {
+  buildDigest,
+  contextOf,
+  digestSummary,
+  printDryRun,
+  REPO_OPTIONS,
+  REPO_OPTIONS_HELP,
+  repoValues,
+} from './repo.ts';
 import { deliver, reportFailure, WAIT_OPTIONS_HELP, waitWithProgress } from './results.ts';
 
 const NAME = 'generate';
@@ -25,7 +35,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -42,6 +52,7 @@ Options:
                          document's credits halved, rounded up), standard (the default)
                          or deep (edge cases, failure modes, rationale; x1.5, rounded up)
   --name NAME            the project's name; generated when absent
+${REPO_OPTIONS_HELP}
   --out DIR              where to write the documents; default ./<project-name>/ (or
                          ./<project-name>-2/ ... when that holds files). A given DIR
                          must be missing or empty, unless --force
@@ -57,11 +68,17 @@ ${EVENTS_PROGRESS_HELP}
 With --json: no progress; one line on stdout, the final status as the API returns it
 (with --no-wait, the created in-progress status). The documents are written all the same.
 
+With --repo, the documents describe the system that exists (its stack, components and
+files) and plan the idea as a change to it. A line before the project starts says what
+is sent (files, bytes, tokens, secrets redacted, files left out); --dry-run lists it.
+
 A project that ends failed prints the reason and exits 9 (its credits were refunded).
 
 Examples:
   pgs generate "A habit tracker for remote teams" --out ./habits
   pgs generate "A shared shopping list for flatmates" --detail brief
+  pgs generate "Add team billing" --repo . --dry-run
+  pgs generate "Add team billing" --repo . --repo-budget 30000 --out ./billing
   ID=$(pgs generate "An MCP server for our wiki" --type mcp --no-wait)
   pgs wait "$ID" --out ./wiki-mcp`,
   options: {
@@ -76,6 +93,7 @@ Examples:
     'max-wait': { type: 'string' },
     simulate: { type: 'string' },
     duration: { type: 'string' },
+    ...REPO_OPTIONS,
   },
   async run(ctx) {
     const { values } = ctx;
@@ -104,13 +122,25 @@ Examples:
         `pgs ${NAME}`,
       );
     }
+    const repo = repoValues(values, NAME);
+    if (repo?.dryRun) {
+      printDryRun(ctx, await buildDigest(ctx, repo, NAME));
+      return;
+    }
     // Before the price is reserved: a DIR that holds files would fail only at the end.
     if (out !== undefined) await checkOutDir(ctx.io.cwd ?? process.cwd(), out, force, NAME);
     if (out !== undefined) ctx.errorContext.outDir = out;
+    let context: ProjectContext | undefined;
+    if (repo !== undefined) {
+      const built = await buildDigest(ctx, repo, NAME);
+      context = contextOf(built, repo, NAME);
+      // On stderr with --no-wait, whose stdout is the project id alone.
+      if (!ctx.json) (noWait ? ctx.io.stderr : ctx.io.stdout).write(`${digestSummary(built)}\n`);
+    }
 
     const pgs = ctx.client();
     const created = await pgs.projects.create(
-      { idea, type, detail, name, simulate },
+      { idea, type, detail, name, simulate, context },
       { signal: ctx.io.signal },
     );
     if (noWait) {

@@ -1,6 +1,7 @@
 import type {
   DeltaSummary,
   Pgs,
+  ProjectContext,
   RevisionAnalysedData,
   RevisionCreated,
   RevisionResult,
@@ -11,6 +12,15 @@ import { GenerationFailedError, UsageError } from '../errors.ts';
 import { createProgressView, formatDuration } from '../progress.ts';
 import { API_OPTIONS, durationValue, simulateValue } from './common.ts';
 import { createEventView, followEvents } from './live.ts';
+import {
+  buildDigest,
+  contextOf,
+  digestSummary,
+  printDryRun,
+  REPO_OPTIONS,
+  REPO_OPTIONS_HELP,
+  repoValues,
+} from './repo.ts';
 
 const NAME = 'revise';
 
@@ -156,7 +166,8 @@ function report(ctx: CommandContext, { result, analysisShown }: Ended): void {
 export const revise: Command = {
   name: NAME,
   summary: 'Change a completed project with one sentence (a revision)',
-  usage: 'pgs revise ID "<change request>" [--no-follow | --wait] [--max-wait DURATION] [--json]',
+  usage:
+    'pgs revise ID "<change request>" [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--no-follow | --wait] [--max-wait DURATION] [--json]',
   credential: 'api-key',
   help: `Starts a revision of a completed project and follows it to its end. The server reads the
 change request against the project's requirements as deltas (requirement groups FR-n
@@ -171,6 +182,7 @@ Arguments:
   "<change request>"     what to change, in plain words (at most 4,000 characters)
 
 Options:
+${REPO_OPTIONS_HELP}
   --no-follow            print the revision's number and exit; follow it with pgs watch ID
   --wait                 wait by polling the revision instead of following the event
                          stream (a bar on a terminal, lines otherwise); the same summary
@@ -187,6 +199,10 @@ rewritten, then the revision's number, the documents changed (and those kept
 unchanged) and the credits consumed. On a terminal, documents are lines under one status
 line redrawn in place, as for pgs generate.
 
+With --repo, the revision reads the codebase as it is now (without it, the digest sent
+before stays in force); a line before it starts says what is sent. Only a project
+created with --repo takes one: the server refuses it for the others.
+
 With --json: no progress; one line on stdout, the final revision as the API returns it
 (with --no-follow, the started revision: projectId, revision, status,
 estimatedCompletionMs).
@@ -196,6 +212,7 @@ its credits were refunded, and the previous revision stays current.
 
 Examples:
   pgs revise "$ID" "Add SMS reminders two days before each appointment; drop the medical records"
+  pgs revise "$ID" "Bill teams per seat" --repo . --dry-run
   pgs history "$ID"
   pgs diff "$ID"`,
   options: {
@@ -205,6 +222,7 @@ Examples:
     'max-wait': { type: 'string' },
     simulate: { type: 'string' },
     duration: { type: 'string' },
+    ...REPO_OPTIONS,
   },
   async run(ctx) {
     const { values, positionals } = ctx;
@@ -230,11 +248,25 @@ Examples:
     const maxWaitMs = durationValue(values, 'max-wait', NAME);
     const durationMs = durationValue(values, 'duration', NAME, { max: 600_000 });
     const simulate = simulateValue(values, durationMs, NAME);
+    const repo = repoValues(values, NAME);
+    let context: ProjectContext | undefined;
+    if (repo !== undefined) {
+      const built = await buildDigest(ctx, repo, NAME);
+      if (repo.dryRun) {
+        printDryRun(ctx, built);
+        return;
+      }
+      context = contextOf(built, repo, NAME);
+      // On stderr with --no-follow, whose stdout is the revision's number alone.
+      if (!ctx.json) {
+        (follow === 'none' ? ctx.io.stderr : ctx.io.stdout).write(`${digestSummary(built)}\n`);
+      }
+    }
 
     const pgs = ctx.client();
     const created = await pgs.projects.revisions.create(
       projectId,
-      { changeRequest, simulate },
+      { changeRequest, simulate, context },
       { signal: ctx.io.signal },
     );
     ctx.errorContext.projectId = created.projectId;

@@ -1,6 +1,7 @@
 /** The parameters, options and small types of the projects resource. */
 import type {
   ArchiveLayout,
+  ProjectContext,
   ProjectInProgress,
   ProjectState,
   ProjectStatus,
@@ -35,6 +36,13 @@ export interface ProjectCreateParams {
    * (the default) or `deep` (more depth, one and a half times the price).
    */
   detail?: 'brief' | 'standard' | 'deep' | undefined;
+  /**
+   * The existing codebase the project is grounded in: `{ repository: { name, commit?, files } }`.
+   * Build it with `buildRepositoryDigest` of `@pgs/client/repository` (Node), which picks
+   * what explains the system within a token budget and redacts secrets; the server
+   * refuses secret files, binary text and bad paths, and redacts again before storing.
+   */
+  context?: ProjectContext | undefined;
 }
 
 /** The in-progress status of a project just created, with what came with the 202. */

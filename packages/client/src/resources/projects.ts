@@ -105,6 +105,7 @@ export class Projects extends ProjectResults {
     if (params.name !== undefined) body.name = params.name;
     if (params.maxCostUsd !== undefined) body.maxCostUsd = params.maxCostUsd;
     if (params.detail !== undefined) body.detail = params.detail;
+    if (params.context !== undefined) body.context = params.context;
     if (params.simulate !== undefined) {
       body.simulate = {
         outcome: params.simulate.outcome,

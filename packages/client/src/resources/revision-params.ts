@@ -1,6 +1,7 @@
 /** The parameters, options and small types of the revisions resource. */
 import type {
   DiffFormat,
+  ProjectContext,
   RevisionAcceptedResponse,
   RevisionCompleted,
   RevisionDiffResponse,
@@ -18,6 +19,11 @@ export interface RevisionCreateParams {
    * one it finds nothing in fails, whatever the outcome asked.
    */
   simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
+  /**
+   * The codebase as it is now, to ground the revision in (as `context` of `projects.create`;
+   * build it with `buildRepositoryDigest` of `@pgs/client/repository`).
+   */
+  context?: ProjectContext | undefined;
 }
 
 /** The body of a 202 from `createRevision`: `{ projectId, revision, status, estimatedCompletionMs }`. */

@@ -91,6 +91,7 @@ export class Revisions extends APIResource {
     options: RequestOptions = {},
   ): Promise<RevisionCreated> {
     const body: Record<string, unknown> = { changeRequest: params.changeRequest };
+    if (params.context !== undefined) body.context = params.context;
     if (params.simulate !== undefined) {
       body.simulate = {
         outcome: params.simulate.outcome,

@@ -69,7 +69,9 @@ describe('revisionPrice', () => {
       Object.entries(DOCUMENT_PRICES)
         .filter(([, price]) => !price.revisable)
         .map(([kind]) => kind),
-    ).toEqual(['project-brief']);
+      // The codebase overview is rewritten only by a revision that sends a new digest,
+      // which the console never does (docs/brownfield.md).
+    ).toEqual(['project-brief', 'codebase-overview']);
     const brief = DOCUMENT_PRICES['project-brief']!.credits;
     for (const type of ['web', 'mobile', 'mcp'] as const) {
       expect(revisionPrice(type)).toEqual({

@@ -3,7 +3,8 @@ import type { ProjectCreateParams, ProjectType } from '@pgs/client';
 /** One row of the credits table: what a kind of document costs and the types that have it. */
 interface DocumentPrice {
   credits: number;
-  types: 'all' | ProjectType;
+  /** `grounded`: only a project created with a codebase digest has it (docs/brownfield.md). */
+  types: 'all' | ProjectType | 'grounded';
   /**
    * Whether a revision may rewrite it: the requirements and every document that builds on
    * them in the catalogue (docs/revisions.md), which is every kind but the brief.
@@ -22,6 +23,9 @@ interface DocumentPrice {
  */
 export const DOCUMENT_PRICES: Readonly<Record<string, DocumentPrice>> = {
   'project-brief': { credits: 5, types: 'all', revisable: false },
+  // The console creates no grounded project and its revisions send no digest, the only
+  // revisions that rewrite this one: none of its prices counts it.
+  'codebase-overview': { credits: 5, types: 'grounded', revisable: false },
   'product-requirements': { credits: 8, types: 'all', revisable: true },
   'user-stories': { credits: 5, types: 'all', revisable: true },
   architecture: { credits: 8, types: 'all', revisable: true },

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnavailable, recordFailure } from './helpers/browser.ts';
 import { type Suite, startSuite } from './helpers/suite.ts';
+import { codebaseProvenance } from './scenarios/codebase.ts';
 import { errorsAndSafety } from './scenarios/errors-and-safety.ts';
 import { firstVisit } from './scenarios/first-visit.ts';
 import { engineProvenance } from './scenarios/provenance.ts';
@@ -36,6 +37,7 @@ describe.skipIf(skip !== undefined)('the console in Chromium', { timeout: 60_000
 
   describe('a first visit', () => firstVisit(current));
   describe('who wrote a project', () => engineProvenance(current));
+  describe('the codebase a project is grounded in', () => codebaseProvenance(current));
   describe('revising a project', () => revisions(current));
   describe('errors and safety', () => errorsAndSafety(current));
 

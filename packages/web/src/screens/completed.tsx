@@ -14,6 +14,7 @@ import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { authorship, documentPart, writtenBy } from '../provenance.ts';
+import { CodebaseSection } from './codebase.tsx';
 import { StatusBadge } from './projects.tsx';
 import {
   DocumentCost,
@@ -28,11 +29,11 @@ const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'
 
 /**
  * A completed project: who wrote it (a plain notice when no AI model did, else the models in
- * the meta line) and what its model calls cost, description, questionnaire, one tab per
- * document with its cost and what the quality gate still finds in it, the archive, and the
- * trace (coverage and findings). With `revision`, every read (provenance, trace, archive) is
- * pinned to that revision, for a revision other than the current one; without it they
- * follow the current revision.
+ * the meta line) and what its model calls cost, description, questionnaire, the codebase it
+ * is grounded in (when it is), one tab per document with its cost and what the quality gate
+ * still finds in it, the archive, and the trace (coverage and findings). With `revision`,
+ * every read (provenance, codebase, trace, archive) is pinned to that revision, for a
+ * revision other than the current one; without it they follow the current revision.
  *
  * @example
  * <CompletedProject status={status} />
@@ -46,7 +47,7 @@ export function CompletedProject({
 }) {
   const { project, metadata } = status;
   const seconds = Math.max(1, Math.round(metadata.generationTimeMs / 1000));
-  const { provenance, problem } = useProvenance(status.projectId, revision);
+  const { provenance, problem, retry } = useProvenance(status.projectId, revision);
   const who = provenance && authorship(provenance);
   return (
     <>
@@ -62,7 +63,15 @@ export function CompletedProject({
         {provenance && <ProjectCost provenance={provenance} />}
         {who?.kind === 'offline' && <OfflineNotice />}
         {problem && (
-          <p class="hint">Which engine wrote these documents could not be read: {problem.text}</p>
+          <>
+            <p class="hint">
+              Which engine wrote these documents, and from which codebase, could not be read:{' '}
+              {problem.text}
+            </p>
+            <button type="button" class="secondary" onClick={retry}>
+              Try again
+            </button>
+          </>
         )}
         <p class="description">{project.description}</p>
         <h2>Questionnaire</h2>
@@ -85,6 +94,7 @@ export function CompletedProject({
           ))}
         </dl>
       </section>
+      {provenance && <CodebaseSection provenance={provenance} />}
       <section class="card" aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents</h2>
         <DownloadAll projectId={status.projectId} name={project.name} revision={revision} />

@@ -89,6 +89,11 @@ export function NewProjectScreen() {
         <p id="idea-hint" class="hint">
           Your project idea in plain words, 10 to 5,000 characters.
         </p>
+        {/* The console sends no codebase: reading a working tree is the CLI's and the SDK's job. */}
+        <p class="hint">
+          To ground a project in an existing codebase, run <code>pgs generate "…" --repo .</code> in
+          it.
+        </p>
 
         <div class="row">
           <div>

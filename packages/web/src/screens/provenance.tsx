@@ -1,5 +1,5 @@
 import type { GateFinding, PartProvenance, Provenance } from '@pgs/client';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { documentCost, projectCost } from '../cost.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
@@ -9,10 +9,11 @@ import { severityLabel } from '../trace.ts';
 /**
  * A project's provenance (`projects.provenance()`), of revision `revision` when given (else
  * the current one), read once for the revision shown: a completed revision's parts never
- * change. A failed read is returned as its problem; a refused key signs out.
+ * change. A failed read is returned as its problem, and `retry` reads it again; a refused
+ * key signs out.
  *
  * @example
- * const { provenance, problem } = useProvenance(status.projectId, 2);
+ * const { provenance, problem, retry } = useProvenance(status.projectId, 2);
  */
 export function useProvenance(
   projectId: string,
@@ -20,10 +21,13 @@ export function useProvenance(
 ): {
   provenance: Provenance | undefined;
   problem: Problem | undefined;
+  retry: () => void;
 } {
   const { pgs, signOut } = useSession();
   const [provenance, setProvenance] = useState<Provenance | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  const [attempt, setAttempt] = useState(0);
+  // `attempt` (Try again) re-runs the same request.
   useEffect(() => {
     const controller = new AbortController();
     setProvenance(undefined);
@@ -37,8 +41,9 @@ export function useProvenance(
         setProblem(described);
       });
     return () => controller.abort();
-  }, [pgs, projectId, revision, signOut]);
-  return { provenance, problem };
+  }, [pgs, projectId, revision, signOut, attempt]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { provenance, problem, retry };
 }
 
 /**

@@ -77,7 +77,11 @@ export function revisions(current: () => Suite): void {
         (await locator.evaluate((element) => {
           const box = element.getBoundingClientRect();
           return (
-            element === document.activeElement && box.top >= 0 && box.bottom <= window.innerHeight
+            // Scroll positions are whole pixels and layout is not: a heading scrolled to the
+            // top can sit a fraction of a pixel above it, which is still in view.
+            element === document.activeElement &&
+            box.top > -1 &&
+            box.bottom < window.innerHeight + 1
           );
         })) || undefined,
       { what: `focus on ${locator} in view` },

@@ -20,6 +20,9 @@
  *   Anthropic against the fake provider in its prompt-cache mode: requests, input tokens,
  *   the share served from the cache, cache writes, output tokens and the cost at the default
  *   prices; `--record-baseline` keeps them as the "before"; see scripts/bench-cost.ts.
+ * - `--grounded` (only this group, never by default): the three test repositories through the
+ *   SDK's digest builder and the offline engine: what the documents name of each codebase,
+ *   and secrets leaked; see scripts/bench-grounded.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds per status case, the median printed; default 3),
@@ -43,6 +46,7 @@ import {
   stop,
 } from './bench-common.ts';
 import { costBench } from './bench-cost.ts';
+import { groundedBench } from './bench-grounded.ts';
 import { pickupBench } from './bench-pickup.ts';
 import { qualityBench } from './bench-quality.ts';
 import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
@@ -178,6 +182,8 @@ async function main() {
   if (process.argv.includes('--quality')) return qualityBench();
   // `--cost` runs only that group: six projects whose tokens are counted, not a load to time.
   if (process.argv.includes('--cost')) return costBench();
+  // `--grounded` runs only that group: three grounded projects whose documents are read.
+  if (process.argv.includes('--grounded')) return groundedBench();
   const only = (process.env.BENCH_ONLY ?? Object.keys(GROUPS).join(','))
     .split(',')
     .map((name) => name.trim())

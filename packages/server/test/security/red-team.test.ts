@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import { DRAIN_MAX_BYTES } from '../../src/api/drain.ts';
@@ -204,8 +205,8 @@ describe('findings of the red-team probe (issue 22)', () => {
       expect(res.statusCode).toBe(404);
     });
 
-    it('a 2 MB body is read and dropped, so the client reads its 413 every time', async () => {
-      const big = JSON.stringify({ idea: 'x'.repeat(2_000_000) });
+    it('a body past the route limit (createProject takes 4 MiB, for a codebase digest) is read and dropped, so the client reads its 413 every time', async () => {
+      const big = JSON.stringify({ idea: 'x'.repeat(CONTEXT_BODY_LIMIT_BYTES + 1_000_000) });
       const before = await listed();
       for (let i = 0; i < 5; i++) {
         const res = await fetch(`http://127.0.0.1:${port}/api/v1/projects`, {

@@ -119,7 +119,7 @@ describe('pgs generate --repo', () => {
     );
     expect(lines).toContainEqual(expect.stringMatching(/^node_modules\/\s+excluded by default/));
     expect(lines.slice(-2)).toEqual([
-      `Total: ${report.files.length} files, ${report.totalBytes} bytes, ${report.tokens} of 60000 tokens, 2 secrets redacted, 3 left out.`,
+      `Total: ${report.files.length} files, ${report.totalBytes} bytes, ${report.tokens} of 40000 tokens, 2 secrets redacted, 3 left out.`,
       'Nothing was sent (--dry-run).',
     ]);
     for (const text of neverPrinted()) expect(r.stdout).not.toContain(text);

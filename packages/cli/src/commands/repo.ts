@@ -29,7 +29,7 @@ export const REPO_OPTIONS_HELP = `  --repo DIR             ground it in the code
                          certificates) are left out, and secrets inside files are
                          replaced by [redacted:<rule>] before anything is sent
   --repo-budget TOKENS   with --repo: at most this many tokens of files (o200k);
-                         default 60000
+                         default 40000
   --dry-run              with --repo: print what would be sent (each file with its
                          size, tokens and category, what was left out and why, the
                          totals) and exit 0 without calling the server; never prints

@@ -5,8 +5,12 @@ import { readCommit, readName } from './git.ts';
 import { type FileCategory, rankPaths } from './rank.ts';
 import { type Candidate, type SkippedFile, tooLarge, walkRepository } from './walk.ts';
 
-/** The token budget of a digest when none is given: what fits a model's prompt beside the rest. */
-export const DEFAULT_BUDGET_TOKENS = 60_000;
+/**
+ * The token budget of a digest when none is given: the share of a prompt the server gives the
+ * codebase (40,000 tokens beside the earlier documents, docs/brownfield.md); files past it
+ * would be stored and then left out of every prompt.
+ */
+export const DEFAULT_BUDGET_TOKENS = 40_000;
 
 /**
  * Once this many files in a row did not fit the budget or the total size, the builder

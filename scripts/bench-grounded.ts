@@ -11,7 +11,8 @@
  * - tasks that implement a requirement naming files, and the share of files named that exist
  *   in the repository or are marked new;
  * - planted secrets found in what the builder sent, in the documents or in provenance;
- * - the builder's time and the digest's size and tokens.
+ * - the builder's time and the digest's size and tokens;
+ * - the trace: FRs reaching a criterion, a component and a task, and findings.
  *
  * Options (environment): BENCH_GROUNDED_DUMP (a directory: each project's documents are
  * written under it to read what the figures come from).
@@ -55,6 +56,10 @@ interface Measured {
   tasksWithFiles: [number, number];
   filesReal: [number, number];
   leaks: number;
+  /** FRs reaching a criterion, a component and a task (trace coverage), of all FRs. */
+  traced: [number, number];
+  /** Trace findings: critical, then all. */
+  findings: [number, number];
 }
 
 const section = (markdown: string, title: string) => {
@@ -105,6 +110,13 @@ async function measure(server: Server, work: string, c: (typeof CASES)[number]):
     ]),
   );
   const provenance = (await api(own, 'GET', `/api/v1/projects/${id}/provenance`)).text;
+  const trace = JSON.parse((await api(own, 'GET', `/api/v1/projects/${id}/trace`)).text).data as {
+    coverage: {
+      totals: { frs: number; withCriterion: number; withComponent: number; withTask: number };
+    };
+    findings: { severity: string }[];
+  };
+  const totals = trace.coverage.totals;
   if (process.env.BENCH_GROUNDED_DUMP) {
     const out = path.join(process.env.BENCH_GROUNDED_DUMP, repository.name);
     await mkdir(out, { recursive: true });
@@ -158,6 +170,11 @@ async function measure(server: Server, work: string, c: (typeof CASES)[number]):
     tasksWithFiles: [rows.filter((cells) => (cells[3] ?? '—') !== '—').length, rows.length],
     filesReal: [named.filter((m) => paths.has(m[1]!) || folders.has(m[1]!)).length, named.length],
     leaks: repository.secrets.filter((secret) => everything.includes(secret)).length,
+    traced: [Math.min(totals.withCriterion, totals.withComponent, totals.withTask), totals.frs],
+    findings: [
+      trace.findings.filter((f) => f.severity === 'critical').length,
+      trace.findings.length,
+    ],
   };
 }
 
@@ -186,6 +203,8 @@ export async function groundedBench(): Promise<void> {
         'tasks naming files',
         'files named that exist',
         'secrets leaked',
+        'FRs traced',
+        'findings (critical/all)',
       ],
       ...results.map((r) => [
         r.name,
@@ -200,6 +219,8 @@ export async function groundedBench(): Promise<void> {
         pair(r.tasksWithFiles),
         pair(r.filesReal),
         String(r.leaks),
+        pair(r.traced),
+        `${r.findings[0]}/${r.findings[1]}`,
       ]),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
@@ -213,7 +234,7 @@ export async function groundedBench(): Promise<void> {
     const share = ([k, n]: [number, number]) =>
       n === 0 ? 'n/a' : `${((100 * k) / n).toFixed(0)} %`;
     console.log(
-      `\n  Stack named ${share(sum((r) => r.stack))}, components ${share(sum((r) => r.components))}, routes ${share(sum((r) => r.routes))}, tables ${share(sum((r) => r.entities))}; FRs as changes ${share(sum((r) => r.changes))}; tasks naming files ${share(sum((r) => r.tasksWithFiles))}, of which existing or marked new ${share(sum((r) => r.filesReal))}; technologies invented ${results.reduce((n, r) => n + r.foreign.length, 0)}; secrets leaked ${results.reduce((n, r) => n + r.leaks, 0)}.`,
+      `\n  Stack named ${share(sum((r) => r.stack))}, components ${share(sum((r) => r.components))}, routes ${share(sum((r) => r.routes))}, tables ${share(sum((r) => r.entities))}; FRs as changes ${share(sum((r) => r.changes))}; tasks naming files ${share(sum((r) => r.tasksWithFiles))}, of which existing or marked new ${share(sum((r) => r.filesReal))}; technologies invented ${results.reduce((n, r) => n + r.foreign.length, 0)}; secrets leaked ${results.reduce((n, r) => n + r.leaks, 0)}; FRs traced to a criterion, a component and a task ${share(sum((r) => r.traced))}; critical trace findings ${results.reduce((n, r) => n + r.findings[0], 0)}.`,
     );
   } finally {
     await stop(server.child);

@@ -21,13 +21,18 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildRepositoryDigest } from '@pgs/client/repository';
+import { REPOSITORY_LIMITS, redactSecrets } from '@pgs/contract/repository';
 import {
   EXPRESS_POSTGRES,
   GO_CHI,
+  naiveDigest,
   PYTHON_FASTAPI,
+  TEST_REPOSITORIES,
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { readCodebase } from '../packages/server/src/models/offline/codebase/index.ts';
+import { countTokens as countLinear } from '../packages/server/src/models/tokens.ts';
 import { api, newKey, type Server, startServer, stop } from './bench-common.ts';
 
 const CASES: readonly { repository: TestRepository; idea: string }[] = [
@@ -180,6 +185,46 @@ async function measure(server: Server, work: string, c: (typeof CASES)[number]):
 
 const pair = ([k, n]: [number, number]) => `${k}/${n}`;
 
+/** The median of `runs` timings of `work`, in ms. */
+function median(runs: number, work: () => unknown): number {
+  const times = Array.from({ length: runs }, () => {
+    const started = performance.now();
+    work();
+    return performance.now() - started;
+  }).sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)]!;
+}
+
+/**
+ * The server's own costs for a digest at the contract's limits (1,000 files, 1 MiB): the
+ * offline reader, the second redaction pass, and counting the tokens of a file that is one
+ * run without a break (which a quadratic counter would take a minute over).
+ */
+async function serverCosts(): Promise<void> {
+  const base = TEST_REPOSITORIES.flatMap((r) => naiveDigest(r).files).filter((f) => f.content);
+  const files: { path: string; content: string }[] = [];
+  for (let i = 0; files.length < REPOSITORY_LIMITS.maxFiles; i++)
+    for (const f of base.slice(0, REPOSITORY_LIMITS.maxFiles - files.length))
+      files.push({
+        path: `svc${i}/${f.path}`,
+        content: f.content.repeat(Math.ceil(1040 / f.content.length)).slice(0, 1040),
+      });
+  const bytes = files.reduce((n, f) => n + f.content.length, 0);
+  const read = median(5, () => readCodebase({ name: 'big', commit: null, files }));
+  const redactTimes: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    for (const f of files) await redactSecrets(f.path, f.content);
+    redactTimes.push(performance.now() - started);
+  }
+  redactTimes.sort((a, b) => a - b);
+  const unbroken = 'é'.repeat(REPOSITORY_LIMITS.maxFileBytes / 2);
+  const count = median(3, () => countLinear(unbroken));
+  console.log(
+    `\n  A digest at the limits (${files.length} files, ${bytes} bytes): read by the offline engine in ${read.toFixed(0)} ms, redacted by the server in ${redactTimes[1]!.toFixed(0)} ms (medians); the tokens of a ${REPOSITORY_LIMITS.maxFileBytes}-byte file without a break counted in ${count.toFixed(0)} ms.`,
+  );
+}
+
 export async function groundedBench(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'pgs-bench-grounded-'));
   const server = await startServer(path.join(work, 'data'), {});
@@ -233,6 +278,7 @@ export async function groundedBench(): Promise<void> {
       );
     const share = ([k, n]: [number, number]) =>
       n === 0 ? 'n/a' : `${((100 * k) / n).toFixed(0)} %`;
+    await serverCosts();
     console.log(
       `\n  Stack named ${share(sum((r) => r.stack))}, components ${share(sum((r) => r.components))}, routes ${share(sum((r) => r.routes))}, tables ${share(sum((r) => r.entities))}; FRs as changes ${share(sum((r) => r.changes))}; tasks naming files ${share(sum((r) => r.tasksWithFiles))}, of which existing or marked new ${share(sum((r) => r.filesReal))}; technologies invented ${results.reduce((n, r) => n + r.foreign.length, 0)}; secrets leaked ${results.reduce((n, r) => n + r.leaks, 0)}; FRs traced to a criterion, a component and a task ${share(sum((r) => r.traced))}; critical trace findings ${results.reduce((n, r) => n + r.findings[0], 0)}.`,
     );

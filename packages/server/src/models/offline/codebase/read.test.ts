@@ -230,7 +230,7 @@ describe('readCodebase when evidence is thin', () => {
       },
     );
     expect(files.reduce((n, f) => n + f.content.length, 0)).toBeGreaterThan(1_000_000);
-    // Its speed is measured by `npm run bench -- --codebase`, not asserted here; a reader
+    // Its speed is measured by `npm run bench -- --grounded`, not asserted here; a reader
     // gone quadratic on these files shows as this test's time-out.
     const facts = readCodebase({ name: 'big', commit: null, files });
     expect(facts.paths).toHaveLength(files.length);

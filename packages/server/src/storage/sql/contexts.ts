@@ -42,12 +42,6 @@ export async function insertRepositoryContext(
   await tx.insert(projectContexts).values(row);
 }
 
-/**
- * The digest in force at a revision: the latest sent at or before it (any revision when
- * `atRevision` is absent); undefined for a project created without one.
- *
- * @example const context = await findRepositoryContext(db, projectId, 3)
- */
 /** A stored digest without any file's text: what provenance shows. */
 export type RepositoryContextSummary = Omit<StoredRepositoryContext, 'files'> & {
   files: Omit<StoredContextFile, 'content'>[];
@@ -89,6 +83,12 @@ export async function findRepositoryContextSummary(
   return row;
 }
 
+/**
+ * The digest in force at a revision: the latest sent at or before it (any revision when
+ * `atRevision` is absent); undefined for a project created without one.
+ *
+ * @example const context = await findRepositoryContext(db, projectId, 3)
+ */
 export async function findRepositoryContext(
   q: Tx,
   projectId: string,

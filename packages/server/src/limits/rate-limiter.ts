@@ -33,7 +33,8 @@ export interface RateLimitDecision {
 /** Counts requests against one rule. */
 export interface RateLimiter {
   readonly rule: RateLimitRule;
-  consume(key: string): Promise<RateLimitDecision>;
+  /** Counts `points` uses at once (default 1): a JSON-RPC batch counts each of its messages. */
+  consume(key: string, points?: number): Promise<RateLimitDecision>;
 }
 
 /** Where counters live: in this process, or shared by every API process. */
@@ -103,9 +104,9 @@ export async function createRateLimiter(
   const limiter = backend(rule, store);
   return {
     rule,
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return decision(rule, await limiter.consume(key), true);
+        return decision(rule, await limiter.consume(key, points), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(rule, rejection, false);
         throw rejection;

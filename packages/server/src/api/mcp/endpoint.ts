@@ -7,6 +7,7 @@ import type { Database } from '../../storage/db.ts';
 import { withoutStack } from '../plugins/errors.ts';
 import { closedSignal } from '../routes/projects/common.ts';
 import { errorResponses } from '../routes/schemas.ts';
+import { batchRefusal, countBatch } from './batches.ts';
 import { McpCancellations } from './cancellations.ts';
 import { refuseMalformedParams } from './params.ts';
 import { McpResources } from './resources.ts';
@@ -66,9 +67,10 @@ function refusal(status: number): ApiError {
  * `POST /mcp`: the Model Context Protocol over Streamable HTTP, in stateless mode. Each
  * request gets its own SDK server and transport, which live as long as its answer: nothing
  * is kept between requests, so any API process can answer any of them (docs/mcp.md). It
- * sits behind the API key (401 in the envelope, `WWW-Authenticate`) and counts each request
- * against the key's `mcp` limit; each tool call counts, besides, against the limit of the
- * REST operation it stands for. GET and DELETE (a standalone stream, ending a session)
+ * sits behind the API key (401 in the envelope, `WWW-Authenticate`) and counts each JSON-RPC
+ * message against the key's `mcp` limit (a batch of n counts n; batches are refused from
+ * protocol 2025-06-18 on, which has none); each tool call counts, besides, against the limit
+ * of the REST operation it stands for. GET and DELETE (a standalone stream, ending a session)
  * have no use without sessions: 405, as the specification allows.
  *
  * @example
@@ -109,6 +111,15 @@ export async function mcpEndpoint(app: FastifyInstance, options: McpEndpointOpti
       },
     },
     async (request, reply) => {
+      if (Array.isArray(request.body)) {
+        const version = request.headers['mcp-protocol-version'];
+        const refused = batchRefusal(
+          request.body,
+          typeof version === 'string' ? version : undefined,
+        );
+        if (refused !== undefined) throw refused;
+        await countBatch(options.limiters.mcp, request.principal.keyId, request.body.length, reply);
+      }
       // Aborts when the client leaves or the server shuts down: a waiting tool then answers
       // with the status as it is.
       const closed = closedSignal(reply);

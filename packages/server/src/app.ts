@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
-import { wasAnsweredEarly } from './api/drain.ts';
+import { endThenCut, wasAnsweredEarly } from './api/drain.ts';
 import { KnownRoutes } from './api/known-routes.ts';
 import { mcpEndpoint } from './api/mcp/endpoint.ts';
 import { adminAuth, apiKeyAuth } from './api/plugins/auth.ts';
@@ -58,7 +58,12 @@ export interface AppDeps {
     // Absent: no console at `/` (the test harness); the runtime passes PGS_CONSOLE_DIR.
     Partial<Pick<Config, 'consoleDir'>> &
     // Absent: the defaults of the configuration (HTTP_TIMEOUTS).
-    Partial<Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs'>>;
+    Partial<
+      Pick<
+        Config,
+        'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'drainTimeoutMs'
+      >
+    >;
   database: Database;
   adminToken: string;
   limiters: Limiters;
@@ -107,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const routes = new KnownRoutes();
   const timeouts = { ...HTTP_TIMEOUTS, ...definedOnly(config) };
+  const drain = { maxMs: timeouts.drainTimeoutMs };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: newRequestId,
@@ -136,12 +142,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // A request already answered (its body being drained) gets no second answer.
       if (wasAnsweredEarly(socket as Socket)) socket.destroy();
       else if (socket.writable) {
-        socket.end(clientErrorResponse(error, config.docsUrl, routes, timeouts));
+        const answer = clientErrorResponse(error, config.docsUrl, routes, timeouts);
+        endThenCut(socket, answer, timeouts.drainTimeoutMs);
       } else socket.destroy(error);
     },
     frameworkErrors: (error, request, reply) => {
       const refused = keyInUrlError(request.url) ?? toApiError(error, config.bodyLimitBytes);
-      sendError(reply, refused, config.docsUrl);
+      sendError(reply, refused, config.docsUrl, drain);
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
@@ -209,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorHandling, {
     docsUrl: config.docsUrl,
     bodyLimit: config.bodyLimitBytes,
+    drain,
     routes,
   });
   await app.register(jsonBody);

@@ -39,6 +39,12 @@ export interface Config {
    * long-poll is silent.
    */
   readonly connectionTimeoutMs: number;
+  /**
+   * How long a connection lingers after an answer sent before its request was read whole
+   * (a 401, 408 or 413 to a body still arriving), in milliseconds (`PGS_DRAIN_TIMEOUT_MS`):
+   * time for the client to finish sending and read the answer; then the socket is cut.
+   */
+  readonly drainTimeoutMs: number;
   /** Trust `X-Forwarded-For` from a proxy in front of the server (client address for limits). */
   readonly trustProxy: boolean;
   /** Create a development account with a test key on the first start of an empty database. */
@@ -102,11 +108,12 @@ export interface ProviderSettings {
 
 /** The HTTP time limits' defaults, in milliseconds (the app's too, when a config names none). */
 export const HTTP_TIMEOUTS: Readonly<
-  Record<'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs', number>
+  Record<'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'drainTimeoutMs', number>
 > = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   connectionTimeoutMs: 120_000,
+  drainTimeoutMs: 5_000,
 };
 
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -344,6 +351,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       HTTP_TIMEOUTS.connectionTimeoutMs,
       65_000,
       3_600_000,
+    ),
+    drainTimeoutMs: integer(
+      env,
+      'PGS_DRAIN_TIMEOUT_MS',
+      HTTP_TIMEOUTS.drainTimeoutMs,
+      100,
+      600_000,
     ),
     trustProxy: boolean(env, 'PGS_TRUST_PROXY', false),
     seedDevAccount: boolean(env, 'PGS_SEED_DEV_ACCOUNT', databaseUrl === undefined),

@@ -133,6 +133,11 @@ describe('model chains and providers (PGS_MODELS, PGS_TEST_MODELS)', () => {
     expect(config).toMatchObject({ aiTimeoutMs: 1000, aiIdleTimeoutMs: 1000, aiConcurrency: 3 });
   });
 
+  it('reads the drain time-out, 5 s by default', () => {
+    expect(loadConfig({}, CWD).drainTimeoutMs).toBe(5_000);
+    expect(loadConfig({ PGS_DRAIN_TIMEOUT_MS: '250' }, CWD).drainTimeoutMs).toBe(250);
+  });
+
   it('names a model id that contains colons as written (e.g. Ollama tags)', () => {
     const config = loadConfig(
       {
@@ -154,6 +159,7 @@ describe('model chains and providers (PGS_MODELS, PGS_TEST_MODELS)', () => {
     [{ PGS_MODELS: 'openai-compatible:llama3.1' }, /PGS_OPENAI_COMPATIBLE_BASE_URL is missing/],
     [{ PGS_AI_IDLE_TIMEOUT_MS: '999' }, /PGS_AI_IDLE_TIMEOUT_MS.*1000/],
     [{ PGS_AI_CONCURRENCY: '0' }, /PGS_AI_CONCURRENCY.*1 to 256/],
+    [{ PGS_DRAIN_TIMEOUT_MS: '99' }, /PGS_DRAIN_TIMEOUT_MS.*100/],
   ])('%o → a ConfigError saying what is wrong', (env, message) => {
     expect(() => loadConfig(env, CWD)).toThrow(ConfigError);
     expect(() => loadConfig(env, CWD)).toThrow(message);

@@ -1,11 +1,18 @@
 import net from 'node:net';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import { DRAIN_MAX_BYTES } from '../../src/api/drain.ts';
 import { answerProblems } from '../fuzz/check.ts';
 import { parseAnswer } from '../fuzz/raw.ts';
-import { bearer, type Harness, harnessFor, startHarness } from '../helpers/harness.ts';
+import {
+  bearer,
+  buildTestApp,
+  type Harness,
+  harnessFor,
+  startHarness,
+} from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /**
@@ -248,6 +255,109 @@ describe('findings of the red-team probe (issue 22)', () => {
       expect(received).toMatch(/^HTTP\/1\.1 413 /);
       expect(written).toBeLessThan(total);
     });
+  });
+});
+
+describe('issue 27, 4: a drain has an end', () => {
+  /** The drain bound of these apps: short, so a test waits on a close, never on seconds. */
+  const DRAIN_MS = 300;
+  const BAD_KEY = `Bearer pgs_test_${'x'.repeat(40)}`;
+  let h: Harness;
+  /** Answers before the body within the default request time-out (30 s): only the drain bound can cut. */
+  let patient: FastifyInstance;
+  /** Cuts a trickled body with 408 after a second. */
+  let strict: FastifyInstance;
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+    patient = await buildTestApp(h.database, { timeouts: { drainTimeoutMs: DRAIN_MS } });
+    strict = await buildTestApp(h.database, {
+      timeouts: { requestTimeoutMs: 1_000, headersTimeoutMs: 800, drainTimeoutMs: DRAIN_MS },
+    });
+    for (const app of [patient, strict]) await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await Promise.all([patient?.close(), strict?.close()]);
+    await h?.close();
+  });
+
+  /**
+   * Connects to `app`, writes `head`, then `byte` every 50 ms for as long as the socket is
+   * open; a client that does not read stays paused. Resolves with the milliseconds until
+   * the server's side of the connection closed and what a reading client received; fails
+   * past `deadlineMs`.
+   */
+  function holdOpen(
+    app: FastifyInstance,
+    head: string,
+    byte: string,
+    { reads, deadlineMs }: { reads: boolean; deadlineMs: number },
+  ): Promise<{ closedAfterMs: number; received: string }> {
+    const address = app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('not listening');
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const chunks: Buffer[] = [];
+      app.server.once('connection', (serverSide) =>
+        serverSide.once('close', () => {
+          clearInterval(trickle);
+          clearTimeout(deadline);
+          client.destroy();
+          resolve({
+            closedAfterMs: Date.now() - started,
+            received: Buffer.concat(chunks).toString('latin1'),
+          });
+        }),
+      );
+      const client = net.connect({ port: address.port, host: '127.0.0.1' });
+      if (reads) client.on('data', (chunk) => chunks.push(chunk));
+      else client.pause();
+      client.on('error', () => {});
+      client.write(head);
+      const trickle = setInterval(() => client.writable && client.write(byte), 50);
+      const deadline = setTimeout(() => {
+        clearInterval(trickle);
+        client.destroy();
+        reject(new Error(`the server still held the connection after ${deadlineMs} ms`));
+      }, deadlineMs);
+    });
+  }
+
+  const post = (auth: string, framing: string) =>
+    `POST /api/v1/projects HTTP/1.1\r\nHost: pgs\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+
+  it('a 401 before a large body, to a client that trickles and never reads: cut at the bound', async () => {
+    const head = post(BAD_KEY, 'Content-Length: 100000000');
+    // Without the bound only the request time-out (30 s here) would end it.
+    const { closedAfterMs } = await holdOpen(patient, head, 'a', {
+      reads: false,
+      deadlineMs: 5_000,
+    });
+    expect(closedAfterMs).toBeGreaterThanOrEqual(DRAIN_MS);
+  });
+
+  it('a client that reads gets its 401 before the cut', async () => {
+    const head = post(BAD_KEY, 'Content-Length: 100000000');
+    const { received } = await holdOpen(patient, head, 'a', { reads: true, deadlineMs: 5_000 });
+    expect(parseAnswer(Buffer.from(received), false).statusCode).toBe(401);
+  });
+
+  it('a 408 to a trickled body, the client still sending and never reading: cut at the bound', async () => {
+    const key = await h.createKey('test', { credits: 10 });
+    const head = post(`Bearer ${key.key}`, 'Transfer-Encoding: chunked');
+    // Node stops its own time-outs once it has answered a request it could not parse or
+    // finish; bytes that keep coming reset the silence time-out.
+    const { closedAfterMs } = await holdOpen(strict, head, '1\r\na\r\n', {
+      reads: false,
+      deadlineMs: 6_000,
+    });
+    expect(closedAfterMs).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('a 400 to a malformed body, the client still sending: cut at the bound, the answer read', async () => {
+    const key = await h.createKey('test', { credits: 10 });
+    const head = `${post(`Bearer ${key.key}`, 'Transfer-Encoding: chunked')}zz\r\n`;
+    const { received } = await holdOpen(patient, head, 'a', { reads: true, deadlineMs: 5_000 });
+    expect(parseAnswer(Buffer.from(received), false).statusCode).toBe(400);
   });
 });
 

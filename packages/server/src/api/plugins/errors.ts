@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
 import { isDatabaseUnavailable } from '../../storage/unavailable.ts';
-import { drainAfterAnswer } from '../drain.ts';
+import { type DrainBounds, drainAfterAnswer } from '../drain.ts';
 import { echoedPath, KnownRoutes, methodNotAllowed } from '../known-routes.ts';
 import { VERSION_HEADERS } from '../versioning.ts';
 
@@ -155,13 +155,21 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 const DATABASE_UNAVAILABLE_MESSAGE =
   'The service is temporarily unavailable: its database cannot be reached. Retry after the seconds in Retry-After.';
 
-/** Sends an error in the envelope, with the request id and the error's own headers. */
-export function sendError(reply: FastifyReply, error: ApiError, docsUrl: string): FastifyReply {
+/**
+ * Sends an error in the envelope, with the request id and the error's own headers; a body
+ * not yet read is drained within `drain`'s bounds.
+ */
+export function sendError(
+  reply: FastifyReply,
+  error: ApiError,
+  docsUrl: string,
+  drain?: DrainBounds,
+): FastifyReply {
   // Errors raised before the onRequest hooks ran (framework errors) still get these headers.
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', reply.request.id);
   if (!reply.hasHeader('api-version')) reply.headers(VERSION_HEADERS);
   reply.header('x-content-type-options', 'nosniff');
-  drainAfterAnswer(reply);
+  drainAfterAnswer(reply, drain);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(error.status)
@@ -172,6 +180,8 @@ export function sendError(reply: FastifyReply, error: ApiError, docsUrl: string)
 export interface ErrorHandlingOptions {
   docsUrl: string;
   bodyLimit: number;
+  /** How a body left unread by an error is drained (default: {@link DrainBounds}'s). */
+  drain?: DrainBounds;
   /** Filled here as routes are added; shared with what answers 405 outside Fastify. */
   routes?: KnownRoutes;
 }
@@ -183,7 +193,7 @@ export interface ErrorHandlingOptions {
 export const errorHandling = fp(
   async (
     app: FastifyInstance,
-    { docsUrl, bodyLimit, routes = new KnownRoutes() }: ErrorHandlingOptions,
+    { docsUrl, bodyLimit, drain, routes = new KnownRoutes() }: ErrorHandlingOptions,
   ) => {
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -198,14 +208,14 @@ export const errorHandling = fp(
       } else if (apiError.status >= 500) {
         request.log.warn({ err: error }, 'request failed');
       }
-      return sendError(reply, apiError, docsUrl);
+      return sendError(reply, apiError, docsUrl, drain);
     });
 
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
       const allowed = routes.allowedAt(path);
       if (allowed.length > 0) {
-        return sendError(reply, methodNotAllowed(request.method, path, allowed), docsUrl);
+        return sendError(reply, methodNotAllowed(request.method, path, allowed), docsUrl, drain);
       }
       const echoed = echoedPath(path);
       return sendError(
@@ -214,6 +224,7 @@ export const errorHandling = fp(
           details: { resource_type: 'route', resource_id: `${request.method} ${echoed}` },
         }),
         docsUrl,
+        drain,
       );
     });
   },

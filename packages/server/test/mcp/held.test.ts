@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
@@ -88,6 +88,32 @@ async function newest(seen: ReadonlySet<string>, { app, key } = held): Promise<s
   );
 }
 
+/** The JSON-RPC message answering `id` on an MCP POST's event stream; stops reading there. */
+async function answerTo(res: Response, id: string): Promise<Record<string, unknown>> {
+  if (res.body === null) throw new Error('no body');
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended without an answer to ${id}: ${buffer}`);
+    buffer += value;
+    const events = buffer.split('\n\n');
+    buffer = events.pop() ?? '';
+    for (const event of events) {
+      const data = event
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice('data:'.length).trim())
+        .join('\n');
+      const message = data === '' ? undefined : (JSON.parse(data) as Record<string, unknown>);
+      if (message?.id === id) {
+        await reader.cancel();
+        return message;
+      }
+    }
+  }
+}
+
 const documentStored = (projectId: string, filename: string) =>
   held.database.db.transaction((tx) =>
     recordEvent(tx, projectId, 'document.completed', {
@@ -155,6 +181,45 @@ describe('generate_project with wait on a held project', () => {
     });
   });
 
+  it('answers, on the call’s own stream, that the client cancelled the wait', async () => {
+    const before = held.hub.waiting;
+    // A raw POST, so that its stream can be read after the cancellation (the SDK's client
+    // drops an answer to a call it cancelled). Its headers come with the first event, so
+    // it is not awaited before the wait is seen.
+    const answered = fetch(new URL('/mcp', held.url), {
+      method: 'POST',
+      headers: {
+        ...bearer(held.key.key),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'wait-1',
+        method: 'tools/call',
+        params: { name: 'generate_project', arguments: { idea: IDEA, wait: true } },
+      }),
+    });
+    const id = await newest(seen);
+    seen.add(id);
+    await waitFor(async () => (held.hub.waiting > before ? true : undefined), { what: 'the wait' });
+    // The official client sends the cancellation, a POST of its own, as a client that
+    // gives up on a call does.
+    await client.notification({
+      method: 'notifications/cancelled',
+      params: { requestId: 'wait-1', reason: 'The user stopped waiting.' },
+    });
+    const res = await answered;
+    expect(res.status).toBe(200);
+    const { result } = (await answerTo(res, 'wait-1')) as { result: CallToolResult };
+    expect(result.structuredContent).toMatchObject({ projectId: id, status: 'in_progress' });
+    expect((result.content[0] as { text: string }).text).toContain(
+      'The client cancelled the wait (notifications/cancelled); the project keeps generating.',
+    );
+    expect(held.hub.waiting).toBe(before);
+  });
+
   it('stops waiting when the client goes away', async () => {
     const before = held.hub.waiting;
     const leaving = await connectMcp(held.url, held.key.key);
@@ -188,7 +253,9 @@ describe('generate_project with wait when the server shuts down', () => {
     const closing = own.app.close();
     const result = await call;
     expect(structured(result)).toMatchObject({ projectId: id, status: 'in_progress' });
-    expect((result.content as { text: string }[])[0]!.text).toContain('keeps generating');
+    expect((result.content as { text: string }[])[0]!.text).toContain(
+      'The wait was interrupted because the server is shutting down; the project keeps generating.',
+    );
     // The answer came while the server closes; sockets the client keeps open (keep-alive, or
     // one it opened and never used) would hold the close up to their time-outs.
     await client.close();

@@ -7,6 +7,17 @@ export const MCP_CANCELLED_CHANNEL = 'pgs_mcp_cancelled';
 type RequestId = string | number;
 
 /**
+ * The reason a call's signal carries when its client cancelled it, so that what the call
+ * answers can say so (and not that the server is going away).
+ *
+ * @example
+ * if (call.signal.reason === CANCELLED_BY_CLIENT) note = 'The client cancelled the wait.';
+ */
+export const CANCELLED_BY_CLIENT: Error = Object.freeze(
+  new Error('The client cancelled the request (notifications/cancelled).'),
+);
+
+/**
  * Cancellation of tool calls across requests and processes. In stateless mode a client's
  * `notifications/cancelled` arrives as a request of its own, possibly at another API
  * process than the call it cancels (a generate_project holding its answer until the
@@ -35,7 +46,10 @@ export class McpCancellations {
     return cancellations;
   }
 
-  /** Registers a call in flight; `done()` when it has answered. */
+  /**
+   * Registers a call in flight; `done()` when it has answered. Its signal aborts with
+   * {@link CANCELLED_BY_CLIENT} when the key cancels the call's id.
+   */
   track(keyId: string, requestId: RequestId): { signal: AbortSignal; done(): void } {
     const name = JSON.stringify([keyId, requestId]);
     const controller = new AbortController();
@@ -66,7 +80,7 @@ export class McpCancellations {
   }
 
   #abort(name: string): void {
-    for (const controller of this.#calls.get(name) ?? []) controller.abort();
+    for (const controller of this.#calls.get(name) ?? []) controller.abort(CANCELLED_BY_CLIENT);
   }
 
   async stop(): Promise<void> {

@@ -31,8 +31,9 @@ import type { Db } from '../../storage/db.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
+import { CANCELLED_BY_CLIENT } from './cancellations.ts';
 import { catalogued } from './errors.ts';
-import { followProject } from './follow.ts';
+import { type FollowOutcome, followProject } from './follow.ts';
 
 /** What the MCP endpoint works with: the services the REST routes use, and its settings. */
 export interface McpServices {
@@ -220,11 +221,22 @@ export class McpTools {
     });
     const status = await this.#status(call, created.projectId);
     if (status.status !== 'in_progress') return projectResult(status);
-    return projectResult(
-      status,
-      outcome === 'timed_out'
-        ? `The wait ended after ${Math.round(this.#services.maxWaitMs / 1000)} s; the project keeps generating.`
-        : 'The wait was interrupted (the server is restarting); the project keeps generating.',
-    );
+    return projectResult(status, this.#whyTheWaitEnded(outcome, call.signal));
+  }
+
+  /**
+   * What ended a wait before the project did, for the answer's text. A client's
+   * notifications/cancelled marks the signal ({@link CANCELLED_BY_CLIENT}); any other abort
+   * is the server shutting down, the one left that has a reader (a client that left reads
+   * nothing).
+   */
+  #whyTheWaitEnded(outcome: FollowOutcome, signal: AbortSignal): string {
+    if (outcome === 'timed_out') {
+      return `The wait ended after ${Math.round(this.#services.maxWaitMs / 1000)} s; the project keeps generating.`;
+    }
+    if (signal.reason === CANCELLED_BY_CLIENT) {
+      return 'The client cancelled the wait (notifications/cancelled); the project keeps generating.';
+    }
+    return 'The wait was interrupted because the server is shutting down; the project keeps generating.';
   }
 }

@@ -9,11 +9,13 @@ import { type FuzzApp, fuzzBudget, startFuzzApp } from './fuzz-app.ts';
 /**
  * Issue 19, the fuzz of what reaches the tools: generated MCP messages (tool calls with good,
  * odd and missing arguments, resource reads of real and forged URIs, prompts, lists, unknown
- * methods and shapes), each from one of three keys, to the real app's `/mcp`. Properties:
+ * methods and shapes), each from one of three keys, to the real app's `/mcp`, alone or in a
+ * batch (or an empty batch instead) under an MCP revision with or without batches. Properties:
  * every request is answered, HTTP errors in the envelope (routes.test.ts checks that of
  * every route), no answer is an internal error (a JSON-RPC −32603 or an INTERNAL_ERROR tool
  * error: a tool that throws what it did not expect), every tool error carries a code of the
- * catalogue, and a call refused (a tool error or a JSON-RPC error) stores nothing.
+ * catalogue, a batch that is empty or sent under 2025-06-18 or later is refused as Invalid
+ * Request, and a call refused (a tool error or a JSON-RPC error) stores nothing.
  */
 
 const budget = fuzzBudget({ ci: 2_000, local: 300, seconds: 20 });
@@ -22,7 +24,15 @@ const CODES = new Set<string>([...ERROR_CODES, ...OPERATION_ERROR_CODES]);
 interface Sent {
   key: CreatedKey;
   message: Record<string, unknown>;
+  /** How it is sent: alone, alone in a batch, or an empty batch instead. */
+  shape: 'single' | 'batch' | 'empty';
+  /** The `MCP-Protocol-Version` header, when sent. */
+  version: string | undefined;
 }
+
+/** Whether a body must be refused as a batch: empty, or under a revision without batches. */
+const refusedBatch = ({ shape, version }: Sent) =>
+  shape === 'empty' || (shape === 'batch' && version !== undefined && version >= '2025-06-18');
 
 describe('fuzzing the MCP tools, resources and prompt', () => {
   let fuzz: FuzzApp;
@@ -142,18 +152,32 @@ describe('fuzzing the MCP tools, resources and prompt', () => {
           .map(([method, p]) => [method, p] as const),
       },
     );
+    const shape = fc.oneof(
+      { weight: 8, arbitrary: fc.constant('single' as const) },
+      { weight: 1, arbitrary: fc.constantFrom('batch' as const, 'empty' as const) },
+    );
+    const version = fc.constantFrom(undefined, '2025-03-26', '2025-06-18', '2025-11-25');
     return fc
-      .tuple(fc.constantFrom(fuzz.keys.test, fuzz.keys.live, fuzz.keys.other), params)
-      .map(([key, [method, p]]) => ({
+      .tuple(
+        fc.constantFrom(fuzz.keys.test, fuzz.keys.live, fuzz.keys.other),
+        params,
+        shape,
+        version,
+      )
+      .map(([key, [method, p], shape, version]) => ({
         key,
         message: { jsonrpc: '2.0', id: 7, method, ...(p === undefined ? {} : { params: p }) },
+        shape,
+        version,
       }));
   };
 
   it(`answers ${budget.runs} generated MCP messages with no internal error, storing nothing when refused`, async () => {
     let state = await fuzz.snapshot();
-    const property = fc.asyncProperty(messageArb(), async ({ key, message }) => {
+    const property = fc.asyncProperty(messageArb(), async (sent) => {
+      const { key, message, shape, version } = sent;
       const url = '/mcp';
+      const body = shape === 'single' ? message : shape === 'batch' ? [message] : [];
       const res = await within(
         10_000,
         fuzz.app.inject({
@@ -163,14 +187,21 @@ describe('fuzzing the MCP tools, resources and prompt', () => {
             ...bearer(key.key),
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
+            ...(version === undefined ? {} : { 'mcp-protocol-version': version }),
           },
-          payload: JSON.stringify(message),
+          payload: JSON.stringify(body),
         }),
         'inject',
       );
       const problems = answerProblems({ method: 'POST', url }, res, undefined);
       const after = await fuzz.snapshot();
       let refused = res.statusCode >= 400;
+      if (refusedBatch(sent)) {
+        const error = res.statusCode === 400 ? res.json().error : undefined;
+        if (error?.details?.jsonrpc_error?.code !== -32600) {
+          problems.push('a batch the revision has no room for was not refused as Invalid Request');
+        }
+      }
       if (res.statusCode === 200) {
         const data = res.body.split('\n').find((line) => line.startsWith('data: '));
         const answer = JSON.parse(data?.slice('data: '.length) ?? 'null') as {
@@ -194,7 +225,7 @@ describe('fuzzing the MCP tools, resources and prompt', () => {
       state = after;
       if (problems.length > 0) {
         throw new Error(
-          `${problems.join('\n')}\n${key.mode} key ${JSON.stringify(message).slice(0, 400)}\n→ ${res.statusCode} ${res.body.slice(0, 400)}`,
+          `${problems.join('\n')}\n${key.mode} key, ${shape}, version ${version}: ${JSON.stringify(body).slice(0, 400)}\n→ ${res.statusCode} ${res.body.slice(0, 400)}`,
         );
       }
     });

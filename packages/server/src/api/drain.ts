@@ -35,6 +35,8 @@ const answeredEarly = new WeakSet<Socket>();
  * the request time-out once the parser has failed).
  */
 function cutAfter(socket: Duplex, ms: number): () => void {
+  // inject()'s stand-in socket has nothing to cut (and no destroy).
+  if (typeof socket.destroy !== 'function') return () => {};
   const timer = setTimeout(() => socket.destroy(), ms);
   // A lingering socket must not keep the process alive on its own.
   timer.unref();

@@ -8,6 +8,11 @@ import {
   TEST_REPOSITORIES,
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
+import {
+  PLANTED_REPOSITORY,
+  PLANTED_SECRETS,
+  SECRET_FILE_NAMES,
+} from '@pgs/contract/testing/secrets';
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +158,40 @@ describe.each(await backends())('repository context on %s', (backend) => {
       expectRefused(res, 400, `${FILES}[2].path`);
       expect(res.body).not.toContain('not read');
     }
+  });
+
+  it('names the refused file by its path, in the message and in details (issue 27)', async () => {
+    const key = await harness().createKey('test', { credits: 100 });
+    const res = await createWith(key, withFile({ path: '.env-production', content: 'not read' }));
+    const error = expectRefused(res, 400, `${FILES}[2].path`);
+    expect(error.message).toBe(
+      `The repository digest is not valid: ${FILES}[2].path ".env-production" is an environment file: files that hold secrets are refused; \`pgs generate --repo\` skips them.`,
+    );
+    expect(error.details).toMatchObject({
+      field: `${FILES}[2].path`,
+      path: '.env-production',
+      paths: { [`${FILES}[2].path`]: '.env-production' },
+    });
+    expect(res.body).not.toContain('not read');
+  });
+
+  it('refuses secret files under other names, look-alike paths and case twins (issue 27)', async () => {
+    const key = await harness().createKey('test', { credits: 100 });
+    const refusals: [string, string][] = [
+      ...SECRET_FILE_NAMES.filter((_, i) => i % 3 === 0).map(
+        (name) => [name, 'files that hold secrets are refused'] as [string, string],
+      ),
+      ['src/%2e%2e/x.ts', 'must not contain an encoded or look-alike . or .. segment'],
+      ['src/\u2024\u2024/x.ts', 'must not contain an encoded or look-alike . or .. segment'],
+      ['PACKAGE.json', 'is the same path as context.repository.files[0].path "package.json"'],
+    ];
+    for (const [path, rule] of refusals) {
+      const res = await createWith(key, withFile({ path, content: 'not read' }));
+      const error = expectRefused(res, 400, `${FILES}[2].path`);
+      expect(error.message).toContain(rule);
+      expect(error.details).toMatchObject({ field: `${FILES}[2].path`, path });
+    }
+    expect(await contextsOf(harness().database, key)).toBe(0);
   });
 
   it('refuses binary content, NUL included, naming the content', async () => {
@@ -448,7 +487,7 @@ describe.each(await backends())('the secrets of a grounded project on %s', (back
       })
     ).json().data as { key: string };
 
-  it.each(TEST_REPOSITORIES.map((repo) => [repo.name, repo] as const))(
+  it.each([...TEST_REPOSITORIES, PLANTED_REPOSITORY].map((repo) => [repo.name, repo] as const))(
     '%s: stored redacted, listed without content, never served, stored or logged',
     async (_name, repo: TestRepository) => {
       const { key } = await createKey();
@@ -511,6 +550,10 @@ describe.each(await backends())('the secrets of a grounded project on %s', (back
       for (const file of provenance.files)
         expect(Object.keys(file).sort()).toEqual(['bytes', 'path', 'redactions']);
       expect(provenance.redactions).toBeGreaterThan(0);
+      // Issue 27: one planted secret of each format, each counted.
+      if (repo === PLANTED_REPOSITORY) {
+        expect(provenance.redactions).toBeGreaterThanOrEqual(PLANTED_SECRETS.length);
+      }
       expect(provenance.redactions).toBe(
         provenance.files.reduce((n: number, f: { redactions: number }) => n + f.redactions, 0),
       );

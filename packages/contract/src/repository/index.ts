@@ -8,8 +8,11 @@ export { type Redacted, redactSecrets } from './redact.ts';
 export {
   CONTEXT_BODY_LIMIT_BYTES,
   looksBinary,
+  normalisePath,
   pathProblem,
   REPOSITORY_LIMITS,
+  samePathKey,
+  secretContentKind,
   secretFileKind,
   utf8Bytes,
 } from './rules.ts';

@@ -993,13 +993,20 @@ export interface components {
          *     docs, API and database schemas, entry points and routes, then source), as text. `pgs
          *     generate --repo .` and the SDK's `buildRepositoryDigest` make one with the rules below
          *     applied. Stored with the project and deleted with it; served back only as its file
-         *     list, in provenance. Refused with a 400 naming the field: a path that is not relative
-         *     and normalised (`..`, a leading `/` or drive, a backslash, empty or `.` segments,
-         *     NUL), a file that holds secrets by its nature (`.env*`, private keys, certificates,
-         *     keystores, `.npmrc`, cloud credentials), binary content, the same path twice, a file
-         *     over 262,144 bytes. 413 when the files' text passes 1,048,576 bytes in all. Secrets
-         *     inside files (secretlint's recommended rules and a few more, docs/security.md) are
-         *     replaced by `[redacted:<rule>]` before the digest is stored; provenance counts them.
+         *     list, in provenance. Paths are read in their normal form (NFKC, invisible characters
+         *     removed, segments trimmed) before every rule. Refused with a 400 naming the field and
+         *     the file's path (`details.field`, `details.path`, and `details.paths` for every field
+         *     named): a path that is not relative and normalised (`..`, a leading `/` or drive, a
+         *     backslash, empty or `.` segments, NUL, a `.` or `..` that is one once normalised or
+         *     percent-decoded such as `%2e%2e`), a file that holds secrets by its nature, in any
+         *     look-alike, invisible, trailing or backup form (`.env*`, private keys, certificates,
+         *     keystores, `.npmrc`, cloud and cluster credentials, Terraform state and variables), a
+         *     Google service-account key by its content, binary content, the same path twice or two
+         *     paths that differ only by case or Unicode form, a file over 262,144 bytes. 413 when
+         *     the files' text passes 1,048,576 bytes in all. Secrets inside files (secretlint's
+         *     recommended rules, provider token formats and values given to secret names,
+         *     docs/security.md) are replaced by `[redacted:<rule>]` before the digest is stored;
+         *     provenance counts them.
          */
         RepositoryDigest: {
             /**
@@ -1464,7 +1471,9 @@ export interface components {
                  *     malformed, invalid_key, revoked). RESOURCE_NOT_FOUND: `resource_type`, `resource_id`.
                  *     RATE_LIMIT_EXCEEDED: `retry_after`, `limit`, `window`. VALIDATION_ERROR:
                  *     `missing_fields`, `invalid_fields`, and per case `supported_versions`, `max_bytes`,
-                 *     `supported_media_types`, `allowed_methods`.
+                 *     `supported_media_types`, `allowed_methods`; for a repository digest `field` and
+                 *     `path` (the field the message names and its file's path) and `paths` (each field
+                 *     of `invalid_fields` → its file's path).
                  */
                 details?: {
                     [key: string]: unknown;

@@ -13,6 +13,8 @@ export { openapiDocument } from './generated/openapi.ts';
 export { SCHEMA_BUNDLE_ID, type SchemaName, schemaBundle, schemaRef } from './generated/schemas.ts';
 /** The openapi-typescript types: `operations['getProjectStatus']['responses'][200]`. */
 export type { components, operations, paths } from './generated/types.ts';
+/** The rule of single-line text fields (names): `new RegExp(SINGLE_LINE_PATTERN, 'u')`. */
+export { patternRule, SINGLE_LINE_PATTERN, SINGLE_LINE_RULE } from './single-line.ts';
 /** The archive's file name rule: `projectSlug('Café Compost Circle!')` is `'cafe-compost-circle'`. */
 export { MAX_SLUG_LENGTH, projectSlug } from './slug.ts';
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
+import { SINGLE_LINE_RULE } from '@pgs/contract';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { UNSAFE_TEXT_RULE } from '../src/api/plugins/json-body.ts';
@@ -172,6 +174,131 @@ describe.each(await backends())('bad input on %s', (backend) => {
       const error = expectEnvelope(res, 400);
       expect(error.details).toEqual({ invalid_fields: { name: UNSAFE_TEXT_RULE } });
       expect(await count()).toBe(before);
+    });
+  });
+
+  describe('control and bidi characters in single-line fields → 400 naming the field (issue 27)', () => {
+    const INJECTED = 'Acme\n\n## Injected Section';
+    const post = (url: string, token: string, body: unknown) =>
+      h.request({
+        method: 'POST',
+        url,
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+
+    it.each([
+      ['line breaks (markdown injection)', INJECTED],
+      ['a CR LF', 'Acme\r\nX-Injected: 1'],
+      ['a tab', 'Acme\tCorp'],
+      ['a C1 control (NEL)', 'Acme\u0085Corp'],
+      ['DEL', 'Acme\u007f'],
+      ['a right-to-left override', 'Acme\u202Egnp.exe'],
+      ['a bidi isolate', '\u2067Acme\u2069'],
+      ['a right-to-left mark', 'Acme\u200F'],
+      ['a line separator', 'Acme\u2028Corp'],
+    ])("a project's name with %s → 400, nothing stored", async (_case, name) => {
+      const key = await h.createKey('test', { credits: 500 });
+      const before = await h.credits(key);
+      const res = await h.createProject(key, { idea: IDEA, name });
+      const error = expectEnvelope(res, 400);
+      expect(error.details).toEqual({ invalid_fields: { name: SINGLE_LINE_RULE } });
+      expect(await projectsOf(key)).toEqual([]);
+      expect(await h.credits(key)).toEqual(before);
+    });
+
+    it("a repository digest's name, named by its path", async () => {
+      const key = await h.createKey('test', { credits: 500 });
+      const repository = {
+        name: INJECTED,
+        files: [{ path: 'README.md', content: '# Vetbook\n' }],
+      };
+      const res = await h.createProject(key, { idea: IDEA, context: { repository } });
+      const error = expectEnvelope(res, 400);
+      expect(error.details).toEqual({
+        invalid_fields: { 'context.repository.name': SINGLE_LINE_RULE },
+      });
+      expect(await projectsOf(key)).toEqual([]);
+    });
+
+    it('a webhook URL (a URL parser would drop the line break and register another URL)', async () => {
+      const key = await h.createKey('test');
+      const res = await post('/api/v1/webhook-endpoints', key.key, {
+        url: 'https://93.184.215.20/ho\nok',
+      });
+      expect(expectEnvelope(res, 400).details).toEqual({
+        invalid_fields: { url: SINGLE_LINE_RULE },
+      });
+    });
+
+    it("an account's and a key's name on the admin API", async () => {
+      const count = async () => (await h.database.db.select().from(apiKeys)).length;
+      const keys = await count();
+      const account = await post('/admin/v1/accounts', h.adminToken, { name: INJECTED });
+      expect(expectEnvelope(account, 400).details).toEqual({
+        invalid_fields: { name: SINGLE_LINE_RULE },
+      });
+      const key = await post('/admin/v1/keys', h.adminToken, { mode: 'test', name: 'ci\u202E' });
+      expect(expectEnvelope(key, 400).details).toEqual({
+        invalid_fields: { name: SINGLE_LINE_RULE },
+      });
+      expect(await count()).toBe(keys);
+    });
+
+    it('a property: a name holding any refused character is refused, any other passes validation', async () => {
+      // Listed by hand, not read from the pattern: C0, DEL, C1, separators, bidi controls.
+      const refused = [
+        // NUL has a rule of its own (above).
+        ...Array.from({ length: 0x1f }, (_, i) => 1 + i),
+        ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+        0x061c,
+        0x200e,
+        0x200f,
+        ...Array.from({ length: 7 }, (_, i) => 0x2028 + i),
+        ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+      ].map((code) => String.fromCodePoint(code));
+      const refusedSet = new Set(refused);
+      // Within the 80 code points of a project's name, however long each grapheme is.
+      const text = fc
+        .string({ unit: 'grapheme', maxLength: 20 })
+        .filter((t) => [...t].length <= 39);
+      // A key per request, each under the create limit; without credits, a name that passes
+      // validation is answered 402 and nothing is generated.
+      const send = async (field: 'name' | 'context.repository.name', value: string) =>
+        h.createProject(await h.createKey('test', { credits: 0 }), {
+          idea: IDEA,
+          ...(field === 'name'
+            ? { name: value }
+            : {
+                context: { repository: { name: value, files: [{ path: 'a.md', content: 'a' }] } },
+              }),
+        });
+      const field = fc.constantFrom('name' as const, 'context.repository.name' as const);
+      await fc.assert(
+        fc.asyncProperty(field, text, fc.constantFrom(...refused), text, async (f, a, c, b) => {
+          const res = await send(f, `${a}${c}${b}`);
+          expect(res.statusCode, res.body).toBe(400);
+          expect(res.json().error.details.invalid_fields).toEqual({ [f]: SINGLE_LINE_RULE });
+        }),
+        { numRuns: 25 },
+      );
+      const clean = text.filter((t) => t.length > 0 && ![...t].some((c) => refusedSet.has(c)));
+      await fc.assert(
+        fc.asyncProperty(field, clean, async (f, name) => {
+          const res = await send(f, name);
+          expect(res.statusCode, res.body).toBe(402);
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('any other text is a name as written: accents, scripts, emoji sequences', async () => {
+      const key = await h.createKey('test', { credits: 500 });
+      const name = 'Café مرحبا 日本 👩‍💻';
+      const res = await h.createProject(key, { idea: IDEA, name });
+      expect(res.statusCode, res.body).toBe(202);
+      const [stored] = await projectsOf(key);
+      expect(stored?.requestedName).toBe(name);
     });
   });
 

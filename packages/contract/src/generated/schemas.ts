@@ -675,7 +675,8 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 80,
-          "description": "The project's name; generated when absent."
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "The project's name; generated when absent. One line: no control characters (line\nbreaks, tabs) and no bidirectional formatting characters, 400 naming the field\notherwise (docs/api.md, \"Single-line fields\").\n"
         },
         "simulate": {
           "$ref": "#/$defs/Simulation",
@@ -732,7 +733,8 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 200,
-          "description": "The repository's name, as its team calls it.",
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "The repository's name, as its team calls it. One line: no control characters (line\nbreaks, tabs) and no bidirectional formatting characters, 400 naming the field\notherwise (docs/api.md, \"Single-line fields\").\n",
           "examples": [
             "vetbook-api"
           ]
@@ -2001,7 +2003,9 @@ export const schemaBundle = {
         "name": {
           "type": "string",
           "minLength": 1,
-          "maxLength": 200
+          "maxLength": 200,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "The account's name. One line: no control characters (line breaks, tabs) and no\nbidirectional formatting characters, 400 naming the field otherwise (docs/api.md,\n\"Single-line fields\").\n"
         }
       }
     },
@@ -2028,7 +2032,8 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 200,
-          "description": "A label for the key."
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "A label for the key. One line: no control characters (line breaks, tabs) and no\nbidirectional formatting characters, 400 naming the field otherwise (docs/api.md,\n\"Single-line fields\").\n"
         }
       }
     },
@@ -2469,7 +2474,8 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 2048,
-          "description": "An https URL whose host resolves only to public addresses."
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "An https URL whose host resolves only to public addresses. One line, as every\nsingle-line field (docs/api.md, \"Single-line fields\"): a URL parser would drop a\ntab or line break silently and register another URL than the one written.\n"
         },
         "events": {
           "type": "array",

@@ -952,7 +952,11 @@ export interface components {
              *     dearest type's price is reserved until then and the difference released at completion.
              */
             type?: components["schemas"]["ProjectType"];
-            /** @description The project's name; generated when absent. */
+            /**
+             * @description The project's name; generated when absent. One line: no control characters (line
+             *     breaks, tabs) and no bidirectional formatting characters, 400 naming the field
+             *     otherwise (docs/api.md, "Single-line fields").
+             */
             name?: string;
             /** @description Test keys only (400 with a live key). Makes the project end as asked after about `durationMs`. */
             simulate?: components["schemas"]["Simulation"];
@@ -1010,7 +1014,9 @@ export interface components {
          */
         RepositoryDigest: {
             /**
-             * @description The repository's name, as its team calls it.
+             * @description The repository's name, as its team calls it. One line: no control characters (line
+             *     breaks, tabs) and no bidirectional formatting characters, 400 naming the field
+             *     otherwise (docs/api.md, "Single-line fields").
              * @example vetbook-api
              */
             name: string;
@@ -1481,6 +1487,11 @@ export interface components {
             };
         };
         AdminCreateAccountRequest: {
+            /**
+             * @description The account's name. One line: no control characters (line breaks, tabs) and no
+             *     bidirectional formatting characters, 400 naming the field otherwise (docs/api.md,
+             *     "Single-line fields").
+             */
             name?: string;
         };
         AdminCreateKeyRequest: {
@@ -1488,7 +1499,11 @@ export interface components {
             accountId?: components["schemas"]["AccountId"];
             /** @description Credits to grant in the key's mode. */
             credits?: number;
-            /** @description A label for the key. */
+            /**
+             * @description A label for the key. One line: no control characters (line breaks, tabs) and no
+             *     bidirectional formatting characters, 400 naming the field otherwise (docs/api.md,
+             *     "Single-line fields").
+             */
             name?: string;
         };
         AdminGrantCreditsRequest: {
@@ -1617,7 +1632,11 @@ export interface components {
          */
         WebhookEventType: "project.completed" | "project.failed" | "project.revised";
         CreateWebhookEndpointRequest: {
-            /** @description An https URL whose host resolves only to public addresses. */
+            /**
+             * @description An https URL whose host resolves only to public addresses. One line, as every
+             *     single-line field (docs/api.md, "Single-line fields"): a URL parser would drop a
+             *     tab or line break silently and register another URL than the one written.
+             */
             url: string;
             /** @description The events sent to this endpoint; default all of them. */
             events?: components["schemas"]["WebhookEventType"][];

@@ -1,3 +1,4 @@
+import { patternRule } from '../single-line.ts';
 import type { McpJsonSchema, McpToolDefinition } from './tools.ts';
 
 /** Why arguments were refused, as the API's VALIDATION_ERROR says it (`details`). */
@@ -57,7 +58,7 @@ function brokenRule(schema: McpJsonSchema, value: unknown): string | undefined {
     if (max !== undefined && length > max) return `must NOT have more than ${max} characters`;
     const pattern = schema.pattern as string | undefined;
     if (pattern !== undefined && !new RegExp(pattern, 'u').test(value)) {
-      return `must match pattern "${pattern}"`;
+      return patternRule(pattern);
     }
     if (schema.format === 'uuid' && !UUID.test(value)) return 'must be a valid uuid';
   }

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../generated/openapi.ts';
+import { SINGLE_LINE_RULE } from '../single-line.ts';
 import { checkArguments, SUPPORTED_KEYWORDS } from './arguments.ts';
 import { invalidParamsResponse } from './params.ts';
 import { documentUri, getPrompt, parseDocumentUri } from './resources.ts';
@@ -18,7 +19,11 @@ describe('the MCP tool definitions', () => {
     const request = schemas.CreateProjectRequest.properties;
     expect(MCP_CONSTRAINTS).toEqual({
       idea: { minLength: request.idea.minLength, maxLength: request.idea.maxLength },
-      name: { minLength: request.name.minLength, maxLength: request.name.maxLength },
+      name: {
+        minLength: request.name.minLength,
+        maxLength: request.name.maxLength,
+        pattern: request.name.pattern,
+      },
       projectTypes: schemas.ProjectType.enum,
       projectStates: parameters.ProjectStatusFilter.schema.enum,
       listLimit: parameters.ListLimit.schema,
@@ -55,6 +60,9 @@ describe('checkArguments', () => {
     ['generate_project', { idea: '😀'.repeat(10) }],
     ['generate_project', { idea: 'A habit tracker', type: 'desktop' }],
     ['generate_project', { idea: 'A habit tracker', name: '' }],
+    ['generate_project', { idea: 'A habit tracker', name: 'Acme\n\n## Injected Section' }],
+    ['generate_project', { idea: 'A habit tracker', name: 'Acme\u202Egnp.exe' }],
+    ['generate_project', { idea: 'A habit tracker', name: 'Café 👩‍💻' }],
     ['generate_project', { idea: 'A habit tracker', wait: 'yes' }],
     ['generate_project', { idea: 42 }],
     ['generate_project', {}],
@@ -110,6 +118,9 @@ describe('checkArguments', () => {
         invalid_fields: { idea: 'must NOT have fewer than 10 characters', extra: 'is not allowed' },
       },
     });
+    expect(
+      checkArguments(tool('generate_project'), { idea: 'A habit tracker', name: 'Acme\r\nX' }),
+    ).toMatchObject({ ok: false, details: { invalid_fields: { name: SINGLE_LINE_RULE } } });
     expect(checkArguments(tool('get_credits'), undefined)).toEqual({ ok: true, value: {} });
     expect(checkArguments(tool('get_credits'), [])).toMatchObject({
       ok: false,

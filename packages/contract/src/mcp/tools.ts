@@ -5,6 +5,8 @@
  * every session: the server's test measures it (o200k) and holds it under 1,500 tokens,
  * so schemas say what a caller needs and no more (constraints, not prose).
  */
+import { SINGLE_LINE_PATTERN } from '../single-line.ts';
+
 /**
  * The contract's constraints the tools repeat. Literals rather than reads of
  * `openapiDocument`, so that carrying the definitions (the SDK does, for `pgs mcp`) never
@@ -12,7 +14,7 @@
  */
 export const MCP_CONSTRAINTS = {
   idea: { minLength: 10, maxLength: 5000 },
-  name: { minLength: 1, maxLength: 80 },
+  name: { minLength: 1, maxLength: 80, pattern: SINGLE_LINE_PATTERN },
   projectTypes: ['web', 'mobile', 'mcp'],
   projectStates: ['in_progress', 'completed', 'failed'],
   listLimit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
@@ -115,6 +117,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
           type: 'string',
           minLength: C.name.minLength,
           maxLength: C.name.maxLength,
+          pattern: C.name.pattern,
         },
         wait: { type: 'boolean' },
       },

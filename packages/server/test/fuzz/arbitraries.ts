@@ -1,3 +1,4 @@
+import { PLANTED_SECRETS, SECRET_FILE_NAMES } from '@pgs/contract/testing/secrets';
 import fc from 'fast-check';
 import { queryArb, segmentArb } from './arbitraries-url.ts';
 import type { AppRoute, FuzzApp } from './fuzz-app.ts';
@@ -51,6 +52,13 @@ const EVIL_STRINGS = [
   "'; drop table projects; --",
   'x'.repeat(5001),
   'pgs_test_abcdefghijklmnopqrstuvwxyz0123456789',
+  // Refused in single-line fields (issue 27): line breaks, tabs, C1, bidi overrides, isolates.
+  'Acme\n\n## Injected Section',
+  'Acme\r\nX-Injected: 1',
+  'tab\there',
+  'next\u0085line',
+  'gnp.exe\u202Etxt',
+  '\u2067isolated\u2069',
 ];
 
 /** A JSON value of a wrong or odd type for any field. */
@@ -92,6 +100,34 @@ function objectText(entries: readonly [string, unknown][]): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}}`;
 }
 
+/**
+ * A codebase digest (issue 27): files holding planted secrets of every format (none may
+ * reach a log line or a stored digest: routes.test.ts), sometimes with a secret file under
+ * another name, a path trick or a case twin, which must be refused.
+ */
+const repositoryContextArb = fc
+  .tuple(
+    fc.subarray([...PLANTED_SECRETS], { minLength: 1, maxLength: 4 }),
+    fc.option(
+      fc.constantFrom(
+        ...SECRET_FILE_NAMES,
+        'src/%2e%2e/x.ts',
+        'src/\u2024\u2024/x.ts',
+        'readme.MD',
+      ),
+    ),
+  )
+  .map(([planted, extra]) => ({
+    repository: {
+      name: 'fuzz-repo',
+      files: [
+        { path: 'README.md', content: '# Fuzz\n' },
+        ...planted.map(({ path, content }) => ({ path, content })),
+        ...(extra === null ? [] : [{ path: extra, content: 'not read' }]),
+      ],
+    },
+  }));
+
 /** Good values of each field a body of the contract has, to mix with odd ones. */
 function goodFields(
   fuzz: FuzzApp,
@@ -106,11 +142,13 @@ function goodFields(
       return {
         idea,
         type: fc.constantFrom('web', 'mobile', 'mcp'),
-        name: fc.constantFrom('HabitTrack', 'A', 'x'.repeat(80)),
+        // The last breaks the single-line rule: a 2xx to it is a fault (check.ts).
+        name: fc.constantFrom('HabitTrack', 'A', 'x'.repeat(80), 'Acme\n\n## Injected'),
         simulate: fc.record({
           outcome: fc.constantFrom('completed', 'failed'),
           durationMs: fc.integer({ min: 0, max: 600_000 }),
         }),
+        context: repositoryContextArb,
       };
     case 'createWebhookEndpoint':
       return {
@@ -137,13 +175,13 @@ function goodFields(
         events: fc.constantFrom(['project.completed'], ['project.failed'], [], ['nope']),
       };
     case 'adminCreateAccount':
-      return { name: fc.constantFrom('Acme', '') };
+      return { name: fc.constantFrom('Acme', '', 'Acme\u202E') };
     case 'adminCreateKey':
       return {
         mode: fc.constantFrom('test', 'live', 'prod'),
         accountId: fc.constantFrom(...fuzz.targets.accounts, 'acct_00000000000000000000000000'),
         credits: fc.integer({ min: -5, max: 2_000_000_000 }),
-        name: fc.constantFrom('ci', ''),
+        name: fc.constantFrom('ci', '', 'ci\r\n'),
       };
     case 'adminGrantCredits':
       return {

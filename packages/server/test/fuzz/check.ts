@@ -1,4 +1,9 @@
-import { ERROR_CODES, OPERATION_ERROR_CODES, openapiDocument } from '@pgs/contract';
+import {
+  ERROR_CODES,
+  OPERATION_ERROR_CODES,
+  openapiDocument,
+  SINGLE_LINE_PATTERN,
+} from '@pgs/contract';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import { describeRequest, type FuzzRequest } from './arbitraries.ts';
 import type { FuzzApp } from './fuzz-app.ts';
@@ -74,6 +79,52 @@ export function answerProblems(
   return problems;
 }
 
+const SINGLE_LINE = new RegExp(SINGLE_LINE_PATTERN, 'u');
+/** The request bodies' single-line fields by name (each carries SINGLE_LINE_PATTERN). */
+const SINGLE_LINE_FIELDS = new Set(['name', 'url']);
+
+/** The single-line fields of a JSON body, at any depth, that break the single-line rule. */
+function brokenSingleLine(value: unknown, at = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, field]) => {
+    const path = at ? `${at}.${key}` : key;
+    if (typeof field === 'string') {
+      return SINGLE_LINE_FIELDS.has(key) && !SINGLE_LINE.test(field) ? [path] : [];
+    }
+    return brokenSingleLine(field, path);
+  });
+}
+
+/** The operations that take a body of the contract (whose schemas carry the rule). */
+const BODY_OPERATIONS = new Set(
+  Object.values(
+    openapiDocument.paths as Record<
+      string,
+      Record<string, { operationId?: string; requestBody?: unknown }>
+    >,
+  )
+    .flatMap((item) => Object.values(item))
+    .filter((operation) => operation?.requestBody !== undefined)
+    .map((operation) => operation.operationId),
+);
+
+/** An accepted (2xx) body with a control or bidi character in a single-line field. */
+function acceptedBrokenSingleLine(
+  request: FuzzRequest,
+  answer: Answer,
+  operationId: string | undefined,
+): string[] {
+  if (!BODY_OPERATIONS.has(operationId) || request.body === undefined) return [];
+  if (answer.statusCode < 200 || answer.statusCode >= 300) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body.toString('utf8'));
+  } catch {
+    return [];
+  }
+  return brokenSingleLine(body).map((field) => `accepted ${field} that is not one line of text`);
+}
+
 /** Rejects when `work` takes longer than `ms` (a request that is never answered). */
 export async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -90,8 +141,9 @@ export async function within<T>(ms: number, work: Promise<T>, what: string): Pro
 }
 
 /**
- * Checks one exchange: the answer itself, then, for a refusal (4xx), that nothing was
- * stored and no balance moved. Returns the state after, the next exchange's "before".
+ * Checks one exchange: the answer itself, that no single-line field with a line break or
+ * bidi control was accepted, then, for a refusal (4xx), that nothing was stored and no
+ * balance moved. Returns the state after, the next exchange's "before".
  */
 export async function checkExchange(
   fuzz: FuzzApp,
@@ -101,7 +153,10 @@ export async function checkExchange(
   before: string,
   options: { contract?: boolean } = {},
 ): Promise<{ problems: string[]; after: string }> {
-  const problems = answerProblems(request, answer, operationId, options);
+  const problems = [
+    ...answerProblems(request, answer, operationId, options),
+    ...acceptedBrokenSingleLine(request, answer, operationId),
+  ];
   const after = await fuzz.snapshot();
   if (answer.statusCode >= 400 && after !== before) {
     problems.push(`refused with ${answer.statusCode}, yet the state changed: ${before} → ${after}`);

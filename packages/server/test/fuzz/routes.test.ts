@@ -1,6 +1,8 @@
+import { PLANTED_SECRETS } from '@pgs/contract/testing/secrets';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlCarriesKey } from '../../src/accounts/api-keys.ts';
+import { projectContexts } from '../../src/storage/schema.ts';
 import { bearer } from '../helpers/harness.ts';
 import { type FuzzRequest, requestArb } from './arbitraries.ts';
 import { type Answer, checkExchange, describeCase, leakedSecrets, within } from './check.ts';
@@ -140,6 +142,12 @@ describe('fuzzing every route', () => {
         fuzz.adminToken,
       ];
       expect(leakedSecrets(fuzz.logLines, secrets).slice(0, 3)).toEqual([]);
+      // The secrets planted in digests (issue 27): in no log line and no stored digest.
+      const stored = JSON.stringify(await fuzz.database.db.select().from(projectContexts));
+      for (const { format, secret } of PLANTED_SECRETS) {
+        expect(stored.includes(secret), format).toBe(false);
+        expect(fuzz.logLines.filter((line) => line.includes(secret)).length, format).toBe(0);
+      }
     },
     budget.timeLimitMs + 150_000,
   );

@@ -1,3 +1,4 @@
+import { patternRule } from '@pgs/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
@@ -33,6 +34,8 @@ function join(parent: string, child: string): string {
 function ruleText(issue: ValidationIssue): string {
   if (issue.keyword === 'format') return `must be a valid ${String(issue.params.format)}`;
   if (issue.keyword === 'additionalProperties') return 'is not allowed';
+  // The single-line rule by name, not as a regular expression of escapes nobody can read.
+  if (issue.keyword === 'pattern') return patternRule(String(issue.params.pattern));
   if (issue.keyword === 'enum') {
     return `must be one of ${(issue.params.allowedValues as unknown[]).map(String).join(', ')}`;
   }

@@ -15,7 +15,7 @@ import { rateLimit } from './api/plugins/rate-limit.ts';
 import { keyInUrlError, requestContext } from './api/plugins/request-context.ts';
 import { shutdownSignal } from './api/plugins/shutdown.ts';
 import { versioning } from './api/plugins/versioning.ts';
-import { queryValidator } from './api/query.ts';
+import { closedQuery, queryValidator } from './api/query.ts';
 import { auditRoutes } from './api/routes/admin/audit.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
 import { consoleRoutes } from './api/routes/console.ts';
@@ -233,6 +233,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // A parameter a route does not read is refused, never silently ignored (docs/api.md).
+      api.addHook('onRoute', closedQuery);
       await api.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
       await api.register(rateLimit, { limiters: deps.limiters });
       await api.register(versioning);
@@ -282,6 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (admin) => {
+      admin.addHook('onRoute', closedQuery);
       await admin.register(adminAuth, {
         token: deps.adminToken,
         failures: deps.limiters.authFailures,

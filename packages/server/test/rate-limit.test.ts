@@ -140,6 +140,34 @@ describe.each(available)('rate limit, 100 requests per minute per key, on %s', (
     await exhaustAndCheckWindow(h, key, 100, () => `/api/v1/projects/${id}`);
   });
 
+  it('counts listRevisions with the status (100), not the listing (60)', async () => {
+    const key = await h.createKey('test');
+    const id = await h.seedProject(key, { status: 'completed' });
+    const revisions = () =>
+      h.request({
+        method: 'GET',
+        url: `/api/v1/projects/${id}/revisions`,
+        headers: bearer(key.key),
+      });
+    // One counter: half the window spent polling the status, the other half on the history.
+    for (let i = 1; i <= 100; i++) {
+      const res = i % 2 === 0 ? await revisions() : await get(key, id);
+      expect(res.statusCode, `request ${i}`).toBe(200);
+      expect(header(res, 'X-RateLimit-Limit')).toBe('100');
+      expect(header(res, 'X-RateLimit-Remaining')).toBe(String(100 - i));
+    }
+    expectRateLimited(await revisions(), 100);
+    expectRateLimited(await get(key, id), 100);
+    // The listing keeps its own counter, untouched.
+    const listing = await h.request({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: bearer(key.key),
+    });
+    expect(listing.statusCode).toBe(200);
+    expect(header(listing, 'X-RateLimit-Remaining')).toBe('59');
+  });
+
   it('counts per API key: two keys of one account have separate counters', async () => {
     const first = await h.createKey('test');
     const second = await h.createKey('test', { accountId: first.accountId });

@@ -72,6 +72,11 @@ describe.each(await backends())('revisions on %s', (backend) => {
     );
     expect([...requirementsBefore.keys()]).toEqual(['FR-1', 'FR-2', 'FR-3']);
     expect(requirementsBefore.get('FR-2')).toMatch(/medical records/i);
+    // The validators of the current reads, before the revision (checked again after it).
+    const cached = ['/provenance', '/archive', '/revisions'];
+    const etagsBefore = await Promise.all(
+      cached.map(async (path) => header(await api(key, 'GET', `/projects/${id}${path}`), 'etag')),
+    );
     const balance = (await credits(key)).balance;
 
     const res = await revise(key, id, { changeRequest: CHANGE });
@@ -146,6 +151,19 @@ describe.each(await backends())('revisions on %s', (backend) => {
       before.documents.find((d: { type: string }) => d.type === 'product-requirements').content,
     );
     expect(header(old, 'cache-control')).toBe('private, max-age=86400, immutable');
+    // Each current read's ETag followed the revision; pinned to revision 1, the old one holds.
+    for (const [i, path] of cached.entries()) {
+      const conditional = (query: string) =>
+        harness().request({
+          method: 'GET',
+          url: `/api/v1/projects/${id}${path}${query}`,
+          headers: { ...bearer(key.key), 'if-none-match': etagsBefore[i]! },
+        });
+      const changed = await conditional('');
+      expect(changed.statusCode, path).toBe(200);
+      expect(header(changed, 'etag'), path).not.toBe(etagsBefore[i]);
+      if (path !== '/revisions') expect((await conditional('?revision=1')).statusCode).toBe(304);
+    }
 
     // History, newest first.
     const history = (await api(key, 'GET', `/projects/${id}/revisions`)).json().data;

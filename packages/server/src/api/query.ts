@@ -1,4 +1,5 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import type { RouteOptions } from 'fastify';
 
 /** A decimal integer as a query string may spell one: digits, an optional minus. */
 const DECIMAL_INTEGER = /^-?[0-9]{1,20}$/;
@@ -40,4 +41,34 @@ export function queryValidator(ajv: Ajv2020, schema: object): Validator {
     return valid;
   };
   return check;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route reads no query schema and ignores parameters it does not know (only
+     * getProjectStatus: see {@link closedQuery}). Every other route refuses them.
+     */
+    ignoresUnknownQuery?: boolean;
+  }
+}
+
+/** The query of a route that takes no parameters: any parameter is a 400 naming it. */
+export const NO_QUERY = { type: 'object', additionalProperties: false } as const;
+
+/**
+ * An `onRoute` hook that gives every route without a query schema {@link NO_QUERY}, so a
+ * parameter the route does not read (`?revision=1` where no revision can be chosen, a
+ * misspelt `?fromat=json`) is refused by the same validator and answer as a declared
+ * route's (400 VALIDATION_ERROR, `invalid_fields.<name>: "is not allowed"`) instead of being
+ * silently ignored. A route declaring its own query schema keeps it; one marked
+ * `ignoresUnknownQuery` keeps none (validating nothing costs nothing on its path).
+ *
+ * @example
+ * api.addHook('onRoute', closedQuery);
+ */
+export function closedQuery(route: RouteOptions): void {
+  if (route.config?.ignoresUnknownQuery === true) return;
+  route.schema ??= {};
+  route.schema.querystring ??= NO_QUERY;
 }

@@ -7,7 +7,8 @@ import {
 
 /**
  * The documented limits (README, docs/api.md). `status` is the seed's: 100 requests per
- * minute per API key on getProjectStatus.
+ * minute per API key on getProjectStatus, shared by the reads polled beside it
+ * (getProjectProvenance, listRevisions, getRevision, opening an event stream).
  */
 export const RATE_LIMIT_RULES = {
   status: { name: 'status', points: 100, durationSec: 60, window: '1 minute' },

@@ -91,6 +91,56 @@ describe('every route is in the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
+  it('refuses a query parameter it does not read on every operation, getProjectStatus aside', async () => {
+    const { targets, keys, adminToken } = fuzz;
+    const [project] = targets.ownProjects;
+    /** A real target for each path parameter, so nothing but the probe can be refused. */
+    const values: Record<string, string> = {
+      projectId: project!,
+      revision: '1',
+      filename: targets.filenames[0]!,
+      endpointId: targets.ownEndpoints[0]!,
+      accountId: targets.accounts[0]!,
+      keyId: targets.spareKeyIds[0]!,
+    };
+    // Valid bodies: Fastify validates the body before the query.
+    const bodies: Record<string, unknown> = {
+      createProject: { idea: 'A shared calendar for allotment gardeners and their tools.' },
+      createRevision: { changeRequest: 'Add a waiting list for tools.' },
+      createWebhookEndpoint: { url: 'https://93.184.215.16/pgs' },
+      adminCreateAccount: {},
+      adminCreateKey: { mode: 'test', accountId: targets.accounts[0] },
+      adminGrantCredits: { accountId: targets.accounts[0], mode: 'test', amount: 1 },
+    };
+    const problems: string[] = [];
+    const before = await fuzz.snapshot();
+    for (const route of fuzz.routes) {
+      const name = `${route.method} ${route.url}`;
+      if (route.method === 'HEAD' || NOT_API[name] !== undefined) continue;
+      if (route.operationId === 'getProjectStatus') continue;
+      const path = route.url.replace(/:(\w+)/g, (_, param: string) => values[param] ?? param);
+      const body = bodies[route.operationId ?? ''];
+      const res = await fuzz.app.inject({
+        method: route.method as 'GET',
+        url: `${path}?pgs_probe=1`,
+        headers: {
+          authorization: `Bearer ${path.startsWith('/admin/') ? adminToken : keys.test.key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      const fields = res.statusCode === 400 ? res.json().error.details?.invalid_fields : undefined;
+      if (fields?.pgs_probe !== 'is not allowed') {
+        problems.push(
+          `${name} (${route.operationId}): ${res.statusCode} ${res.body.slice(0, 200)}`,
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+    // Refused before anything was done.
+    expect(await fuzz.snapshot()).toBe(before);
+  });
+
   it('has no stale entry: each listed non-API route exists', () => {
     const served = new Set(fuzz.routes.map((r) => `${r.method} ${r.url}`));
     expect(Object.keys(NOT_API).filter((name) => !served.has(name))).toEqual([]);

@@ -22,7 +22,7 @@ export async function auditRoutes(app: FastifyInstance, { db }: AuditRoutesOptio
       schema: {
         response: {
           200: schemaRef('AdminAuditResponse'),
-          ...errorResponses(401, 403, 429, 500),
+          ...errorResponses(400, 401, 403, 429, 500),
         },
       },
     },

@@ -62,3 +62,24 @@ export function closedSignal(reply: FastifyReply): AbortSignal {
   const closing: AbortSignal | undefined = reply.server.closing;
   return closing === undefined ? controller.signal : AbortSignal.any([controller.signal, closing]);
 }
+
+/**
+ * A completed project's current results change when a revision completes: revalidate with
+ * the ETag. A revision asked for by number never changes: cache it. Either way the answer
+ * depends on the key, so it is private (docs/revisions.md, Caching).
+ */
+export const CURRENT_CACHE = 'private, no-cache';
+export const PINNED_CACHE = 'private, max-age=86400, immutable';
+
+/**
+ * The `Cache-Control` of a read of a project's results: `no-cache` while it is not
+ * completed (parts are still being added), then {@link CURRENT_CACHE}, or
+ * {@link PINNED_CACHE} for a `?revision=n` read.
+ *
+ * @example
+ * reply.header('cache-control', resultCache('completed', 2)); // private, max-age=86400, immutable
+ */
+export function resultCache(status: string, revision: number | undefined): string {
+  if (status !== 'completed') return 'no-cache';
+  return revision === undefined ? CURRENT_CACHE : PINNED_CACHE;
+}

@@ -14,7 +14,13 @@ import type { ProjectStatusReader } from '../../../projects/status.ts';
 import { TraceCache } from '../../../runs/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
 import { errorResponses } from '../schemas.ts';
-import { etagMatches, projectIdParams } from './common.ts';
+import {
+  CURRENT_CACHE,
+  etagMatches,
+  PINNED_CACHE,
+  projectIdParams,
+  resultCache,
+} from './common.ts';
 import { type CompletedOnly, completedProject, ownedDocument, traceBody } from './reads.ts';
 import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
@@ -30,14 +36,6 @@ const projectId = { type: 'string', format: 'uuid' } as const;
 /** The trace as the archive carries it: the API's `data`, indented for people and diffs. */
 const traceJson = (body: string) =>
   `${JSON.stringify((JSON.parse(body) as { data: unknown }).data, null, 2)}\n`;
-
-/**
- * A completed project's current documents change when a revision completes: revalidate with
- * the ETag. A revision asked for by number never changes: cache it. Either way the answer
- * depends on the key, so it is private.
- */
-const CURRENT_CACHE = 'private, no-cache';
-const PINNED_CACHE = 'private, max-age=86400, immutable';
 
 /** `?revision=n`, accepted by every read of a project's results. */
 const revisionQuery = {
@@ -106,14 +104,7 @@ export async function documentRoutes(
       const etag = etagOf(row.content);
       reply.header('etag', etag);
       reply.header('vary', 'Authorization');
-      reply.header(
-        'cache-control',
-        row.status !== 'completed'
-          ? 'no-cache'
-          : revision === undefined
-            ? CURRENT_CACHE
-            : PINNED_CACHE,
-      );
+      reply.header('cache-control', resultCache(row.status, revision));
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('text/markdown; charset=utf-8').send(row.content);
     },
@@ -139,9 +130,13 @@ export async function documentRoutes(
           additionalProperties: false,
           properties: { layout: parameters.ArchiveLayout.schema, revision: revisionNumber },
         },
-        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+        },
         response: {
           200: { type: 'string' },
+          304: { type: 'null' },
           409: schemaRef('OperationErrorResponse'),
           ...errorResponses(400, 401, 403, 404, 429, 500),
         },
@@ -149,7 +144,15 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const { revision } = request.query;
+      const layout = request.query.layout ?? 'plain';
       const found = await results(request.principal, request.params.projectId, revision);
+      // The same revision and layout zip to the same bytes (fixed dates, fixed order), so the
+      // revision's ETag and the layout name them; a match is answered before any zipping.
+      const etag = `"a${layout}-${found.etag.replace(/"/g, '')}"`;
+      reply.header('etag', etag);
+      reply.header('vary', 'Authorization');
+      reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const project = found.data();
       const trace = await traceBody(db, traces, {
         projectId: request.params.projectId,
@@ -158,18 +161,11 @@ export async function documentRoutes(
         project: () => project.project,
       });
       const history = await historyOf(request.principal, request.params.projectId, revision);
-      const entries = archiveEntries(
-        project,
-        request.query.layout ?? 'plain',
-        traceJson(trace),
-        history,
-      );
+      const entries = archiveEntries(project, layout, traceJson(trace), history);
       reply.header(
         'content-disposition',
         `attachment; filename="${projectSlug(project.project.name)}.zip"`,
       );
-      reply.header('vary', 'Authorization');
-      reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       return reply.type('application/zip').send(zipStream(entries, archiveDate(project)));
     },
   );

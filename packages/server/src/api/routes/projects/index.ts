@@ -6,14 +6,22 @@ import { ApiError } from '../../../errors.ts';
 import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import type { CreatedProject, Projects } from '../../../projects/projects.ts';
 import { readProvenance } from '../../../projects/provenance.ts';
+import { etagOf } from '../../../projects/result.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import type { Mode } from '../../../storage/sql/accounts.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
-import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
+import {
+  closedSignal,
+  etagMatches,
+  pollHint,
+  projectIdParams,
+  projectNotFound,
+  resultCache,
+} from './common.ts';
 import { preparedContext } from './context.ts';
-import { pinnedRevision, revisionNumber } from './revision-reads.ts';
+import { pinnedRevision, revisionNumber, statusRevisionRefused } from './revision-reads.ts';
 
 export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
@@ -146,10 +154,12 @@ export async function projectRoutes(
     },
   );
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get<{ Params: { projectId: string }; Querystring: { revision?: unknown } }>(
     '/projects/:projectId',
     {
-      config: { operationId: 'getProjectStatus', rateLimit: 'status' },
+      // The seed's route shows no query parameters, and polling clients written to it add
+      // cache-busters (`?_=1732…`): those are ignored, `revision` alone is refused (docs/api.md).
+      config: { operationId: 'getProjectStatus', rateLimit: 'status', ignoresUnknownQuery: true },
       schema: {
         params: projectIdParams,
         headers: {
@@ -169,6 +179,8 @@ export async function projectRoutes(
     },
     async (request, reply) => {
       const { projectId } = request.params;
+      // One property read of the query the router already parsed: the hot path stays as it was.
+      if (request.query.revision !== undefined) throw statusRevisionRefused(projectId);
       // UUIDs compare case-insensitively; every body names the project in its canonical form.
       const id = projectId.toLowerCase();
       const read = () => statusReader.read(request.principal, id);
@@ -221,21 +233,37 @@ export async function projectRoutes(
           additionalProperties: false,
           properties: { revision: revisionNumber },
         },
-        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+        },
         response: {
           200: schemaRef('ProvenanceResponse'),
+          304: { type: 'null' },
           409: schemaRef('OperationErrorResponse'),
           ...errorResponses(400, 401, 403, 404, 429, 500),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { projectId } = request.params;
       const { revision } = request.query;
       if (revision !== undefined) await pinnedRevision(db, request.principal, projectId, revision);
-      const body = await readProvenance(db, request.principal, projectId.toLowerCase(), revision);
-      if (body === undefined) throw projectNotFound(projectId);
-      return body;
+      const provenance = await readProvenance(
+        db,
+        request.principal,
+        projectId.toLowerCase(),
+        revision,
+      );
+      if (provenance === undefined) throw projectNotFound(projectId);
+      const body = JSON.stringify(provenance);
+      // Parts are added while the project runs; a revision changes the current one.
+      const etag = etagOf(body);
+      reply.header('etag', etag);
+      reply.header('vary', 'Authorization');
+      reply.header('cache-control', resultCache(provenance.data.status, revision));
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -17,6 +17,28 @@ export const revisionNotFound = (projectId: string, revision: number) =>
   });
 
 /**
+ * The 400 for `?revision=` on getProjectStatus. The status is the project's state now; a
+ * revision's own state (in progress, failed, completed with its documents) is
+ * getRevision's answer, so the parameter is refused with a pointer there rather than
+ * ignored (a client asking for revision 1 must never get the latest without being told).
+ *
+ * @example
+ * if (request.query.revision !== undefined) throw statusRevisionRefused(projectId);
+ */
+export const statusRevisionRefused = (projectId: string) =>
+  new ApiError(
+    'VALIDATION_ERROR',
+    `The status always describes the current revision; read revision n with GET /api/v1/projects/${projectId}/revisions/{n}.`,
+    {
+      details: {
+        invalid_fields: {
+          revision: 'is not a parameter of getProjectStatus: use /revisions/{n} (getRevision)',
+        },
+      },
+    },
+  );
+
+/**
  * The completed data of one revision of the caller's project (the `?revision=n` reads):
  * 404 for no such project or revision, 409 for one in progress or failed.
  *

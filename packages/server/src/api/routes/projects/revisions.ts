@@ -178,12 +178,18 @@ export async function revisionRoutes(
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/revisions',
     {
-      config: { operationId: 'listRevisions', rateLimit: 'list' },
+      // A project's history is read like its status, by the clients that poll it (one
+      // project, a handful of rows), not paged like the listing: the status limit.
+      config: { operationId: 'listRevisions', rateLimit: 'status' },
       schema: {
         params: projectIdParams,
-        headers: { type: 'object', properties: { 'api-version': { type: 'string' } } },
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'if-none-match': { type: 'string' } },
+        },
         response: {
           200: schemaRef('RevisionListResponse'),
+          304: { type: 'null' },
           ...errorResponses(400, 401, 403, 404, 429, 500),
         },
       },
@@ -195,8 +201,14 @@ export async function revisionRoutes(
         request.params.projectId.toLowerCase(),
       );
       if (project === undefined) throw projectNotFound(request.params.projectId);
+      const body = JSON.stringify({ success: true, data: await revisionHistory(db, project) });
+      // Changes whenever a revision starts or ends: revalidate, by the body's own ETag.
+      const etag = etagOf(body);
+      reply.header('etag', etag);
+      reply.header('vary', 'Authorization');
       reply.header('cache-control', 'private, no-cache');
-      return { success: true, data: await revisionHistory(db, project) };
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

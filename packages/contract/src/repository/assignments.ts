@@ -119,6 +119,7 @@ function notASecret(value: string, family: 'password' | 'secret'): boolean {
   if (value.length < 3 || STOP_VALUES.has(value.toLowerCase())) return true;
   if (/^[$%{<!&*:?@([`=]/.test(value) || /\$\{|\{\{|[()]/.test(value)) return true;
   if (/^(.)\1*$/.test(value)) return true; // `********`, `xxxx`
+  if (/…|\.\.\./.test(value)) return true; // `sk-…`, `pgs_test_...`: a documented placeholder
   // process.env.X, settings.SECRET_KEY: a reference; a token with digits is not one.
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !/\d/.test(value)) return true;
   return family === 'secret' && /^\d+$/.test(value); // max_token = 4000

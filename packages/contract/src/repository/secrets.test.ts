@@ -93,6 +93,7 @@ describe('redactSecrets on the formats issue 27 found', () => {
     ['src/db.ts', 'export const passwordRules = { min: 12 };\nconst bypass = tokenize(input);\n'],
     ['README.md', 'Set the token: see docs/tokens.md for how to make one.\nkeys: 3 of them\n'],
     ['app.ini', 'password_file = /run/secrets/db\npassword = ********\n'],
+    ['README.md', 'OPENAI_API_KEY=sk-… npm start\nSend "Authorization: Bearer pgs_test_…".\n'],
   ])('leaves %s alone: types, references, placeholders and prose', async (path, text) => {
     expect(await redactSecrets(path, text)).toEqual({ content: text, redactions: 0 });
   });

@@ -37,10 +37,11 @@ export const TOKEN_PATTERNS: readonly (readonly [string, RegExp, number?])[] = [
   // Azure storage and Service Bus connection strings: the key, not the account.
   ['azure-key', /\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})/dgi],
   // An Authorization header's credentials (`Basic`, `Bearer`, `Token`, `Bot`), in a config
-  // line, a curl command or a literal; not a template (`Bearer ${token}`), which is code.
+  // line, a curl command or a literal; not a template (`Bearer ${token}`), which is code,
+  // nor a documented placeholder (`Bearer pgs_test_…`).
   [
     'authorization-header',
-    /\bAuthorization["'`]?\s*[:=]\s*["'`]?(?:Basic|Bearer|Token|Bot)[ \t]+([A-Za-z0-9._~+/-]{8,}={0,2})/dgi,
+    /\bAuthorization["'`]?\s*[:=]\s*["'`]?(?:Basic|Bearer|Token|Bot)[ \t]+([A-Za-z0-9._~+/-]{8,}={0,2})(?![\w.~+/=…-])/dgi,
   ],
   // Twilio API key secrets' ids are SK and 32 hex; the secret travels beside them.
   ['twilio', /(?<![\w-])SK[0-9a-f]{32}(?![\w-])/g],

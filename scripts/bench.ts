@@ -25,7 +25,7 @@
  *   and secrets leaked; see scripts/bench-grounded.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
- * BENCH_ROUNDS (alternating rounds per status case, the median printed; default 3),
+ * BENCH_ROUNDS (alternating rounds per status case, the median ratio and its spread printed; default 5),
  * BENCH_ONLY=status,pickup,workflow,watchers (groups to run; default all), BENCH_AI_LATENCY_MS (the
  * fake provider's answer time in the workflow group, default 1000), BENCH_DATABASE_URL
  * (PostgreSQL for the pickup group; default the test server's 127.0.0.1:5432/test).

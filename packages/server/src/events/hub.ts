@@ -131,6 +131,11 @@ export class ProjectEventHub {
     return this.#listener?.sync() ?? Promise.resolve(false);
   }
 
+  /** Whether {@link sync} would always resolve `true` at once (PGlite), so needs no call. */
+  get barrierFree(): boolean {
+    return this.#listener?.barrierFree ?? false;
+  }
+
   /** Calls `onEvent` on every announcement for the project until the returned function is called. */
   subscribe(projectId: string, onEvent: () => void): () => void {
     let set = this.#waiters.get(projectId);

@@ -46,6 +46,9 @@ export interface StatusReaderOptions {
   barrierFree?: boolean;
 }
 
+/** What {@link ProjectStatusReader.peek} answers when only a read can tell. */
+export const MUST_READ: unique symbol = Symbol('must read');
+
 /**
  * Reads project status for the status endpoint. Completed and failed projects never
  * change, so their bodies are serialized once and served from an LRU of bytes, with the
@@ -133,34 +136,28 @@ export class ProjectStatusReader {
     return this.#live;
   }
 
+  /**
+   * The status from memory when no barrier needs awaiting (no hub, or PGlite's): the hot
+   * path of a poll, with no promise. {@link MUST_READ} means "call {@link read}".
+   *
+   * @example
+   * const peeked = reader.peek(principal, id);
+   * const view = peeked === MUST_READ ? await reader.read(principal, id) : peeked;
+   */
+  peek(principal: Principal, projectId: string): StatusView | undefined | typeof MUST_READ {
+    return this.#needsBarrier() ? MUST_READ : this.#fromMemory(principal, projectId);
+  }
+
   /** The status of a project owned by the caller's account in the caller's mode, else `undefined`. */
   async read(principal: Principal, projectId: string): Promise<StatusView | undefined> {
     const live = this.#live;
     // Without a hub, cached final bodies are served as they always were; with one, every
     // answer from memory waits for the barrier (free on PGlite), so a deletion or an end
     // committed before this read began is seen.
-    const synced = this.#hub === undefined || this.#barrierFree ? true : await this.#hub.sync();
+    const synced = this.#needsBarrier() ? await this.#hub!.sync() : true;
     if (synced) {
-      const cached = this.#final.get(projectId);
-      if (cached !== undefined) {
-        this.#counts.memory++;
-        return cached.accountId === principal.accountId && cached.mode === principal.mode
-          ? cached
-          : undefined;
-      }
-      if (live !== undefined) {
-        if (this.#deleted.has(projectId) || live.absent(projectId)) {
-          this.#counts.memory++;
-          return undefined;
-        }
-        const entry = live.get(projectId);
-        if (entry !== undefined) {
-          this.#counts.memory++;
-          return entry.accountId === principal.accountId && entry.mode === principal.mode
-            ? this.#inProgress(projectId, entry.estimatedCompletionAt)
-            : undefined;
-        }
-      }
+      const known = this.#fromMemory(principal, projectId);
+      if (known !== MUST_READ) return known;
     }
     if (!synced || live === undefined) return this.#fromDatabase(principal, projectId, undefined);
     // Concurrent reads of one project share one query (a completion wakes every long-poll
@@ -179,6 +176,34 @@ export class ProjectStatusReader {
     });
     this.#flights.set(key, { pending, promise });
     return promise;
+  }
+
+  /** Whether an answer from memory must first wait for the hub's barrier. */
+  #needsBarrier(): boolean {
+    return this.#hub !== undefined && !this.#barrierFree && !this.#hub.barrierFree;
+  }
+
+  /** The answer memory holds (behind the barrier), or {@link MUST_READ}. */
+  #fromMemory(principal: Principal, projectId: string): StatusView | undefined | typeof MUST_READ {
+    const cached = this.#final.get(projectId);
+    if (cached !== undefined) {
+      this.#counts.memory++;
+      return cached.accountId === principal.accountId && cached.mode === principal.mode
+        ? cached
+        : undefined;
+    }
+    const live = this.#live;
+    if (live === undefined) return MUST_READ;
+    if (this.#deleted.has(projectId) || live.absent(projectId)) {
+      this.#counts.memory++;
+      return undefined;
+    }
+    const entry = live.get(projectId);
+    if (entry === undefined) return MUST_READ;
+    this.#counts.memory++;
+    return entry.accountId === principal.accountId && entry.mode === principal.mode
+      ? this.#inProgress(projectId, entry.estimatedCompletionAt)
+      : undefined;
   }
 
   /** Reads the database; with `pending` (a read behind the barrier) it may feed the view. */

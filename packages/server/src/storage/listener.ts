@@ -22,6 +22,11 @@ export interface ChannelListener {
    * callers wait.
    */
   sync(): Promise<boolean>;
+  /**
+   * The barrier is always already passed (PGlite: listeners run before the committing
+   * statement returns), so a caller may skip {@link sync} and its promise.
+   */
+  readonly barrierFree: boolean;
   stop(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export async function listenChannels(
     );
     return {
       sync: async () => true,
+      barrierFree: true,
       stop: async () => {
         await Promise.all(stops.map((stop) => stop()));
       },
@@ -80,6 +86,7 @@ function barrier(token: string): Barrier {
 }
 
 class PostgresListener implements ChannelListener {
+  readonly barrierFree = false;
   readonly #url: string;
   readonly #channels: readonly string[];
   readonly #handlers: ListenerHandlers;

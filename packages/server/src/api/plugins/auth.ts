@@ -64,12 +64,26 @@ export interface ApiKeyAuthOptions {
 export const apiKeyAuth = fp(
   async (app: FastifyInstance, { accounts, failures }: ApiKeyAuthOptions) => {
     app.decorateRequest('principal', undefined as unknown as Principal);
-    app.addHook('onRequest', async (request) => {
-      const bearer = bearerToken(request);
+    const authenticate = async (
+      request: FastifyRequest,
+      bearer: ReturnType<typeof bearerToken>,
+    ) => {
       if ('issue' in bearer) throw await authFailure(request, bearer.issue, failures);
       const result = await accounts.authenticate(bearer.token);
       if (!result.ok) throw await authFailure(request, result.issue, failures);
       request.principal = result.principal;
+    };
+    // A callback hook: a key verified lately is found in memory with no promise at all
+    // (every status poll comes this way); anything else takes the asynchronous path.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const bearer = bearerToken(request);
+      const principal = 'token' in bearer ? accounts.verified(bearer.token) : undefined;
+      if (principal !== undefined) {
+        request.principal = principal;
+        done();
+        return;
+      }
+      authenticate(request, bearer).then(() => done(), done);
     });
   },
   { name: 'pgs-api-key-auth' },

@@ -49,7 +49,9 @@ export interface RequestContextOptions {
  */
 export const requestContext = fp(
   async (app: FastifyInstance, { routes }: RequestContextOptions = {}) => {
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook (an async one costs a promise on every request); a throw here is
+    // handed to the error handler by Fastify's hook runner.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
       reply.headers(VERSION_HEADERS);
       reply.header('x-content-type-options', 'nosniff');
@@ -76,6 +78,7 @@ export const requestContext = fp(
           details: { missing_fields: ['Host'] },
         });
       }
+      done();
     });
   },
   { name: 'pgs-request-context' },

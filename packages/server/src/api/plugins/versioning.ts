@@ -13,9 +13,11 @@ declare module 'fastify' {
 export const versioning = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('apiVersion', '');
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook: an async one costs a promise on every request.
+    app.addHook('onRequest', (request, reply, done) => {
       request.apiVersion = negotiateVersion(request.headers);
       reply.header('api-version', request.apiVersion);
+      done();
     });
   },
   { name: 'pgs-versioning' },

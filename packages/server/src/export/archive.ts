@@ -7,6 +7,7 @@ import {
   projectSlug,
 } from '@pgs/contract';
 import { Zip, ZipDeflate } from 'fflate';
+import { inertJson, neutraliseMarkdown } from '../models/user-text.ts';
 import { changelog, type RevisionRecord } from './changelog.ts';
 import {
   type ArchiveEntry,
@@ -241,7 +242,17 @@ export function archiveEntries(
       content: changelog(project.name, history),
     });
   }
-  return entries;
+  return entries.map(inert);
+}
+
+/**
+ * An entry with nothing of the user's text active in it (docs/security.md): documents stored
+ * before they were neutralised, the name in every heading, the definition in project.json.
+ */
+function inert(entry: ArchiveEntry): ArchiveEntry {
+  if (entry.path.endsWith('.md')) return { ...entry, content: neutraliseMarkdown(entry.content) };
+  if (entry.path.endsWith('.json')) return { ...entry, content: inertJson(entry.content) };
+  return entry;
 }
 
 /** When the archive's files are dated: the last document's generation (a stable date). */

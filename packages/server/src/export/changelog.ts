@@ -4,6 +4,7 @@
  * documents each revision rewrote (docs/revisions.md).
  */
 import type { RequirementDelta } from '../models/deltas.ts';
+import { inertText } from '../models/user-text.ts';
 
 /** One completed revision, as the archive needs it. */
 export interface RevisionRecord {
@@ -53,9 +54,12 @@ export function revisionDate(record: Pick<RevisionRecord, 'createdAt' | 'complet
   return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : stamp.slice(0, 10);
 }
 
-/** A text as a markdown block quote, line by line. */
+/**
+ * A user's text (a change request) as a markdown block quote, line by line, made inert first:
+ * even in a fence its tags and links are written escaped (user-text.ts).
+ */
 export const quote = (text: string) =>
-  text
+  inertText(text)
     .trim()
     .split(/\r?\n/)
     .map((line) => (line.trim() === '' ? '>' : `> ${line.trimEnd()}`))

@@ -5,6 +5,7 @@
  * once for a repair, and whatever remains is recorded in the document's provenance.
  */
 import { parse as parseYaml } from 'yaml';
+import { inertText } from '../models/user-text.ts';
 import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
 
 /** How bad a finding is: critical and high ones trigger the one repair. */
@@ -108,7 +109,9 @@ export function checkDocument(input: GateInput): Finding[] {
     }
   }
 
-  if (!content.toLowerCase().includes(input.projectName.toLowerCase())) {
+  // A name with markup is written neutralised (user-text.ts): either form counts.
+  const names = [input.projectName, inertText(input.projectName)].map((n) => n.toLowerCase());
+  if (!names.some((name) => content.toLowerCase().includes(name))) {
     findings.push({
       rule: 'missing-name',
       severity: FORM_SEVERITY['missing-name'],

@@ -4,6 +4,7 @@ import { type CallResult, GenerationFailedError, type ModelCaller } from '../mod
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
 import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
+import { neutraliseMarkdown } from '../models/user-text.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {
@@ -160,13 +161,15 @@ export async function writeDocument(input: {
   /**
    * An answer cut off by the output limit is continued once, from where it stopped; one
    * still cut after that is reported `cut` (the gate's `truncated`), never taken as whole.
+   * What is checked and stored is the answer neutralised (user-text.ts): a model that echoes
+   * the idea's HTML, a script link or a remote image writes none of it into the project.
    */
   const complete = async (
     answer: CallResult,
     asked: readonly ModelMessage[],
     offset: number,
   ): Promise<{ content: string; cut: boolean }> => {
-    const text = unwrap(answer.text);
+    const text = neutraliseMarkdown(unwrap(answer.text));
     if (answer.finishReason !== 'length' || text === '') return { content: text, cut: false };
     const rest = await input.caller.call(
       input.chain.slice(offset + answer.index),
@@ -182,7 +185,10 @@ export async function writeDocument(input: {
     );
     produced.usage = sumUsage(produced.usage, rest.usage);
     produced.attempts += rest.attempts;
-    return { content: joinContinuation(text, rest.text), cut: rest.finishReason === 'length' };
+    return {
+      content: neutraliseMarkdown(joinContinuation(text, rest.text)),
+      cut: rest.finishReason === 'length',
+    };
   };
 
   const from = input.chain;

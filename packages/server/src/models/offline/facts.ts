@@ -12,6 +12,7 @@ import type {
   RelatedDocument,
   RequirementSlot,
 } from '../context.ts';
+import { inertText } from '../user-text.ts';
 import { readCodebaseOnce } from './codebase/cache.ts';
 import type { CodebaseFacts, RepositorySource } from './codebase/index.ts';
 import { criteriaFor } from './criteria.ts';
@@ -251,7 +252,10 @@ export function factsFor(input: {
   /** The codebase a grounded project changes. */
   repository?: RepositorySource | undefined;
 }): Facts {
-  const { definition, document } = input;
+  const { document } = input;
+  // The name is the client's when they gave one: written into every heading, so made inert
+  // here, as the reading makes the idea's words (user-text.ts).
+  const definition = { ...input.definition, name: inertText(input.definition.name) };
   const q = definition.questionnaire;
   const type = definition.type;
   const reading = readIdeaNlp(input.idea);

@@ -40,6 +40,7 @@
  */
 import type { ImpactContext } from '../context.ts';
 import type { RequirementDelta, RequirementRef } from '../deltas.ts';
+import { clauseKey, inertText, proseOf } from '../user-text.ts';
 import { changedTitle, clean, nounFeature, qualifiersOf, statementOf } from './impact-phrases.ts';
 import { clausesOf, type Intent, intentOf, modify, peopleIn } from './impact-read.ts';
 import { headOf, sameStem, stemsOf, targetOf } from './impact-terms.ts';
@@ -52,6 +53,8 @@ interface Ledger {
   requirements: readonly RequirementRef[];
   taken: Set<string>;
   next: number;
+  /** The titles added so far (clauseKey): a clause repeated adds one requirement. */
+  added: Set<string>;
 }
 
 type Delta = RequirementDelta;
@@ -114,7 +117,9 @@ function added(title: string, l: Ledger, people?: string): Delta[] {
   const feature = capitalize(clean(title));
   // A feature needs a word of its own beyond its verb ("add (((" adds nothing).
   if (stemsOf(feature.replace(/^\S+/, '')).length === 0) return [];
-  if (l.requirements.some((r) => r.title.toLowerCase() === feature.toLowerCase())) return [];
+  const key = clauseKey(feature);
+  if (l.added.has(key) || l.requirements.some((r) => clauseKey(r.title) === key)) return [];
+  l.added.add(key);
   const id = `FR-${l.next++}`;
   return [{ op: 'added', id, title: feature, text: statementOf(l.name, feature, people) }];
 }
@@ -231,9 +236,11 @@ export function readImpact(context: ImpactContext): RequirementDelta[] {
     requirements: context.requirements,
     taken: new Set(),
     next: context.nextNumber,
+    added: new Set(),
   };
   const deltas: RequirementDelta[] = [];
-  for (const clause of clausesOf(context.changeRequest)) {
+  // Code in a request is an example, never an instruction (user-text.ts).
+  for (const clause of clausesOf(proseOf(context.changeRequest))) {
     const intent = intentOf(clause);
     if (!intent) continue;
     const found = resolve(clause, intent, ledger);
@@ -241,8 +248,24 @@ export function readImpact(context: ImpactContext): RequirementDelta[] {
     for (const delta of found) {
       if (ledger.taken.has(delta.id)) continue;
       ledger.taken.add(delta.id);
-      deltas.push(delta);
+      deltas.push(inertDelta(delta));
     }
   }
   return deltas;
+}
+
+/**
+ * A delta whose words taken from the request are safe in a document (the changelog's); the
+ * titles it names as they stand are the register's own and stay as they are.
+ */
+function inertDelta(delta: Delta): Delta {
+  switch (delta.op) {
+    case 'added':
+    case 'modified':
+      return { ...delta, title: inertText(delta.title), text: inertText(delta.text) };
+    case 'removed':
+      return { ...delta, reason: inertText(delta.reason) };
+    case 'renamed':
+      return { ...delta, to: inertText(delta.to) };
+  }
 }

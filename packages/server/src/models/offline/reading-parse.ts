@@ -3,6 +3,8 @@
  * capability per verb phrase. The rules read structure (tags, coordination, prepositions,
  * infinitives), not topics, so they hold for ideas they were not written against.
  */
+
+import { clauseKey } from '../user-text.ts';
 import { namesPeople } from './reading-people.ts';
 import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
 import { canBeVerb, gerundBase, isNoun, nlp, SCOPE, type Tok, verbBase } from './reading-tokens.ts';
@@ -67,6 +69,8 @@ export function parse(toks: Tok[], text: string): Parse {
 class Parser extends PhraseReader {
   private readonly used: boolean[];
   private readonly caps: ParsedCapability[] = [];
+  /** What each capability says, case and spacing aside: a clause repeated is read once. */
+  private readonly said = new Set<string>();
   private product: Span | undefined;
   private audience: Span | undefined;
   private assistant: string | undefined;
@@ -108,9 +112,9 @@ class Parser extends PhraseReader {
     const inner = p ? this.numbersIn(p) : [];
     const text = [verb, p ? this.span(p.start, p.end) : '', ...after].filter(Boolean).join(' ');
     const objectTokens = p ? this.t.slice(p.body, p.end) : [];
-    const key = `${verb}|${object}|${after.join('|')}`;
-    if (this.caps.some((cap) => `${cap.verb}|${cap.object}|${cap.qualifiers.join('|')}` === key))
-      return;
+    const key = clauseKey(`${verb}|${object}|${after.join('|')}`);
+    if (this.said.has(key)) return;
+    this.said.add(key);
     this.caps.push({
       verb,
       object,

@@ -5,6 +5,8 @@
  * idea.ts matches word tables, this reads structure, so lists of verbs, "by SMS" and "16-week"
  * survive. Deterministic and offline: the tagger is a fixed model loaded once per process.
  */
+import { inertText, proseOf } from '../user-text.ts';
+import { inert } from './reading-inert.ts';
 import { type Parse, type ParsedCapability, parse } from './reading-parse.ts';
 import {
   isNoun,
@@ -113,8 +115,9 @@ const COMPARATIVES = new Set([
   'no more than',
 ]);
 
+/** The idea's prose (fences, tags and link targets aside, see proseOf) on one line. */
 function oneLine(idea: string): string {
-  return idea.replace(/\s+/g, ' ').trim().slice(0, 2000);
+  return proseOf(idea).replace(/\s+/g, ' ').trim().slice(0, 2000);
 }
 
 function spanText(text: string, toks: readonly Tok[], start: number, end: number): string {
@@ -293,7 +296,7 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
     ...integrations.map((name) => name.toLowerCase()),
     ...(parsed.assistant ? [parsed.assistant.toLowerCase()] : []),
   ]);
-  return {
+  return inert({
     text,
     capabilities: parsed.capabilities.map(
       ({ verb, object, qualifiers, text: phrase, objectTokens }) => ({
@@ -320,7 +323,7 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
       assistant: parsed.assistant,
       assistantActs: parsed.assistantActs,
     }),
-  };
+  });
 }
 
 const CONTENT = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM', 'ADV']);
@@ -379,5 +382,5 @@ export function missingTerms(idea: string, definitionText: string): string[] {
     if (!missing.has(stem))
       missing.set(stem, tok.pos === 'PROPN' ? tok.text : tok.text.toLowerCase());
   }
-  return [...missing.values()];
+  return [...missing.values()].map(inertText);
 }

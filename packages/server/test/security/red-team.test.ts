@@ -353,7 +353,9 @@ describe('issue 27, 4: a drain has an end', () => {
     expect(closedAfterMs).toBeGreaterThanOrEqual(1_000);
   });
 
-  it('a 400 to a malformed body, the client still sending: cut at the bound, the answer read', async () => {
+  // Node's parser closes this one itself; the test holds that the bounded end still lets
+  // the answer reach a client that reads.
+  it('a 400 to a malformed body, the client still sending: the answer read, the socket closed', async () => {
     const key = await h.createKey('test', { credits: 10 });
     const head = `${post(`Bearer ${key.key}`, 'Transfer-Encoding: chunked')}zz\r\n`;
     const { received } = await holdOpen(patient, head, 'a', { reads: true, deadlineMs: 5_000 });

@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // A migrated PGlite database, dumped once per run: every test database starts from it.
+    globalSetup: ['./packages/server/test/helpers/global-setup.ts'],
   },
 });

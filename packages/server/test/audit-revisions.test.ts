@@ -13,6 +13,7 @@ import { type Database, openDatabase } from '../src/storage/db.ts';
 import { readAuditTotals, readProjectMismatches } from '../src/storage/sql/audit.ts';
 import { insertProject } from '../src/storage/sql/projects.ts';
 import { insertRevision } from '../src/storage/sql/revisions.ts';
+import { memoryDatabase } from './helpers/database.ts';
 import { createTestDatabase, postgresUnavailable } from './helpers/services.ts';
 
 /**
@@ -39,7 +40,7 @@ describe.each(backends)('the ledger audit of revisions on %s', (backend) => {
       drop = created.drop;
       database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 2 });
     } else {
-      database = await openDatabase({ kind: 'memory' });
+      database = await memoryDatabase();
     }
     accounts = new Accounts(database.db);
   });

@@ -14,8 +14,9 @@ import { buildApp } from '../src/app.ts';
 import { DEFAULT_CONSOLE_DIR, loadConfig } from '../src/config.ts';
 import { createLimiters } from '../src/limits/rules.ts';
 import { offlineModels } from '../src/runs/models.ts';
-import { type Database, openDatabase } from '../src/storage/db.ts';
+import type { Database } from '../src/storage/db.ts';
 import { listDocuments } from '../src/storage/sql/projects.ts';
+import { memoryDatabase } from './helpers/database.ts';
 import { backends, type Harness, roomy, startHarness } from './helpers/harness.ts';
 import { waitFor } from './helpers/wait.ts';
 
@@ -73,7 +74,7 @@ function expectEnvelope(res: LightMyRequestResponse, status: number, code: strin
 // One embedded database for the file: the console needs none, the app does (auth, docs).
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ kind: 'memory' });
+  database = await memoryDatabase();
 });
 afterAll(async () => database?.close());
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GenerationQueue } from '../src/queue/generation-queue.ts';
 import { type Database, openDatabase } from '../src/storage/db.ts';
+import { memoryDatabase } from './helpers/database.ts';
 import { backends } from './helpers/harness.ts';
 import { createTestDatabase } from './helpers/services.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -34,7 +35,7 @@ describe.each(await backends())('generation queue wake-ups on %s', (backend) => 
       drop = created.drop;
       database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4 });
     } else {
-      database = await openDatabase({ kind: 'memory' });
+      database = await memoryDatabase();
     }
     queue = await GenerationQueue.create(database, { concurrency: 4, pollingIntervalSeconds: 60 });
     const held = new Promise<void>((resolve) => {

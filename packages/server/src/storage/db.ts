@@ -31,7 +31,15 @@ export interface Database {
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'memory' };
+  | {
+      kind: 'memory';
+      /**
+       * A dump of a migrated database (PGlite's `dumpDataDir`) to start from: no initdb, and
+       * only the migrations it lacks. Tests open a fresh database this way in a fraction of
+       * the time.
+       */
+      from?: Blob;
+    };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Any constant: serialises migrations between processes starting together. */
@@ -82,7 +90,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await mkdir(options.dataDir, { recursive: true });
     client = await PGlite.create(path.join(options.dataDir, 'pgdata'));
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(options.from === undefined ? {} : { loadDataDir: options.from });
   }
   timeSliceTransactions(client);
   const db = drizzlePglite({ client, schema });

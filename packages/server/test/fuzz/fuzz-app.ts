@@ -8,8 +8,9 @@ import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { type Dispatcher, Projects } from '../../src/projects/projects.ts';
 import { documentPlan } from '../../src/runs/catalogue.ts';
 import { engineOf, offlineModels } from '../../src/runs/models.ts';
-import { type Database, openDatabase } from '../../src/storage/db.ts';
+import type { Database } from '../../src/storage/db.ts';
 import { insertDocument, updateProject } from '../../src/storage/sql/projects.ts';
+import { memoryDatabase } from '../helpers/database.ts';
 import { DOCS_URL, roomy } from '../helpers/harness.ts';
 
 /** One route of the app, as its onRoute hook reported it. */
@@ -95,7 +96,7 @@ export async function startFuzzApp({
   /** Serve the console from here (its routes then join the list); none: no console. */
   consoleDir?: string;
 } = {}): Promise<FuzzApp> {
-  const database = await openDatabase({ kind: 'memory' });
+  const database = await memoryDatabase();
   const adminToken = generateAdminToken();
   const routes: AppRoute[] = [];
   const onRoute = (route: RouteOptions) => {

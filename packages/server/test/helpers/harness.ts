@@ -27,6 +27,7 @@ import {
   listDocuments,
   updateProject,
 } from '../../src/storage/sql/projects.ts';
+import { memoryDatabase } from './database.ts';
 import { createTestDatabase, postgresUnavailable } from './services.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -189,7 +190,7 @@ export async function startHarness(
     dropDatabase = created.drop;
     database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4 });
   } else {
-    database = await openDatabase({ kind: 'memory' });
+    database = await memoryDatabase();
   }
   const adminToken = generateAdminToken();
   const store = options.store?.(database) ?? { kind: 'memory' };

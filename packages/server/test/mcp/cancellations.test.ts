@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpCancellations } from '../../src/api/mcp/cancellations.ts';
 import { type Database, openDatabase } from '../../src/storage/db.ts';
+import { memoryDatabase } from '../helpers/database.ts';
 import { backends } from '../helpers/harness.ts';
 import { createTestDatabase } from '../helpers/services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -23,7 +24,7 @@ for (const backend of await backends()) {
         drop = created.drop;
         database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 2 });
       } else {
-        database = await openDatabase({ kind: 'memory' });
+        database = await memoryDatabase();
       }
       a = await McpCancellations.start(database);
       b = await McpCancellations.start(database);

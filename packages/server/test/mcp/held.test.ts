@@ -8,7 +8,8 @@ import { buildApp } from '../../src/app.ts';
 import { ProjectEventHub, recordEvent } from '../../src/events/hub.ts';
 import { createLimiters, RATE_LIMIT_RULES } from '../../src/limits/rules.ts';
 import { offlineModels } from '../../src/runs/models.ts';
-import { type Database, openDatabase } from '../../src/storage/db.ts';
+import type { Database } from '../../src/storage/db.ts';
+import { memoryDatabase } from '../helpers/database.ts';
 import { bearer, DOCS_URL } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { connectMcp, structured } from './mcp-client.ts';
@@ -32,7 +33,7 @@ interface HeldApp {
 
 /** The real app on its own database and hub; projects are accepted and no worker runs them. */
 async function startHeldApp(): Promise<HeldApp> {
-  const database = await openDatabase({ kind: 'memory' });
+  const database = await memoryDatabase();
   const hub = await ProjectEventHub.start(database);
   const app = await buildApp({
     config: {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../db.ts';
+import { memoryDatabase } from '../../../test/helpers/database.ts';
+import type { Database } from '../db.ts';
 import { generationStats } from '../schema.ts';
 import {
   cachedGenerationStats,
@@ -11,7 +12,7 @@ import {
 describe('cached generation stats (the estimate of every creation and run start)', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ kind: 'memory' });
+    database = await memoryDatabase();
   });
   afterAll(async () => {
     await database.close();

@@ -7,7 +7,7 @@ import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import type { CreatedProject, Projects } from '../../../projects/projects.ts';
 import { readProvenance } from '../../../projects/provenance.ts';
 import { etagOf } from '../../../projects/result.ts';
-import type { ProjectStatusReader } from '../../../projects/status.ts';
+import { MUST_READ, type ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
 import type { Mode } from '../../../storage/sql/accounts.ts';
 import { withIdempotency } from '../../idempotency.ts';
@@ -184,7 +184,9 @@ export async function projectRoutes(
       // UUIDs compare case-insensitively; every body names the project in its canonical form.
       const id = projectId.toLowerCase();
       const read = () => statusReader.read(request.principal, id);
-      let view = await read();
+      // A poll that memory answers takes no promise (ProjectStatusReader.peek).
+      const peeked = statusReader.peek(request.principal, id);
+      let view = peeked === MUST_READ ? await read() : peeked;
       if (view === undefined) throw projectNotFound(projectId);
       // Long-poll: hold an in-progress answer until the status changes or the wait ends,
       // woken by the workflow's own events (never by polling the database).

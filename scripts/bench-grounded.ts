@@ -20,7 +20,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildRepositoryDigest } from '@pgs/client/repository';
 import { REPOSITORY_LIMITS, redactSecrets } from '@pgs/contract/repository';
 import {
   EXPRESS_POSTGRES,
@@ -30,6 +29,7 @@ import {
   TEST_REPOSITORIES,
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
+import { buildRepositoryDigest } from '@pgs/repository';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { readCodebase } from '../packages/server/src/models/offline/codebase/index.ts';
 import { countTokens as countLinear } from '../packages/server/src/models/tokens.ts';

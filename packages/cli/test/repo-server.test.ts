@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Pgs, type Provenance } from '@pgs/client';
-import { buildRepositoryDigest } from '@pgs/client/repository';
 import { EXPRESS_POSTGRES } from '@pgs/contract/testing/repositories';
+import { buildRepositoryDigest } from '@pgs/repository';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../client/test/pgs-server.ts';

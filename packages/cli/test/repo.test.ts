@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { buildRepositoryDigest } from '@pgs/client/repository';
 import { EXPRESS_POSTGRES, type RepositoryFiles } from '@pgs/contract/testing/repositories';
+import { buildRepositoryDigest } from '@pgs/repository';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { json } from '../../client/test/http-server.ts';

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import { type RealServer, ROOT, startRealServer } from './pgs-server.ts';
 // The SDK as a user gets it: `npm pack`, installed into a project outside the repository,
 // imported as compiled JavaScript by the machine's own Node (20 here, not the pinned 24),
 // against the real server. Nothing of the repository is reachable from that project.
+// The codebase digest builder, @pgs/repository, is packed too and installed with the SDK
+// into a second project: the SDK's own project must hold the SDK and nothing else.
 
 const README = join(ROOT, 'packages/client/README.md');
 /** A password planted in the repository the packed builder digests: redacted, never printed. */
@@ -29,7 +31,7 @@ const skip = !NPM_AVAILABLE && process.env.CI !== 'true';
 
 /** A TypeScript user of the package: compiles only if the bundled declarations are whole. */
 const CONSUMER = `import { NotFoundError, Pgs, type CreditBalance, type ProjectStatus, type ProjectType } from '@pgs/client';
-import { buildRepositoryDigest, type DigestReport } from '@pgs/client/repository';
+import { buildRepositoryDigest, type DigestReport } from '@pgs/repository';
 
 const pgs = new Pgs({ apiKey: 'pgs_test_x', baseUrl: 'http://127.0.0.1:3000' });
 export const type: ProjectType = 'mcp';
@@ -54,7 +56,7 @@ export async function summary(id: string): Promise<string> {
   }
 }
 
-// The two entries' declarations are bundled apart; a digest of one is a context of the other.
+// The two packages' declarations are bundled apart; a digest of one is a context of the other.
 export async function grounded(): Promise<DigestReport> {
   const { repository, report } = await buildRepositoryDigest('.', { budgetTokens: 30_000 });
   await pgs.projects.create({ idea: 'Add team billing to the app', context: { repository } });
@@ -89,17 +91,27 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
   let server: RealServer;
   let tmp: string;
   let packed: Packed;
+  let builder: Packed;
+  /** The SDK alone, as a browser bundle or an edge function would install it. */
   let project: string;
+  /** The SDK and the digest builder, with the builder's dependencies. */
+  let grounded: string;
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'pgs-packed-client-'));
     project = join(tmp, 'app');
-    // One after the other: the build and the server's first start both want the CPU.
-    [packed] = (await packWorkspaces(['@pgs/client'], tmp)) as [Packed];
-    const dependencies = await packDependencies(['@pgs/client'], tmp);
+    grounded = join(tmp, 'grounded');
+    // One after the other: the builds and the server's first start both want the CPU.
+    const tarballs = await packWorkspaces(['@pgs/client', '@pgs/repository'], tmp);
+    packed = tarballs.find((p) => p.name === '@pgs/client')!;
+    builder = tarballs.find((p) => p.name === '@pgs/repository')!;
+    // The SDK's tarball goes in alone: were it to declare a dependency, the offline install
+    // would fail or bring it, and the first test says which.
+    const dependencies = await packDependencies(['@pgs/repository'], tmp);
     [server] = await Promise.all([
       startRealServer(),
-      installProject(project, [packed.tarball, ...dependencies]),
+      installProject(project, [packed.tarball]),
+      installProject(grounded, [packed.tarball, builder.tarball, ...dependencies]),
     ]);
   }, 240_000);
 
@@ -108,16 +120,23 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  it('holds the built ESM and declarations, the README and a manifest whose dependencies only ./repository uses', async () => {
+  it('installs with zero dependencies: the built ESM and declarations, the README, a manifest', async () => {
     expect(packed.files).toEqual([
       'LICENSE',
       'README.md',
       'dist/index.d.ts',
       'dist/index.js',
-      'dist/repository.d.ts',
-      'dist/repository.js',
       'package.json',
     ]);
+
+    // What `npm install ./pgs-client-0.1.0.tgz` put in the project: the SDK, nothing else.
+    expect((await readdir(join(project, 'node_modules'))).sort()).toEqual([
+      '.package-lock.json',
+      '@pgs',
+    ]);
+    expect(await readdir(join(project, 'node_modules/@pgs'))).toEqual(['client']);
+    const lock = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8'));
+    expect(Object.keys(lock.packages)).toEqual(['', 'node_modules/@pgs/client']);
 
     const installed = join(project, 'node_modules/@pgs/client');
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
@@ -128,18 +147,12 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
       type: 'module',
       sideEffects: false,
       engines: { node: '>=20' },
-      exports: {
-        '.': { types: './dist/index.d.ts', import: './dist/index.js' },
-        './repository': { types: './dist/repository.d.ts', import: './dist/repository.js' },
-      },
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
       files: ['dist'],
     });
-    expect(Object.keys(manifest.dependencies).sort()).toEqual([
-      '@secretlint/core',
-      '@secretlint/secretlint-rule-preset-recommend',
-      'ignore',
-    ]);
+    expect(Object.keys(manifest.exports)).toEqual(['.']);
     for (const field of [
+      'dependencies',
       'peerDependencies',
       'optionalDependencies',
       'bundleDependencies',
@@ -159,23 +172,40 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     const dts = await readFile(join(installed, 'dist/index.d.ts'), 'utf8');
     expect(dts).not.toMatch(statement);
     expect(dts).not.toMatch(/['"]@pgs\/contract['"]|<reference /);
-
-    // The Node-only entry imports Node's built-ins and its declared dependencies, nothing
-    // else: the contract's rules are bundled into it.
-    const repository = await readFile(join(installed, 'dist/repository.js'), 'utf8');
-    const imported = [...repository.matchAll(/^import\b.*?from\s*['"]([^'"]+)['"]/gm)].map(
-      (m) => m[1],
-    );
-    expect(imported.filter((id) => !id?.startsWith('node:')).sort()).toEqual([
-      '@secretlint/core',
-      '@secretlint/secretlint-rule-preset-recommend',
-      'ignore',
-    ]);
-    const repositoryDts = await readFile(join(installed, 'dist/repository.d.ts'), 'utf8');
-    expect(repositoryDts).not.toMatch(/['"]@pgs\/contract(\/[^'"]*)?['"]|<reference /);
   });
 
-  it(`builds a repository digest with @pgs/client/repository on ${node.label}`, async () => {
+  it('packs @pgs/repository apart, importing only its declared dependencies', async () => {
+    expect(builder.files).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'package.json',
+    ]);
+    const installed = join(grounded, 'node_modules/@pgs/repository');
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      name: '@pgs/repository',
+      version: VERSION,
+      type: 'module',
+      engines: { node: '>=20' },
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+    });
+    for (const field of ['devDependencies', 'scripts', 'private']) {
+      expect(manifest, field).not.toHaveProperty(field);
+    }
+    // Node's built-ins and its declared dependencies, nothing else: the contract's rules are
+    // bundled into it, and the SDK is not among them (a digest is plain data).
+    const js = await readFile(join(installed, 'dist/index.js'), 'utf8');
+    const imported = [...js.matchAll(/^import\b.*?from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(imported.filter((id) => !id?.startsWith('node:')).sort()).toEqual(
+      Object.keys(manifest.dependencies).sort(),
+    );
+    const dts = await readFile(join(installed, 'dist/index.d.ts'), 'utf8');
+    expect(dts).not.toMatch(/['"]@pgs\/contract(\/[^'"]*)?['"]|<reference /);
+  });
+
+  it(`builds a repository digest with @pgs/repository on ${node.label}`, async () => {
     const repo = join(tmp, 'repo');
     await mkdir(join(repo, 'src'), { recursive: true });
     await writeFile(join(repo, 'package.json'), '{ "name": "packed-repo" }\n');
@@ -185,11 +215,11 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     await writeFile(join(repo, '.env'), `TOKEN=${PLANTED}\n`);
     await writeFile(join(repo, 'src/db.ts'), `connect('postgres://app:${PLANTED}@db/app');\n`);
     await writeFile(
-      join(project, 'digest.js'),
-      `import { buildRepositoryDigest } from '@pgs/client/repository';\n` +
+      join(grounded, 'digest.js'),
+      `import { buildRepositoryDigest } from '@pgs/repository';\n` +
         `console.log(JSON.stringify(await buildRepositoryDigest(${JSON.stringify(repo)})));\n`,
     );
-    const run = await exec(node.path, ['digest.js'], { cwd: project, env: userEnv() });
+    const run = await exec(node.path, ['digest.js'], { cwd: grounded, env: userEnv() });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(PLANTED);
@@ -236,10 +266,10 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
   }, 60_000);
 
   it('type-checks a strict TypeScript consumer against the bundled declarations alone', async () => {
-    await writeFile(join(project, 'consumer.ts'), CONSUMER);
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG, null, 2));
+    await writeFile(join(grounded, 'consumer.ts'), CONSUMER);
+    await writeFile(join(grounded, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG, null, 2));
     const run = await exec(process.execPath, [TSC, '-p', 'tsconfig.json'], {
-      cwd: project,
+      cwd: grounded,
       env: userEnv(),
     });
     expect(run.stdout + run.stderr).toBe('');

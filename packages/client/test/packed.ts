@@ -17,7 +17,7 @@ export interface Exit {
 
 /**
  * Runs a command to completion, collecting its output; rejects only if it cannot start
- * or outlives `timeoutMs` (then it is killed).
+ * or outlives `timeoutMs` (then it is killed, with every process it started).
  *
  * @example
  * const { code, stdout } = await exec('npm', ['--version'], { cwd: ROOT, env: userEnv() });
@@ -28,11 +28,22 @@ export function exec(
   { cwd, env, timeoutMs = 120_000 }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own: killing npm alone would leave its scripts running (a build, then a
+    // prepack that swaps a workspace's manifest with no postpack left to restore it).
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
       reject(new Error(`${command} ${args.join(' ')} took over ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -199,18 +210,22 @@ export async function packWorkspaces(names: readonly string[], destination: stri
     const manifest = (dir: string) => readFile(join(dir, 'package.json'), 'utf8');
     const before = await Promise.all(dirs.map(manifest));
     const args = ['pack', ...names.flatMap((name) => ['-w', name])];
+    const restore = async () => {
+      // A pack that failed between prepack and postpack leaves the published manifest.
+      for (const cwd of dirs) {
+        await exec(process.execPath, [PUBLISH_MANIFEST, 'restore'], { cwd, env: process.env });
+      }
+    };
     const run = await exec('npm', [...args, '--pack-destination', destination, '--json'], {
       cwd: ROOT,
       // npm puts the repository's node_modules/.bin first for the scripts (Node 24 builds).
       env: userEnv(),
       timeoutMs: 170_000,
+    }).catch(async (error: unknown) => {
+      await restore();
+      throw error;
     });
-    if (run.code !== 0) {
-      // A pack that failed between prepack and postpack leaves the published manifest.
-      for (const cwd of dirs) {
-        await exec(process.execPath, [PUBLISH_MANIFEST, 'restore'], { cwd, env: process.env });
-      }
-    }
+    if (run.code !== 0) await restore();
     const after = await Promise.all(dirs.map(manifest));
     if (after.some((text, i) => text !== before[i])) {
       throw new Error(`npm ${args.join(' ')} left a package.json changed`);
@@ -260,7 +275,7 @@ async function manifestDependencies(dir: string): Promise<string[]> {
  * these tarballs, installed beside it, stand in for the registry. Empty when they have none.
  *
  * @example
- * const deps = await packDependencies(['@pgs/client'], tmp); // ignore, @secretlint/core, debug, …
+ * const deps = await packDependencies(['@pgs/repository'], tmp); // ignore, @secretlint/core, debug, …
  */
 export async function packDependencies(
   names: readonly string[],

@@ -21,7 +21,7 @@ export const MAX_MISSES_IN_A_ROW = 64;
 
 /**
  * The default token count: a quarter of the characters, the usual estimate for English
- * and code with BPE tokenizers (o200k, cl100k). It keeps the SDK free of a tokenizer's
+ * and code with BPE tokenizers (o200k, cl100k). It keeps the builder free of a tokenizer's
  * tables; pass `countTokens` for an exact count (the CLI passes o200k's).
  *
  * @example
@@ -172,11 +172,11 @@ async function readText(candidate: Candidate, maxFileBytes: number): Promise<Rea
  * - Reads the commit from `.git` (HEAD, loose refs, packed-refs; a detached HEAD too).
  *
  * The result is deterministic: the same tree gives the same digest, files in the order
- * taken. Node only (`@pgs/client/repository`); the SDK's main entry does not import it.
+ * taken. Node only (`@pgs/repository`); the SDK, `@pgs/client`, does not import it.
  *
  * @example
  * import { Pgs } from '@pgs/client';
- * import { buildRepositoryDigest } from '@pgs/client/repository';
+ * import { buildRepositoryDigest } from '@pgs/repository';
  *
  * const { repository, report } = await buildRepositoryDigest('.', { budgetTokens: 40_000 });
  * console.log(`${report.files.length} files, ${report.tokens} tokens, ${report.redactions} secrets redacted`);

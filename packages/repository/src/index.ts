@@ -1,12 +1,13 @@
 /**
- * `@pgs/client/repository`: the digest of an existing codebase that grounds a project
- * (`context.repository` on `projects.create` and `projects.revisions.create`). Node only:
- * it reads the file system. Unlike the SDK's main entry, which stays free of dependencies
- * for browsers, Deno and Bun, it depends on `ignore` (gitignore rules as git applies them)
- * and secretlint (the secret rules it redacts with), and the main entry never imports it.
+ * `@pgs/repository`: the digest of an existing codebase that grounds a project
+ * (`context.repository` of `@pgs/client`'s `projects.create` and `projects.revisions.create`).
+ * Node only: it reads the file system. A package of its own, not an entry of the SDK, so
+ * that `@pgs/client` keeps zero dependencies for browsers, Deno and Bun: this one depends on
+ * `ignore` (gitignore rules as git applies them) and secretlint (the secret rules it
+ * redacts with).
  *
  * @example
- * import { buildRepositoryDigest } from '@pgs/client/repository';
+ * import { buildRepositoryDigest } from '@pgs/repository';
  * const { repository, report } = await buildRepositoryDigest('.');
  * console.log(`${report.files.length} files, ${report.tokens} tokens`);
  */

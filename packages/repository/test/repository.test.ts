@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { Pgs } from '@pgs/client';
 import { utf8Bytes } from '@pgs/contract/repository';
 import {
   EXPRESS_POSTGRES,
@@ -11,15 +12,14 @@ import {
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Pgs } from '../src/index.ts';
+import { json, startServer, type TestServer } from '../../client/test/http-server.ts';
 import {
   type BuiltDigest,
   buildRepositoryDigest,
   CATEGORY_ORDER,
   MAX_MISSES_IN_A_ROW,
   REPOSITORY_LIMITS,
-} from '../src/repository/index.ts';
-import { json, startServer, type TestServer } from './http-server.ts';
+} from '../src/index.ts';
 
 // buildRepositoryDigest on the contract's test repositories written to disk, with what real
 // working trees add: a .git folder, nested .gitignore files, symbolic links out of the root,

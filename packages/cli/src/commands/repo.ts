@@ -2,16 +2,17 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { APIUserAbortError, type ProjectContext } from '@pgs/client';
-import type { BuiltDigest, SkipKind, SkippedFile } from '@pgs/client/repository';
+import type { BuiltDigest, SkipKind, SkippedFile } from '@pgs/repository';
 import type { CommandContext, Values } from '../context.ts';
 import { integerValue, stringValue } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { table } from '../output.ts';
 
 // `--repo DIR` of pgs generate and pgs revise: the digest of an existing codebase sent as
-// the request's `context`, built by the SDK's @pgs/client/repository and counted with
-// o200k, the tokenizer the server prices prompts with. Both modules load only when --repo
-// is given: secretlint's rules and o200k's tables cost every other command nothing.
+// the request's `context`, built by @pgs/repository (bundled into the published CLI) and
+// counted with o200k, the tokenizer the server prices prompts with. Both modules load only
+// when --repo is given: secretlint's rules and o200k's tables cost every other command
+// nothing.
 
 /** The options of a command that can send a repository. */
 export const REPO_OPTIONS = {
@@ -85,7 +86,7 @@ export async function buildDigest(
     throw new UsageError(`--repo ${repo.dir}: no such directory`, `pgs ${command}`);
   }
   const [{ buildRepositoryDigest }, o200k] = await Promise.all([
-    import('@pgs/client/repository'),
+    import('@pgs/repository'),
     import('gpt-tokenizer/encoding/o200k_base'),
   ]);
   // Source may hold a tokenizer's special tokens (`<|endoftext|>`): counted as text instead

@@ -38,7 +38,7 @@ export interface ProjectCreateParams {
   detail?: 'brief' | 'standard' | 'deep' | undefined;
   /**
    * The existing codebase the project is grounded in: `{ repository: { name, commit?, files } }`.
-   * Build it with `buildRepositoryDigest` of `@pgs/client/repository` (Node), which picks
+   * Build it with `buildRepositoryDigest` of `@pgs/repository` (Node), which picks
    * what explains the system within a token budget and redacts secrets; the server
    * refuses secret files, binary text and bad paths, and redacts again before storing.
    */

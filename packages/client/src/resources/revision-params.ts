@@ -21,7 +21,7 @@ export interface RevisionCreateParams {
   simulate?: { outcome: 'completed' | 'failed'; durationMs?: number | undefined } | undefined;
   /**
    * The codebase as it is now, to ground the revision in (as `context` of `projects.create`;
-   * build it with `buildRepositoryDigest` of `@pgs/client/repository`).
+   * build it with `buildRepositoryDigest` of `@pgs/repository`).
    */
   context?: ProjectContext | undefined;
 }

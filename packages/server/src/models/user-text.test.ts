@@ -1,3 +1,8 @@
+import fc from 'fast-check';
+import type { Nodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import {
   clauseKey,
@@ -131,5 +136,109 @@ describe('the small helpers', () => {
     const json = inertJson(JSON.stringify(data, null, 2));
     for (const pattern of ACTIVE) expect(json, String(pattern)).not.toMatch(pattern);
     expect(JSON.parse(json)).toEqual(data);
+  });
+});
+
+describe('the class, fuzzed: markdown built from the payloads’ pieces', () => {
+  const PIECES = [
+    '<script>',
+    '</script>',
+    '<img src=x onerror=alert(1)>',
+    '<b>',
+    '<br>',
+    '<!--',
+    '-->',
+    '<',
+    '>',
+    '[',
+    ']',
+    '(',
+    ')',
+    '!',
+    '`',
+    '```',
+    '~~~',
+    '\\',
+    '*',
+    '|',
+    '> ',
+    '- ',
+    '    ',
+    '![x](https://t.example/p.png)',
+    '](javascript:alert(1))',
+    'javascript:alert(1)',
+    'JaVaScRiPt:',
+    '&#106;avascript:',
+    'javascript&colon;',
+    'data:text/html;base64,PHN',
+    '[r]: ',
+    '[r]',
+    'https://t.example/p.png',
+    '//t.example/p.png',
+    '\u202E',
+    '\u2066',
+    'words',
+  ];
+  const markdown = fc
+    .array(fc.oneof(fc.constantFrom(...PIECES), fc.constantFrom(' ', '\n', '\n\n'), fc.string()), {
+      maxLength: 24,
+    })
+    .map((parts) => parts.join(''));
+
+  /** What a renderer would act on in a text: raw HTML, a script target, a remote image, an override. */
+  function active(text: string, layout: boolean): string[] {
+    const root = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    const definitions = new Map<string, string>();
+    const found: string[] = [];
+    const visit = (node: Nodes, pass: 'definitions' | 'check') => {
+      if (pass === 'definitions' && node.type === 'definition')
+        definitions.set(node.identifier, node.url);
+      if (pass === 'check') {
+        const script = (url: string) =>
+          /^(?:javascript|vbscript|livescript|data):/i.test(url.replace(/\s/g, ''));
+        const remote = (url: string) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(url);
+        if (
+          node.type === 'html' &&
+          (!layout ||
+            /<(?!\/?(?:br|details|summary|sub|sup|kbd|b|i|em|strong|code|p|hr)\s*\/?>)/i.test(
+              node.value,
+            ))
+        )
+          found.push(`html ${node.value}`);
+        if ((node.type === 'link' || node.type === 'definition') && script(node.url))
+          found.push(`link ${node.url}`);
+        if (node.type === 'image' && remote(node.url)) found.push(`image ${node.url}`);
+        if (node.type === 'imageReference' && remote(definitions.get(node.identifier) ?? ''))
+          found.push('image reference');
+      }
+      if ('children' in node) for (const child of node.children) visit(child, pass);
+    };
+    visit(root, 'definitions');
+    visit(root, 'check');
+    if (/[\u202A-\u202E\u2066-\u2069]/.test(text)) found.push('bidi');
+    return found;
+  }
+
+  it('neutraliseMarkdown leaves nothing active and is idempotent, with and without layout tags', () => {
+    fc.assert(
+      fc.property(markdown, fc.boolean(), (text, layout) => {
+        const out = neutraliseMarkdown(text, { layout });
+        expect(active(out, layout)).toEqual([]);
+        expect(neutraliseMarkdown(out, { layout })).toBe(out);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('inertText leaves no `<` and no script scheme at all, and is idempotent', () => {
+    fc.assert(
+      fc.property(markdown, (text) => {
+        const out = inertText(text);
+        expect(out).not.toMatch(/<|javascript\s*:|[\u202A-\u202E\u2066-\u2069]/i);
+        expect(active(out, false)).toEqual([]);
+        expect(inertText(out)).toBe(out);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

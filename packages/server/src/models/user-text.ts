@@ -26,11 +26,12 @@ const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u2
 const DANGEROUS_SCHEME = /^(?:javascript|vbscript|data|livescript):/i;
 
 /**
- * Any mention of a dangerous scheme in text, defanged so no later parse makes it a target; a
- * `data` only when a media type or a comma follows ("Data: PostgreSQL" is a label).
+ * Any mention of a dangerous scheme in text, defanged so no later parse makes it a target
+ * (inside a word too: the text around a fragment may split it off); a `data` only when a
+ * media type or a comma follows ("Data: PostgreSQL" is a label).
  */
 const SCHEME_MENTION =
-  /\b(javascript|vbscript|livescript|data(?=\s*:[\w.+-]*\/[\w.+-]+[;,]|\s*:,))(\s*):/gi;
+  /(javascript|vbscript|livescript|data(?=\s*:[\w.+-]*\/[\w.+-]+[;,]|\s*:,))(\s*):/gi;
 
 /** An image fetched from elsewhere when the document is opened (a tracking pixel, at worst). */
 const REMOTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
@@ -180,7 +181,7 @@ function neutralisePass(source: string, layout: boolean): string {
  * (`![`), a script scheme, or an entity (`java&#115;cript:` is decoded in a link's target).
  * Most documents hold none of these and are not parsed at all.
  */
-const MARKUP = /<|!\[|\b(?:javascript|vbscript|livescript|data)\s*:|&#?[a-z0-9]+;/i;
+const MARKUP = /<|!\[|(?:javascript|vbscript|livescript|data)\s*:|&#?[a-z0-9]+;/i;
 
 /**
  * A markdown document with nothing of its content active: raw HTML outside code escaped (a

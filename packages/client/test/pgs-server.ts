@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedDataDir } from '../../server/test/helpers/database.ts';
 
 // The real server as a subprocess, started the way `npm start` starts it. Shared by the
 // SDK's and the CLI's integration tests (packages/cli/test imports it from here).
@@ -94,6 +95,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  */
 export async function startRealServer(): Promise<RealServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pgs-real-server-'));
+  await seedDataDir(dataDir);
   const child = spawn(NODE, [SERVER_MAIN], {
     cwd: ROOT,
     env: {

@@ -11,6 +11,7 @@ import { priceOf } from '../src/runs/pricing.ts';
 import { DEV_CREDITS } from '../src/runtime.ts';
 import { type Database, openDatabase } from '../src/storage/db.ts';
 import { creditLedger, documents, projects } from '../src/storage/schema.ts';
+import { seedDataDir } from './helpers/database.ts';
 import { backends } from './helpers/harness.ts';
 import { inheritedEnv, LISTENING, Proc, TEST_KEY } from './helpers/process.ts';
 import { createTestDatabase } from './helpers/services.ts';
@@ -144,7 +145,7 @@ describe.each(await backends())('crash recovery with real processes on %s', (bac
         const created = await createTestDatabase();
         drops.push(created.drop);
         databaseUrl = created.url;
-      }
+      } else await seedDataDir(dataDir);
       /** Opens the data only while no server owns it (PGlite), or alongside it (PostgreSQL). */
       const open = (dir = dataDir) =>
         openDatabase(

@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { priceOf, priceWithoutType } from '../src/runs/pricing.ts';
 import { DEV_CREDITS, type Runtime, startRuntime } from '../src/runtime.ts';
 import { competent } from './helpers/ai-harness.ts';
+import { seedDataDir } from './helpers/database.ts';
 import { startFakeAi } from './helpers/fake-ai.ts';
 import { backends } from './helpers/harness.ts';
 import { createTestDatabase } from './helpers/services.ts';
@@ -106,7 +107,7 @@ async function started(backend: 'pglite' | 'postgres') {
     const created = await createTestDatabase();
     cleanups.push(created.drop);
     databaseUrl = created.url;
-  }
+  } else await seedDataDir(dataDir);
   // Live keys generate with a provider: the fake on loopback, which reports its usage.
   const fake = await startFakeAi(competent);
   cleanups.push(() => fake.close());

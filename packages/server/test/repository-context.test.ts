@@ -24,6 +24,7 @@ import { type Runtime, startRuntime } from '../src/runtime.ts';
 import type { Database } from '../src/storage/db.ts';
 import { projectContexts, projects } from '../src/storage/schema.ts';
 import { creation } from './helpers/creation.ts';
+import { seedDataDir } from './helpers/database.ts';
 import { type Backend, backends, bearer, harnessFor, roomy } from './helpers/harness.ts';
 import { createTestDatabase } from './helpers/services.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -458,7 +459,7 @@ describe.each(await backends())('the secrets of a grounded project on %s', (back
       const created = await createTestDatabase();
       drop = created.drop;
       env.DATABASE_URL = created.url;
-    }
+    } else await seedDataDir(dir);
     runtime = await startRuntime(
       loadConfig(env, dir),
       createLogger('trace', { write: (line) => lines.push(line) }),

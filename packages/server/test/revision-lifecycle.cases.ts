@@ -21,6 +21,7 @@ import {
   provenance,
 } from '../src/storage/schema.ts';
 import { header } from './helpers/creation.ts';
+import { seedDataDir } from './helpers/database.ts';
 import { type Backend, bearer, harnessFor, roomy } from './helpers/harness.ts';
 import { inheritedEnv, LISTENING, Proc, TEST_KEY } from './helpers/process.ts';
 import { createTestDatabase } from './helpers/services.ts';
@@ -239,7 +240,7 @@ export function revisionLifecycle(backend: Backend): void {
           const created = await createTestDatabase();
           drops.push(created.drop);
           databaseUrl = created.url;
-        }
+        } else await seedDataDir(dataDir);
         /** Opens the data only while no server owns it (PGlite), or alongside it (PostgreSQL). */
         const open = (dir = dataDir) =>
           openDatabase(

@@ -13,6 +13,7 @@ import { DEV_CREDITS } from '../src/runtime.ts';
 import { openDatabase } from '../src/storage/db.ts';
 import { creditLedger, documents, projects } from '../src/storage/schema.ts';
 import { competent, isDefinition, kindOf } from './helpers/ai-harness.ts';
+import { seedDataDir } from './helpers/database.ts';
 import { type FakeAi, startFakeAi } from './helpers/fake-ai.ts';
 import { LISTENING, type Proc, startServerProcess, TEST_KEY } from './helpers/process.ts';
 import { createTestDatabase, postgresUnavailable } from './helpers/services.ts';
@@ -132,6 +133,7 @@ describe('SIGTERM on the real process (embedded PGlite)', () => {
   it('mid-generation: exits 0 within 10 s, ends streams and long-polls cleanly, and a restart finishes with each document once and one charge', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-shutdown-test-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await seedDataDir(dataDir);
     // The definition and the first document are answered; every later document stalls.
     let holding = true;
     const fake = await startFakeAi((c) =>

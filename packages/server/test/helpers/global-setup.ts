@@ -8,12 +8,15 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A dump of a freshly migrated PGlite database (see test/helpers/database.ts). */
     pgliteTemplate: string;
+    /** A data directory holding a freshly migrated PGlite cluster (`seedDataDir`). */
+    pgliteDataDir: string;
   }
 }
 
 /**
  * Once per run: a PGlite database is created and migrated, and its dump written to a
- * temporary file that every test's fresh in-memory database starts from. Creating one
+ * temporary file that every test's fresh in-memory database starts from; and a data
+ * directory is made the same way for servers the tests start as processes. Creating one
  * (initdb, then every migration) cost seconds of CPU per harness, and the suite opens
  * about a hundred of them.
  */
@@ -25,5 +28,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const file = path.join(dir, 'migrated.tar');
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
+  // The same for servers started as processes: a data directory to copy, which `main.ts`
+  // reopens instead of running initdb and the migrations on its first start.
+  const data = path.join(dir, 'data');
+  await (await openDatabase({ kind: 'pglite', dataDir: data })).close();
+  project.provide('pgliteDataDir', data);
   return () => rm(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ import { generateAdminToken } from '../../src/accounts/api-keys.ts';
 import { createLogger } from '../../src/api/logging.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type Runtime, startRuntime } from '../../src/runtime.ts';
+import { seedDataDir } from '../helpers/database.ts';
 import { type FakeAi, startFakeAi } from '../helpers/fake-ai.ts';
 import { bearer } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -30,6 +31,7 @@ describe('secrets never reach the logs', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'pgs-logs-'));
+    await seedDataDir(dir);
     // The provider refuses the key and, as real ones do, quotes it back.
     fake = await startFakeAi(() => ({
       kind: 'error',

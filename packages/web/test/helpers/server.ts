@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Pgs, PgsAdmin } from '@pgs/client';
+import { seedDataDir } from '../../../server/test/helpers/database.ts';
 import {
   LISTENING,
   type Proc,
@@ -36,6 +37,7 @@ export interface ConsoleServer {
  */
 export async function startConsoleServer(): Promise<ConsoleServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-web-test-'));
+  await seedDataDir(dataDir);
   const adminToken = randomBytes(24).toString('hex');
   const proc = startServerProcess({ PGS_DATA_DIR: dataDir, PGS_ADMIN_TOKEN: adminToken });
   const stop = async () => {

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { pathProblem, secretFileKind } from '@pgs/contract/repository';
+import { pathProblem, samePathKey, secretFileKind } from '@pgs/contract/repository';
 import ignore, { type Ignore } from 'ignore';
 
 // The walk of a working tree: which files a digest may read, and why each other one is
@@ -33,7 +33,12 @@ export type SkipKind =
   /** Left out when the total size (`maxTotalBytes`) was reached. */
   | 'size-limit'
   /** Left out when the file count (`maxFiles`) was reached. */
-  | 'file-limit';
+  | 'file-limit'
+  /**
+   * The same path as one already taken, to a case-insensitive or normalising file system
+   * (`src/App.ts` beside `src/app.ts`): the API refuses a digest holding both.
+   */
+  | 'same-path';
 
 /** A file (or a folder, its path ending in `/`) left out of a digest, and why. */
 export interface SkippedFile {
@@ -188,6 +193,8 @@ export async function walkRepository(root: string, options: WalkOptions): Promis
   const candidates: Candidate[] = [];
   const skipped: SkippedFile[] = [];
   const rootFiles = new Set<string>();
+  /** The first path taken for each {@link samePathKey}: later twins are left out. */
+  const taken = new Map<string, string>();
   const skip = (path: string, kind: SkipKind, reason: string) =>
     skipped.push({ path, kind, reason });
 
@@ -282,6 +289,13 @@ export async function walkRepository(root: string, options: WalkOptions): Promis
         skip(path, 'too-large', tooLarge(size, options.maxFileBytes));
         continue;
       }
+      const key = samePathKey(path);
+      const twin = taken.get(key);
+      if (twin !== undefined) {
+        skip(path, 'same-path', `the same path as ${twin} where case is not told apart`);
+        continue;
+      }
+      taken.set(key, path);
       candidates.push({ path, file: abs, size });
     }
   }

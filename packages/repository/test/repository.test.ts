@@ -312,6 +312,23 @@ describe('buildRepositoryDigest of a working tree', () => {
     }
   });
 
+  it('sends one of two paths that differ only by case, which the API would refuse together', async () => {
+    const root = await writeTree({
+      'src/App.ts': 'export const app = 1;\n',
+      'src/app.ts': 'export const app = 2;\n',
+      'README.md': '# Twins\n',
+    });
+    const { report, repository } = await buildRepositoryDigest(root);
+    const paths = repository.files.map((f) => f.path);
+    expect(paths).toContain('src/App.ts');
+    expect(paths).not.toContain('src/app.ts');
+    expect(report.skipped).toContainEqual({
+      path: 'src/app.ts',
+      kind: 'same-path',
+      reason: 'the same path as src/App.ts where case is not told apart',
+    });
+  });
+
   it('reads the commit: a loose ref, packed-refs, a detached HEAD, a linked worktree', async () => {
     const { root } = await checkout();
     expect((await buildRepositoryDigest(root)).repository.commit).toBe(COMMIT);

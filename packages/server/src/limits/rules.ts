@@ -6,7 +6,7 @@ import {
 } from './rate-limiter.ts';
 
 /**
- * The documented limits (README, docs/api.md). `status` is the seed's: 100 requests per
+ * The documented limits (docs/api.md, "Rate limits"). `status` is the seed's: 100 requests per
  * minute per API key on getProjectStatus, shared by the reads polled beside it
  * (getProjectProvenance, listRevisions, getRevision, opening an event stream).
  */

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  DEFAULT_PRICES,
-  loadPriceTable,
-  type PriceTable,
-  PriceTableError,
-} from './models/prices.ts';
+import { DEFAULT_PRICES, loadPriceTable, type PriceTable, PriceTableError } from './price-table.ts';
 
 /** Log levels accepted by `PGS_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,6 +1,6 @@
 import { type ProjectCompleted, projectSlug } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import { offlineProject } from '../models/offline-fixtures.ts';
+import { offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import { archiveEntries } from './archive.ts';
 import type { RevisionRecord } from './changelog.ts';
 import { changeName, openspecEntries } from './openspec.ts';

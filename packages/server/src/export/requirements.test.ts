@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offlineProject } from '../models/offline-fixtures.ts';
+import { offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import {
   earsSteps,
   groupBody,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { type OfflineProject, offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import { documentPlan } from '../runs/catalogue.ts';
 import { buildTrace, checkTrace, needsRepair } from '../runs/trace/index.ts';
 import { contentWords, stem } from '../runs/trace/words.ts';
@@ -8,7 +9,6 @@ import {
   type ExpectedCapability,
   READING_IDEAS,
 } from './offline/reading.ideas.ts';
-import { type OfflineProject, offlineProject } from './offline-fixtures.ts';
 
 /** Ideas beyond the benchmark, with the type they are pinned to. */
 const MORE = [

@@ -18,7 +18,7 @@ interface OfflineProject {
   documents: { kind: string; content: string }[];
 }
 
-/** A project as the offline engine writes it (what `offline-fixtures.ts` does through prompts). */
+/** A project as the offline engine writes it (what `test/helpers/offline-fixtures.ts` does through prompts). */
 function offlineProject(idea: string, type: ProjectType): OfflineProject {
   const definition = defineProject({ task: 'definition', idea, type });
   const plan = documentPlan(type);

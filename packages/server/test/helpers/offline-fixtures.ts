@@ -4,9 +4,9 @@
  * carries, naming the documents it builds on). For tests and benchmarks of the engine's output.
  */
 import type { ProjectType } from '@pgs/contract';
-import { documentPlan } from '../runs/catalogue.ts';
-import { contextBlock, type ProjectDefinition } from './context.ts';
-import { answerPrompt } from './offline-model.ts';
+import { contextBlock, type ProjectDefinition } from '../../src/models/context.ts';
+import { answerPrompt } from '../../src/models/offline-model.ts';
+import { documentPlan } from '../../src/runs/catalogue.ts';
 
 /** A project as the offline engine writes it. */
 export interface OfflineProject {

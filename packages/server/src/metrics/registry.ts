@@ -13,8 +13,8 @@ import {
   type Metric,
   Registry,
 } from 'prom-client';
-import type { GenerationMeter } from '../runs/meter.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
+import type { GenerationMeter } from './meter.ts';
 import { RouteHistogram } from './route-histogram.ts';
 
 /** One queue's backlog, read when the metrics are scraped. */

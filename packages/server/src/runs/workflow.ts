@@ -1,5 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import { type ProjectEventHub, recordEvent } from '../events/hub.ts';
+import { type GenerationMeter, NO_METER } from '../metrics/meter.ts';
 import { Budget, BudgetExceededError } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
@@ -28,7 +29,6 @@ import {
   statKey,
 } from './estimate.ts';
 import { runRepository } from './grounding.ts';
-import { type GenerationMeter, NO_METER } from './meter.ts';
 import type { ModelSelector } from './models.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';

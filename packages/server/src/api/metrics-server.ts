@@ -1,10 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { errorHandling } from '../api/plugins/errors.ts';
-import { requestContext } from '../api/plugins/request-context.ts';
-import { metricsRoutes } from '../api/routes/metrics.ts';
 import { newRequestId } from '../ids.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
-import type { Metrics } from './registry.ts';
+import type { Metrics } from '../metrics/registry.ts';
+import { errorHandling } from './plugins/errors.ts';
+import { requestContext } from './plugins/request-context.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 
 export interface MetricsServerOptions {
   metrics: Metrics;

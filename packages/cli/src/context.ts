@@ -3,7 +3,20 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import type { CommonClientOptions, FetchLike, Pgs, PgsAdmin } from '@pgs/client';
 import type { Env } from './config.ts';
 import { UsageError } from './errors.ts';
-import type { ErrorContext } from './output.ts';
+
+/** What the failing run knew, to make the message actionable. */
+export interface ErrorContext {
+  /** Where the admin token came from, once it was resolved. */
+  tokenSource?: string | undefined;
+  /** Where the API key came from, once it was resolved. */
+  apiKeySource?: string | undefined;
+  /** The project being waited for, to say how to resume. */
+  projectId?: string | undefined;
+  /** The revision being followed, when it is a revision that is waited for. */
+  revision?: number | undefined;
+  /** The --out of the command, to repeat it in the resume hint. */
+  outDir?: string | undefined;
+}
 
 /** Anything with a `write(string)`: `process.stdout`, or a buffer in tests. */
 export interface Writer {

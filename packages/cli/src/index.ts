@@ -16,7 +16,7 @@ export {
   resolveApiKey,
   resolveBaseUrl,
 } from './config.ts';
-export type { Command, CommandContext, Io, Values, Writer } from './context.ts';
+export type { Command, CommandContext, ErrorContext, Io, Values, Writer } from './context.ts';
 export { defaultOutDir, safeFilename, slugify, writeDocuments } from './documents.ts';
 export {
   GenerationFailedError,
@@ -27,7 +27,7 @@ export {
 } from './errors.ts';
 export { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeFor } from './exit-codes.ts';
 export { programHelp, run } from './main.ts';
-export { type ErrorContext, reportError } from './output.ts';
+export { reportError } from './output.ts';
 export {
   createProgressView,
   formatDuration,

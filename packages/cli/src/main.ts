@@ -3,10 +3,16 @@ import { Pgs, PgsAdmin, VERSION } from '@pgs/client';
 import { ADMIN_OPTIONS_HELP, API_OPTIONS_HELP } from './commands/common.ts';
 import { COMMANDS, GROUPS, type Group } from './commands/index.ts';
 import { resolveAdminToken, resolveApiKey, resolveBaseUrl } from './config.ts';
-import { type Command, type CommandContext, type Io, stringValue } from './context.ts';
+import {
+  type Command,
+  type CommandContext,
+  type ErrorContext,
+  type Io,
+  stringValue,
+} from './context.ts';
 import { UsageError } from './errors.ts';
 import { EXIT, EXIT_CODES_HELP, type ExitCode, exitCodeFor } from './exit-codes.ts';
-import { type ErrorContext, reportError } from './output.ts';
+import { reportError } from './output.ts';
 
 /**
  * Runs `pgs` with the given arguments (without `node` and the script) and

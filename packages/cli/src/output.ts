@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '@pgs/client';
 import { API_KEY_HELP, type Env } from './config.ts';
-import type { Writer } from './context.ts';
+import type { ErrorContext, Writer } from './context.ts';
 import {
   GenerationFailedError,
   LedgerDriftError,
@@ -20,20 +20,6 @@ import {
   RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
-
-/** What the failing run knew, to make the message actionable. */
-export interface ErrorContext {
-  /** Where the admin token came from, once it was resolved. */
-  tokenSource?: string | undefined;
-  /** Where the API key came from, once it was resolved. */
-  apiKeySource?: string | undefined;
-  /** The project being waited for, to say how to resume. */
-  projectId?: string | undefined;
-  /** The revision being followed, when it is a revision that is waited for. */
-  revision?: number | undefined;
-  /** The --out of the command, to repeat it in the resume hint. */
-  outDir?: string | undefined;
-}
 
 /**
  * Prints an error on stderr: `error: <message> (code, request id)` plus a hint, or

@@ -3,6 +3,7 @@
  * English forms the documents need (plurals, participles, articles, identifiers). Nothing here
  * uses randomness or the clock, so one idea always reads the same way.
  */
+import pluralize from 'pluralize';
 
 /**
  * A 32-bit FNV-1a hash of a string; the only source of variation in the offline engine.
@@ -87,45 +88,99 @@ function ascii(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 }
 
-/** English singular of a plural noun, good enough for the nouns ideas use. */
-export function singular(word: string): string {
-  const lower = word.toLowerCase();
-  if (lower.length <= 3 || /(ss|us|is)$/.test(lower)) return word;
-  if (/ies$/.test(lower)) return `${word.slice(0, -3)}y`;
-  if (/(ches|shes|xes|sses|zes)$/.test(lower)) return word.slice(0, -2);
-  if (/s$/.test(lower)) return word.slice(0, -1);
-  return word;
-}
-
+/**
+ * Nouns with no plural, beyond those pluralize knows ("advice", "equipment"): the ones ideas
+ * name as amounts ("cloud spend", "overtime") or fields ("analytics", "fitness").
+ */
 const UNCOUNTABLE = new Set(
-  `overtime feedback information data money time beta advice equipment furniture homework research knowledge
-  traffic weather music food water software hardware evidence progress luggage mail news weight fitness health
-  inventory content media staff spend revenue analytics shopping income expenditure`
+  `overtime feedback information data metadata money time beta advice equipment furniture homework
+  research knowledge traffic weather music food water software hardware evidence progress luggage mail
+  news weight fitness health inventory content media staff spend revenue analytics shopping income
+  expenditure`
     .split(/\s+/)
     .filter(Boolean),
 );
 
-const IRREGULAR_PLURALS: Record<string, string> = {
-  leaf: 'leaves',
-  person: 'people',
-  child: 'children',
-  analysis: 'analyses',
+/**
+ * Where software English or pluralize's rules go wrong: "indexes" of a table, not "indices";
+ * "viruses", not "viri"; "canvas" and "lens" are singular already.
+ */
+const IRREGULAR: Readonly<Record<string, string>> = {
+  index: 'indexes',
+  schema: 'schemas',
+  virus: 'viruses',
+  focus: 'focuses',
+  cookie: 'cookies',
+  rookie: 'rookies',
+  canvas: 'canvases',
+  lens: 'lenses',
+  bias: 'biases',
 };
+const IRREGULAR_SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(IRREGULAR).map(([one, many]) => [many, one]),
+);
 
-/** Whether a noun (phrase) has no plural: "advice", "cloud spend". */
-export function uncountable(word: string): boolean {
-  return UNCOUNTABLE.has((word.split(' ').pop() ?? word).toLowerCase());
+/** Acronyms take a lower-case ending: "APIs", "IDs", "OSes" (pluralize would write "APIS"). */
+const ACRONYM = /^[A-Z][A-Z0-9]+$/;
+const acronymPlural = (noun: string) => (/[SXZ]$/.test(noun) ? `${noun}es` : `${noun}s`);
+
+/** Applies a form to the head (last word) of a noun phrase: "vaccine reminders" → "vaccine reminder". */
+function head(phrase: string, form: (noun: string) => string): string {
+  const at = phrase.lastIndexOf(' ') + 1;
+  return phrase.slice(0, at) + form(phrase.slice(at));
 }
 
-/** English plural of a singular noun or noun phrase (uncountable nouns stay as they are). */
+/** Keeps the case of the word it replaces: "Indexes" for "Index". */
+const sameCase = (word: string, form: string) =>
+  /^[A-Z]/.test(word) ? form.charAt(0).toUpperCase() + form.slice(1) : form;
+
+/**
+ * Whether a noun (phrase) has no plural: "advice", "cloud spend".
+ *
+ * @example
+ * uncountable('cloud spend'); // true
+ */
+export function uncountable(word: string): boolean {
+  const last = (word.split(' ').pop() ?? word).toLowerCase();
+  return UNCOUNTABLE.has(last) || (pluralize.isSingular(last) && pluralize.isPlural(last));
+}
+
+/**
+ * English singular of a plural noun or noun phrase, its head noun inflected; short words,
+ * uncountable nouns and singulars stay as they are.
+ *
+ * @example
+ * singular('movies'); // 'movie'
+ * singular('vaccine reminders'); // 'vaccine reminder'
+ */
+export function singular(word: string): string {
+  return head(word, (noun) => {
+    const lower = noun.toLowerCase();
+    if (lower.length <= 3 || uncountable(lower) || lower in IRREGULAR) return noun;
+    const irregular = IRREGULAR_SINGULAR[lower];
+    if (irregular) return sameCase(noun, irregular);
+    if (/^[A-Z][A-Z0-9]+s$/.test(noun)) return noun.slice(0, -1);
+    return pluralize.singular(noun);
+  });
+}
+
+/**
+ * English plural of a singular noun or noun phrase, its head noun inflected (uncountable
+ * nouns stay as they are).
+ *
+ * @example
+ * plural('category'); // 'categories'
+ * plural('cloud spend'); // 'cloud spend'
+ */
 export function plural(word: string): string {
-  const lower = word.toLowerCase();
-  const last = lower.split(' ').pop() ?? lower;
-  if (UNCOUNTABLE.has(last)) return word;
-  if (IRREGULAR_PLURALS[last]) return `${word.slice(0, -last.length)}${IRREGULAR_PLURALS[last]}`;
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${word}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${word.slice(0, -1)}ies`;
-  return `${word}s`;
+  return head(word, (noun) => {
+    const lower = noun.toLowerCase();
+    if (uncountable(lower)) return noun;
+    const irregular = IRREGULAR[lower];
+    if (irregular) return sameCase(noun, irregular);
+    if (ACRONYM.test(noun)) return acronymPlural(noun);
+    return pluralize.plural(noun);
+  });
 }
 
 /** Irregular verbs: third person singular is regular for all of them; the participle is not. */

@@ -79,6 +79,14 @@ const packages = [
 /** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
 const server = [
   {
+    name: 'every-room-has-a-row',
+    comment:
+      'A folder of the server that is in none of the rows below (EDGE, DOMAIN, SERVICES, STORAGE) would escape their rules: add it to its row.',
+    severity: 'error',
+    from: { path: ROOM, pathNot: [EDGE, DOMAIN, SERVICES, STORAGE] },
+    to: {},
+  },
+  {
     name: 'leaves-import-no-room',
     comment:
       'Top-level files other than the composition root (config.ts, errors.ts, ids.ts, price-table.ts) are leaves every room may read: they import no room.',

@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { inject } from 'vitest';
 import { cleanEnv, ROOT } from './pgs-server.ts';
 
 // Helpers of the tests that install the packed packages (npm pack) into a project outside
@@ -204,49 +205,86 @@ async function withPackLock<T>(fn: () => Promise<T>): Promise<T> {
  * @example
  * const [client] = await packWorkspaces(['@pgs/client'], tmp);
  */
-export async function packWorkspaces(names: readonly string[], destination: string) {
+export async function packWorkspaces(
+  names: readonly string[],
+  destination: string,
+): Promise<Packed[]> {
   return withPackLock(async () => {
-    const dirs = names.map((name) => join(ROOT, 'packages', name.replace('@pgs/', '')));
-    const manifest = (dir: string) => readFile(join(dir, 'package.json'), 'utf8');
-    const before = await Promise.all(dirs.map(manifest));
-    const args = ['pack', ...names.flatMap((name) => ['-w', name])];
-    const restore = async () => {
-      // A pack that failed between prepack and postpack leaves the published manifest.
-      for (const cwd of dirs) {
-        await exec(process.execPath, [PUBLISH_MANIFEST, 'restore'], { cwd, env: process.env });
-      }
+    // Packed once per run: the client is packed by both packed test files, and its build
+    // (tsdown, declarations) is most of a pack's CPU. The sources do not change during a run.
+    const cache = join(inject('runDir'), 'packed');
+    await mkdir(cache, { recursive: true });
+    const cached = async (name: string): Promise<Packed | undefined> => {
+      const entry = await readFile(join(cache, `${name.replace('/', '+')}.json`), 'utf8').catch(
+        () => undefined,
+      );
+      if (entry === undefined) return undefined;
+      const packed = JSON.parse(entry) as Packed;
+      const tarball = join(destination, basename(packed.tarball));
+      await copyFile(packed.tarball, tarball);
+      return { ...packed, tarball };
     };
-    const run = await exec('npm', [...args, '--pack-destination', destination, '--json'], {
-      cwd: ROOT,
-      // npm puts the repository's node_modules/.bin first for the scripts (Node 24 builds).
-      env: userEnv(),
-      timeoutMs: 170_000,
-    }).catch(async (error: unknown) => {
-      await restore();
-      throw error;
-    });
-    if (run.code !== 0) await restore();
-    const after = await Promise.all(dirs.map(manifest));
-    if (after.some((text, i) => text !== before[i])) {
-      throw new Error(`npm ${args.join(' ')} left a package.json changed`);
+    const found = new Map<string, Packed>();
+    for (const name of names) {
+      const hit = await cached(name);
+      if (hit) found.set(name, hit);
     }
-    if (run.code !== 0) {
-      throw new Error(`npm ${args.join(' ')} exited ${run.code}\n${run.stderr}\n${run.stdout}`);
+    const missing = names.filter((name) => !found.has(name));
+    if (missing.length > 0) {
+      for (const packed of await packNow(missing, cache)) {
+        await writeFile(
+          join(cache, `${packed.name.replace('/', '+')}.json`),
+          JSON.stringify(packed),
+        );
+        found.set(packed.name, (await cached(packed.name))!);
+      }
     }
-    // The scripts' output (the builds) comes first; the JSON report starts at a line `[`.
-    const report = JSON.parse(run.stdout.slice(run.stdout.search(/^\[$/m))) as {
-      name: string;
-      filename: string;
-      files: { path: string }[];
-    }[];
-    return report.map(
-      (entry): Packed => ({
-        name: entry.name,
-        tarball: join(destination, entry.filename),
-        files: entry.files.map((f) => f.path).sort(),
-      }),
-    );
+    return names.map((name) => found.get(name)!);
   });
+}
+
+/** `npm pack` of `names` into `destination` (the caller holds the pack lock). */
+async function packNow(names: readonly string[], destination: string): Promise<Packed[]> {
+  const dirs = names.map((name) => join(ROOT, 'packages', name.replace('@pgs/', '')));
+  const manifest = (dir: string) => readFile(join(dir, 'package.json'), 'utf8');
+  const before = await Promise.all(dirs.map(manifest));
+  const args = ['pack', ...names.flatMap((name) => ['-w', name])];
+  const restore = async () => {
+    // A pack that failed between prepack and postpack leaves the published manifest.
+    for (const cwd of dirs) {
+      await exec(process.execPath, [PUBLISH_MANIFEST, 'restore'], { cwd, env: process.env });
+    }
+  };
+  const run = await exec('npm', [...args, '--pack-destination', destination, '--json'], {
+    cwd: ROOT,
+    // npm puts the repository's node_modules/.bin first for the scripts (Node 24 builds).
+    env: userEnv(),
+    timeoutMs: 170_000,
+  }).catch(async (error: unknown) => {
+    await restore();
+    throw error;
+  });
+  if (run.code !== 0) await restore();
+  const after = await Promise.all(dirs.map(manifest));
+  if (after.some((text, i) => text !== before[i])) {
+    throw new Error(`npm ${args.join(' ')} left a package.json changed`);
+  }
+  if (run.code !== 0) {
+    throw new Error(`npm ${args.join(' ')} exited ${run.code}\n${run.stderr}\n${run.stdout}`);
+  }
+  // The scripts' output (the builds) comes first; the JSON report starts at a line `[`.
+  const report = JSON.parse(run.stdout.slice(run.stdout.search(/^\[$/m))) as {
+    name: string;
+    filename: string;
+    files: { path: string }[];
+  }[];
+  return report.map(
+    (entry): Packed => ({
+      name: entry.name,
+      tarball: join(destination, entry.filename),
+      files: entry.files.map((f) => f.path).sort(),
+    }),
+  );
 }
 
 /** The directory of package `name` as Node resolves it from `from`: the nearest node_modules up to the root. */

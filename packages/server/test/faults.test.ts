@@ -15,7 +15,7 @@ import type { FakeAiCall, FakeAiReply } from './helpers/fake-ai.ts';
 import { bearer } from './helpers/harness.ts';
 
 /**
- * Issue 11, item 3: provider faults at scale. 50 live projects (in-process, PGlite) against
+ * Issue 11, item 3: provider faults at scale. 25 live projects (in-process, PGlite) against
  * a fake provider that answers 20 % of calls with a 500, a 429 with a short retry-after, or
  * a stream that stalls after its first chunk. Which call fails is a pure function of a seed,
  * the project, the call's kind and its attempt number, so the same faults strike on every
@@ -24,7 +24,11 @@ import { bearer } from './helpers/harness.ts';
  */
 
 const SEED = 'pgs-faults-11';
-const PROJECTS = 50;
+/**
+ * It was 50: the count bounds the file's CPU, and 25 still meet every kind of fault and both
+ * endings with this seed (the test requires them, so a seed or count that did not would fail).
+ */
+const PROJECTS = 25;
 const FAULT_RATE = 0.2;
 const TYPES = ['web', 'mobile', 'mcp'] as const;
 
@@ -83,7 +87,7 @@ describe('provider faults at scale', () => {
     await s?.fake.close();
   });
 
-  it('50 projects, 20 % of calls failing: all terminal, failures refunded, completions charged once, the ledger exact', async () => {
+  it(`${PROJECTS} projects, 20 % of calls failing: all terminal, failures refunded, completions charged once, the ledger exact`, async () => {
     const credits = 10_000;
     const key = await s.h.createKey('live', { credits });
     const ids: string[] = [];
@@ -97,7 +101,7 @@ describe('provider faults at scale', () => {
       ids.push(res.json().data.projectId);
     }
 
-    // One count query, not 50 status reads: PGlite runs one query at a time, and the
+    // One count query, not a status read per project: PGlite runs one query at a time, and the
     // workers need it more than the test does.
     const pglite = s.h.database.pglite!;
     await waitFor(

@@ -10,6 +10,8 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** A data directory holding a freshly migrated PGlite cluster (`seedDataDir`). */
     pgliteDataDir: string;
+    /** A directory for the run's shared scratch (e.g. the packed tarballs), removed at its end. */
+    runDir: string;
   }
 }
 
@@ -33,5 +35,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const data = path.join(dir, 'data');
   await (await openDatabase({ kind: 'pglite', dataDir: data })).close();
   project.provide('pgliteDataDir', data);
+  project.provide('runDir', dir);
   return () => rm(dir, { recursive: true, force: true });
 }

@@ -79,8 +79,32 @@ export type {
   WebhookEndpointCreated,
   WebhookEventType,
 } from '@pgs/contract';
-/** The contract's archive slug: the name the server gives `projects.archive()`'s zip, for naming saved files alike. */
-export { projectSlug } from '@pgs/contract';
+/**
+ * The contract's archive slug (`projectSlug`: the name the server gives
+ * `projects.archive()`'s zip, for naming saved files alike), and its catalogue of document
+ * kinds with their prices, as the server charges them: `projectCredits('web')` is 47,
+ * `revisionCredits('web').total` 44 (docs/api.md, "Credits").
+ */
+export {
+  DETAIL_LEVELS,
+  DETAIL_SCALE,
+  type DetailLevel,
+  DOCUMENT_KINDS,
+  type DocumentKindInfo,
+  type DocumentKindName,
+  documentCredits,
+  documentKindsOf,
+  type PlanScope,
+  projectCredits,
+  projectSlug,
+  REVISION_FEE,
+  type RevisionCredits,
+  type RevisionScope,
+  revisableKindsOf,
+  revisionCredits,
+  type SectionsOf,
+  type Stage,
+} from '@pgs/contract';
 export { PgsAdmin, type PgsAdminOptions } from './admin.ts';
 export { adminBaseUrl, apiBaseUrl, DEFAULT_SERVER_URL, serverRoot } from './base-url.ts';
 export { type CommonClientOptions, Pgs, type PgsOptions } from './client.ts';

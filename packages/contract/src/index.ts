@@ -1,12 +1,38 @@
 /**
  * `@pgs/contract`: the OpenAPI contract (`openapi/pgs.openapi.yaml`) as data, JSON Schemas
- * and TypeScript types, plus the one rule the contract states in prose that both sides
- * apply (the archive's slug). No runtime dependencies, nothing of ours. The rules of a
- * repository digest, which need secretlint, are the separate entry `@pgs/contract/repository`.
+ * and TypeScript types, plus what the contract states in prose that every side applies: the
+ * archive's slug, and the catalogue of document kinds with their prices. No runtime
+ * dependencies, nothing of ours. The rules of a repository digest, which need secretlint,
+ * are the separate entry `@pgs/contract/repository`.
  */
 import { openapiDocument } from './generated/openapi.ts';
 import type { components, operations } from './generated/types.ts';
 
+/** The document kinds, their files and sections, and the plan of each type: `documentKindsOf('web')`. */
+export {
+  DOCUMENT_KINDS,
+  type DocumentKindInfo,
+  type DocumentKindName,
+  documentKindsOf,
+  GROUNDED_ARCHITECTURE_SECTIONS,
+  type PlanScope,
+  type SectionsOf,
+  STAGES,
+  type Stage,
+} from './catalogue.ts';
+/** What documents, projects and revisions cost in credits: `projectCredits('web')` is 47. */
+export {
+  DETAIL_LEVELS,
+  DETAIL_SCALE,
+  type DetailLevel,
+  documentCredits,
+  projectCredits,
+  REVISION_FEE,
+  type RevisionCredits,
+  type RevisionScope,
+  revisableKindsOf,
+  revisionCredits,
+} from './credits.ts';
 /** The whole contract as a constant: `openapiDocument.info.version`. */
 export { openapiDocument } from './generated/openapi.ts';
 /** The JSON Schema bundle, its `$id`, its schema names and refs into it: `schemaRef('ErrorResponse')`. */

@@ -66,6 +66,8 @@ describe('typeLabel and documentTitle', () => {
     expect(documentTitle('offline-and-permissions')).toBe('Offline Support and Permissions');
     expect(documentTitle('release-notes-and-mcp-faq')).toBe('Release Notes and MCP Faq');
     expect(documentTitle('requirements')).toBe('Requirements');
+    expect(documentTitle('codebase-overview')).toBe('Codebase Overview');
+    expect(documentTitle('constructor')).toBe('Constructor');
     expect(documentTitle('')).toBe('Document');
   });
 });

@@ -1,4 +1,9 @@
-import type { ProjectState, Questionnaire } from '@pgs/client';
+import {
+  DOCUMENT_KINDS,
+  type DocumentKindName,
+  type ProjectState,
+  type Questionnaire,
+} from '@pgs/client';
 
 /**
  * The time left of a project in progress, in plain words: seconds under a minute, else
@@ -59,25 +64,6 @@ export function typeLabel(type: string | null | undefined): string {
   return TYPE_LABELS[type] ?? type;
 }
 
-// The titles the server's document catalogue gives each kind; a kind added later falls
-// back to its name in words, so a new document still gets a readable tab.
-const DOCUMENT_TITLES: Readonly<Record<string, string>> = {
-  'project-brief': 'Project Brief',
-  'product-requirements': 'Product Requirements',
-  'user-stories': 'User Stories',
-  architecture: 'Architecture',
-  'api-design': 'API Design',
-  'data-model': 'Data Model',
-  screens: 'Screens',
-  navigation: 'Navigation',
-  'offline-and-permissions': 'Offline Support and Permissions',
-  'mcp-tools': 'MCP Tools',
-  'mcp-resources-and-prompts': 'MCP Resources and Prompts',
-  'mcp-transport-and-clients': 'Transport and Client Configuration',
-  'implementation-plan': 'Implementation Plan',
-  readme: 'README',
-};
-
 const ACRONYMS = new Set(['api', 'mcp', 'ui', 'ux', 'url', 'sdk', 'cli']);
 const SMALL_WORDS = new Set(['and', 'or', 'of', 'the', 'for', 'to', 'in']);
 
@@ -89,8 +75,9 @@ const SMALL_WORDS = new Set(['and', 'or', 'of', 'the', 'for', 'to', 'in']);
  * documentTitle('release-notes-and-faq'); // 'Release Notes and Faq'
  */
 export function documentTitle(type: string): string {
-  const known = DOCUMENT_TITLES[type];
-  if (known !== undefined) return known;
+  // A known kind has the catalogue's title; a kind added later reads as its name in words,
+  // so a new document still gets a readable tab.
+  if (Object.hasOwn(DOCUMENT_KINDS, type)) return DOCUMENT_KINDS[type as DocumentKindName].title;
   const words = type.split(/[-_\s]+/).filter((w) => w !== '');
   if (words.length === 0) return 'Document';
   return words

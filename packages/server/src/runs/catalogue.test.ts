@@ -1,4 +1,13 @@
-import type { ProjectType } from '@pgs/contract';
+import {
+  DETAIL_LEVELS,
+  DOCUMENT_KINDS,
+  type DocumentKindName,
+  documentKindsOf,
+  GROUNDED_ARCHITECTURE_SECTIONS,
+  PROJECT_TYPES,
+  type ProjectType,
+  projectCredits,
+} from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import {
   ancestors,
@@ -77,6 +86,27 @@ describe('inferProjectType', () => {
   it('falls back to web when nothing hints at a type', () => {
     expect(inferProjectType('Something for tracking board game scores')).toBe('web');
     expect(inferProjectType('')).toBe('web');
+  });
+});
+
+describe('documentPlan', () => {
+  it('plans, names and prices what the contract’s catalogue tells clients', () => {
+    for (const type of PROJECT_TYPES)
+      for (const grounded of [false, true]) {
+        const plan = documentPlan(type, { grounded });
+        expect(plan.map((d) => d.kind)).toEqual(documentKindsOf(type, { grounded }));
+        for (const doc of plan) {
+          const { title, filename, stage, credits, sections } =
+            DOCUMENT_KINDS[doc.kind as DocumentKindName];
+          const expected =
+            grounded && doc.kind === 'architecture' ? GROUNDED_ARCHITECTURE_SECTIONS : sections;
+          expect(doc).toMatchObject({ title, filename, stage, credits, sections: expected });
+        }
+        for (const detail of DETAIL_LEVELS)
+          expect(priceOf(type, detail, { grounded })).toBe(
+            projectCredits(type, detail, { grounded }),
+          );
+      }
   });
 });
 

@@ -1,20 +1,21 @@
-import type { ProjectType } from '@pgs/contract';
-import { CODEBASE_OVERVIEW_SECTIONS } from '../models/offline/codebase/index.ts';
+import {
+  DOCUMENT_KINDS,
+  type DocumentKindName,
+  GROUNDED_ARCHITECTURE_SECTIONS,
+  PROJECT_TYPES,
+  type ProjectType,
+  type Stage,
+} from '@pgs/contract';
 
+/** The stages of the workflow, in order; a document belongs to one. */
+export { STAGES, type Stage } from '@pgs/contract';
 // Kept importable from here, where the plan that follows from the type lives.
 export { inferProjectType } from './project-type.ts';
 
-/** The stages of the workflow, in order; a document belongs to one. */
-export const STAGES = [
-  'project-brief',
-  'requirements',
-  'design',
-  'planning',
-  'documentation',
-] as const;
-export type Stage = (typeof STAGES)[number];
-
-/** A kind of generated document and what it needs before it can be written. */
+/**
+ * A kind of generated document: the contract's entry (title, file, stage, price, sections)
+ * and what the workflow adds to it: what it needs before it can be written and its size.
+ */
 export interface DocumentKind {
   /** `data.project.documents[].type` */
   readonly kind: string;
@@ -31,92 +32,28 @@ export interface DocumentKind {
   readonly weight: number;
 }
 
-const brief: DocumentKind = {
-  kind: 'project-brief',
-  title: 'Project Brief',
-  filename: 'PROJECT_BRIEF.md',
-  stage: 'project-brief',
-  dependsOn: [],
-  credits: 5,
-  weight: 3,
-  sections: [
-    'Overview',
-    'Problem',
-    'Target audience',
-    'Goals and success metrics',
-    'Scope',
-    'Risks',
-    'Assumptions and open questions',
-  ],
-};
+/** The contract's entry of `kind` with the workflow's parts. */
+function kindOf(
+  kind: DocumentKindName,
+  dependsOn: readonly string[],
+  weight: number,
+): DocumentKind {
+  const { title, filename, stage, credits, sections } = DOCUMENT_KINDS[kind];
+  return { kind, title, filename, stage, dependsOn, credits, sections, weight };
+}
 
-const requirements: DocumentKind = {
-  kind: 'product-requirements',
-  title: 'Product Requirements',
-  filename: 'PRODUCT_REQUIREMENTS.md',
-  stage: 'requirements',
-  dependsOn: ['project-brief'],
-  credits: 8,
-  weight: 5,
-  sections: [
-    'Summary',
-    'Personas',
-    'Key entities',
-    'Functional requirements',
-    'Non-functional requirements',
-    'Out of scope',
-  ],
-};
-
-const stories: DocumentKind = {
-  kind: 'user-stories',
-  title: 'User Stories',
-  filename: 'USER_STORIES.md',
-  stage: 'requirements',
-  // Stories cite the FRs they serve, so they are written after the requirements.
-  dependsOn: ['product-requirements'],
-  credits: 5,
-  weight: 4,
-  sections: ['Epics', 'Stories', 'Edge cases'],
-};
-
-const architecture: DocumentKind = {
-  kind: 'architecture',
-  title: 'Architecture',
-  filename: 'ARCHITECTURE.md',
-  stage: 'design',
-  // Components cite the requirements they implement.
-  dependsOn: ['product-requirements'],
-  credits: 8,
-  weight: 5,
-  sections: [
-    'Context',
-    'Components',
-    'Integrations',
-    'Technology choices',
-    'Data flow',
-    'Security',
-    'Deployment',
-    'Observability',
-  ],
-};
+const brief = kindOf('project-brief', [], 3);
+const requirements = kindOf('product-requirements', ['project-brief'], 5);
+// Stories cite the FRs they serve, so they are written after the requirements.
+const stories = kindOf('user-stories', ['product-requirements'], 4);
+// Components cite the requirements they implement.
+const architecture = kindOf('architecture', ['product-requirements'], 5);
 
 /** The kind that describes the codebase a grounded project changes. */
 export const CODEBASE_OVERVIEW_KIND = 'codebase-overview';
 
-const codebaseOverview: DocumentKind = {
-  kind: CODEBASE_OVERVIEW_KIND,
-  title: 'Codebase Overview',
-  filename: 'CODEBASE_OVERVIEW.md',
-  // Reading what exists belongs with setting the scope: it starts with the brief.
-  stage: 'project-brief',
-  // It is written from the repository digest, not from other documents.
-  dependsOn: [],
-  credits: 5,
-  weight: 4,
-  // The offline engine's reader renders the same sections (models/offline/codebase).
-  sections: CODEBASE_OVERVIEW_SECTIONS,
-};
+// It is written from the repository digest, not from other documents.
+const codebaseOverview = kindOf(CODEBASE_OVERVIEW_KIND, [], 4);
 
 /**
  * The architecture of a grounded project: it starts from the system as it is, which the
@@ -125,143 +62,39 @@ const codebaseOverview: DocumentKind = {
 const groundedArchitecture: DocumentKind = {
   ...architecture,
   dependsOn: [...architecture.dependsOn, CODEBASE_OVERVIEW_KIND],
-  sections: ['Current system', ...architecture.sections],
+  sections: GROUNDED_ARCHITECTURE_SECTIONS,
 };
 
-const planning = (dependsOn: readonly string[]): DocumentKind => ({
-  kind: 'implementation-plan',
-  title: 'Implementation Plan',
-  filename: 'IMPLEMENTATION_PLAN.md',
-  stage: 'planning',
-  dependsOn,
-  credits: 6,
-  weight: 4,
-  sections: ['Milestones', 'Tasks', 'Dependencies', 'Testing strategy', 'Release checklist'],
-});
+const planning = (dependsOn: readonly string[]) => kindOf('implementation-plan', dependsOn, 4);
+const readme = (dependsOn: readonly string[]) => kindOf('readme', dependsOn, 2);
 
-const readme = (dependsOn: readonly string[]): DocumentKind => ({
-  kind: 'readme',
-  title: 'README',
-  filename: 'README.md',
-  stage: 'documentation',
-  dependsOn,
-  credits: 3,
-  weight: 2,
-  sections: [
-    'About',
-    'Features',
-    'Tech stack',
-    'Getting started',
-    'Project structure',
-    'Contributing',
-  ],
-});
+/** The kinds that only one type gets: its design documents. */
+type DesignKind = {
+  [K in DocumentKindName]: (typeof DOCUMENT_KINDS)[K]['types'] extends ProjectType ? K : never;
+}[DocumentKindName];
 
-const dataModel: DocumentKind = {
-  kind: 'data-model',
-  title: 'Data Model',
-  filename: 'DATA_MODEL.md',
-  stage: 'design',
-  dependsOn: ['architecture'],
-  credits: 6,
-  weight: 4,
-  sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
-};
-
-const apiDesign: DocumentKind = {
-  kind: 'api-design',
-  title: 'API Design',
-  filename: 'API_DESIGN.md',
-  stage: 'design',
+/**
+ * What each design document builds on, with its weight: a design kind added to the
+ * contract's catalogue fails the build until it is given its place here.
+ */
+const DESIGN_KINDS: Readonly<Record<DesignKind, DocumentKind>> = {
+  'data-model': kindOf('data-model', ['architecture'], 4),
   // Its authentication follows the architecture; its resources are the data model's entities.
-  dependsOn: ['architecture', 'data-model'],
-  credits: 6,
-  weight: 4,
-  sections: [
-    'Conventions',
-    'Authentication',
-    'Resources and endpoints',
-    'Errors',
-    'Pagination and limits',
-    'Versioning',
-  ],
-};
-
-const screens: DocumentKind = {
-  kind: 'screens',
-  title: 'Screens',
-  filename: 'SCREENS.md',
-  stage: 'design',
+  'api-design': kindOf('api-design', ['architecture', 'data-model'], 4),
   // Screens serve the stories and follow the architecture's client.
-  dependsOn: ['product-requirements', 'user-stories', 'architecture'],
-  credits: 6,
-  weight: 4,
-  sections: ['Screen inventory', 'Screen details', 'Empty and error states', 'Accessibility'],
-};
-
-const navigation: DocumentKind = {
-  kind: 'navigation',
-  title: 'Navigation',
-  filename: 'NAVIGATION.md',
-  stage: 'design',
-  dependsOn: ['screens'],
-  credits: 4,
-  weight: 3,
-  sections: ['Navigation structure', 'Routes', 'Deep links', 'Back behaviour'],
-};
-
-const offlineAndPermissions: DocumentKind = {
-  kind: 'offline-and-permissions',
-  title: 'Offline Support and Permissions',
-  filename: 'OFFLINE_AND_PERMISSIONS.md',
-  stage: 'design',
+  screens: kindOf('screens', ['product-requirements', 'user-stories', 'architecture'], 4),
+  navigation: kindOf('navigation', ['screens'], 3),
   // What works offline, and which permission each screen asks for.
-  dependsOn: ['architecture', 'screens'],
-  credits: 5,
-  weight: 3,
-  sections: [
-    'Offline behaviour',
-    'Local data model',
-    'Sync API',
-    'Sync and conflicts',
-    'Device permissions',
-    'Privacy',
-  ],
-};
-
-const mcpTools: DocumentKind = {
-  kind: 'mcp-tools',
-  title: 'MCP Tools',
-  filename: 'MCP_TOOLS.md',
-  stage: 'design',
+  'offline-and-permissions': kindOf('offline-and-permissions', ['architecture', 'screens'], 3),
   // One tool per story's action, inside the architecture's components.
-  dependsOn: ['architecture', 'user-stories'],
-  credits: 6,
-  weight: 4,
-  sections: ['Tool catalogue', 'Input schemas', 'Results and errors', 'Safety'],
-};
-
-const mcpResources: DocumentKind = {
-  kind: 'mcp-resources-and-prompts',
-  title: 'MCP Resources and Prompts',
-  filename: 'MCP_RESOURCES_AND_PROMPTS.md',
-  stage: 'design',
+  'mcp-tools': kindOf('mcp-tools', ['architecture', 'user-stories'], 4),
   // Its prompts name the real tools.
-  dependsOn: ['mcp-tools'],
-  credits: 5,
-  weight: 3,
-  sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
-};
-
-const mcpTransport: DocumentKind = {
-  kind: 'mcp-transport-and-clients',
-  title: 'Transport and Client Configuration',
-  filename: 'MCP_TRANSPORT_AND_CLIENTS.md',
-  stage: 'design',
-  dependsOn: ['architecture', 'mcp-tools'],
-  credits: 4,
-  weight: 3,
-  sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
+  'mcp-resources-and-prompts': kindOf('mcp-resources-and-prompts', ['mcp-tools'], 3),
+  'mcp-transport-and-clients': kindOf(
+    'mcp-transport-and-clients',
+    ['architecture', 'mcp-tools'],
+    3,
+  ),
 };
 
 /**
@@ -285,21 +118,21 @@ function planOf(design: readonly DocumentKind[], grounded: boolean): readonly Do
   ];
 }
 
-const DESIGN: Record<ProjectType, readonly DocumentKind[]> = {
-  web: [dataModel, apiDesign],
-  mobile: [screens, navigation, offlineAndPermissions],
-  mcp: [mcpTools, mcpResources, mcpTransport],
-};
+/** A type's design documents: the contract's kinds that only this type gets. */
+const designOf = (type: ProjectType): readonly DocumentKind[] =>
+  (Object.keys(DOCUMENT_KINDS) as DocumentKindName[])
+    .filter((kind): kind is DesignKind => DOCUMENT_KINDS[kind].types === type)
+    .map((kind) => DESIGN_KINDS[kind]);
 
 const plansOf = (grounded: boolean) =>
   Object.fromEntries(
-    Object.entries(DESIGN).map(([type, design]) => [type, planOf(design, grounded)]),
+    PROJECT_TYPES.map((type) => [type, planOf(designOf(type), grounded)]),
   ) as Record<ProjectType, readonly DocumentKind[]>;
 
 const PLANS = plansOf(false);
 const GROUNDED_PLANS = plansOf(true);
 
-/** What else than its type decides a project's plan. */
+/** What else than its type decides a project's plan (the contract's `PlanScope`). */
 export interface PlanOptions {
   /**
    * Created with a codebase digest (`context.repository`): the plan adds the codebase

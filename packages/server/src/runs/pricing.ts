@@ -1,36 +1,34 @@
 /**
- * What documents cost in credits: each kind's price in the catalogue, scaled by the
- * project's detail level (docs/api.md, "Credits" and "Detail levels").
+ * What documents cost in credits: each kind's price in the contract's catalogue, scaled by
+ * the project's detail level (docs/api.md, "Credits" and "Detail levels"). The arithmetic is
+ * the contract's, so the console shows what the server charges.
  */
-import type { ProjectType } from '@pgs/contract';
+import {
+  DETAIL_LEVELS,
+  type DetailLevel,
+  documentCredits,
+  type ProjectType,
+  projectCredits,
+} from '@pgs/contract';
 import { type DocumentKind, documentPlan, type PlanOptions } from './catalogue.ts';
 
-const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
-
 /** How much a project's documents say: `standard` is the catalogue's documents as they are. */
-export type Detail = 'brief' | 'standard' | 'deep';
+export type Detail = DetailLevel;
 
 /** The detail levels, shortest first. */
-export const DETAILS: readonly Detail[] = ['brief', 'standard', 'deep'];
+export const DETAILS: readonly Detail[] = DETAIL_LEVELS;
 
 /**
  * What a level scales (docs/api.md, "Detail levels"): each document's price in credits
  * (rounded up, at least 1) and its output allowance (`maxOutputTokens`) with the length it
  * is asked for.
  */
-export const DETAIL_SCALE: Readonly<Record<Detail, number>> = {
-  brief: 0.5,
-  standard: 1,
-  deep: 1.5,
-};
+export { DETAIL_SCALE } from '@pgs/contract';
 
 /** Credits one document costs at a detail level. @example creditsOf(requirements, 'brief'); // 4 */
 export function creditsOf(doc: Pick<DocumentKind, 'credits'>, detail: Detail = 'standard'): number {
-  return Math.max(1, Math.ceil(doc.credits * DETAIL_SCALE[detail]));
+  return documentCredits(doc.credits, detail);
 }
-
-const sumCredits = (docs: readonly DocumentKind[], detail: Detail) =>
-  docs.reduce((sum, doc) => sum + creditsOf(doc, detail), 0);
 
 /**
  * Credits a project of this type costs when every document is generated; a grounded
@@ -44,7 +42,7 @@ export function priceOf(
   detail: Detail = 'standard',
   plan: PlanOptions = {},
 ): number {
-  return sumCredits(documentPlan(type, plan), detail);
+  return projectCredits(type, detail, plan);
 }
 
 /**
@@ -52,7 +50,7 @@ export function priceOf(
  * price. What the chosen type's documents do not use is released at completion.
  */
 export function priceWithoutType(detail: Detail = 'standard', plan: PlanOptions = {}): number {
-  return Math.max(...TYPES.map((type) => sumCredits(documentPlan(type, plan), detail)));
+  return projectCredits(undefined, detail, plan);
 }
 
 /** Credits for the documents of this plan that exist. */
@@ -63,8 +61,7 @@ export function priceOfKinds(
   plan: PlanOptions = {},
 ): number {
   const wanted = new Set(kinds);
-  return sumCredits(
-    documentPlan(type, plan).filter((doc) => wanted.has(doc.kind)),
-    detail,
-  );
+  return documentPlan(type, plan)
+    .filter((doc) => wanted.has(doc.kind))
+    .reduce((sum, doc) => sum + creditsOf(doc, detail), 0);
 }

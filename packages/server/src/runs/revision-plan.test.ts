@@ -1,3 +1,4 @@
+import { DETAIL_LEVELS, PROJECT_TYPES, revisableKindsOf, revisionCredits } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import type { ProjectDefinition } from '../models/context.ts';
 import { documentPlan } from './catalogue.ts';
@@ -82,6 +83,19 @@ describe('what a revision touches and costs', () => {
     const plan = documentPlan('web').map((d) => d.kind);
     expect(new Set([...kinds, 'project-brief'])).toEqual(new Set(plan));
     expect(revisionPrice('web')).toBe(ANALYSIS_FEE + priceOfKinds('web', kinds));
+  });
+
+  it('rewrites and reserves what the contract’s catalogue tells clients, whatever the scope', () => {
+    for (const type of PROJECT_TYPES)
+      for (const scope of [{}, { grounded: true }, { grounded: true, newDigest: true }]) {
+        expect(revisableKinds(type, scope), `${type} ${JSON.stringify(scope)}`).toEqual(
+          revisableKindsOf(type, scope),
+        );
+        for (const detail of DETAIL_LEVELS)
+          expect(revisionPrice(type, detail, scope)).toBe(
+            revisionCredits(type, detail, scope).total,
+          );
+      }
   });
 
   it('closes a set of kinds over what builds on them, in plan order', () => {

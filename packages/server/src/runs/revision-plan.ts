@@ -4,7 +4,7 @@
  * register that keeps requirement IDs and priorities when the definition's core features
  * change, and the definition with the deltas applied.
  */
-import type { ProjectType } from '@pgs/contract';
+import { type ProjectType, REVISION_FEE } from '@pgs/contract';
 import type { ProjectDefinition, RequirementSlot } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
 import {
@@ -16,8 +16,8 @@ import {
 import { type Detail, priceOfKinds } from './pricing.ts';
 import type { Trace } from './trace/index.ts';
 
-/** Credits every revision costs for reading its change request (docs/api.md). */
-export const ANALYSIS_FEE = 2;
+/** Credits every revision costs for reading its change request (docs/api.md): the contract's fee. */
+export const ANALYSIS_FEE = REVISION_FEE;
 
 /** The kind whose document defines the requirement groups. */
 export const REQUIREMENTS_KIND = 'product-requirements';

@@ -1,9 +1,9 @@
-import type { ProjectType } from '@pgs/client';
+import { type DetailLevel, type ProjectType, projectCredits } from '@pgs/client';
 import { useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert } from '../components.tsx';
+import { DETAILS } from '../detail.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { DETAILS, type Detail, priceOf } from '../prices.ts';
 import { projectHref } from '../routes.ts';
 
 const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
@@ -28,13 +28,13 @@ export function NewProjectScreen() {
   const [idea, setIdea] = useState('');
   const [type, setType] = useState<'' | ProjectType>('');
   const [name, setName] = useState('');
-  const [detail, setDetail] = useState<Detail>('standard');
+  const [detail, setDetail] = useState<DetailLevel>('standard');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const submission = useRef<{ body: string; key: string } | undefined>(undefined);
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
-  const price = priceOf(type === '' ? undefined : type, detail);
+  const price = projectCredits(type === '' ? undefined : type, detail);
 
   const submit = async (event: Event) => {
     event.preventDefault();

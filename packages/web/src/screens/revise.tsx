@@ -1,10 +1,9 @@
-import type { ProjectType, RequirementDelta } from '@pgs/client';
-import { ConflictError } from '@pgs/client';
+import type { DetailLevel, ProjectType, RequirementDelta } from '@pgs/client';
+import { ConflictError, revisionCredits } from '@pgs/client';
 import { useRef, useState } from 'preact/hooks';
 import { ProblemAlert } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { type Detail, revisionPrice } from '../prices.ts';
 import { CHANGE_REQUEST_MAX, checkChangeRequest, deltaLine } from '../revisions.ts';
 
 /**
@@ -26,7 +25,7 @@ export function ReviseForm({
   projectId: string;
   type: ProjectType;
   /** The project's detail level (its provenance says it): revisions are priced at it. */
-  detail: Detail;
+  detail: DetailLevel;
   onStarted: (revision: number) => void;
 }) {
   const { pgs, credits, refreshCredits, signOut } = useSession();
@@ -37,7 +36,7 @@ export function ReviseForm({
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
   const field = useRef<HTMLTextAreaElement>(null);
-  const price = revisionPrice(type, detail);
+  const price = revisionCredits(type, detail);
   const check = checkChangeRequest(text);
 
   const submit = async (event: Event) => {

@@ -1,9 +1,9 @@
-import type { ProjectCompleted, Trace } from '@pgs/client';
+import { type ProjectCompleted, projectCredits, type Trace } from '@pgs/client';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Download, Locator, Page, Response } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
-import { DETAILS, priceOf } from '../../src/prices.ts';
+import { DETAILS } from '../../src/detail.ts';
 import {
   COVERAGE_COLUMNS,
   findingGroups,
@@ -188,7 +188,7 @@ export function firstVisit(current: () => Suite): void {
     // A radio group by keyboard: the checked choice is the tab stop, arrows move the choice.
     await tabTo(page, standard);
     await page.keyboard.press('ArrowDown');
-    await showing(priceOf('web', 'deep'), 'the Deep price');
+    await showing(projectCredits('web', 'deep'), 'the Deep price');
     const deep = await shown();
     expect(deep).toBeGreaterThan(prices.web);
     await page.keyboard.press('ArrowUp');
@@ -197,12 +197,12 @@ export function firstVisit(current: () => Suite): void {
     await waitFor(async () => ((await brief.isChecked()) ? true : undefined), {
       what: '"Brief" chosen with the arrow keys',
     });
-    await showing(priceOf('web', 'brief'), 'the Brief price');
+    await showing(projectCredits('web', 'brief'), 'the Brief price');
     const shownPrice = await shown();
     expect(shownPrice).toBeLessThan(prices.web);
     // "Automatic" holds the dearest type's price, at the level chosen.
     await page.getByLabel('Type').selectOption({ label: 'Automatic' });
-    await showing(priceOf(undefined, 'brief'), 'the Automatic price at Brief');
+    await showing(projectCredits(undefined, 'brief'), 'the Automatic price at Brief');
     expect(await shown()).toBeLessThan(prices.automatic);
     await page.getByLabel('Type').selectOption({ label: 'Web' });
     await showing(shownPrice, 'the Web price at Brief again');

@@ -3,11 +3,11 @@ import {
   type ProjectCompleted,
   type RequirementDelta,
   type RevisionCompleted,
+  revisionCredits,
 } from '@pgs/client';
 import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
-import { revisionPrice } from '../../src/prices.ts';
 import { auditScreen } from '../helpers/axe.ts';
 import {
   banner,
@@ -132,7 +132,7 @@ export function revisions(current: () => Suite): void {
     const card = reviseCard();
     const price = card.getByText(/^Price: up to \d+ credits$/);
     await price.waitFor();
-    const expectedPrice = revisionPrice('web');
+    const expectedPrice = revisionCredits('web');
     expect(await numberAfter(price, 'Price: up to')).toBe(expectedPrice.total);
     const field = card.getByLabel('Change request');
     const top = async (locator: Locator) => (await locator.boundingBox())?.y ?? Number.NaN;

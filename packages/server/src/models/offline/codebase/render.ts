@@ -4,27 +4,19 @@
  * fact carries the path it was read from; what was not found is said to be not found in the
  * digest rather than guessed.
  */
+import { DOCUMENT_KINDS } from '@pgs/contract';
 import { blocks, bullets, ic, table } from '../markdown.ts';
 import { listing } from '../words.ts';
 import { rankFiles, termWords } from './terms.ts';
 import type { CodebaseFacts, Found, StackItem } from './types.ts';
 
 /**
- * The sections of CODEBASE_OVERVIEW.md, in order.
+ * The sections of CODEBASE_OVERVIEW.md, in order: the catalogue's, which prompts ask for too.
  *
  * @example
  * CODEBASE_OVERVIEW_SECTIONS[0]; // 'Summary'
  */
-export const CODEBASE_OVERVIEW_SECTIONS = [
-  'Summary',
-  'Stack',
-  'Components',
-  'Data stores and external services',
-  'Entry points and routes',
-  'Data model',
-  'Tests and conventions',
-  'Where a change lands',
-] as const;
+export const CODEBASE_OVERVIEW_SECTIONS = DOCUMENT_KINDS['codebase-overview'].sections;
 
 export type CodebaseOverviewSection = (typeof CODEBASE_OVERVIEW_SECTIONS)[number];
 

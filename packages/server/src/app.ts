@@ -203,6 +203,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engineOf(deps.models),
     now,
     metrics.generation,
+    (mode) =>
+      deps.models
+        .forProject({ mode, simulate: null, type: null })
+        .map((model) => model.engine)
+        .filter((engine) => priceOf(deps.prices ?? DEFAULT_PRICES, engine) === undefined),
   );
 
   const revisions = new Revisions(
@@ -243,11 +248,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         projects,
         db: database.db,
         events,
-        unpricedEngines: (mode) =>
-          deps.models
-            .forProject({ mode, simulate: null, type: null })
-            .map((model) => model.engine)
-            .filter((engine) => priceOf(deps.prices ?? DEFAULT_PRICES, engine) === undefined),
       });
       await api.register(eventRoutes, {
         statusReader,

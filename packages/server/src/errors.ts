@@ -96,6 +96,59 @@ export const ERROR_CATALOGUE = {
 
 export type Details = Record<string, unknown>;
 
+/**
+ * The catalogue's codes a rule of the domain (projects, revisions, credits, accounts) may
+ * raise. The API maps each once (`api/plugins/errors.ts` for HTTP, `api/mcp/errors.ts` for
+ * MCP); a code added here breaks the build there until it is answered.
+ */
+export type DomainCode = Extract<
+  AnyErrorCode,
+  | 'VALIDATION_ERROR'
+  | 'RESOURCE_NOT_FOUND'
+  | 'INSUFFICIENT_CREDITS'
+  | 'PROJECT_NOT_COMPLETED'
+  | 'PROJECT_NOT_IN_PROGRESS'
+  | 'REVISION_IN_PROGRESS'
+>;
+
+interface DomainErrorOptions {
+  /**
+   * The refusal is of the input's size, not of its form: the same code, but HTTP answers it
+   * 413 (Content Too Large) so a client knows to send less rather than something else.
+   */
+  tooLarge?: boolean;
+  cause?: unknown;
+}
+
+/**
+ * A rule of the domain refused what was asked: a code of the catalogue and the details the
+ * contract names for it, with no notion of HTTP or MCP, so REST and MCP answer the same
+ * refusal the same way.
+ *
+ * @example
+ * throw new DomainError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
+ *   invalid_fields: { simulate: 'is only available with test keys (pgs_test_…)' },
+ * });
+ */
+export class DomainError extends Error {
+  override name = 'DomainError';
+  readonly code: DomainCode;
+  readonly details: Details | undefined;
+  readonly tooLarge: boolean;
+
+  constructor(
+    code: DomainCode,
+    message?: string,
+    details?: Details,
+    options: DomainErrorOptions = {},
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
+    this.code = code;
+    this.details = details;
+    this.tooLarge = options.tooLarge ?? false;
+  }
+}
+
 interface ApiErrorOptions {
   details?: Details;
   /** Overrides the catalogue status, e.g. 413 or 415 for VALIDATION_ERROR. */

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { grantCredits } from '../credits/ledger.ts';
+import { DomainError } from '../errors.ts';
 import { newAccountId, newKeyId } from '../ids.ts';
 import type { Database, Db } from '../storage/db.ts';
 import { listen, notify } from '../storage/notifications.ts';
@@ -67,8 +68,21 @@ export interface AccountsOptions {
   cacheSize?: number;
 }
 
-export class AccountNotFoundError extends Error {
+/**
+ * No account has this identifier: RESOURCE_NOT_FOUND naming it.
+ *
+ * @example
+ * throw new AccountNotFoundError('acc_01J…');
+ */
+export class AccountNotFoundError extends DomainError {
   override name = 'AccountNotFoundError';
+
+  constructor(accountId: string) {
+    super('RESOURCE_NOT_FOUND', 'No account with this identifier exists.', {
+      resource_type: 'account',
+      resource_id: accountId,
+    });
+  }
 }
 
 const keyView = (row: ApiKeyRow): KeyView => ({

@@ -1,3 +1,4 @@
+import { DomainError } from '../errors.ts';
 import { newUlid } from '../ids.ts';
 import type { Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
@@ -8,14 +9,27 @@ import {
   sumReservedCredits,
 } from '../storage/sql/credits.ts';
 
-/** The balance does not cover a price. */
-export class InsufficientCreditsError extends Error {
+/**
+ * The balance does not cover a price: INSUFFICIENT_CREDITS with `required` and `available`,
+ * as the contract details it.
+ *
+ * @example
+ * new InsufficientCreditsError(12, 5, 'revision').message; // 'This revision costs 12 credits; 5 are available.'
+ */
+export class InsufficientCreditsError extends DomainError {
   override name = 'InsufficientCreditsError';
   readonly required: number;
   readonly available: number;
 
-  constructor(required: number, available: number) {
-    super(`This project costs ${required} credits; ${available} are available.`);
+  constructor(required: number, available: number, what: 'project' | 'revision' = 'project') {
+    super(
+      'INSUFFICIENT_CREDITS',
+      `This ${what} costs ${required} credits; ${available} are available.`,
+      {
+        required,
+        available,
+      },
+    );
     this.required = required;
     this.available = available;
   }
@@ -74,6 +88,7 @@ export async function reserveCredits(
     throw new InsufficientCreditsError(
       charge.amount,
       await getBalance(tx, charge.accountId, charge.mode),
+      charge.revision !== undefined && charge.revision > 1 ? 'revision' : 'project',
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { ProjectListResponse, ProjectState, ProjectSummary } from '@pgs/contract';
+import { DomainError } from '../errors.ts';
 import type { Db } from '../storage/db.ts';
 import { listOwnedProjects, ownsProject, type ProjectSummaryRow } from '../storage/sql/projects.ts';
 import type { ProjectOwner } from './projects.ts';
@@ -7,9 +8,24 @@ import { FAILURE_CODES } from './result.ts';
 /** Projects per page when the client does not say. */
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** The listing cursor is not one of the caller's projects (unknown, deleted, someone else's). */
-export class UnknownCursorError extends Error {
+/**
+ * The listing cursor is not one of the caller's projects (unknown, deleted, someone else's):
+ * VALIDATION_ERROR on `starting_after`, the contract's name for it (MCP words its own
+ * `cursor`).
+ *
+ * @example
+ * throw new UnknownCursorError();
+ */
+export class UnknownCursorError extends DomainError {
   override name = 'UnknownCursorError';
+
+  constructor() {
+    super('VALIDATION_ERROR', 'starting_after is not one of your projects.', {
+      invalid_fields: {
+        starting_after: "must be the projectId of a project of this key's account and mode",
+      },
+    });
+  }
 }
 
 /** How much of the idea a listing row carries (`ideaExcerpt`). */
@@ -74,7 +90,7 @@ export async function listProjects(
     startingAfter !== undefined &&
     !(await ownsProject(db, startingAfter, owner.accountId, owner.mode))
   ) {
-    throw new UnknownCursorError(`${startingAfter} is not a project of this account and mode`);
+    throw new UnknownCursorError();
   }
   const rows = await listOwnedProjects(db, {
     accountId: owner.accountId,

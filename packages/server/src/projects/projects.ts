@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectFailed, ProjectType } from '@pgs/contract';
+import type { ProjectFailed } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
 import { documentPlan, inferProjectType } from '../runs/catalogue.ts';
-import { durationsFor, estimateRemainingMs, type Simulation } from '../runs/estimate.ts';
+import { durationsFor, estimateRemainingMs } from '../runs/estimate.ts';
 import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
-import { type Detail, priceOf, priceOfKinds, priceWithoutType } from '../runs/pricing.ts';
+import { priceOf, priceOfKinds, priceWithoutType } from '../runs/pricing.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import { notify } from '../storage/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
@@ -21,7 +21,12 @@ import {
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import type { PreparedRepository } from './context.ts';
+import {
+  type AdmittedProject,
+  admitProject,
+  type ProjectRequest,
+  type UnpricedEngines,
+} from './admission.ts';
 import {
   budgetMessage,
   cancellationMessage,
@@ -52,19 +57,6 @@ export type CancelOutcome =
     }
   | { outcome: 'not_found' }
   | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
-
-export interface CreateProjectInput {
-  idea: string;
-  type?: ProjectType | undefined;
-  name?: string | undefined;
-  simulate?: Simulation | undefined;
-  /** A limit on the project's model calls, in USD (docs/cost.md). */
-  maxCostUsd?: number | undefined;
-  /** How much its documents say: their length and price (default `standard`). */
-  detail?: Detail | undefined;
-  /** The codebase it changes, checked and redacted (prepareRepository): a grounded project. */
-  repository?: PreparedRepository | undefined;
-}
 
 /** A project just created. */
 export interface CreatedProject {
@@ -102,7 +94,8 @@ export interface ProjectEnded {
  * guarded so it happens once.
  *
  * @example
- * const { projectId } = await projects.create(principal, { idea: 'A habit tracker for remote teams' });
+ * const input = await projects.admit(principal, { idea: 'A habit tracker for remote teams' });
+ * const { projectId } = await projects.create(principal, input);
  */
 export class Projects {
   readonly #db: Db;
@@ -111,9 +104,13 @@ export class Projects {
   readonly #now: () => number;
   readonly #meter: GenerationMeter;
 
+  readonly #unpricedEngines: UnpricedEngines;
+
   /**
    * @param engineFor The engine that generates a key mode's projects (for estimates).
    * @param meter Told of credit movements once their transaction has committed.
+   * @param unpricedEngines The engines a mode may call that have no known price: a creation
+   *   with a budget (`maxCostUsd`) is refused while there is one (default: none).
    */
   constructor(
     db: Db,
@@ -121,12 +118,26 @@ export class Projects {
     engineFor: (mode: Mode) => string,
     now: () => number = Date.now,
     meter: GenerationMeter = NO_METER,
+    unpricedEngines: UnpricedEngines = () => [],
   ) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.#engineFor = engineFor;
     this.#now = now;
     this.#meter = meter;
+    this.#unpricedEngines = unpricedEngines;
+  }
+
+  /**
+   * Checks a creation request against the rules that need no database (see
+   * {@link admitProject}); throws DomainError VALIDATION_ERROR. Run before anything is
+   * claimed (an Idempotency-Key) or stored.
+   *
+   * @example
+   * const input = await projects.admit(principal, { idea: 'A habit tracker for remote teams' });
+   */
+  admit(principal: Principal, request: ProjectRequest): Promise<AdmittedProject> {
+    return admitProject(principal, request, this.#unpricedEngines);
   }
 
   /** Reports a settlement (completion, cancel) after its transaction committed. */
@@ -138,7 +149,7 @@ export class Projects {
   /** Creates a project; throws InsufficientCreditsError when the balance does not cover its price. */
   async create(
     principal: Principal,
-    input: CreateProjectInput,
+    input: AdmittedProject,
     options: {
       /** Runs inside the creating transaction (e.g. to remember an idempotent response). */
       withinTransaction?: (tx: Tx, created: CreatedProject) => Promise<void>;

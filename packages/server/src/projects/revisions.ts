@@ -1,9 +1,9 @@
-import type { ProjectType } from '@pgs/contract';
+import type { CreateRevisionRequest, ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { recordEvent } from '../events/hub.ts';
 import { documentPlan } from '../runs/catalogue.ts';
-import { durationsFor, estimateRemainingMs, type Simulation } from '../runs/estimate.ts';
+import { durationsFor, estimateRemainingMs } from '../runs/estimate.ts';
 import { type GenerationMeter, NO_METER } from '../runs/meter.ts';
 import { revisableKinds, revisionCharge, revisionPrice } from '../runs/revision-plan.ts';
 import type { Db, Tx } from '../storage/db.ts';
@@ -25,30 +25,19 @@ import {
   transitionRevision,
 } from '../storage/sql/revisions.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import type { PreparedRepository } from './context.ts';
+import { type AdmittedRevision, admitRevision, revisableProject } from './admission.ts';
 import type { Dispatcher, ProjectOwner } from './projects.ts';
 import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
 
 /** The longest change request accepted, in characters. */
 export const MAX_CHANGE_REQUEST = 4000;
 
-export interface CreateRevisionInput {
-  changeRequest: string;
-  simulate?: Simulation | undefined;
-  /**
-   * The codebase as it is now (prepareRepository), in force from this revision on; only a
-   * project created grounded takes one.
-   */
-  repository?: PreparedRepository | undefined;
+/** A revision just started. */
+export interface CreatedRevision {
+  projectId: string;
+  revision: number;
+  estimatedCompletionMs: number;
 }
-
-export type CreateRevisionOutcome =
-  | { outcome: 'created'; projectId: string; revision: number; estimatedCompletionMs: number }
-  | { outcome: 'not_found' }
-  | { outcome: 'not_completed'; status: 'in_progress' | 'failed' }
-  | { outcome: 'revision_in_progress'; revision: number }
-  /** A digest sent for a project created without one (its documents never described code). */
-  | { outcome: 'not_grounded' };
 
 export type CancelRevisionOutcome =
   | { outcome: 'cancelled'; revision: RevisionRow }
@@ -105,30 +94,40 @@ export class Revisions {
     this.#meter = meter;
   }
 
-  /** Starts a revision of a completed project; throws InsufficientCreditsError when short. */
+  /**
+   * Checks a revision request against the rules that need no project (see
+   * {@link admitRevision}); throws DomainError VALIDATION_ERROR.
+   *
+   * @example
+   * const input = await revisions.admit(principal, { changeRequest: 'Add offline mode' });
+   */
+  admit(principal: Principal, request: CreateRevisionRequest): Promise<AdmittedRevision> {
+    return admitRevision(principal, request);
+  }
+
+  /**
+   * Starts a revision of a completed project (`projectId` as the caller wrote it). Throws
+   * DomainError when the project is not the caller's, not completed, already revising, or
+   * was created without the codebase the input brings, and InsufficientCreditsError when
+   * the balance is short.
+   *
+   * @example
+   * const { revision } = await revisions.create(principal, projectId, await revisions.admit(principal, body));
+   */
   async create(
     principal: Principal,
-    projectId: string,
-    input: CreateRevisionInput,
+    requestedId: string,
+    input: AdmittedRevision,
     options: {
-      withinTransaction?: (
-        tx: Tx,
-        created: Extract<CreateRevisionOutcome, { outcome: 'created' }>,
-      ) => Promise<void>;
+      withinTransaction?: (tx: Tx, created: CreatedRevision) => Promise<void>;
     } = {},
-  ): Promise<CreateRevisionOutcome> {
+  ): Promise<CreatedRevision> {
+    // UUIDs compare case-insensitively; the project is named in its canonical form.
+    const projectId = requestedId.toLowerCase();
     const stats = await cachedGenerationStats(this.#db);
     let reserved: number | undefined;
-    const outcome = await this.#db.transaction(async (tx): Promise<CreateRevisionOutcome> => {
-      const row = await lockProject(tx, projectId, principal);
-      if (row === undefined) return { outcome: 'not_found' };
-      if (row.status !== 'completed' || row.type === null)
-        return {
-          outcome: 'not_completed',
-          status: row.status === 'failed' ? 'failed' : 'in_progress',
-        };
-      if (row.revising !== null) return { outcome: 'revision_in_progress', revision: row.revising };
-      if (input.repository !== undefined && !row.grounded) return { outcome: 'not_grounded' };
+    const created = await this.#db.transaction(async (tx): Promise<CreatedRevision> => {
+      const row = await revisableProject(tx, principal, requestedId, input);
       const type = row.type as ProjectType;
       const revision = (await latestRevisionNumber(tx, projectId)) + 1;
       // A new digest also rewrites what describes the code, and is priced for it.
@@ -167,18 +166,13 @@ export class Revisions {
         changeRequest: input.changeRequest,
       });
       await this.#dispatcher.enqueueRevision?.(projectId, revision, tx);
-      const created = {
-        outcome: 'created' as const,
-        projectId,
-        revision,
-        estimatedCompletionMs,
-      };
+      const created = { projectId, revision, estimatedCompletionMs };
       await options.withinTransaction?.(tx, created);
       reserved = price;
       return created;
     });
     if (reserved !== undefined) this.#meter.credits(principal.mode, 'reserved', reserved);
-    return outcome;
+    return created;
   }
 
   /**

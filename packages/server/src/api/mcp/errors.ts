@@ -1,22 +1,16 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { protocolErrorCode } from '@pgs/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { InsufficientCreditsError } from '../../credits/ledger.ts';
-import { ApiError } from '../../errors.ts';
+import type { ApiError } from '../../errors.ts';
 import { toApiError } from '../plugins/errors.ts';
 
 /**
  * The catalogue's error for anything a tool or resource read threw: the API's own errors
- * as they are, a short balance as INSUFFICIENT_CREDITS (as `createProject` answers), and
- * anything else as the error handler maps it (INTERNAL_ERROR, logged; 503 while the
- * database is unreachable).
+ * as they are, a domain rule's refusal (a short balance, a revision refused) with its code,
+ * message and details exactly as REST answers it, and anything else as the error handler
+ * maps it (INTERNAL_ERROR, logged; 503 while the database is unreachable).
  */
 export function catalogued(error: unknown, log: FastifyBaseLogger): ApiError {
-  if (error instanceof InsufficientCreditsError) {
-    return new ApiError('INSUFFICIENT_CREDITS', error.message, {
-      details: { required: error.required, available: error.available },
-    });
-  }
   // No body is read here: the limit only words the 413 that cannot happen.
   const apiError = toApiError(error, 0);
   if (apiError.status >= 500) {

@@ -203,7 +203,17 @@ export class McpTools {
       name?: string;
       wait?: boolean;
     };
-    const created = await this.#services.projects.create(call.principal, { idea, type, name });
+    // The rules REST applies (projects.admit), for the fields the tool takes.
+    const { projects } = this.#services;
+    const request = {
+      idea,
+      ...(type === undefined ? {} : { type }),
+      ...(name === undefined ? {} : { name }),
+    };
+    const created = await projects.create(
+      call.principal,
+      await projects.admit(call.principal, request),
+    );
     const started: ProjectStatus = {
       projectId: created.projectId,
       status: 'in_progress',

@@ -1,7 +1,14 @@
 import { patternRule } from '@pgs/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, type Details, errorEnvelope } from '../../errors.ts';
+import {
+  ApiError,
+  type Details,
+  type DomainCode,
+  DomainError,
+  ERROR_CATALOGUE,
+  errorEnvelope,
+} from '../../errors.ts';
 import { isDatabaseUnavailable } from '../../storage/unavailable.ts';
 import { type DrainBounds, drainAfterAnswer } from '../drain.ts';
 import { echoedPath, KnownRoutes, methodNotAllowed } from '../known-routes.ts';
@@ -62,9 +69,36 @@ export function validationDetails(issues: readonly ValidationIssue[], context: s
   };
 }
 
+/**
+ * The HTTP status of each domain code: the catalogue's, and 413 for a refusal of the
+ * input's size. `satisfies Record<DomainCode, …>` makes a code a rule starts raising break
+ * the build here until HTTP answers it.
+ *
+ * @example
+ * DOMAIN_STATUS.INSUFFICIENT_CREDITS(error); // 402
+ */
+export const DOMAIN_STATUS = {
+  VALIDATION_ERROR: (error) => (error.tooLarge ? 413 : ERROR_CATALOGUE.VALIDATION_ERROR.status),
+  RESOURCE_NOT_FOUND: () => ERROR_CATALOGUE.RESOURCE_NOT_FOUND.status,
+  INSUFFICIENT_CREDITS: () => ERROR_CATALOGUE.INSUFFICIENT_CREDITS.status,
+  PROJECT_NOT_COMPLETED: () => ERROR_CATALOGUE.PROJECT_NOT_COMPLETED.status,
+  PROJECT_NOT_IN_PROGRESS: () => ERROR_CATALOGUE.PROJECT_NOT_IN_PROGRESS.status,
+  REVISION_IN_PROGRESS: () => ERROR_CATALOGUE.REVISION_IN_PROGRESS.status,
+} as const satisfies Record<DomainCode, (error: DomainError) => number>;
+
+/** A domain rule's refusal as the API answers it: its code, message and details. */
+export function domainApiError(error: DomainError): ApiError {
+  return new ApiError(error.code, error.message, {
+    status: DOMAIN_STATUS[error.code](error),
+    ...(error.details === undefined ? {} : { details: error.details }),
+    cause: error,
+  });
+}
+
 /** Maps anything thrown while serving a request to an error of the catalogue. */
 export function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return domainApiError(error);
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
   if (Array.isArray(fastifyError.validation)) {
     const context = fastifyError.validationContext ?? 'request';

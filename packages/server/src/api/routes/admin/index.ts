@@ -5,7 +5,7 @@ import type {
 } from '@pgs/contract';
 import { schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
-import { AccountNotFoundError, type Accounts } from '../../../accounts/service.ts';
+import type { Accounts } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
 import { errorResponses } from '../schemas.ts';
 
@@ -17,16 +17,6 @@ const notFound = (resourceType: 'account' | 'key', id: string) =>
   new ApiError('RESOURCE_NOT_FOUND', `No ${resourceType} with this identifier exists.`, {
     details: { resource_type: resourceType, resource_id: id },
   });
-
-async function orNotFound<T>(work: Promise<T>, accountId: string | undefined): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof AccountNotFoundError && accountId !== undefined)
-      throw notFound('account', accountId);
-    throw error;
-  }
-}
 
 const idParams = (name: string, schema: 'AccountId' | 'KeyId') => ({
   type: 'object',
@@ -89,10 +79,7 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
     },
     async (request, reply) => {
       const { mode, accountId, credits, name } = request.body;
-      const created = await orNotFound(
-        accounts.createKey({ mode, accountId, credits, name }),
-        accountId,
-      );
+      const created = await accounts.createKey({ mode, accountId, credits, name });
       return reply.code(201).send({ success: true, data: created });
     },
   );
@@ -127,10 +114,7 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
     },
     async (request, reply) => {
       const { accountId, mode, amount } = request.body;
-      const balance = await orNotFound(
-        accounts.grantCredits({ accountId, mode, amount }),
-        accountId,
-      );
+      const balance = await accounts.grantCredits({ accountId, mode, amount });
       return reply.code(201).send({ success: true, data: { accountId, mode, amount, balance } });
     },
   );

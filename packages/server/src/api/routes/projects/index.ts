@@ -1,15 +1,12 @@
 import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
-import { InsufficientCreditsError } from '../../../credits/ledger.ts';
-import { ApiError } from '../../../errors.ts';
 import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import type { CreatedProject, Projects } from '../../../projects/projects.ts';
 import { readProvenance } from '../../../projects/provenance.ts';
 import { etagOf } from '../../../projects/result.ts';
 import { MUST_READ, type ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
-import type { Mode } from '../../../storage/sql/accounts.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import {
@@ -20,7 +17,6 @@ import {
   projectNotFound,
   resultCache,
 } from './common.ts';
-import { preparedContext } from './context.ts';
 import { pinnedRevision, revisionNumber, statusRevisionRefused } from './revision-reads.ts';
 
 export interface ProjectRoutesOptions {
@@ -29,8 +25,6 @@ export interface ProjectRoutesOptions {
   db: Db;
   /** Wakes long-polls. */
   events: ProjectEventHub;
-  /** The engines a mode's projects may call that have no known price (a budget needs one). */
-  unpricedEngines?: (mode: Mode) => string[];
 }
 
 /** The longest `Prefer: wait` honoured, in seconds. */
@@ -57,10 +51,27 @@ export function preferredWait(prefer: string | string[] | undefined): number | u
   return undefined;
 }
 
+/** The 202 of createProject, as sent and as remembered for its Idempotency-Key. */
+const created = (project: CreatedProject) => ({
+  status: 202,
+  headers: {
+    location: `/api/v1/projects/${project.projectId}`,
+    'retry-after': String(pollHint(project.estimatedCompletionMs)),
+  },
+  body: JSON.stringify({
+    success: true,
+    data: {
+      projectId: project.projectId,
+      status: 'in_progress',
+      estimatedCompletionMs: project.estimatedCompletionMs,
+    },
+  }),
+});
+
 /** `/projects` routes of API v1. */
 export async function projectRoutes(
   app: FastifyInstance,
-  { statusReader, projects, db, events, unpricedEngines }: ProjectRoutesOptions,
+  { statusReader, projects, db, events }: ProjectRoutesOptions,
 ) {
   app.post<{ Body: CreateProjectRequest }>(
     '/projects',
@@ -81,76 +92,14 @@ export async function projectRoutes(
       },
     },
     async (request, reply) => {
-      const { idea, type, name, simulate, maxCostUsd, detail, context } = request.body;
-      if (simulate !== undefined && request.principal.mode !== 'test') {
-        throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
-          details: {
-            invalid_fields: { simulate: 'is only available with test keys (pgs_test_…)' },
-          },
-        });
-      }
-      // A simulation runs on the offline engine, which is free: any budget is kept.
-      const unpriced =
-        maxCostUsd === undefined || simulate !== undefined
-          ? []
-          : (unpricedEngines?.(request.principal.mode) ?? []);
-      if (unpriced.length > 0) {
-        throw new ApiError(
-          'VALIDATION_ERROR',
-          'maxCostUsd needs a known price for every model this key may call.',
-          {
-            details: {
-              invalid_fields: {
-                maxCostUsd: `no known price for ${unpriced.join(', ')}: the operator sets one with PGS_MODEL_PRICES`,
-              },
-            },
-          },
-        );
-      }
-      // Checked and redacted before anything is claimed or stored: the raw text goes no further.
-      const repository = await preparedContext(context);
-      const respond = (created: CreatedProject) => ({
-        status: 202,
-        headers: {
-          location: `/api/v1/projects/${created.projectId}`,
-          'retry-after': String(pollHint(created.estimatedCompletionMs)),
-        },
-        body: JSON.stringify({
-          success: true,
-          data: {
-            projectId: created.projectId,
-            status: 'in_progress',
-            estimatedCompletionMs: created.estimatedCompletionMs,
-          },
-        }),
-      });
-      return withIdempotency(db, request, reply, 'createProject', async (remember) => {
-        try {
-          const input = {
-            idea,
-            type,
-            name,
-            simulate: simulate && {
-              outcome: simulate.outcome,
-              durationMs: simulate.durationMs ?? 0,
-            },
-            maxCostUsd,
-            detail,
-            repository,
-          };
-          const created = await projects.create(request.principal, input, {
-            withinTransaction: (tx, project) => remember(tx, respond(project)),
-          });
-          return respond(created);
-        } catch (error) {
-          if (error instanceof InsufficientCreditsError) {
-            throw new ApiError('INSUFFICIENT_CREDITS', error.message, {
-              details: { required: error.required, available: error.available },
-            });
-          }
-          throw error;
-        }
-      });
+      const input = await projects.admit(request.principal, request.body);
+      return withIdempotency(db, request, reply, 'createProject', async (remember) =>
+        created(
+          await projects.create(request.principal, input, {
+            withinTransaction: (tx, project) => remember(tx, created(project)),
+          }),
+        ),
+      );
     },
   );
 

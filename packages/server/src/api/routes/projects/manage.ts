@@ -1,7 +1,7 @@
 import { openapiDocument, type ProjectState, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
-import { listProjects, UnknownCursorError } from '../../../projects/listing.ts';
+import { listProjects } from '../../../projects/listing.ts';
 import type { Projects } from '../../../projects/projects.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import type { Db } from '../../../storage/db.ts';
@@ -49,18 +49,7 @@ export async function manageRoutes(
     },
     async (request) => {
       const { limit, status, starting_after: startingAfter } = request.query;
-      try {
-        return await listProjects(db, request.principal, { limit, status, startingAfter });
-      } catch (error) {
-        if (!(error instanceof UnknownCursorError)) throw error;
-        throw new ApiError('VALIDATION_ERROR', 'starting_after is not one of your projects.', {
-          details: {
-            invalid_fields: {
-              starting_after: "must be the projectId of a project of this key's account and mode",
-            },
-          },
-        });
-      }
+      return listProjects(db, request.principal, { limit, status, startingAfter });
     },
   );
 

@@ -1,7 +1,6 @@
-import { type ProjectContext, schemaRef } from '@pgs/contract';
+import { type CreateRevisionRequest, schemaRef } from '@pgs/contract';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
-import { InsufficientCreditsError } from '../../../credits/ledger.ts';
 import { ApiError } from '../../../errors.ts';
 import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import { documentDiff, unifiedDiff } from '../../../export/diff.ts';
@@ -12,13 +11,11 @@ import {
   revisionHistory,
   revisionStatus,
 } from '../../../projects/revision-reads.ts';
-import type { CreateRevisionOutcome, Revisions } from '../../../projects/revisions.ts';
-import type { Simulation } from '../../../runs/estimate.ts';
+import type { CreatedRevision, Revisions } from '../../../projects/revisions.ts';
 import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
-import { preparedContext } from './context.ts';
 import { preferredWait } from './index.ts';
 import { pinnedRevision, revisionNotFound, revisionNumber } from './revision-reads.ts';
 
@@ -38,19 +35,30 @@ const revisionParams = {
 
 type Params = { projectId: string; revision: number };
 
+/** The 202 of createRevision, as sent and as remembered for its Idempotency-Key. */
+const revisionAccepted = (created: CreatedRevision) => ({
+  status: 202,
+  headers: {
+    location: `/api/v1/projects/${created.projectId}/revisions/${created.revision}`,
+    'retry-after': String(pollHint(created.estimatedCompletionMs)),
+  },
+  body: JSON.stringify({
+    success: true,
+    data: {
+      projectId: created.projectId,
+      revision: created.revision,
+      status: 'in_progress',
+      estimatedCompletionMs: created.estimatedCompletionMs,
+    },
+  }),
+});
+
 /** The revision routes of API v1 (docs/revisions.md). */
 export async function revisionRoutes(
   app: FastifyInstance,
   { revisions, db, events, now = Date.now }: RevisionRoutesOptions,
 ) {
-  app.post<{
-    Params: { projectId: string };
-    Body: {
-      changeRequest: string;
-      simulate?: { outcome: Simulation['outcome']; durationMs?: number };
-      context?: ProjectContext;
-    };
-  }>(
+  app.post<{ Params: { projectId: string }; Body: CreateRevisionRequest }>(
     '/projects/:projectId/revisions',
     {
       config: { operationId: 'createRevision', rateLimit: 'create' },
@@ -72,106 +80,15 @@ export async function revisionRoutes(
     },
     async (request, reply) => {
       const { projectId } = request.params;
-      const id = projectId.toLowerCase();
-      const { changeRequest, simulate, context } = request.body;
-      if (changeRequest.trim() === '') {
-        throw new ApiError('VALIDATION_ERROR', 'changeRequest must say what to change.', {
-          details: { invalid_fields: { changeRequest: 'must not be blank' } },
-        });
-      }
-      if (simulate !== undefined && request.principal.mode !== 'test') {
-        throw new ApiError('VALIDATION_ERROR', 'simulate is only available with test keys.', {
-          details: {
-            invalid_fields: { simulate: 'is only available with test keys (pgs_test_…)' },
-          },
-        });
-      }
-      // Checked and redacted before anything is claimed or stored: the raw text goes no further.
-      const repository = await preparedContext(context);
-      const respond = (created: Extract<CreateRevisionOutcome, { outcome: 'created' }>) => ({
-        status: 202,
-        headers: {
-          location: `/api/v1/projects/${id}/revisions/${created.revision}`,
-          'retry-after': String(pollHint(created.estimatedCompletionMs)),
-        },
-        body: JSON.stringify({
-          success: true,
-          data: {
-            projectId: id,
-            revision: created.revision,
-            status: 'in_progress',
-            estimatedCompletionMs: created.estimatedCompletionMs,
-          },
-        }),
-      });
-      return withIdempotency(db, request, reply, `createRevision ${id}`, async (remember) => {
-        let outcome: CreateRevisionOutcome;
-        try {
-          outcome = await revisions.create(
-            request.principal,
-            id,
-            {
-              changeRequest,
-              simulate: simulate && {
-                outcome: simulate.outcome,
-                durationMs: simulate.durationMs ?? 0,
-              },
-              repository,
-            },
-            { withinTransaction: (tx, created) => remember(tx, respond(created)) },
-          );
-        } catch (error) {
-          if (error instanceof InsufficientCreditsError) {
-            throw new ApiError(
-              'INSUFFICIENT_CREDITS',
-              error.message.replace('project', 'revision'),
-              {
-                details: { required: error.required, available: error.available },
-              },
-            );
-          }
-          throw error;
-        }
-        switch (outcome.outcome) {
-          case 'created':
-            return respond(outcome);
-          case 'not_found':
-            throw projectNotFound(projectId);
-          case 'not_completed':
-            throw new ApiError(
-              'PROJECT_NOT_COMPLETED',
-              outcome.status === 'in_progress'
-                ? 'The project is still being generated; only a completed project can be revised.'
-                : 'The project failed; only a completed project can be revised.',
-              { details: { resource_type: 'project', resource_id: id, status: outcome.status } },
-            );
-          case 'revision_in_progress':
-            throw new ApiError(
-              'REVISION_IN_PROGRESS',
-              `Revision ${outcome.revision} of this project is still running; wait for it to end or cancel it first.`,
-              {
-                details: { resource_type: 'project', resource_id: id, revision: outcome.revision },
-              },
-            );
-          case 'not_grounded':
-            throw new ApiError(
-              'VALIDATION_ERROR',
-              'This project was created without a codebase: create a grounded project (with context) to describe one.',
-              {
-                details: {
-                  invalid_fields: {
-                    context:
-                      'this project was created without a codebase: create a grounded project',
-                  },
-                },
-              },
-            );
-          default: {
-            const never: never = outcome;
-            throw new Error(`unknown outcome ${JSON.stringify(never)}`);
-          }
-        }
-      });
+      const input = await revisions.admit(request.principal, request.body);
+      const operation = `createRevision ${projectId.toLowerCase()}`;
+      return withIdempotency(db, request, reply, operation, async (remember) =>
+        revisionAccepted(
+          await revisions.create(request.principal, projectId, input, {
+            withinTransaction: (tx, created) => remember(tx, revisionAccepted(created)),
+          }),
+        ),
+      );
     },
   );
 

@@ -1,6 +1,12 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectStatus, ProjectSummary, Provenance, Trace } from '@pgs/client';
+import {
+  PgsAdmin,
+  type ProjectStatus,
+  type ProjectSummary,
+  type Provenance,
+  type Trace,
+} from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../client/test/pgs-server.ts';
 import { EXIT, run } from '../src/index.ts';
@@ -387,11 +393,18 @@ describe('the pgs CLI against the real server', { timeout: 120_000 }, () => {
   });
 
   it('refuses a --out that holds files before creating anything', async () => {
-    const before = (await runCli(['credits', '--json'], apiEnv)).stdout;
+    // A key of its own: projects the concurrent tests left running settle on the file's key
+    // at any moment, so only an untouched key's balance shows that nothing was reserved.
+    const admin = new PgsAdmin({ adminToken: await server.adminToken(), baseUrl: server.url });
+    const own = await admin.keys.create({ mode: 'test', credits: 100 });
+    const env = { ...apiEnv, PGS_API_KEY: own.key };
+    const before = (await runCli(['credits', '--json'], env)).stdout;
     await writeFile(join(tmp, 'placeholder'), '');
-    const r = await runCli(['generate', IDEA, '--out', tmp], apiEnv);
+    const r = await runCli(['generate', IDEA, '--out', tmp], env);
     expect(r.code).toBe(EXIT.USAGE);
     expect(r.stderr).toContain('is not empty');
-    expect((await runCli(['credits', '--json'], apiEnv)).stdout).toBe(before);
+    expect((await runCli(['credits', '--json'], env)).stdout).toBe(before);
+    expect(JSON.parse(before)).toMatchObject({ balance: 100, reserved: 0 });
+    expect(JSON.parse((await runCli(['list', '--json'], env)).stdout)).toMatchObject({ data: [] });
   });
 });

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { SpreadHeavy } from './scripts/spread-heavy.ts';
 
 export default defineConfig({
   test: {
@@ -14,8 +13,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default', './scripts/summary-reporter.ts'],
-    // Heavy files spread through the run when vitest has no durations of its own (CI).
-    sequence: { sequencer: SpreadHeavy },
     // A migrated PGlite database, dumped once per run: every test database starts from it.
     globalSetup: ['./packages/server/test/helpers/global-setup.ts'],
   },

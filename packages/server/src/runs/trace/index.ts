@@ -8,6 +8,7 @@ export { type CodeCheckOptions, checkCodeBlocks } from './code-blocks.ts';
 export {
   type DocumentRole,
   documentRole,
+  idsIn,
   isId,
   ownedPrefixes,
   type ParseOptions,

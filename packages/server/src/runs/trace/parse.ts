@@ -105,6 +105,17 @@ export function isId(text: string): boolean {
   return EXACT_ID.test(text);
 }
 
+/**
+ * Every ID a piece of plain text mentions, in order, repeats included: the same reading of an
+ * ID as the parser's own (`FR‑3` with a non-breaking hyphen is none).
+ *
+ * @example
+ * idsIn('Depends on T-1, T-2 and FR-3.1.'); // ['T-1', 'T-2', 'FR-3.1']
+ */
+export function idsIn(text: string): string[] {
+  return [...text.matchAll(ID)].map((match) => match[0]);
+}
+
 /** `FR-3.1` → `FR`. */
 export const prefixOf = (id: string): IdPrefix => id.slice(0, id.indexOf('-')) as IdPrefix;
 

@@ -1,0 +1,169 @@
+/**
+ * Pieces of one document cut along its markdown structure, for a reader who needs only what
+ * concerns a few IDs (a task's context pack): the block that defines an ID, and the blocks
+ * that cite one (a table row with its header, a list item, a paragraph with the code it
+ * introduces, or the whole `###` part when it is small). Cut from a CommonMark + GFM parse,
+ * as the trace reads documents, and given back as the document's own markdown.
+ */
+import type { Nodes, Root, RootContent, TableRow } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { toString as plainText } from 'mdast-util-to-string';
+import { gfm } from 'micromark-extension-gfm';
+import { idsIn } from './parse.ts';
+
+/** A piece of a document, as its markdown. */
+export interface Excerpt {
+  document: string;
+  section: string;
+  subsection?: string;
+  markdown: string;
+}
+
+interface Unit {
+  section: string;
+  subsection: string | undefined;
+  start: number;
+  markdown: string;
+  /** The ID the unit opens with (a heading, list item, first cell or bold opening). */
+  opens: string | undefined;
+  ids: Set<string>;
+  /** A paragraph ending in a colon: the code or list after it belongs to it. */
+  introduces: boolean;
+  /** The `###` part holding it: where it starts and its markdown. */
+  part: { start: number; markdown: string } | undefined;
+}
+
+/** Below this many characters a `###` part is given whole rather than the one block citing. */
+const WHOLE_PART_CHARS = 1_200;
+
+/**
+ * One document, parsed once, asked for the pieces that concern some IDs.
+ *
+ * @example
+ * const stories = new DocumentExcerpts('USER_STORIES.md', markdown);
+ * stories.definition('US-2'); // '### US-2 View and search …\n\nAs a user …'
+ */
+export class DocumentExcerpts {
+  readonly document: string;
+  readonly #units: Unit[] = [];
+
+  constructor(document: string, markdown: string) {
+    this.document = document;
+    const root: Root = fromMarkdown(markdown, {
+      extensions: [gfm()],
+      mdastExtensions: [gfmFromMarkdown()],
+    });
+    this.#read(root, markdown);
+  }
+
+  /** The markdown that defines `id`: a heading with all under it, or the block it opens. */
+  definition(id: string): string | undefined {
+    return this.#units.find((unit) => unit.opens === id)?.markdown;
+  }
+
+  /**
+   * The pieces citing any of `ids`, in document order, each once: the `###` part holding the
+   * citation when it is small, else the citing block alone.
+   */
+  citing(ids: ReadonlySet<string>): Excerpt[] {
+    const seen = new Set<number>();
+    const excerpts: Excerpt[] = [];
+    for (const unit of this.#units) {
+      if (![...unit.ids].some((id) => ids.has(id))) continue;
+      const whole = unit.part !== undefined && unit.part.markdown.length <= WHOLE_PART_CHARS;
+      const piece = whole ? unit.part! : { start: unit.start, markdown: unit.markdown };
+      if (seen.has(piece.start)) continue;
+      seen.add(piece.start);
+      excerpts.push({
+        document: this.document,
+        section: unit.section,
+        ...(unit.subsection === undefined ? {} : { subsection: unit.subsection }),
+        markdown: piece.markdown,
+      });
+    }
+    return excerpts;
+  }
+
+  #read(root: Root, source: string): void {
+    const slice = (node: Nodes) =>
+      source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+    const startOf = (node: RootContent) => node.position?.start.offset ?? 0;
+    /** Where the scope a heading opens ends: the next heading as high as it, or the end. */
+    const scopeEnd = (index: number, depth: number) => {
+      const next = root.children
+        .slice(index + 1)
+        .find((node) => node.type === 'heading' && node.depth <= depth);
+      return next === undefined ? source.length : startOf(next);
+    };
+    let section = '';
+    let subsection: string | undefined;
+    let part: Unit['part'];
+    let previous: Unit | undefined;
+    root.children.forEach((node, index) => {
+      const add = (markdown: string, opens: string | undefined, text: string, at: Nodes = node) => {
+        const unit: Unit = {
+          section,
+          subsection,
+          start: at.position?.start.offset ?? 0,
+          markdown: markdown.trim(),
+          introduces: node.type === 'paragraph' && markdown.trim().endsWith(':'),
+          opens,
+          ids: new Set(idsIn(text)),
+          part,
+        };
+        this.#units.push(unit);
+        previous = unit;
+      };
+      if (node.type === 'heading') {
+        const title = plainText(node).trim();
+        const end = scopeEnd(index, node.depth);
+        if (node.depth <= 2) {
+          section = node.depth === 2 ? title : '';
+          subsection = undefined;
+          part = undefined;
+        } else if (node.depth === 3) {
+          subsection = title;
+          part = { start: startOf(node), markdown: source.slice(startOf(node), end).trim() };
+        }
+        // A heading opening with an ID defines it with everything under it.
+        add(source.slice(startOf(node), end), leading(title), title);
+      } else if ((node.type === 'code' || node.type === 'list') && previous?.introduces) {
+        // "For example, to keep communities (FR-1.1):" introduces the block after it, and
+        // "How X (FR-1) travels:" the steps after it: one piece with it.
+        previous.markdown = `${previous.markdown}\n\n${slice(node).trim()}`;
+        if (node.type === 'list') for (const id of idsIn(plainText(node))) previous.ids.add(id);
+        previous.introduces = false;
+      } else if (node.type === 'list') {
+        for (const item of node.children)
+          add(slice(item), leading(plainText(item)), plainText(item), item);
+      } else if (node.type === 'table') {
+        const [header, ...rows] = node.children.filter((row) => row.type === 'tableRow');
+        if (header === undefined) return;
+        const head = `${slice(header)}\n|${' --- |'.repeat(header.children.length)}`;
+        for (const row of rows) add(`${head}\n${slice(row)}`, rowId(row), cellsText(row), row);
+      } else {
+        const text = plainText(node);
+        const first = node.type === 'paragraph' ? node.children[0] : undefined;
+        add(slice(node), first?.type === 'strong' ? leading(plainText(first)) : undefined, text);
+      }
+    });
+  }
+}
+
+/** The ID a text opens with. */
+function leading(text: string): string | undefined {
+  const trimmed = text.trimStart();
+  const [first] = idsIn(trimmed);
+  return first !== undefined && trimmed.startsWith(first) ? first : undefined;
+}
+
+/** A row's cells as text apart: a row's plain text runs them together (`notesFR-1.1`). */
+function cellsText(row: TableRow): string {
+  return row.children.map((cell) => plainText(cell)).join(' | ');
+}
+
+function rowId(row: TableRow): string | undefined {
+  const first = row.children[0];
+  return first === undefined ? undefined : leading(plainText(first));
+}

@@ -86,6 +86,30 @@ export const ERROR_CATALOGUE = {
     description:
       'A project is revised one change at a time. details.revision names the revision running: wait for it to end (GET /projects/{projectId}/revisions/{revision}, Prefer: wait) or cancel it, then send the change again.',
   },
+  TASK_TRANSITION_NOT_ALLOWED: {
+    status: 409,
+    message: 'The task cannot move to that status.',
+    description:
+      'A task moves along the transitions docs/tasks.md lists (done is reopened to todo before it is worked again; obsolete is revived to todo). details.from and details.to say what was asked, details.allowed the statuses the task may move to now.',
+  },
+  LEASE_NOT_HELD: {
+    status: 409,
+    message: 'The agent holds no lease on this task.',
+    description:
+      'Only the agent holding a live lease on a task in progress can renew it: the lease expired (the task went back to todo), another agent holds it (details.lease_agent), or the task was moved on (details.status). Claim the next task again.',
+  },
+  PRECONDITION_FAILED: {
+    status: 412,
+    message: 'The resource changed since the If-Match ETag was read.',
+    description:
+      'Someone changed the task since you read it: details.etag is its current ETag. Read it again (GET), decide, and send the update with the new ETag in If-Match.',
+  },
+  PRECONDITION_REQUIRED: {
+    status: 428,
+    message: 'This update needs an If-Match header.',
+    description:
+      'Updates of a task are conditional, so two people or agents never overwrite each other unseen: send the ETag of your last read (GET …/tasks/{taskId}) as If-Match.',
+  },
   INTERNAL_ERROR: {
     status: 500,
     message: 'An unexpected error occurred. Quote the request id if you contact support.',
@@ -97,7 +121,7 @@ export const ERROR_CATALOGUE = {
 export type Details = Record<string, unknown>;
 
 /**
- * The catalogue's codes a rule of the domain (projects, revisions, credits, accounts) may
+ * The catalogue's codes a rule of the domain (projects, revisions, tasks, credits, accounts) may
  * raise. The API maps each once (`api/plugins/errors.ts` for HTTP, `api/mcp/errors.ts` for
  * MCP); a code added here breaks the build there until it is answered.
  */
@@ -109,6 +133,10 @@ export type DomainCode = Extract<
   | 'PROJECT_NOT_COMPLETED'
   | 'PROJECT_NOT_IN_PROGRESS'
   | 'REVISION_IN_PROGRESS'
+  | 'TASK_TRANSITION_NOT_ALLOWED'
+  | 'LEASE_NOT_HELD'
+  | 'PRECONDITION_FAILED'
+  | 'PRECONDITION_REQUIRED'
 >;
 
 interface DomainErrorOptions {

@@ -34,6 +34,10 @@ export const openapiDocument = {
       "description": "Generated projects, their status and their revisions."
     },
     {
+      "name": "tasks",
+      "description": "The plan of a completed project as live work (docs/tasks.md)."
+    },
+    {
       "name": "credits",
       "description": "The credit balance of the calling key's account, in the key's mode."
     },
@@ -2055,6 +2059,703 @@ export const openapiDocument = {
         }
       }
     },
+    "/projects/{projectId}/tasks": {
+      "get": {
+        "operationId": "listTasks",
+        "summary": "The tasks of a project's plan, with their state",
+        "description": "The tasks `T-n` of the project's implementation plan (`IMPLEMENTATION_PLAN.md`) in plan\norder, each with what the plan says of it (its slice, the requirements and criteria it\nimplements, the tasks it depends on, the files a grounded project's plan names) and its\nstate, which people and agents change (docs/tasks.md). A task whose lease has expired\nis back in `todo` before the list is read. `?status=`, `?requirement=` (a requirement\n`FR-n`/`NFR-n` or a criterion `FR-n.m` it implements) and `?assignee=` narrow the list;\n`?format=csv` answers `text/csv` for import into another tracker (one row per task,\nlists joined with spaces). Only a completed project has tasks: in progress or failed\n→ 409 PROJECT_NOT_COMPLETED; a plan without a Tasks table gives an empty list.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/TaskStatusFilter"
+          },
+          {
+            "$ref": "#/components/parameters/TaskRequirementFilter"
+          },
+          {
+            "$ref": "#/components/parameters/TaskAssigneeFilter"
+          },
+          {
+            "$ref": "#/components/parameters/TaskListFormat"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The tasks in plan order; `text/csv` with `?format=csv`.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "Cache-Control": {
+                "description": "`no-store`: tasks change as people and agents work.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Vary": {
+                "$ref": "#/components/headers/Vary"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TaskListResponse"
+                }
+              },
+              "text/csv": {
+                "schema": {
+                  "type": "string",
+                  "description": "A header line `id,title,phase,status,assignee,requirements,criteria,dependsOn,files,estimate,leaseAgent,leaseExpiresAt,updatedAt`,\nthen one line per task (RFC 4180 quoting; lists joined with spaces).\n"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/tasks/next": {
+      "post": {
+        "operationId": "claimNextTask",
+        "summary": "Claim the next task that is ready",
+        "description": "The first task in plan order that is `todo` and whose dependencies are all `done` (or\n`obsolete`), moved to `in_progress`, assigned and leased to `agent` for `leaseSeconds`\n(900 by default), in one step: two claims never receive the same task, however many\nagents and API processes claim at once. Answers the task with its context pack\n(getTaskContext) and its `ETag` for the `If-Match` of the update that ends it. An agent\nthat already holds a live lease on a task of this project receives that task again\n(its lease renewed) rather than a second one, so a claim retried after a lost answer is\nsafe. 204 with no body when no task is ready. A lease not renewed (renewTaskLease)\nexpires: the task returns to `todo` with a history entry.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ClaimTaskRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The task claimed, now `in_progress` and leased, with its context pack.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ClaimedTaskResponse"
+                }
+              }
+            }
+          },
+          "204": {
+            "description": "No task is ready (every `todo` task waits on another, or none is left).",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/tasks/{taskId}": {
+      "get": {
+        "operationId": "getTask",
+        "summary": "One task, with its history",
+        "description": "The task and its history, oldest first: who changed it (the API key, the agent, or\nneither when PGS did: a lease expired, a revision), when, from which status to which,\nand the note given. The `ETag` is the task's version: send it as `If-Match` with\nupdateTask. 404 for a task the plan does not have, or a project the key cannot see.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/TaskId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The task with its history.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                "description": "`private, no-cache`: revalidate with `If-None-Match`.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Vary": {
+                "$ref": "#/components/headers/Vary"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TaskResponse"
+                }
+              }
+            }
+          },
+          "304": {
+            "description": "Not modified; the `If-None-Match` validator matches the task's version.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              },
+              "Vary": {
+                "$ref": "#/components/headers/Vary"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateTask",
+        "summary": "Change a task's status, assignee or add a note",
+        "description": "Moves the task to `status` (along the transitions docs/tasks.md lists: 409\nTASK_TRANSITION_NOT_ALLOWED otherwise, `details.allowed` naming the statuses it may move\nto), sets or clears `assignee`, and records `note` in its history. `If-Match` with the\ntask's `ETag` is required: 428 PRECONDITION_REQUIRED without it, 412\nPRECONDITION_FAILED when the task changed since (read it again). Leaving `in_progress`\nends the task's lease. Answers the task as getTask does, with its new `ETag`.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/TaskId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatch"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/UpdateTaskRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The task as changed, with its history.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TaskResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/TaskConflict"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/tasks/{taskId}/lease": {
+      "post": {
+        "operationId": "renewTaskLease",
+        "summary": "Renew the lease on a claimed task",
+        "description": "Extends the lease `agent` holds on the task to `leaseSeconds` (900 by default) from now.\n409 LEASE_NOT_HELD when the task is not `in_progress` under a live lease of that agent\n(it expired and the task went back to `todo`, another agent holds it, or it was moved\non). Answers the task with its new `ETag`.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/TaskId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RenewLeaseRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The task with its lease extended.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TaskResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/TaskConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/tasks/{taskId}/context": {
+      "get": {
+        "operationId": "getTaskContext",
+        "summary": "What a task needs to be done, and nothing else",
+        "description": "The task's context pack, for an agent or a person about to do it: the task; the full\ntext of every acceptance criterion it implements; the stories citing its requirements\nor criteria; the excerpts of the design documents (architecture, data model, API,\nscreens, MCP tools…) citing them; its files; the tasks it depends on with their status\nand notes; and the project's constraints (its non-functional requirements). JSON by\ndefault; `Accept: text/markdown` answers the same as one markdown document.\n",
+        "tags": [
+          "tasks"
+        ],
+        "x-rate-limit": "300 requests per 1 minute per API key (the tasks limit, shared by every task operation)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/TaskId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The context pack; `text/markdown` when the request accepts it.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "Cache-Control": {
+                "description": "`no-store`: the dependencies' notes and status change as work goes on.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Vary": {
+                "$ref": "#/components/headers/Vary"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TaskContextResponse"
+                }
+              },
+              "text/markdown": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
     "/webhook-endpoints": {
       "get": {
         "operationId": "listWebhookEndpoints",
@@ -3048,6 +3749,72 @@ export const openapiDocument = {
           "format": "uuid"
         }
       },
+      "TaskId": {
+        "name": "taskId",
+        "in": "path",
+        "required": true,
+        "description": "A task of the plan, `T-n`.",
+        "schema": {
+          "type": "string",
+          "pattern": "^T-[1-9][0-9]{0,5}$",
+          "examples": [
+            "T-3"
+          ]
+        }
+      },
+      "TaskStatusFilter": {
+        "name": "status",
+        "in": "query",
+        "required": false,
+        "description": "Only tasks in this state.",
+        "schema": {
+          "$ref": "#/components/schemas/TaskStatus"
+        }
+      },
+      "TaskRequirementFilter": {
+        "name": "requirement",
+        "in": "query",
+        "required": false,
+        "description": "Only tasks implementing this requirement (`FR-3`, `NFR-1`) or criterion (`FR-3.1`).",
+        "schema": {
+          "type": "string",
+          "pattern": "^(?:FR-[1-9][0-9]{0,5}(?:\\.[1-9][0-9]{0,5})?|NFR-[1-9][0-9]{0,5})$"
+        }
+      },
+      "TaskAssigneeFilter": {
+        "name": "assignee",
+        "in": "query",
+        "required": false,
+        "description": "Only tasks assigned to exactly this name.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        }
+      },
+      "TaskListFormat": {
+        "name": "format",
+        "in": "query",
+        "required": false,
+        "description": "`json` (default) or `csv` (`text/csv`, for import into another tracker). Unknown values are 400.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "json",
+            "csv"
+          ],
+          "default": "json"
+        }
+      },
+      "IfMatch": {
+        "name": "If-Match",
+        "in": "header",
+        "required": true,
+        "description": "The task's `ETag` as last read (getTask, claimNextTask, an earlier update). Without it\n→ 428; when the task changed since → 412.\n",
+        "schema": {
+          "type": "string"
+        }
+      },
       "ProjectStatusFilter": {
         "name": "status",
         "in": "query",
@@ -3557,6 +4324,70 @@ export const openapiDocument = {
           }
         }
       },
+      "TaskConflict": {
+        "description": "TASK_TRANSITION_NOT_ALLOWED, the task cannot move from its status to the one asked\n(`details.from`, `details.to`, and `details.allowed`, the statuses it may move to).\nLEASE_NOT_HELD, the agent holds no live lease on the task (`details.status`,\n`details.lease_agent`). PROJECT_NOT_COMPLETED, the project has no plan yet (in\nprogress) or never will (failed).\n",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            },
+            "example": {
+              "success": false,
+              "error": {
+                "code": "TASK_TRANSITION_NOT_ALLOWED",
+                "message": "Task T-3 cannot move from done to in_progress; it may move to todo or obsolete.",
+                "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                "documentation": "https://docs.pgs.dev/errors#TASK_TRANSITION_NOT_ALLOWED",
+                "details": {
+                  "resource_type": "task",
+                  "resource_id": "T-3",
+                  "from": "done",
+                  "to": "in_progress",
+                  "allowed": [
+                    "todo",
+                    "obsolete"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
+      "PreconditionFailed": {
+        "description": "PRECONDITION_FAILED, the task changed since the `If-Match` ETag was read (`details.etag` is its current one).",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            }
+          }
+        }
+      },
+      "PreconditionRequired": {
+        "description": "PRECONDITION_REQUIRED, the update sent no `If-Match`.",
+        "headers": {
+          "X-Request-ID": {
+            "$ref": "#/components/headers/X-Request-ID"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/OperationErrorResponse"
+            }
+          }
+        }
+      },
       "InternalError": {
         "description": "INTERNAL_ERROR, an unexpected fault; the request id finds the server's log line.",
         "headers": {
@@ -3913,7 +4744,11 @@ export const openapiDocument = {
           "IDEMPOTENCY_KEY_REUSED",
           "PROJECT_NOT_IN_PROGRESS",
           "PROJECT_NOT_COMPLETED",
-          "REVISION_IN_PROGRESS"
+          "REVISION_IN_PROGRESS",
+          "TASK_TRANSITION_NOT_ALLOWED",
+          "LEASE_NOT_HELD",
+          "PRECONDITION_FAILED",
+          "PRECONDITION_REQUIRED"
         ]
       },
       "TraceResponse": {
@@ -4217,6 +5052,486 @@ export const openapiDocument = {
           }
         }
       },
+      "TaskStatus": {
+        "type": "string",
+        "enum": [
+          "todo",
+          "in_progress",
+          "blocked",
+          "done",
+          "obsolete"
+        ],
+        "description": "`todo` (ready to take once its dependencies are done), `in_progress`, `blocked`, `done`,\n`obsolete` (a revision removed what it implements, or someone retired it).\n"
+      },
+      "TaskLease": {
+        "type": "object",
+        "required": [
+          "agent",
+          "expiresAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "agent": {
+            "type": "string"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "Task": {
+        "type": "object",
+        "required": [
+          "id",
+          "title",
+          "phase",
+          "requirements",
+          "criteria",
+          "dependsOn",
+          "files",
+          "estimate",
+          "status",
+          "assignee",
+          "lease",
+          "updatedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "T-3"
+            ]
+          },
+          "title": {
+            "type": "string",
+            "description": "The plan's Task column."
+          },
+          "phase": {
+            "type": "string",
+            "description": "The plan's slice (the heading above the task's table)."
+          },
+          "requirements": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The requirements it implements (`FR-n`, `NFR-n`)."
+          },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The acceptance criteria (`FR-n.m`) it implements; all of a requirement's when the plan names the requirement."
+          },
+          "dependsOn": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "files": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The files a grounded project's plan says it touches (`(new)` when it creates one); empty otherwise."
+          },
+          "estimate": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "examples": [
+              "2 d"
+            ]
+          },
+          "status": {
+            "$ref": "#/components/schemas/TaskStatus"
+          },
+          "assignee": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "lease": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/TaskLease"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The agent that claimed it and until when, while it is `in_progress` under a lease."
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "TaskHistoryEntry": {
+        "type": "object",
+        "required": [
+          "at",
+          "keyId",
+          "agent",
+          "from",
+          "to",
+          "assignee",
+          "note"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "keyId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The API key that made the change; null when PGS did (a lease expired, the plan was read)."
+          },
+          "agent": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The agent named by a claim or a renewal."
+          },
+          "from": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/TaskStatus"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Null for the entry that created the task."
+          },
+          "to": {
+            "$ref": "#/components/schemas/TaskStatus"
+          },
+          "assignee": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The task's assignee after the change."
+          },
+          "note": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "TaskDetail": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Task"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "history"
+        ],
+        "unevaluatedProperties": false,
+        "properties": {
+          "history": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TaskHistoryEntry"
+            }
+          }
+        }
+      },
+      "TaskListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Task"
+            }
+          }
+        }
+      },
+      "TaskResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/TaskDetail"
+          }
+        }
+      },
+      "UpdateTaskRequest": {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "status": {
+            "$ref": "#/components/schemas/TaskStatus"
+          },
+          "assignee": {
+            "oneOf": [
+              {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Who the task is assigned to; null clears it."
+          },
+          "note": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "description": "Recorded in the history; the tasks that depend on this one see it in their context pack."
+          }
+        }
+      },
+      "ClaimTaskRequest": {
+        "type": "object",
+        "required": [
+          "agent"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "agent": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+            "description": "Who claims (an agent's or a person's name); the task is assigned and leased to it."
+          },
+          "leaseSeconds": {
+            "type": "integer",
+            "minimum": 30,
+            "maximum": 86400,
+            "default": 900
+          }
+        }
+      },
+      "RenewLeaseRequest": {
+        "type": "object",
+        "required": [
+          "agent"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "agent": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+          },
+          "leaseSeconds": {
+            "type": "integer",
+            "minimum": 30,
+            "maximum": 86400,
+            "default": 900
+          }
+        }
+      },
+      "ClaimedTaskResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "task",
+              "context"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "task": {
+                "$ref": "#/components/schemas/Task"
+              },
+              "context": {
+                "$ref": "#/components/schemas/TaskContext"
+              }
+            }
+          }
+        }
+      },
+      "TaskContextResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/TaskContext"
+          }
+        }
+      },
+      "TaskExcerpt": {
+        "type": "object",
+        "required": [
+          "id",
+          "markdown"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "markdown": {
+            "type": "string",
+            "description": "The document's own markdown."
+          }
+        }
+      },
+      "TaskContext": {
+        "type": "object",
+        "description": "What a task needs to be done (getTaskContext).",
+        "required": [
+          "task",
+          "criteria",
+          "stories",
+          "design",
+          "files",
+          "dependencies",
+          "constraints"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "task": {
+            "$ref": "#/components/schemas/Task"
+          },
+          "criteria": {
+            "type": "array",
+            "description": "The full text of each criterion it implements, from the requirements.",
+            "items": {
+              "$ref": "#/components/schemas/TaskExcerpt"
+            }
+          },
+          "stories": {
+            "type": "array",
+            "description": "The stories citing its requirements or criteria.",
+            "items": {
+              "$ref": "#/components/schemas/TaskExcerpt"
+            }
+          },
+          "design": {
+            "type": "array",
+            "description": "The pieces of the design documents citing them (a component, an endpoint's row, a table…).",
+            "items": {
+              "type": "object",
+              "required": [
+                "document",
+                "section",
+                "markdown"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "document": {
+                  "type": "string"
+                },
+                "section": {
+                  "type": "string"
+                },
+                "subsection": {
+                  "type": "string"
+                },
+                "markdown": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "files": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "dependencies": {
+            "type": "array",
+            "description": "The tasks it depends on, with their status and the notes their history holds.",
+            "items": {
+              "type": "object",
+              "required": [
+                "id",
+                "title",
+                "status",
+                "notes"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "status": {
+                  "$ref": "#/components/schemas/TaskStatus"
+                },
+                "notes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "constraints": {
+            "type": "array",
+            "description": "The project's non-functional requirements, which every task keeps.",
+            "items": {
+              "$ref": "#/components/schemas/TaskExcerpt"
+            }
+          }
+        }
+      },
       "OperationErrorResponse": {
         "type": "object",
         "description": "The error envelope, with a code of OperationErrorCode.",
@@ -4254,7 +5569,7 @@ export const openapiDocument = {
               "details": {
                 "type": "object",
                 "additionalProperties": true,
-                "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`, and `revision` when a revision is not\ncompleted. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.\nREVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision\nrunning).\n"
+                "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`, and `revision` when a revision is not\ncompleted. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.\nREVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision\nrunning).\nTASK_TRANSITION_NOT_ALLOWED: `resource_type`, `resource_id`, `from`, `to`,\n`allowed`. LEASE_NOT_HELD: `resource_type`, `resource_id`, `status`,\n`lease_agent`. PRECONDITION_FAILED: `resource_type`, `resource_id`, `etag`.\nPRECONDITION_REQUIRED: `missing_fields` (`If-Match`).\n"
               }
             }
           }

@@ -307,7 +307,11 @@ export const schemaBundle = {
         "IDEMPOTENCY_KEY_REUSED",
         "PROJECT_NOT_IN_PROGRESS",
         "PROJECT_NOT_COMPLETED",
-        "REVISION_IN_PROGRESS"
+        "REVISION_IN_PROGRESS",
+        "TASK_TRANSITION_NOT_ALLOWED",
+        "LEASE_NOT_HELD",
+        "PRECONDITION_FAILED",
+        "PRECONDITION_REQUIRED"
       ]
     },
     "TraceResponse": {
@@ -611,6 +615,486 @@ export const schemaBundle = {
         }
       }
     },
+    "TaskStatus": {
+      "type": "string",
+      "enum": [
+        "todo",
+        "in_progress",
+        "blocked",
+        "done",
+        "obsolete"
+      ],
+      "description": "`todo` (ready to take once its dependencies are done), `in_progress`, `blocked`, `done`,\n`obsolete` (a revision removed what it implements, or someone retired it).\n"
+    },
+    "TaskLease": {
+      "type": "object",
+      "required": [
+        "agent",
+        "expiresAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "agent": {
+          "type": "string"
+        },
+        "expiresAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "Task": {
+      "type": "object",
+      "required": [
+        "id",
+        "title",
+        "phase",
+        "requirements",
+        "criteria",
+        "dependsOn",
+        "files",
+        "estimate",
+        "status",
+        "assignee",
+        "lease",
+        "updatedAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "examples": [
+            "T-3"
+          ]
+        },
+        "title": {
+          "type": "string",
+          "description": "The plan's Task column."
+        },
+        "phase": {
+          "type": "string",
+          "description": "The plan's slice (the heading above the task's table)."
+        },
+        "requirements": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The requirements it implements (`FR-n`, `NFR-n`)."
+        },
+        "criteria": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The acceptance criteria (`FR-n.m`) it implements; all of a requirement's when the plan names the requirement."
+        },
+        "dependsOn": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "files": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The files a grounded project's plan says it touches (`(new)` when it creates one); empty otherwise."
+        },
+        "estimate": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "examples": [
+            "2 d"
+          ]
+        },
+        "status": {
+          "$ref": "#/$defs/TaskStatus"
+        },
+        "assignee": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "lease": {
+          "oneOf": [
+            {
+              "$ref": "#/$defs/TaskLease"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The agent that claimed it and until when, while it is `in_progress` under a lease."
+        },
+        "updatedAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "TaskHistoryEntry": {
+      "type": "object",
+      "required": [
+        "at",
+        "keyId",
+        "agent",
+        "from",
+        "to",
+        "assignee",
+        "note"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "keyId": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The API key that made the change; null when PGS did (a lease expired, the plan was read)."
+        },
+        "agent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The agent named by a claim or a renewal."
+        },
+        "from": {
+          "oneOf": [
+            {
+              "$ref": "#/$defs/TaskStatus"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Null for the entry that created the task."
+        },
+        "to": {
+          "$ref": "#/$defs/TaskStatus"
+        },
+        "assignee": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The task's assignee after the change."
+        },
+        "note": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      }
+    },
+    "TaskDetail": {
+      "allOf": [
+        {
+          "$ref": "#/$defs/Task"
+        }
+      ],
+      "type": "object",
+      "required": [
+        "history"
+      ],
+      "unevaluatedProperties": false,
+      "properties": {
+        "history": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/TaskHistoryEntry"
+          }
+        }
+      }
+    },
+    "TaskListResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Task"
+          }
+        }
+      }
+    },
+    "TaskResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/TaskDetail"
+        }
+      }
+    },
+    "UpdateTaskRequest": {
+      "type": "object",
+      "minProperties": 1,
+      "additionalProperties": false,
+      "properties": {
+        "status": {
+          "$ref": "#/$defs/TaskStatus"
+        },
+        "assignee": {
+          "oneOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Who the task is assigned to; null clears it."
+        },
+        "note": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "Recorded in the history; the tasks that depend on this one see it in their context pack."
+        }
+      }
+    },
+    "ClaimTaskRequest": {
+      "type": "object",
+      "required": [
+        "agent"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "agent": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "Who claims (an agent's or a person's name); the task is assigned and leased to it."
+        },
+        "leaseSeconds": {
+          "type": "integer",
+          "minimum": 30,
+          "maximum": 86400,
+          "default": 900
+        }
+      }
+    },
+    "RenewLeaseRequest": {
+      "type": "object",
+      "required": [
+        "agent"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "agent": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+        },
+        "leaseSeconds": {
+          "type": "integer",
+          "minimum": 30,
+          "maximum": 86400,
+          "default": 900
+        }
+      }
+    },
+    "ClaimedTaskResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "task",
+            "context"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "task": {
+              "$ref": "#/$defs/Task"
+            },
+            "context": {
+              "$ref": "#/$defs/TaskContext"
+            }
+          }
+        }
+      }
+    },
+    "TaskContextResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/TaskContext"
+        }
+      }
+    },
+    "TaskExcerpt": {
+      "type": "object",
+      "required": [
+        "id",
+        "markdown"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "markdown": {
+          "type": "string",
+          "description": "The document's own markdown."
+        }
+      }
+    },
+    "TaskContext": {
+      "type": "object",
+      "description": "What a task needs to be done (getTaskContext).",
+      "required": [
+        "task",
+        "criteria",
+        "stories",
+        "design",
+        "files",
+        "dependencies",
+        "constraints"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "task": {
+          "$ref": "#/$defs/Task"
+        },
+        "criteria": {
+          "type": "array",
+          "description": "The full text of each criterion it implements, from the requirements.",
+          "items": {
+            "$ref": "#/$defs/TaskExcerpt"
+          }
+        },
+        "stories": {
+          "type": "array",
+          "description": "The stories citing its requirements or criteria.",
+          "items": {
+            "$ref": "#/$defs/TaskExcerpt"
+          }
+        },
+        "design": {
+          "type": "array",
+          "description": "The pieces of the design documents citing them (a component, an endpoint's row, a table…).",
+          "items": {
+            "type": "object",
+            "required": [
+              "document",
+              "section",
+              "markdown"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "document": {
+                "type": "string"
+              },
+              "section": {
+                "type": "string"
+              },
+              "subsection": {
+                "type": "string"
+              },
+              "markdown": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "files": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "dependencies": {
+          "type": "array",
+          "description": "The tasks it depends on, with their status and the notes their history holds.",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "title",
+              "status",
+              "notes"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "title": {
+                "type": "string"
+              },
+              "status": {
+                "$ref": "#/$defs/TaskStatus"
+              },
+              "notes": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "constraints": {
+          "type": "array",
+          "description": "The project's non-functional requirements, which every task keeps.",
+          "items": {
+            "$ref": "#/$defs/TaskExcerpt"
+          }
+        }
+      }
+    },
     "OperationErrorResponse": {
       "type": "object",
       "description": "The error envelope, with a code of OperationErrorCode.",
@@ -648,7 +1132,7 @@ export const schemaBundle = {
             "details": {
               "type": "object",
               "additionalProperties": true,
-              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`, and `revision` when a revision is not\ncompleted. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.\nREVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision\nrunning).\n"
+              "description": "INSUFFICIENT_CREDITS: `required`, `available`. IDEMPOTENCY_CONFLICT: `idempotency_key`,\n`retry_after`. IDEMPOTENCY_KEY_REUSED: `idempotency_key`. PROJECT_NOT_COMPLETED:\n`resource_type`, `resource_id`, `status`, and `revision` when a revision is not\ncompleted. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.\nREVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision\nrunning).\nTASK_TRANSITION_NOT_ALLOWED: `resource_type`, `resource_id`, `from`, `to`,\n`allowed`. LEASE_NOT_HELD: `resource_type`, `resource_id`, `status`,\n`lease_agent`. PRECONDITION_FAILED: `resource_type`, `resource_id`, `etag`.\nPRECONDITION_REQUIRED: `missing_fields` (`If-Match`).\n"
             }
           }
         }

@@ -471,6 +471,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tasks of a project's plan, with their state
+         * @description The tasks `T-n` of the project's implementation plan (`IMPLEMENTATION_PLAN.md`) in plan
+         *     order, each with what the plan says of it (its slice, the requirements and criteria it
+         *     implements, the tasks it depends on, the files a grounded project's plan names) and its
+         *     state, which people and agents change (docs/tasks.md). A task whose lease has expired
+         *     is back in `todo` before the list is read. `?status=`, `?requirement=` (a requirement
+         *     `FR-n`/`NFR-n` or a criterion `FR-n.m` it implements) and `?assignee=` narrow the list;
+         *     `?format=csv` answers `text/csv` for import into another tracker (one row per task,
+         *     lists joined with spaces). Only a completed project has tasks: in progress or failed
+         *     → 409 PROJECT_NOT_COMPLETED; a plan without a Tasks table gives an empty list.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/tasks/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim the next task that is ready
+         * @description The first task in plan order that is `todo` and whose dependencies are all `done` (or
+         *     `obsolete`), moved to `in_progress`, assigned and leased to `agent` for `leaseSeconds`
+         *     (900 by default), in one step: two claims never receive the same task, however many
+         *     agents and API processes claim at once. Answers the task with its context pack
+         *     (getTaskContext) and its `ETag` for the `If-Match` of the update that ends it. An agent
+         *     that already holds a live lease on a task of this project receives that task again
+         *     (its lease renewed) rather than a second one, so a claim retried after a lost answer is
+         *     safe. 204 with no body when no task is ready. A lease not renewed (renewTaskLease)
+         *     expires: the task returns to `todo` with a history entry.
+         */
+        post: operations["claimNextTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One task, with its history
+         * @description The task and its history, oldest first: who changed it (the API key, the agent, or
+         *     neither when PGS did: a lease expired, a revision), when, from which status to which,
+         *     and the note given. The `ETag` is the task's version: send it as `If-Match` with
+         *     updateTask. 404 for a task the plan does not have, or a project the key cannot see.
+         */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a task's status, assignee or add a note
+         * @description Moves the task to `status` (along the transitions docs/tasks.md lists: 409
+         *     TASK_TRANSITION_NOT_ALLOWED otherwise, `details.allowed` naming the statuses it may move
+         *     to), sets or clears `assignee`, and records `note` in its history. `If-Match` with the
+         *     task's `ETag` is required: 428 PRECONDITION_REQUIRED without it, 412
+         *     PRECONDITION_FAILED when the task changed since (read it again). Leaving `in_progress`
+         *     ends the task's lease. Answers the task as getTask does, with its new `ETag`.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/projects/{projectId}/tasks/{taskId}/lease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew the lease on a claimed task
+         * @description Extends the lease `agent` holds on the task to `leaseSeconds` (900 by default) from now.
+         *     409 LEASE_NOT_HELD when the task is not `in_progress` under a live lease of that agent
+         *     (it expired and the task went back to `todo`, another agent holds it, or it was moved
+         *     on). Answers the task with its new `ETag`.
+         */
+        post: operations["renewTaskLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/tasks/{taskId}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a task needs to be done, and nothing else
+         * @description The task's context pack, for an agent or a person about to do it: the task; the full
+         *     text of every acceptance criterion it implements; the stories citing its requirements
+         *     or criteria; the excerpts of the design documents (architecture, data model, API,
+         *     screens, MCP tools…) citing them; its files; the tasks it depends on with their status
+         *     and notes; and the project's constraints (its non-functional requirements). JSON by
+         *     default; `Accept: text/markdown` answers the same as one markdown document.
+         */
+        get: operations["getTaskContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -850,7 +986,7 @@ export interface components {
          * @description Codes of operations beyond the published status interface (never answered by getProjectStatus).
          * @enum {string}
          */
-        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED" | "REVISION_IN_PROGRESS";
+        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED" | "REVISION_IN_PROGRESS" | "TASK_TRANSITION_NOT_ALLOWED" | "LEASE_NOT_HELD" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED";
         TraceResponse: {
             /** @constant */
             success: true;
@@ -928,6 +1064,128 @@ export interface components {
             section?: string;
             ids?: string[];
         };
+        /**
+         * @description `todo` (ready to take once its dependencies are done), `in_progress`, `blocked`, `done`,
+         *     `obsolete` (a revision removed what it implements, or someone retired it).
+         * @enum {string}
+         */
+        TaskStatus: "todo" | "in_progress" | "blocked" | "done" | "obsolete";
+        TaskLease: {
+            agent: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        Task: {
+            /** @example T-3 */
+            id: string;
+            /** @description The plan's Task column. */
+            title: string;
+            /** @description The plan's slice (the heading above the task's table). */
+            phase: string;
+            /** @description The requirements it implements (`FR-n`, `NFR-n`). */
+            requirements: string[];
+            /** @description The acceptance criteria (`FR-n.m`) it implements; all of a requirement's when the plan names the requirement. */
+            criteria: string[];
+            dependsOn: string[];
+            /** @description The files a grounded project's plan says it touches (`(new)` when it creates one); empty otherwise. */
+            files: string[];
+            /** @example 2 d */
+            estimate: string | null;
+            status: components["schemas"]["TaskStatus"];
+            assignee: string | null;
+            /** @description The agent that claimed it and until when, while it is `in_progress` under a lease. */
+            lease: components["schemas"]["TaskLease"] | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TaskHistoryEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @description The API key that made the change; null when PGS did (a lease expired, the plan was read). */
+            keyId: string | null;
+            /** @description The agent named by a claim or a renewal. */
+            agent: string | null;
+            /** @description Null for the entry that created the task. */
+            from: components["schemas"]["TaskStatus"] | null;
+            to: components["schemas"]["TaskStatus"];
+            /** @description The task's assignee after the change. */
+            assignee: string | null;
+            note: string | null;
+        };
+        TaskDetail: {
+            history: components["schemas"]["TaskHistoryEntry"][];
+        } & components["schemas"]["Task"];
+        TaskListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Task"][];
+        };
+        TaskResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["TaskDetail"];
+        };
+        UpdateTaskRequest: {
+            status?: components["schemas"]["TaskStatus"];
+            /** @description Who the task is assigned to; null clears it. */
+            assignee?: string | null;
+            /** @description Recorded in the history; the tasks that depend on this one see it in their context pack. */
+            note?: string;
+        };
+        ClaimTaskRequest: {
+            /** @description Who claims (an agent's or a person's name); the task is assigned and leased to it. */
+            agent: string;
+            /** @default 900 */
+            leaseSeconds: number;
+        };
+        RenewLeaseRequest: {
+            agent: string;
+            /** @default 900 */
+            leaseSeconds: number;
+        };
+        ClaimedTaskResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                task: components["schemas"]["Task"];
+                context: components["schemas"]["TaskContext"];
+            };
+        };
+        TaskContextResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["TaskContext"];
+        };
+        TaskExcerpt: {
+            id: string;
+            /** @description The document's own markdown. */
+            markdown: string;
+        };
+        /** @description What a task needs to be done (getTaskContext). */
+        TaskContext: {
+            task: components["schemas"]["Task"];
+            /** @description The full text of each criterion it implements, from the requirements. */
+            criteria: components["schemas"]["TaskExcerpt"][];
+            /** @description The stories citing its requirements or criteria. */
+            stories: components["schemas"]["TaskExcerpt"][];
+            /** @description The pieces of the design documents citing them (a component, an endpoint's row, a table…). */
+            design: {
+                document: string;
+                section: string;
+                subsection?: string;
+                markdown: string;
+            }[];
+            files: string[];
+            /** @description The tasks it depends on, with their status and the notes their history holds. */
+            dependencies: {
+                id: string;
+                title: string;
+                status: components["schemas"]["TaskStatus"];
+                notes: string[];
+            }[];
+            /** @description The project's non-functional requirements, which every task keeps. */
+            constraints: components["schemas"]["TaskExcerpt"][];
+        };
         /** @description The error envelope, with a code of OperationErrorCode. */
         OperationErrorResponse: {
             /** @constant */
@@ -945,6 +1203,10 @@ export interface components {
                  *     completed. PROJECT_NOT_IN_PROGRESS: `resource_type`, `resource_id`, `status`.
                  *     REVISION_IN_PROGRESS: `resource_type`, `resource_id`, `revision` (the revision
                  *     running).
+                 *     TASK_TRANSITION_NOT_ALLOWED: `resource_type`, `resource_id`, `from`, `to`,
+                 *     `allowed`. LEASE_NOT_HELD: `resource_type`, `resource_id`, `status`,
+                 *     `lease_agent`. PRECONDITION_FAILED: `resource_type`, `resource_id`, `etag`.
+                 *     PRECONDITION_REQUIRED: `missing_fields` (`If-Match`).
                  */
                 details?: {
                     [key: string]: unknown;
@@ -1958,6 +2220,63 @@ export interface components {
                 "application/json": components["schemas"]["OperationErrorResponse"];
             };
         };
+        /**
+         * @description TASK_TRANSITION_NOT_ALLOWED, the task cannot move from its status to the one asked
+         *     (`details.from`, `details.to`, and `details.allowed`, the statuses it may move to).
+         *     LEASE_NOT_HELD, the agent holds no live lease on the task (`details.status`,
+         *     `details.lease_agent`). PROJECT_NOT_COMPLETED, the project has no plan yet (in
+         *     progress) or never will (failed).
+         */
+        TaskConflict: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "TASK_TRANSITION_NOT_ALLOWED",
+                 *         "message": "Task T-3 cannot move from done to in_progress; it may move to todo or obsolete.",
+                 *         "request_id": "req_01JD6WQ8V4Z9K3M2N5P7R8S0TA",
+                 *         "documentation": "https://docs.pgs.dev/errors#TASK_TRANSITION_NOT_ALLOWED",
+                 *         "details": {
+                 *           "resource_type": "task",
+                 *           "resource_id": "T-3",
+                 *           "from": "done",
+                 *           "to": "in_progress",
+                 *           "allowed": [
+                 *             "todo",
+                 *             "obsolete"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperationErrorResponse"];
+            };
+        };
+        /** @description PRECONDITION_FAILED, the task changed since the `If-Match` ETag was read (`details.etag` is its current one). */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationErrorResponse"];
+            };
+        };
+        /** @description PRECONDITION_REQUIRED, the update sent no `If-Match`. */
+        PreconditionRequired: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OperationErrorResponse"];
+            };
+        };
         /** @description INTERNAL_ERROR, an unexpected fault; the request id finds the server's log line. */
         InternalError: {
             headers: {
@@ -2023,6 +2342,21 @@ export interface components {
          *     with the project after it (newest first). It must be one of the key's projects.
          */
         StartingAfter: string;
+        /** @description A task of the plan, `T-n`. */
+        TaskId: string;
+        /** @description Only tasks in this state. */
+        TaskStatusFilter: components["schemas"]["TaskStatus"];
+        /** @description Only tasks implementing this requirement (`FR-3`, `NFR-1`) or criterion (`FR-3.1`). */
+        TaskRequirementFilter: string;
+        /** @description Only tasks assigned to exactly this name. */
+        TaskAssigneeFilter: string;
+        /** @description `json` (default) or `csv` (`text/csv`, for import into another tracker). Unknown values are 400. */
+        TaskListFormat: "json" | "csv";
+        /**
+         * @description The task's `ETag` as last read (getTask, claimNextTask, an earlier update). Without it
+         *     → 428; when the task changed since → 412.
+         */
+        IfMatch: string;
         /** @description Only projects in this state. */
         ProjectStatusFilter: "in_progress" | "completed" | "failed";
         /**
@@ -3187,6 +3521,371 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks in this state. */
+                status?: components["parameters"]["TaskStatusFilter"];
+                /** @description Only tasks implementing this requirement (`FR-3`, `NFR-1`) or criterion (`FR-3.1`). */
+                requirement?: components["parameters"]["TaskRequirementFilter"];
+                /** @description Only tasks assigned to exactly this name. */
+                assignee?: components["parameters"]["TaskAssigneeFilter"];
+                /** @description `json` (default) or `csv` (`text/csv`, for import into another tracker). Unknown values are 400. */
+                format?: components["parameters"]["TaskListFormat"];
+            };
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks in plan order; `text/csv` with `?format=csv`. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `no-store`: tasks change as people and agents work. */
+                    "Cache-Control": string;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskListResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    claimNextTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description The task claimed, now `in_progress` and leased, with its context pack. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimedTaskResponse"];
+                };
+            };
+            /** @description No task is ready (every `todo` task waits on another, or none is left). */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description An `ETag` from an earlier response; a match answers 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A task of the plan, `T-n`. */
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task with its history. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, no-cache`: revalidate with `If-None-Match`. */
+                    "Cache-Control": string;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            /** @description Not modified; the `If-None-Match` validator matches the task's version. */
+            304: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The task's `ETag` as last read (getTask, claimNextTask, an earlier update). Without it
+                 *     → 428; when the task changed since → 412.
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A task of the plan, `T-n`. */
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description The task as changed, with its history. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["TaskConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renewTaskLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A task of the plan, `T-n`. */
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenewLeaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The task with its lease extended. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["TaskConflict"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaskContext: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A task of the plan, `T-n`. */
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context pack; `text/markdown` when the request accepts it. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `no-store`: the dependencies' notes and status change as work goes on. */
+                    "Cache-Control": string;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskContextResponse"];
+                    "text/markdown": string;
+                };
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];

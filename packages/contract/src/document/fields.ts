@@ -1,0 +1,163 @@
+/**
+ * The typed fields of a PGS node, read from its children: one function for the parser and
+ * for the builders, so a tree built in code and the same tree parsed back carry the same
+ * fields.
+ */
+import type { Nodes, TableCell } from 'mdast';
+import { toString as plainText } from 'mdast-util-to-string';
+import { kindOf, prefixOf, requirementOf } from './ids.ts';
+import {
+  type Component,
+  DEFINITION_TYPE,
+  type Definition,
+  type DefinitionType,
+  type FlowContent,
+  type Form,
+  isDefinition,
+  type Priority,
+} from './types.ts';
+
+const MOSCOW = `(must|should|could|won['’]?t)`;
+const STATED = new RegExp(String.raw`\bpriority\b\W{0,6}${MOSCOW}\b`, 'i');
+const BRACKETED = new RegExp(String.raw`[([]\s*${MOSCOW}(?:\s+have)?\s*[)\]]`, 'i');
+const CELL = new RegExp(String.raw`^${MOSCOW}(?:\s+have)?$`, 'i');
+
+const REGISTERS = { G: 'goal', R: 'risk', A: 'assumption', Q: 'question' } as const;
+
+/** What a node's own text holds: its text values and the IDs it cites, nested definitions aside. */
+interface OwnText {
+  texts: string[];
+  ids: string[];
+}
+
+function ownText(children: readonly Nodes[], into: OwnText = { texts: [], ids: [] }): OwnText {
+  for (const child of children) {
+    if (child.type === 'text') into.texts.push(child.value);
+    else if (child.type === 'idRef') into.ids.push(child.value);
+    else if ('children' in child && !isDefinition(child)) ownText(child.children, into);
+  }
+  return into;
+}
+
+/**
+ * The text after the ID, without separators or a priority tag, cut on a word at 120
+ * characters.
+ *
+ * @example
+ * titleOf('FR-3 Reminders (Must)', 'FR-3'); // 'Reminders'
+ */
+export function titleOf(text: string, id: string): string {
+  const start = text.trimStart();
+  const title = (start.startsWith(id) ? start.slice(id.length) : start)
+    .replace(BRACKETED, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s:.,;|)*\-–—]+/, '')
+    .replace(/[\s:.,;|(*\-–—]+$/, '');
+  if (title.length <= 120) return title;
+  const cut = title.slice(0, 119);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 60 ? cut.slice(0, space) : cut).replace(/[\s,;:.\-–—]+$/, '')}…`;
+}
+
+/** The text a definition's title is read from, by its form. */
+function titleText(form: Form, id: string): string {
+  switch (form.form) {
+    case 'section':
+      return plainText(form.children[0]).trim();
+    case 'item': {
+      const first = form.children[0];
+      return first?.type === 'paragraph' ? (plainText(first).split('\n')[0] ?? '') : '';
+    }
+    case 'paragraph':
+      return plainText({ type: 'paragraph', children: form.children }).replace(/\s+/g, ' ');
+    case 'row': {
+      const cells = form.children.map((cell) => plainText(cell).trim());
+      const rest = (cells[0] ?? '').slice(id.length).trim();
+      return rest !== '' || cells.length < 2 ? rest : (cells[1] ?? '');
+    }
+  }
+}
+
+function priorityOf(own: OwnText, form: Form): Priority | undefined {
+  const text = own.texts.join(' ');
+  const cells = form.form === 'row' ? form.children.map((cell) => plainText(cell).trim()) : [];
+  const word =
+    STATED.exec(text)?.[1] ??
+    BRACKETED.exec(text)?.[1] ??
+    cells.map((cell) => CELL.exec(cell)?.[1]).find(Boolean);
+  return word ? (word.toLowerCase().replace(/[^a-z]/g, '') as Priority) : undefined;
+}
+
+const unique = (ids: readonly string[], self?: string) =>
+  [...new Set(ids)].filter((id) => id !== self);
+
+const idsOfCell = (cell: TableCell | undefined) => (cell ? unique(ownText([cell]).ids) : []);
+
+/** A task's cells by the plan's column names, when its row sits under them. */
+function taskFields(
+  cites: readonly string[],
+  form: Form,
+  columns: readonly string[] | undefined,
+): Pick<Extract<Definition, { type: 'task' }>, 'implements' | 'dependsOn' | 'estimate'> {
+  const column = (name: string) => columns?.findIndex((c) => c.trim().toLowerCase() === name);
+  const at = (index: number | undefined) =>
+    form.form === 'row' && index !== undefined && index >= 0 ? form.children[index] : undefined;
+  const implementsCell = at(column('implements'));
+  const dependsCell = at(column('depends on'));
+  const estimate = plainText(at(column('estimate'))).trim();
+  return {
+    implements: implementsCell
+      ? idsOfCell(implementsCell)
+      : cites.filter((id) => prefixOf(id) !== 'T'),
+    dependsOn: dependsCell ? idsOfCell(dependsCell) : cites.filter((id) => prefixOf(id) === 'T'),
+    ...(estimate === '' ? {} : { estimate }),
+  };
+}
+
+/**
+ * A definition node for an ID written in a form: its type from the ID and its fields read
+ * from the form's children. `columns` are the header cells of the table a row sits in.
+ *
+ * @example
+ * definitionNode('FR-2', { form: 'paragraph', children: [...] }).type; // 'requirement'
+ */
+export function definitionNode(id: string, form: Form, columns?: readonly string[]): Definition {
+  const type: DefinitionType = DEFINITION_TYPE[kindOf(id)];
+  const own = ownText(form.children as Nodes[]);
+  const cites = unique(own.ids, id);
+  const base = { id, title: titleOf(titleText(form, id), id), cites, ...form };
+  switch (type) {
+    case 'requirement':
+    case 'story': {
+      const priority = priorityOf(own, form);
+      return { type, ...base, ...(priority ? { priority } : {}) } as Definition;
+    }
+    case 'criterion':
+      return { type, ...base, requirement: requirementOf(id) ?? id } as Definition;
+    case 'task':
+      return { type, ...base, ...taskFields(cites, form, columns) } as Definition;
+    case 'registerEntry':
+      return {
+        type,
+        ...base,
+        register: REGISTERS[prefixOf(id) as keyof typeof REGISTERS],
+      } as Definition;
+    default:
+      return { type, ...base } as Definition;
+  }
+}
+
+/**
+ * A component node: a heading and the blocks it heads, named by the heading.
+ *
+ * @example
+ * componentNode([heading(3, 'Booking service'), paragraph('Implements: ', cite('FR-1'))]).implements; // ['FR-1']
+ */
+export function componentNode(children: FlowContent[]): Component {
+  return {
+    type: 'component',
+    name: plainText(children[0]).trim(),
+    implements: unique(ownText(children).ids),
+    children,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The one reader of markdown: a document's text into its tree (mdast with GFM, plus the PGS
+ * nodes of `types.ts`). Structure comes from a real CommonMark + GFM parse, so an ID inside
+ * code, inline code or HTML is not an ID, and neither is an escaped one (`US\-1`): the
+ * renderer escapes ID-like strings of text, so user text that quotes an ID stays text.
+ */
+import type { Nodes, Parents, PhrasingContent, Root, Text } from 'mdast';
+import type { CompileContext, Extension, Token } from 'mdast-util-from-markdown';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { documentRole, ID_PATTERN, ID_PREFIXES, type IdPrefix, ownedPrefixes } from './ids.ts';
+import { structure } from './structure.ts';
+import type { IdRef } from './types.ts';
+
+export interface ParseOptions {
+  /**
+   * The document's filename: it decides which prefixes the document may define
+   * (`ownedPrefixes`: the requirements define FR and NFR, the plan T…) and whether it has
+   * components (the architecture). Without one, every prefix is defined where it is written.
+   */
+  filename?: string;
+  /** The prefixes this document may define, overriding the filename's. */
+  defines?: readonly IdPrefix[];
+}
+
+/**
+ * Marks an escaped hyphen in text (`US\-1`) so the ID reader skips it; removed once IDs are
+ * read. A noncharacter, which no document has reason to hold.
+ */
+const ESCAPED = '\uFDD0';
+
+/** Keeps an escaped hyphen visible to the ID reader: `\-` is text, never part of an ID. */
+const escapes: Extension = {
+  exit: {
+    characterEscapeValue(this: CompileContext, token: Token) {
+      const tail = this.stack.pop() as Text;
+      const value = this.sliceSerialize(token);
+      tail.value += value === '-' ? `${ESCAPED}-` : value;
+      if (tail.position) tail.position.end = { ...token.end };
+    },
+  },
+};
+
+/** Offsets of the first character of each line, for positions of the IDs read out of text. */
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let index = source.indexOf('\n'); index !== -1; index = source.indexOf('\n', index + 1))
+    starts.push(index + 1);
+  return starts;
+}
+
+interface Reading {
+  source: string;
+  lines: number[];
+}
+
+function pointAt(reading: Reading, offset: number) {
+  let low = 0;
+  let high = reading.lines.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((reading.lines[middle] ?? 0) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { line: low + 1, column: offset - (reading.lines[low] ?? 0) + 1, offset };
+}
+
+const isBoundary = (char: string | undefined) => char === undefined || !/\w/.test(char);
+
+/** Where an ID of a text node is written, when it is written as is (not through a reference). */
+function locate(reading: Reading, node: Text, id: string, from: number): number | undefined {
+  const end = node.position?.end.offset ?? reading.source.length;
+  for (let at = reading.source.indexOf(id, from); at !== -1 && at + id.length <= end; ) {
+    if (isBoundary(reading.source[at - 1]) && isBoundary(reading.source[at + id.length])) return at;
+    at = reading.source.indexOf(id, at + 1);
+  }
+  return undefined;
+}
+
+/** A text node as text and `idRef` nodes, its escape marks removed. */
+function splitText(reading: Reading, node: Text): PhrasingContent[] {
+  const matches = [...node.value.matchAll(ID_PATTERN)];
+  const clean = (value: string) => value.replaceAll(ESCAPED, '');
+  if (matches.length === 0) {
+    return node.value.includes(ESCAPED) ? [{ ...node, value: clean(node.value) }] : [node];
+  }
+  const parts: PhrasingContent[] = [];
+  let last = 0;
+  let searchFrom = node.position?.start.offset ?? 0;
+  for (const match of matches) {
+    if (match.index > last)
+      parts.push({ type: 'text', value: clean(node.value.slice(last, match.index)) });
+    const ref: IdRef = { type: 'idRef', value: match[0] };
+    const at = locate(reading, node, match[0], searchFrom);
+    if (at !== undefined) {
+      ref.position = { start: pointAt(reading, at), end: pointAt(reading, at + match[0].length) };
+      searchFrom = at + match[0].length;
+    }
+    parts.push(ref);
+    last = match.index + match[0].length;
+  }
+  if (last < node.value.length) parts.push({ type: 'text', value: clean(node.value.slice(last)) });
+  return parts;
+}
+
+/** Every text node of the tree split into text and `idRef` nodes. */
+function readIds(reading: Reading, node: Parents): void {
+  const children: Nodes[] = [];
+  for (const child of node.children as Nodes[]) {
+    if (child.type === 'text') children.push(...splitText(reading, child));
+    else {
+      if ('children' in child) readIds(reading, child);
+      children.push(child);
+    }
+  }
+  (node as { children: Nodes[] }).children = children;
+}
+
+/**
+ * Parses a document into its tree: mdast with GFM, its IDs in text as `idRef` nodes and its
+ * definitions, components and register entries as PGS nodes (see `types.ts`). The only
+ * place a PGS document's markdown is read.
+ *
+ * @example
+ * const tree = parseDocument('### FR-3 Reminders (Must)\n\n**FR-3.1** WHEN …', { filename: 'PRODUCT_REQUIREMENTS.md' });
+ * tree.children[0]?.type; // 'requirement'
+ */
+export function parseDocument(markdown: string, options: ParseOptions = {}): Root {
+  const root = fromMarkdown(markdown, {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown(), escapes],
+  });
+  readIds({ source: markdown, lines: lineStarts(markdown) }, root);
+  const owns = new Set(
+    options.defines ??
+      (options.filename === undefined ? ID_PREFIXES : ownedPrefixes(options.filename)),
+  );
+  const components =
+    options.filename === undefined || documentRole(options.filename) === 'architecture';
+  return structure(root, { owns, components });
+}

@@ -1,0 +1,102 @@
+/**
+ * The one writer of markdown: a document tree (mdast with GFM and the PGS nodes) to its
+ * text, with `mdast-util-to-markdown`. A PGS node writes its children as the mdast it
+ * stands for, so nothing is lost; text is escaped so it reads back as the same text (a
+ * pipe in a cell, a backtick, a fence, `*`, `<`), and an ID-like string in text is written
+ * `US\-1` so it reads back as text, not as an ID.
+ */
+import type { ListItem, Paragraph, Parents, Root } from 'mdast';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import {
+  type Handle,
+  type Options,
+  type State,
+  toMarkdown,
+  type Unsafe,
+} from 'mdast-util-to-markdown';
+import type { Definition } from './types.ts';
+
+/** Writes a definition as the mdast it stands for. */
+const definition: Handle = (node: Definition, parent, state: State, info) => {
+  switch (node.form) {
+    case 'section':
+      return state.containerFlow(node as unknown as Root, info);
+    case 'paragraph': {
+      const paragraph: Paragraph = { type: 'paragraph', children: node.children };
+      return state.handle(paragraph, parent, state, info);
+    }
+    case 'item': {
+      const item: ListItem = {
+        type: 'listItem',
+        spread: node.spread ?? null,
+        checked: node.checked ?? null,
+        children: node.children,
+      };
+      // The list item handler numbers an ordered item by its index in the list.
+      const list =
+        parent && 'children' in parent
+          ? { ...parent, children: parent.children.map((child) => (child === node ? item : child)) }
+          : parent;
+      return state.handle(item, list as Parents, state, info);
+    }
+    case 'row':
+      // A table writes its rows itself; a row is never handled alone.
+      return '';
+  }
+};
+
+const ID_START = '(?:FR|NFR|US|T|G|R|A|Q)';
+
+/** An ID-like string in text (`US-1` quoted from a user) is escaped (`US\-1`): it is not an ID. */
+const ID_HYPHEN: Unsafe = {
+  character: '-',
+  before: String.raw`\b${ID_START}`,
+  after: String.raw`\d`,
+  inConstruct: 'phrasing',
+  notInConstruct: [
+    'autolink',
+    'destinationLiteral',
+    'destinationRaw',
+    'titleQuote',
+    'titleApostrophe',
+  ],
+};
+
+/** How PGS writes markdown: `-` bullets, `*` emphasis, fenced code, ATX headings, tables unpadded. */
+export const RENDER_OPTIONS: Options = {
+  bullet: '-',
+  emphasis: '*',
+  strong: '*',
+  fence: '`',
+  fences: true,
+  rule: '-',
+  listItemIndent: 'one',
+  setext: false,
+  extensions: [
+    gfmToMarkdown({ tablePipeAlign: false }),
+    {
+      handlers: {
+        idRef: (node: { value: string }) => node.value,
+        requirement: definition,
+        criterion: definition,
+        nfr: definition,
+        story: definition,
+        task: definition,
+        registerEntry: definition,
+        component: (node, _, state, info) => state.containerFlow(node, info),
+      },
+      unsafe: [ID_HYPHEN],
+    },
+  ],
+};
+
+/**
+ * Renders a document tree to markdown: the one place a PGS document's text is written from
+ * its tree. `parseDocument(renderDocument(tree))` is the tree again (positions aside).
+ *
+ * @example
+ * renderDocument(root([heading(1, 'Plan'), paragraph('Pipes | stay text')])); // '# Plan\n\nPipes | stay text\n'
+ */
+export function renderDocument(tree: Root): string {
+  return toMarkdown(tree, RENDER_OPTIONS);
+}

@@ -6,6 +6,7 @@
 import type { Nodes, TableCell } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import { kindOf, prefixOf, requirementOf } from './ids.ts';
+import type { Position } from './types.ts';
 import {
   type Component,
   DEFINITION_TYPE,
@@ -121,7 +122,11 @@ function taskFields(
  * @example
  * definitionNode('FR-2', { form: 'paragraph', children: [...] }).type; // 'requirement'
  */
-export function definitionNode(id: string, form: Form, columns?: readonly string[]): Definition {
+export function definitionNode(
+  id: string,
+  form: Form & { position?: Position | undefined },
+  columns?: readonly string[],
+): Definition {
   const type: DefinitionType = DEFINITION_TYPE[kindOf(id)];
   const own = ownText(form.children as Nodes[]);
   const cites = unique(own.ids, id);
@@ -153,9 +158,10 @@ export function definitionNode(id: string, form: Form, columns?: readonly string
  * @example
  * componentNode([heading(3, 'Booking service'), paragraph('Implements: ', cite('FR-1'))]).implements; // ['FR-1']
  */
-export function componentNode(children: FlowContent[]): Component {
+export function componentNode(children: FlowContent[], position?: Position): Component {
   return {
     type: 'component',
+    ...(position ? { position } : {}),
     name: plainText(children[0]).trim(),
     implements: unique(ownText(children).ids),
     children,

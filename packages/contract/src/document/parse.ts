@@ -4,7 +4,7 @@
  * code, inline code or HTML is not an ID, and neither is an escaped one (`US\-1`): the
  * renderer escapes ID-like strings of text, so user text that quotes an ID stays text.
  */
-import type { Nodes, Parents, PhrasingContent, Root, Text } from 'mdast';
+import type { Code, Nodes, Parents, PhrasingContent, Root, Text } from 'mdast';
 import type { CompileContext, Extension, Token } from 'mdast-util-from-markdown';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -104,12 +104,21 @@ function splitText(reading: Reading, node: Text): PhrasingContent[] {
   return parts;
 }
 
-/** Every text node of the tree split into text and `idRef` nodes. */
+/** Whether a code block is written with a fence (``` or ~~~) rather than indented. */
+const isFenced = (reading: Reading, node: Code) =>
+  /^[ \t>]*(?:`{3,}|~{3,})/.test(reading.source.slice(node.position?.start.offset ?? 0));
+
+/**
+ * Every text node of the tree split into text and `idRef` nodes, and each indented code
+ * block marked (`data.indented`): the renderer writes fences only.
+ */
 function readIds(reading: Reading, node: Parents): void {
   const children: Nodes[] = [];
   for (const child of node.children as Nodes[]) {
     if (child.type === 'text') children.push(...splitText(reading, child));
-    else {
+    else if (child.type === 'code' && !isFenced(reading, child)) {
+      children.push({ ...child, data: { ...child.data, indented: true } });
+    } else {
       if ('children' in child) readIds(reading, child);
       children.push(child);
     }

@@ -70,7 +70,11 @@ const inlines: fc.Arbitrary<PhrasingContent[]> = fc
         ids.map((id): Inline[] => [' ', cite(id), ' ']),
         words.map((w): Inline[] => [' ', strong(w), ' ']),
         words.map((w): Inline[] => [' ', emphasis(w), ' ']),
-        words.map((w): Inline[] => [' ', inlineCode(w), ' ']),
+        // GFM cannot write a code span holding `\|` in a table cell (the cell's `\|` is its
+        // pipe), so code spans here never hold one.
+        words
+          .filter((w) => !w.includes('\\|'))
+          .map((w): Inline[] => [' ', inlineCode(w), ' ']),
       ),
       { maxLength: 4 },
     ),
@@ -186,7 +190,7 @@ describe('parseDocument(renderDocument(tree))', () => {
         const markdown = renderDocument(tree);
         expect(withoutPositions(parseDocument(markdown))).toEqual(withoutPositions(tree));
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 });

@@ -8,7 +8,7 @@ import type { Heading, List, Nodes, Paragraph, Root, Table, TableRow } from 'mda
 import { toString as plainText } from 'mdast-util-to-string';
 import { componentNode, definitionNode } from './fields.ts';
 import { type IdPrefix, prefixOf } from './ids.ts';
-import type { FlowContent } from './types.ts';
+import type { FlowContent, Position } from './types.ts';
 
 export interface StructureOptions {
   /** The prefixes the document may define. */
@@ -38,6 +38,13 @@ export function leadingId(node: Nodes): string | undefined {
     leaf = first;
   }
   return leaf.type === 'idRef' ? leaf.value : undefined;
+}
+
+/** From the start of one node to the end of another. */
+function span(first: Nodes, last: Nodes | undefined): Position | undefined {
+  const start = first.position?.start;
+  const end = (last ?? first).position?.end;
+  return start && end ? { start, end } : undefined;
 }
 
 const defines = (scope: Scope, id: string | undefined): id is string =>
@@ -70,9 +77,14 @@ function headingSection(
   const end = sectionEnd(children, index, heading.depth);
   const inner = { ...scope, enclosing: defines(scope, id) ? id : scope.enclosing };
   const body = flow(children.slice(index + 1, end), inner);
+  const position = span(heading, children[end - 1]);
   const node = defines(scope, id)
-    ? (definitionNode(id, { form: 'section', children: [heading, ...body] }) as FlowContent)
-    : componentNode([heading, ...body]);
+    ? (definitionNode(id, {
+        form: 'section',
+        children: [heading, ...body],
+        position,
+      }) as FlowContent)
+    : componentNode([heading, ...body], position);
   return { node, end };
 }
 
@@ -81,7 +93,11 @@ function paragraph(node: Paragraph, scope: Scope): FlowContent {
   const id = first?.type === 'strong' ? leadingId(first) : undefined;
   // `- **T-4** Write …`: the list item already defined T-4; its paragraph is the same definition.
   if (!defines(scope, id) || id === scope.enclosing) return node;
-  return definitionNode(id, { form: 'paragraph', children: node.children }) as FlowContent;
+  return definitionNode(id, {
+    form: 'paragraph',
+    children: node.children,
+    position: node.position,
+  }) as FlowContent;
 }
 
 function list(node: List, scope: Scope): List {

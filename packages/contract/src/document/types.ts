@@ -26,6 +26,9 @@ import type {
 } from 'mdast';
 import type { IdKind } from './ids.ts';
 
+/** Where a node is written in the source. */
+export type Position = NonNullable<Node['position']>;
+
 /** Block content a section or an item holds. */
 export type FlowContent = BlockContent | DefinitionContent;
 
@@ -152,6 +155,10 @@ declare module 'mdast' {
   }
   interface PhrasingContentMap {
     idRef: IdRef;
+  }
+  interface CodeData {
+    /** Set by the parser on an indented code block (no fence, so no language). */
+    indented?: boolean;
   }
   interface BlockContentMap {
     requirement: InFlow<Requirement>;

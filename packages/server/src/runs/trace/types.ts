@@ -4,23 +4,10 @@
  * and served as it is.
  */
 
-/** The ID prefixes the documents use, each defined by one document (see `OWNERS` in parse.ts). */
-export type IdPrefix = 'G' | 'A' | 'Q' | 'R' | 'FR' | 'NFR' | 'US' | 'T';
+import type { IdKind, IdPrefix, Priority } from '@pgs/contract/document';
 
-/** What a defined ID stands for: the prefix as a word (`FR-3` a requirement, `FR-3.1` a criterion). */
-export type IdKind =
-  | 'goal'
-  | 'assumption'
-  | 'question'
-  | 'risk'
-  | 'requirement'
-  | 'criterion'
-  | 'nfr'
-  | 'story'
-  | 'task';
-
-/** MoSCoW priority of a requirement, as the requirements document states it. */
-export type Priority = 'must' | 'should' | 'could' | 'wont';
+/** The ID prefixes, their kinds and MoSCoW priorities: the document model's (`@pgs/contract/document`). */
+export type { IdKind, IdPrefix, Priority } from '@pgs/contract/document';
 
 /** An ID where a document defines it. */
 export interface TraceNode {

@@ -72,9 +72,7 @@ const inlines: fc.Arbitrary<PhrasingContent[]> = fc
         words.map((w): Inline[] => [' ', emphasis(w), ' ']),
         // GFM cannot write a code span holding `\|` in a table cell (the cell's `\|` is its
         // pipe), so code spans here never hold one.
-        words
-          .filter((w) => !w.includes('\\|'))
-          .map((w): Inline[] => [' ', inlineCode(w), ' ']),
+        words.filter((w) => !w.includes('\\|')).map((w): Inline[] => [' ', inlineCode(w), ' ']),
       ),
       { maxLength: 4 },
     ),

@@ -340,4 +340,32 @@ describe('renumber and applyIds', () => {
       'T-4 then T-9 (US-10, US-10, TT-2, T-20)',
     );
   });
+
+  it('replaces only what the document reads as IDs: not code, not escaped user text', () => {
+    const map = new Map([['T-2', 'T-4']]);
+    const markdown = 'T-2 runs `T-2`.\n\n```text\nT-2\n```\n\nThe idea said "T\\-2 visas".\n';
+    expect(applyIds(markdown, map)).toBe(markdown.replace('T-2 runs', 'T-4 runs'));
+  });
+
+  it('reads stories and tasks from the documents, not from their code blocks', () => {
+    const stories = [
+      '### US-1 Book (Must)',
+      'Criteria: FR-1.1',
+      '```text\nFR-9.1 is only an example\n```',
+    ].join('\n\n');
+    const plan = [
+      '| ID | Task | Implements | Depends on | Estimate |',
+      '| --- | --- | --- | --- | --- |',
+      '| T-1 | Build | FR-1 | none | 1 d |',
+      '',
+      '```markdown',
+      '| T-7 | An example row | FR-9 | none | 1 d |',
+      '```',
+    ].join('\n');
+    expect(stableIdsOf(stories, plan, [])).toEqual({
+      stories: [{ id: 'US-1', key: 'FR-1#0' }],
+      tasks: [{ id: 'T-1', key: 'FR-1#0' }],
+      retired: [],
+    });
+  });
 });

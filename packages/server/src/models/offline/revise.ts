@@ -5,6 +5,7 @@
  * cites, `stable-ids.ts`). Every document of a revision derives the same facts and so the same
  * story and task IDs: the plan cites the IDs the stories define.
  */
+import { idsIn } from '@pgs/contract/document';
 import type { RevisionContext } from '../context.ts';
 import { renderDocument } from '../offline-content.ts';
 import { slicesOf, storiesOf } from './delivery-model.ts';
@@ -23,8 +24,8 @@ export function freshKeys(f: Facts): KeyedItems {
   const stories = storiesOf(f);
   const tasks = slicesOf(f, stories).flatMap((slice) => slice.tasks);
   return storyTaskKeys(
-    stories.map((s) => ({ id: s.id, cites: [...s.criteria.map((c) => c.id), s.req.id].join(' ') })),
-    tasks.map((t) => ({ id: t.id, cites: `${t.task} ${t.implements.join(', ')}` })),
+    stories.map((s) => ({ id: s.id, cites: [...s.criteria.map((c) => c.id), s.req.id] })),
+    tasks.map((t) => ({ id: t.id, cites: [...idsIn(t.task), ...t.implements] })),
   );
 }
 

@@ -2,16 +2,25 @@
  * Stable story and task IDs across revisions. A story or task is known by a key: the
  * requirement groups it cites and its rank among the items citing the same groups (`FR-2#0`,
  * `FR-2#1`; `NFR-1#0` or `R-1#0` for a task that cites no FR; `#0` for one that cites
- * nothing). Both sides can compute it: the previous revision from its markdown, the fresh
- * offline documents from their stories and tasks. A key seen before keeps its ID; anything
- * new takes a number above every ID used or retired, so an ID is never renumbered or reused.
+ * nothing). Both sides can compute it: the previous revision from its documents' trees
+ * (`@pgs/contract/document`), the fresh offline documents from their stories and tasks. A key
+ * seen before keeps its ID; anything new takes a number above every ID used or retired, so an
+ * ID is never renumbered or reused.
  */
+import {
+  type Definition,
+  definitionsOf,
+  parseDocument,
+  prefixOf,
+  requirementOf,
+  visit,
+} from '@pgs/contract/document';
 import type { StableIds } from '../context.ts';
 
-/** A story or task and the text of what it cites (its criteria, its Implements cell…). */
+/** A story or task and the IDs it cites (its criteria, its Implements cell…). */
 export interface Cited {
   id: string;
-  cites: string;
+  cites: readonly string[];
 }
 
 /** A story or task with its key. */
@@ -26,19 +35,21 @@ export interface KeyedItems {
   tasks: Keyed[];
 }
 
-const CITATION = /\b(FR|NFR|R)-(\d+)(?:\.\d+)?\b/g;
 const PREFIXES = ['FR', 'NFR', 'R'] as const;
 
 /**
- * The requirement groups a text cites, sorted by number: its `FR-n` (criteria `FR-n.m` count
- * as `FR-n`), or, when it cites none, its `NFR-n` then `R-n`.
+ * The requirement groups a list of IDs cites, sorted by number: its `FR-n` (criteria `FR-n.m`
+ * count as `FR-n`), or, when it cites none, its `NFR-n` then `R-n`.
  *
  * @example
- * citedGroups('FR-3.1, FR-3.2 and FR-1'); // ['FR-1', 'FR-3']
+ * citedGroups(['FR-3.1', 'FR-3.2', 'FR-1', 'T-2']); // ['FR-1', 'FR-3']
  */
-export function citedGroups(text: string): string[] {
+export function citedGroups(ids: readonly string[]): string[] {
   const found = new Map<string, Set<number>>(PREFIXES.map((p) => [p, new Set()]));
-  for (const match of text.matchAll(CITATION)) found.get(match[1]!)!.add(Number(match[2]));
+  for (const id of ids) {
+    const group = requirementOf(id) ?? id;
+    found.get(prefixOf(group))?.add(Number(group.slice(group.indexOf('-') + 1)));
+  }
   const sorted = (prefix: string) =>
     [...found.get(prefix)!].sort((a, b) => a - b).map((n) => `${prefix}-${n}`);
   const fr = sorted('FR');
@@ -60,43 +71,40 @@ function keysOf(items: readonly Cited[]): Keyed[] {
  * The keys of a revision's stories and tasks, each list in document order.
  *
  * @example
- * storyTaskKeys([{ id: 'US-1', cites: 'FR-1.1, FR-1.2 FR-1' }], [{ id: 'T-1', cites: 'Set up' }]);
+ * storyTaskKeys([{ id: 'US-1', cites: ['FR-1.1', 'FR-1.2', 'FR-1'] }], [{ id: 'T-1', cites: [] }]);
  * // { stories: [{ id: 'US-1', key: 'FR-1#0' }], tasks: [{ id: 'T-1', key: '#0' }] }
  */
 export function storyTaskKeys(stories: readonly Cited[], tasks: readonly Cited[]): KeyedItems {
   return { stories: keysOf(stories), tasks: keysOf(tasks) };
 }
 
-/**
- * The stories of a user-stories document: each `### US-n …` heading with what its body cites
- * (its criteria, and the requirement it changes with); the heading's title is left out.
- */
-function storiesIn(markdown: string): Cited[] {
-  const stories: Cited[] = [];
-  let current: Cited | undefined;
-  for (const line of markdown.split('\n')) {
-    if (/^#/.test(line)) {
-      const heading = /^#{2,6}\s+(US-\d+)\b/.exec(line);
-      current = heading ? { id: heading[1]!, cites: '' } : undefined;
-      if (current) stories.push(current);
-    } else if (current) current.cites += `${line}\n`;
-  }
-  return stories;
+/** The IDs cited in some of a definition's children, each once, in order. */
+function citedIn(children: readonly Definition['children'][number][]): string[] {
+  const found = new Set<string>();
+  for (const child of children)
+    visit(child, (node) => {
+      if (node.type === 'idRef') found.add(node.value);
+    });
+  return [...found];
 }
 
-/** The tasks of an implementation plan: each table row whose first cell is `T-n`, with its other cells. */
+/**
+ * The stories of a user-stories document: each `US-n` it defines with what its body cites
+ * (its criteria, and the requirement it changes with); a heading's title is left out.
+ */
+function storiesIn(markdown: string): Cited[] {
+  return definitionsOf(parseDocument(markdown, { defines: ['US'] }), 'story').map((story) => ({
+    id: story.id,
+    cites: story.form === 'section' ? citedIn(story.children.slice(1)) : story.cites,
+  }));
+}
+
+/** The tasks of an implementation plan: each `T-n` it defines, with what its other cells cite. */
 function tasksIn(markdown: string): Cited[] {
-  const tasks: Cited[] = [];
-  for (const line of markdown.split('\n')) {
-    if (!line.trimStart().startsWith('|')) continue;
-    const cells = line
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|');
-    const id = /^\s*(T-\d+)\s*$/.exec(cells[0] ?? '')?.[1];
-    if (id) tasks.push({ id, cites: cells.slice(1).join(' | ') });
-  }
-  return tasks;
+  return definitionsOf(parseDocument(markdown, { defines: ['T'] }), 'task').map((task) => ({
+    id: task.id,
+    cites: task.cites,
+  }));
 }
 
 /**
@@ -171,13 +179,28 @@ export function droppedIds(before: KeyedItems, after: KeyedItems): string[] {
   return [...before.stories, ...before.tasks].map((item) => item.id).filter((id) => !now.has(id));
 }
 
+/** The prefixes a revision renumbers. */
+const RENUMBERED = new Set(['US', 'T']);
+
 /**
  * A markdown text with every `US-n` and `T-n` the map knows replaced in one pass, so a
- * replaced ID is never replaced again.
+ * replaced ID is never replaced again. Only IDs the document tree reads as IDs change: one
+ * in code, or in user text (written escaped, `US\-1`), is left as written.
  *
  * @example
  * applyIds('T-4 depends on T-2', new Map([['T-4', 'T-12'], ['T-2', 'T-4']])); // 'T-12 depends on T-4'
  */
 export function applyIds(markdown: string, map: ReadonlyMap<string, string>): string {
-  return markdown.replace(/\b(?:US|T)-\d+\b/g, (id) => map.get(id) ?? id);
+  const edits: { start: number; end: number; id: string }[] = [];
+  visit(parseDocument(markdown, { defines: [] }), (node) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type !== 'idRef' || start === undefined || end === undefined) return;
+    const id = map.get(node.value);
+    if (id !== undefined && RENUMBERED.has(prefixOf(node.value))) edits.push({ start, end, id });
+  });
+  let out = markdown;
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    out = `${out.slice(0, edit.start)}${edit.id}${out.slice(edit.end)}`;
+  return out;
 }

@@ -5,6 +5,7 @@ import {
   componentsOf,
   criterion,
   definitionsOf,
+  escapeIds,
   heading,
   idsIn,
   paragraph,
@@ -78,6 +79,13 @@ describe('parseDocument', () => {
     );
     expect(citedIds(tree)).toEqual(['FR-2']);
     expect(idsIn('Depends on T-1, T-2 and FR-3.1 (FR‑4).')).toEqual(['T-1', 'T-2', 'FR-3.1']);
+  });
+
+  it('escapes the IDs of user text so they read back as text', () => {
+    const escaped = escapeIds('Forms for T-1 visas and US-2, `T-3` kept');
+    expect(escaped).toBe('Forms for T\\-1 visas and US\\-2, `T-3` kept');
+    expect(citedIds(parseDocument(escaped))).toEqual([]);
+    expect(escapeIds(escaped)).toBe(escaped);
   });
 
   it('reads the plan’s columns into a task’s fields', () => {

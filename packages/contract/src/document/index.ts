@@ -15,7 +15,7 @@ import './types.ts';
 export * from './build.ts';
 export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';
-export { type ParseOptions, parseDocument } from './parse.ts';
+export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
 export { RENDER_OPTIONS, renderDocument } from './render.ts';
 export { leadingId } from './structure.ts';
 export * from './types.ts';

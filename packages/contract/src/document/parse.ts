@@ -149,3 +149,31 @@ export function parseDocument(markdown: string, options: ParseOptions = {}): Roo
     options.filename === undefined || documentRole(options.filename) === 'architecture';
   return structure(root, { owns, components });
 }
+
+/**
+ * A markdown fragment of user text (an idea's phrase, a name) with every ID in it escaped
+ * (`US-1` → `US\-1`): it renders the same, and reads back as text, never as an ID a
+ * revision would renumber or the trace would follow.
+ *
+ * @example
+ * escapeIds('Forms for T-1 visas, `T-2` kept'); // 'Forms for T\-1 visas, `T-2` kept'
+ */
+export function escapeIds(markdown: string): string {
+  // Most user text holds no hyphen before a digit, so has no ID to look for.
+  if (!/-\d/.test(markdown)) return markdown;
+  const hyphens: number[] = [];
+  const visit = (node: Nodes): void => {
+    const start = node.position?.start.offset;
+    if (node.type === 'idRef' && start !== undefined) hyphens.push(start + node.value.indexOf('-'));
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  const root = fromMarkdown(markdown, {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown(), escapes],
+  });
+  readIds({ source: markdown, lines: lineStarts(markdown) }, root);
+  visit(root);
+  let out = markdown;
+  for (const at of hyphens.sort((a, b) => b - a)) out = `${out.slice(0, at)}\\${out.slice(at)}`;
+  return out;
+}

@@ -71,6 +71,7 @@ describe('neutraliseMarkdown', () => {
 describe('inertText', () => {
   it('keeps no tag at all, and no scheme a later parse could make a link of', () => {
     expect(inertText('<b>vets</b> [x](javascript:alert(1))')).toBe('&lt;b>vets&lt;/b> x');
+    expect(inertText('Forms for T-1 visas, `T-2` kept')).toBe('Forms for T\\-1 visas, `T-2` kept');
     // A fragment that only opens a construct the document around it might close.
     expect(inertText('x](javascript:alert(1)')).toBe('x](javascript&#58;alert(1)');
     expect(inertText('<img src=x onerror=alert(1)')).toBe('&lt;img src=x onerror=alert(1)');

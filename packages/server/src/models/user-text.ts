@@ -8,6 +8,7 @@
  * GFM, as the trace reads documents), never with patterns over the text, so a fence, a tag or
  * a link is found as a renderer finds it.
  */
+import { escapeIds } from '@pgs/contract/document';
 import type { Definition, Link, Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -213,13 +214,14 @@ export function neutraliseMarkdown(markdown: string, options: { layout?: boolean
  * written in a document, in prose, a table cell or a heading: what it holds as markdown is
  * neutralised as a document's would be, no layout tag kept; then, because the text around it
  * may complete a construct the fragment only opens, no `<` is left to open a tag and no
- * script scheme to become a link target.
+ * script scheme to become a link target. An ID it quotes (`US-1`) is escaped (`US\-1`), so
+ * the document reads it as text: no revision renumbers it and the trace does not follow it.
  *
  * @example
  * inertText('<b>vets</b> [x](javascript:alert(1))'); // '&lt;b>vets&lt;/b> x'
  */
 export function inertText(text: string): string {
-  return defang(neutraliseMarkdown(text, { layout: false }).replaceAll('<', '&lt;'));
+  return escapeIds(defang(neutraliseMarkdown(text, { layout: false }).replaceAll('<', '&lt;')));
 }
 
 /** Whether a code node is a fence (``` or ~~~) rather than an indented block. */

@@ -78,7 +78,7 @@ function locate(reading: Reading, node: Text, id: string, from: number): number 
   return undefined;
 }
 
-/** A text node as text and `idRef` nodes, its escape marks removed. */
+/** A text node as text and `idRef` nodes, its escape marks removed, each where it is written. */
 function splitText(reading: Reading, node: Text): PhrasingContent[] {
   const matches = [...node.value.matchAll(ID_PATTERN)];
   const clean = (value: string) => value.replaceAll(ESCAPED, '');
@@ -87,20 +87,26 @@ function splitText(reading: Reading, node: Text): PhrasingContent[] {
   }
   const parts: PhrasingContent[] = [];
   let last = 0;
-  let searchFrom = node.position?.start.offset ?? 0;
+  // Where the source of the next piece starts, while every ID so far was found in the source.
+  let from: number | undefined = node.position?.start.offset;
+  const piece = (value: string, to: number | undefined) => {
+    if (value === '') return;
+    const text: Text = { type: 'text', value: clean(value) };
+    if (from !== undefined && to !== undefined)
+      text.position = { start: pointAt(reading, from), end: pointAt(reading, to) };
+    parts.push(text);
+  };
   for (const match of matches) {
-    if (match.index > last)
-      parts.push({ type: 'text', value: clean(node.value.slice(last, match.index)) });
+    const at = from === undefined ? undefined : locate(reading, node, match[0], from);
+    piece(node.value.slice(last, match.index), at);
     const ref: IdRef = { type: 'idRef', value: match[0] };
-    const at = locate(reading, node, match[0], searchFrom);
-    if (at !== undefined) {
+    if (at !== undefined)
       ref.position = { start: pointAt(reading, at), end: pointAt(reading, at + match[0].length) };
-      searchFrom = at + match[0].length;
-    }
     parts.push(ref);
+    from = at === undefined ? undefined : at + match[0].length;
     last = match.index + match[0].length;
   }
-  if (last < node.value.length) parts.push({ type: 'text', value: clean(node.value.slice(last)) });
+  piece(node.value.slice(last), node.position?.end.offset);
   return parts;
 }
 

@@ -2,9 +2,18 @@
  * The functional requirements of a generated requirements document, read for OpenSpec:
  * each `### FR-n <title> (Must)` group with its statement and its EARS criteria
  * (`**FR-n.m** WHEN … THE SYSTEM SHALL …`), and each group written back as an OpenSpec
- * requirement (`### Requirement:` with `#### Scenario:` blocks). Line-based, so the
- * statement keeps its markdown as written.
+ * requirement (`### Requirement:` with `#### Scenario:` blocks). Read from the document's
+ * tree (`@pgs/contract/document`); the statement and the criteria keep their markdown as
+ * written, cut from the source at the tree's positions.
  */
+import {
+  type Definition,
+  type FlowContent,
+  leadingId,
+  parseDocument,
+  requirementOf,
+} from '@pgs/contract/document';
+import type { Heading, ListItem, Nodes, Paragraph } from 'mdast';
 
 /** One acceptance criterion: `FR-3.2` and its sentence on one line. */
 export interface Criterion {
@@ -24,17 +33,104 @@ export interface RequirementGroup {
   criteria: Criterion[];
 }
 
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const GROUP = /^FR-(\d+)(?![.\d])\b(.*)$/;
 const PRIORITY = /\s*[([]\s*(must|should|could|won['’]?t)(?:\s+have)?\s*[)\]]\s*$/i;
-/** A list item's marker, and an ID in bold or plain, then its separator. */
-const CRITERION = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?(\*\*|__)?(FR-\d+\.\d+)\b[:.]?\1?[:.]?\s*(.*)$/;
+
+const startOf = (node: Nodes) => node.position?.start.offset ?? 0;
+const endOf = (node: Nodes) => node.position?.end.offset ?? 0;
+
+/** A criterion of the group `id` that a paragraph's line opens with, and the node carrying it. */
+function criterionLead(id: string, node: Nodes): string | undefined {
+  const lead = leadingId(node);
+  return lead?.includes('.') && requirementOf(lead) === id ? lead : undefined;
+}
+
+/**
+ * The criteria a paragraph holds: one per line opening with one of the group's criterion
+ * IDs (bold or plain), each running to the next such line; the lines before the first are
+ * statement. Undefined when no line opens with one.
+ */
+function criteriaIn(
+  id: string,
+  paragraph: Paragraph,
+  source: string,
+): { before: string; criteria: Criterion[] } | undefined {
+  const starts: { id: string; lead: Nodes }[] = [];
+  for (const child of paragraph.children) {
+    const found = criterionLead(id, child);
+    const at = startOf(child);
+    const lineStart = source.lastIndexOf('\n', at - 1) + 1;
+    const opensLine = child === paragraph.children[0] || source.slice(lineStart, at).trim() === '';
+    if (found && opensLine) starts.push({ id: found, lead: child });
+  }
+  const first = starts[0];
+  if (!first) return undefined;
+  const criteria = starts.map(({ id: criterion, lead }, index) => {
+    const next = starts[index + 1];
+    const text = source
+      .slice(endOf(lead), next ? startOf(next.lead) : endOf(paragraph))
+      .replace(/^[:.]?\s*/, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join(' ');
+    return { id: criterion, text };
+  });
+  return { before: source.slice(startOf(paragraph), startOf(first.lead)).trim(), criteria };
+}
+
+/** A group's blocks read into its statement (as written) and its criteria. */
+function readBody(
+  id: string,
+  blocks: readonly Nodes[],
+  source: string,
+): Pick<RequirementGroup, 'statement' | 'criteria'> {
+  const statement: string[] = [];
+  const criteria: Criterion[] = [];
+  const paragraphOf = (node: Nodes): Paragraph | undefined => {
+    if (node.type === 'paragraph') return node;
+    if ('form' in node && node.form === 'paragraph')
+      return { type: 'paragraph', children: node.children, position: node.position };
+    const first = 'children' in node ? node.children[0] : undefined;
+    return node.type === 'listItem' || ('form' in node && node.form === 'item')
+      ? first?.type === 'paragraph'
+        ? first
+        : undefined
+      : undefined;
+  };
+  for (const block of blocks) {
+    if (block.type === 'heading') continue;
+    if (block.type === 'requirement' && block.form === 'section') {
+      const inner = readBody(id, block.children.slice(1), source);
+      if (inner.statement !== '') statement.push(inner.statement);
+      criteria.push(...inner.criteria);
+      continue;
+    }
+    if (block.type === 'list') {
+      const rest: string[] = [];
+      for (const item of block.children as (ListItem | Definition)[]) {
+        const paragraph = paragraphOf(item);
+        const found = paragraph && criteriaIn(id, paragraph, source);
+        if (found && found.before === '') criteria.push(...found.criteria);
+        else rest.push(source.slice(startOf(item), endOf(item)));
+      }
+      if (rest.length > 0) statement.push(rest.join('\n'));
+      continue;
+    }
+    const paragraph = paragraphOf(block);
+    const found = paragraph && criteriaIn(id, paragraph, source);
+    if (!found) statement.push(source.slice(startOf(block), endOf(block)));
+    else {
+      if (found.before !== '') statement.push(found.before);
+      criteria.push(...found.criteria);
+    }
+  }
+  return { statement: statement.join('\n\n').trim(), criteria };
+}
 
 /**
  * A group's body lines, read into its statement and criteria: a line opening with one of
- * the group's criterion IDs starts a criterion, which runs to a blank line or the next
- * one; headings inside the group (`#### Acceptance criteria`) are dropped.
+ * the group's criterion IDs starts a criterion, which runs to the end of its paragraph or
+ * the next one; headings inside the group (`#### Acceptance criteria`) are dropped.
  *
  * @example
  * groupBody('FR-1', ['Lets teams share.', '', '**FR-1.1** WHEN … THE SYSTEM SHALL …']).criteria[0]?.id; // 'FR-1.1'
@@ -43,45 +139,26 @@ export function groupBody(
   id: string,
   lines: readonly string[],
 ): Pick<RequirementGroup, 'statement' | 'criteria'> {
-  const statement: string[] = [];
-  const criteria: Criterion[] = [];
-  let open: Criterion | undefined;
-  let fence: string | undefined;
-  for (const line of lines) {
-    const opening = FENCE.exec(line);
-    if (fence !== undefined || opening) {
-      if (opening && fence === undefined) fence = opening[1];
-      else if (opening && opening[1]![0] === fence![0] && opening[1]!.length >= fence!.length)
-        fence = undefined;
-      open = undefined;
-      statement.push(line);
-      continue;
-    }
-    const criterion = CRITERION.exec(line);
-    if (criterion && criterion[2]!.startsWith(`${id}.`)) {
-      open = { id: criterion[2]!, text: criterion[3]!.trim() };
-      criteria.push(open);
-      continue;
-    }
-    if (line.trim() === '') {
-      open = undefined;
-      statement.push('');
-      continue;
-    }
-    if (open) {
-      open.text = `${open.text} ${line.trim()}`.trim();
-      continue;
-    }
-    if (HEADING.test(line)) continue;
-    statement.push(line.trimEnd());
+  const source = lines.join('\n');
+  return readBody(id, parseDocument(source, { defines: ['FR'] }).children, source);
+}
+
+/** The heading's text after its ID, as written (markdown kept). */
+function headingRest(heading: Heading, source: string): string {
+  const lead = heading.children[0];
+  const last = heading.children.at(-1);
+  return lead && last ? source.slice(endOf(lead), endOf(last)) : '';
+}
+
+/** The outermost requirement groups written as headings of level 2 to 4, in order. */
+function groupsOf(nodes: readonly Nodes[], into: Definition[] = []): Definition[] {
+  for (const node of nodes) {
+    const heading = 'form' in node && node.form === 'section' ? node.children[0] : undefined;
+    const depth = heading?.type === 'heading' ? heading.depth : 0;
+    if (node.type === 'requirement' && depth >= 2 && depth <= 4) into.push(node);
+    else if ('children' in node) groupsOf(node.children as FlowContent[], into);
   }
-  return {
-    statement: statement
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
-    criteria,
-  };
+  return into;
 }
 
 /**
@@ -92,49 +169,23 @@ export function groupBody(
  * requirementGroups('### FR-2 Celebrate streaks (Must)\n\n**FR-2.1** WHEN …')[0]?.title; // 'Celebrate streaks'
  */
 export function requirementGroups(markdown: string): RequirementGroup[] {
-  const groups: RequirementGroup[] = [];
-  let current:
-    | { depth: number; head: Omit<RequirementGroup, 'statement' | 'criteria'> }
-    | undefined;
-  let body: string[] = [];
-  let fence: string | undefined;
-  const close = () => {
-    if (current) groups.push({ ...current.head, ...groupBody(current.head.id, body) });
-    current = undefined;
-    body = [];
-  };
-  for (const line of markdown.split(/\r?\n/)) {
-    const opening = FENCE.exec(line);
-    if (opening) {
-      if (fence === undefined) fence = opening[1];
-      else if (opening[1]![0] === fence[0] && opening[1]!.length >= fence.length) fence = undefined;
-    }
-    const heading = fence === undefined && !opening ? HEADING.exec(line) : null;
-    if (heading) {
-      const depth = heading[1]!.length;
-      const group = GROUP.exec(heading[2]!.replace(/\*\*|__/g, '').trim());
-      if (current && depth <= current.depth) close();
-      if (group && depth >= 2 && depth <= 4 && !current) {
-        const priority = PRIORITY.exec(group[2]!)?.[1];
-        const title = group[2]!
-          .replace(PRIORITY, '')
-          .replace(/^[\s:.,;|)\-–—]+/, '')
-          .trim();
-        current = {
-          depth,
-          head: {
-            id: `FR-${group[1]}`,
-            title,
-            ...(priority ? { priority: capitalise(priority) } : {}),
-          },
-        };
-        continue;
-      }
-    }
-    if (current) body.push(line);
-  }
-  close();
-  return groups;
+  const tree = parseDocument(markdown, { defines: ['FR'] });
+  return groupsOf(tree.children).map((group) => {
+    const [heading, ...body] = group.children as Nodes[];
+    const rest = heading?.type === 'heading' ? headingRest(heading, markdown) : '';
+    const priority = PRIORITY.exec(rest)?.[1];
+    const title = rest
+      .replace(PRIORITY, '')
+      .replace(/\*\*|__/g, '')
+      .replace(/^[\s:.,;|)\-–—]+/, '')
+      .trim();
+    return {
+      id: group.id,
+      title,
+      ...(priority ? { priority: capitalise(priority) } : {}),
+      ...readBody(group.id, body, markdown),
+    };
+  });
 }
 
 const capitalise = (word: string) =>

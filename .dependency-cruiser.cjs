@@ -17,7 +17,7 @@ const ROOT = `${SERVER}(main|runtime|app|banner)[.]ts$`;
 const TOP_LEVEL = `${SERVER}[^/]+[.]tsx?$`;
 const ROOM = `${SERVER}[^/]+/`;
 const EDGE = `${SERVER}api/`;
-const DOMAIN = `${SERVER}(projects|runs|export)/`;
+const DOMAIN = `${SERVER}(projects|runs|export|tasks)/`;
 const SERVICES = `${SERVER}(models|events|credits|queue|accounts|webhooks|limits|metrics)/`;
 const STORAGE = `${SERVER}storage/`;
 // The database drivers: node-postgres, PGlite, and drizzle's adapters over them (drizzle's

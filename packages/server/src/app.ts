@@ -27,6 +27,7 @@ import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
 import { revisionRoutes } from './api/routes/projects/revisions.ts';
+import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
 import { ProjectEventHub } from './events/hub.ts';
@@ -41,6 +42,7 @@ import { ProjectStatusReader } from './projects/status.ts';
 import { engineOf, type ModelSelector } from './runs/models.ts';
 import { TraceCache } from './runs/trace/project.ts';
 import type { Database } from './storage/db.ts';
+import { Tasks } from './tasks/service.ts';
 
 /** The time limits a config sets (an absent one keeps its default). */
 function definedOnly(config: AppDeps['config']): Partial<typeof HTTP_TIMEOUTS> {
@@ -258,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(documentRoutes, { statusReader, db: database.db, traces });
       await api.register(manageRoutes, { statusReader, projects, db: database.db });
       await api.register(revisionRoutes, { revisions, db: database.db, events, now });
+      await api.register(taskRoutes, { tasks: new Tasks(database.db, now) });
       await api.register(creditRoutes, { db: database.db });
       await api.register(webhookRoutes, {
         db: database.db,

@@ -5082,6 +5082,17 @@ export const openapiDocument = {
       },
       "Task": {
         "type": "object",
+        "description": "A task of the plan with its state.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/TaskFields"
+          }
+        ],
+        "unevaluatedProperties": false
+      },
+      "TaskFields": {
+        "type": "object",
+        "description": "The members of a task (Task and TaskDetail hold them).",
         "required": [
           "id",
           "title",
@@ -5096,7 +5107,6 @@ export const openapiDocument = {
           "lease",
           "updatedAt"
         ],
-        "additionalProperties": false,
         "properties": {
           "id": {
             "type": "string",
@@ -5235,9 +5245,10 @@ export const openapiDocument = {
         }
       },
       "TaskDetail": {
+        "description": "A task with its history (getTask, updateTask, renewTaskLease).",
         "allOf": [
           {
-            "$ref": "#/components/schemas/Task"
+            "$ref": "#/components/schemas/TaskFields"
           }
         ],
         "type": "object",

@@ -645,6 +645,17 @@ export const schemaBundle = {
     },
     "Task": {
       "type": "object",
+      "description": "A task of the plan with its state.",
+      "allOf": [
+        {
+          "$ref": "#/$defs/TaskFields"
+        }
+      ],
+      "unevaluatedProperties": false
+    },
+    "TaskFields": {
+      "type": "object",
+      "description": "The members of a task (Task and TaskDetail hold them).",
       "required": [
         "id",
         "title",
@@ -659,7 +670,6 @@ export const schemaBundle = {
         "lease",
         "updatedAt"
       ],
-      "additionalProperties": false,
       "properties": {
         "id": {
           "type": "string",
@@ -798,9 +808,10 @@ export const schemaBundle = {
       }
     },
     "TaskDetail": {
+      "description": "A task with its history (getTask, updateTask, renewTaskLease).",
       "allOf": [
         {
-          "$ref": "#/$defs/Task"
+          "$ref": "#/$defs/TaskFields"
         }
       ],
       "type": "object",

@@ -1075,7 +1075,10 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
-        Task: {
+        /** @description A task of the plan with its state. */
+        Task: components["schemas"]["TaskFields"];
+        /** @description The members of a task (Task and TaskDetail hold them). */
+        TaskFields: {
             /** @example T-3 */
             id: string;
             /** @description The plan's Task column. */
@@ -1112,9 +1115,10 @@ export interface components {
             assignee: string | null;
             note: string | null;
         };
+        /** @description A task with its history (getTask, updateTask, renewTaskLease). */
         TaskDetail: {
             history: components["schemas"]["TaskHistoryEntry"][];
-        } & components["schemas"]["Task"];
+        } & components["schemas"]["TaskFields"];
         TaskListResponse: {
             /** @constant */
             success: true;

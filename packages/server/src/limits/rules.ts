@@ -27,6 +27,11 @@ export const RATE_LIMIT_RULES = {
    * against the limit of the operation it stands for (docs/mcp.md).
    */
   mcp: { name: 'mcp', points: 300, durationSec: 60, window: '1 minute' },
+  /**
+   * Every task operation together (list, read, update, claim, renew, context), per API key:
+   * an agent's loop is a claim, a few renewals and an update per task.
+   */
+  tasks: { name: 'tasks', points: 300, durationSec: 60, window: '1 minute' },
   /** Every /webhook-endpoints operation together, per API key. */
   webhooks: { name: 'webhooks', points: 30, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */

@@ -21,6 +21,7 @@ import {
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import { syncTasks } from '../tasks/plan.ts';
 import {
   type AdmittedProject,
   admitProject,
@@ -254,6 +255,12 @@ export class Projects {
         reserved: row.creditsReserved,
         consumed,
       });
+      // The plan becomes live work in the same commit. A savepoint: should reading it fail,
+      // the project still completes, and the first task request reads the plan again (and
+      // answers the failure, logged).
+      await tx
+        .transaction((plan) => syncTasks(plan, projectId, 1, documents, new Date(now)))
+        .catch(() => undefined);
       await recordEvent(tx, projectId, 'project.completed', {
         status: 'completed',
         documentsGenerated: documents.length,

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import { startFuzzApp } from '../fuzz/fuzz-app.ts';
 import { bearer } from '../helpers/harness.ts';
+import { completedWithPlan, planDocument } from '../helpers/tasks.ts';
 
 /**
  * Issue 11 item 5, OWASP API1 (object-level) and API5 (function-level authorization): every
@@ -99,6 +100,45 @@ const [completed, , liveCompleted] = t.ownProjects as [string, string, string];
 const [endpoint] = t.ownEndpoints as [string];
 const [filename] = t.filenames as [string];
 
+/** The owner's project with a plan of three tasks, made for the first task case that needs it. */
+let planned: Promise<string> | undefined;
+const plannedProject = () => {
+  planned ??= completedWithPlan(fuzz.database, owner, [planDocument(3)]);
+  return planned;
+};
+const taskUrl = async (path = '') => `/api/v1/projects/${await plannedProject()}/tasks${path}`;
+
+/** A write to a task: strangers get 404 and change nothing; the owner's is answered `ownerStatus`. */
+async function taskWriteCase(
+  method: 'PATCH' | 'POST',
+  path: string,
+  body: unknown,
+  ownerStatus: number,
+) {
+  const url = await taskUrl(path);
+  const read = async () =>
+    (await call(owner, { method: 'GET', url: await taskUrl('/T-1') })).headers.etag;
+  const before = await read();
+  for (const stranger of [sameAccountOtherMode, otherAccount]) {
+    const res = await call(stranger, {
+      method,
+      url,
+      payload: JSON.stringify(body),
+      headers: { 'if-match': String(before) },
+    });
+    expect(res.statusCode, res.body).toBe(404);
+    expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+  }
+  expect(await read()).toBe(before);
+  const res = await call(owner, {
+    method,
+    url,
+    payload: JSON.stringify(body),
+    headers: { 'if-match': String(before) },
+  });
+  expect(res.statusCode, res.body).toBe(ownerStatus);
+}
+
 /** Per route (method and pattern): the cross-account and cross-mode case. */
 const CASES: Record<string, (method: string) => Promise<void>> = {
   'GET /api/v1/projects/:projectId': (m) => objectCase(m, `/api/v1/projects/${completed}`, 200),
@@ -118,6 +158,25 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     objectCase(m, `/api/v1/projects/${completed}/revisions/1`, 200),
   'GET /api/v1/projects/:projectId/revisions/:revision/diff': (m) =>
     objectCase(m, `/api/v1/projects/${completed}/revisions/1/diff`, 200),
+  'GET /api/v1/projects/:projectId/tasks': async (m) => objectCase(m, await taskUrl(), 200),
+  'GET /api/v1/projects/:projectId/tasks/:taskId': async (m) =>
+    objectCase(m, await taskUrl('/T-1'), 200),
+  'GET /api/v1/projects/:projectId/tasks/:taskId/context': async (m) =>
+    objectCase(m, await taskUrl('/T-1/context'), 200),
+  'PATCH /api/v1/projects/:projectId/tasks/:taskId': () =>
+    taskWriteCase('PATCH', '/T-1', { note: 'Seen by the owner only.' }, 200),
+  'POST /api/v1/projects/:projectId/tasks/next': () =>
+    taskWriteCase('POST', '/next', { agent: 'owner-agent' }, 200),
+  'POST /api/v1/projects/:projectId/tasks/:taskId/lease': async () => {
+    // The owner's agent holds a task (its claim answers it again if another case claimed).
+    const claimed = await call(owner, {
+      method: 'POST',
+      url: await taskUrl('/next'),
+      payload: JSON.stringify({ agent: 'lease-agent' }),
+    });
+    const task = json(claimed).data.task.id as string;
+    await taskWriteCase('POST', `/${task}/lease`, { agent: 'lease-agent' }, 200);
+  },
   'POST /api/v1/projects/:projectId/revisions': async () => {
     const url = `/api/v1/projects/${completed}/revisions`;
     const payload = JSON.stringify({ changeRequest: 'Drop the seed swaps' });

@@ -102,6 +102,7 @@ describe('every route is in the OpenAPI document', () => {
       endpointId: targets.ownEndpoints[0]!,
       accountId: targets.accounts[0]!,
       keyId: targets.spareKeyIds[0]!,
+      taskId: 'T-1',
     };
     // Valid bodies: Fastify validates the body before the query.
     const bodies: Record<string, unknown> = {
@@ -111,6 +112,9 @@ describe('every route is in the OpenAPI document', () => {
       adminCreateAccount: {},
       adminCreateKey: { mode: 'test', accountId: targets.accounts[0] },
       adminGrantCredits: { accountId: targets.accounts[0], mode: 'test', amount: 1 },
+      claimNextTask: { agent: 'probe' },
+      updateTask: { note: 'probe' },
+      renewTaskLease: { agent: 'probe' },
     };
     const problems: string[] = [];
     const before = await fuzz.snapshot();

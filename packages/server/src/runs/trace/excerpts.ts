@@ -30,6 +30,8 @@ interface Unit {
   ids: Set<string>;
   /** A paragraph ending in a colon: the code or list after it belongs to it. */
   introduces: boolean;
+  /** An item of a list a paragraph introduces: the paragraph's start. */
+  within?: number;
   /** The `###` part holding it: where it starts and its markdown. */
   part: { start: number; markdown: string } | undefined;
 }
@@ -71,6 +73,8 @@ export class DocumentExcerpts {
     const excerpts: Excerpt[] = [];
     for (const unit of this.#units) {
       if (![...unit.ids].some((id) => ids.has(id))) continue;
+      // Already given with the paragraph that introduces its list.
+      if (unit.within !== undefined && seen.has(unit.within)) continue;
       const whole = unit.part !== undefined && unit.part.markdown.length <= WHOLE_PART_CHARS;
       const piece = whole ? unit.part! : { start: unit.start, markdown: unit.markdown };
       if (seen.has(piece.start)) continue;
@@ -130,10 +134,18 @@ export class DocumentExcerpts {
         add(source.slice(startOf(node), end), leading(title), title);
       } else if ((node.type === 'code' || node.type === 'list') && previous?.introduces) {
         // "For example, to keep communities (FR-1.1):" introduces the block after it, and
-        // "How X (FR-1) travels:" the steps after it: one piece with it.
-        previous.markdown = `${previous.markdown}\n\n${slice(node).trim()}`;
-        if (node.type === 'list') for (const id of idsIn(plainText(node))) previous.ids.add(id);
-        previous.introduces = false;
+        // "How X (FR-1) travels:" the steps after it: one piece with it when it cites. Its
+        // items still cite on their own ("For reference:" and a list of everything).
+        const introducer = previous;
+        introducer.markdown = `${introducer.markdown}\n\n${slice(node).trim()}`;
+        introducer.introduces = false;
+        if (node.type === 'list') {
+          for (const item of node.children) {
+            add(slice(item), leading(plainText(item)), plainText(item), item);
+            previous!.within = introducer.start;
+          }
+          previous = introducer;
+        }
       } else if (node.type === 'list') {
         for (const item of node.children)
           add(slice(item), leading(plainText(item)), plainText(item), item);

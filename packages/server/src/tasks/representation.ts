@@ -1,0 +1,110 @@
+import type { components } from '@pgs/contract';
+import type { TaskHistoryRow, TaskRow } from '../storage/sql/tasks.ts';
+
+/** A task as the API answers it (the contract's `Task`). */
+export type Task = components['schemas']['Task'];
+/** A task with its history (`TaskDetail`). */
+export type TaskDetail = components['schemas']['TaskDetail'];
+export type TaskHistoryEntry = components['schemas']['TaskHistoryEntry'];
+
+/**
+ * A stored task as the contract's `Task`.
+ *
+ * @example
+ * taskOf(row).lease; // { agent: 'claude-1', expiresAt: '2026-…' } or null
+ */
+export function taskOf(row: TaskRow): Task {
+  return {
+    id: row.taskId,
+    title: row.title,
+    phase: row.phase,
+    requirements: row.requirements,
+    criteria: row.criteria,
+    dependsOn: row.dependsOn,
+    files: row.files,
+    estimate: row.estimate,
+    status: row.status,
+    assignee: row.assignee,
+    lease:
+      row.status === 'in_progress' && row.leaseAgent !== null && row.leaseExpiresAt !== null
+        ? { agent: row.leaseAgent, expiresAt: row.leaseExpiresAt.toISOString() }
+        : null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A history row as the contract's `TaskHistoryEntry`. */
+export function historyEntryOf(row: TaskHistoryRow): TaskHistoryEntry {
+  return {
+    at: row.at.toISOString(),
+    keyId: row.keyId,
+    agent: row.agent,
+    from: row.fromStatus,
+    to: row.toStatus,
+    assignee: row.assignee,
+    note: row.note,
+  };
+}
+
+/**
+ * A task's ETag: its version, which every change moves on (a lease renewed or expired too).
+ *
+ * @example
+ * taskEtag(row); // '"v3"'
+ */
+export const taskEtag = (row: Pick<TaskRow, 'version'>) => `"v${row.version}"`;
+
+const CSV_COLUMNS = [
+  'id',
+  'title',
+  'phase',
+  'status',
+  'assignee',
+  'requirements',
+  'criteria',
+  'dependsOn',
+  'files',
+  'estimate',
+  'leaseAgent',
+  'leaseExpiresAt',
+  'updatedAt',
+] as const;
+
+/**
+ * A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break. A
+ * field a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is prefixed with `'`
+ * (OWASP's CSV injection advice): a plan's titles are a model's words.
+ */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * Tasks as CSV for import into another tracker: a header line, then one line per task, lists
+ * joined with spaces, CRLF line ends.
+ *
+ * @example
+ * tasksCsv([task]).split('\r\n')[0]; // 'id,title,phase,status,…'
+ */
+export function tasksCsv(tasks: readonly Task[]): string {
+  const lines = tasks.map((task) => {
+    const values: Record<(typeof CSV_COLUMNS)[number], string> = {
+      id: task.id,
+      title: task.title,
+      phase: task.phase,
+      status: task.status,
+      assignee: task.assignee ?? '',
+      requirements: task.requirements.join(' '),
+      criteria: task.criteria.join(' '),
+      dependsOn: task.dependsOn.join(' '),
+      files: task.files.join(' '),
+      estimate: task.estimate ?? '',
+      leaseAgent: task.lease?.agent ?? '',
+      leaseExpiresAt: task.lease?.expiresAt ?? '',
+      updatedAt: task.updatedAt,
+    };
+    return CSV_COLUMNS.map((column) => csvField(values[column])).join(',');
+  });
+  return `${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
+}

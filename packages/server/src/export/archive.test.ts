@@ -73,6 +73,12 @@ describe('demoteHeadings', () => {
       'Text # not a heading',
     ]);
   });
+
+  it('moves the headings the document tree reads, in a list or a quote too, and no setext one', () => {
+    expect(demoteHeadings('- # In a list\n\n> ## Quoted\n\nSetext\n===\n\n## Closed ##\n')).toBe(
+      '- ## In a list\n\n> ### Quoted\n\nSetext\n===\n\n### Closed ##\n',
+    );
+  });
 });
 
 describe('archiveEntries', () => {

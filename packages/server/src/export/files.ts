@@ -4,6 +4,7 @@
  * another file's title.
  */
 import type { ProjectType } from '@pgs/contract';
+import { parseDocument, visit } from '@pgs/contract/document';
 import { CODEBASE_OVERVIEW_KIND, type DocumentKind, documentPlan } from '../runs/catalogue.ts';
 
 /** One file of an archive: its path inside the zip and its text. */
@@ -21,29 +22,25 @@ export function safeFilename(filename: string): string {
 export const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 /**
- * The markdown with every ATX heading one level down (`#` → `##`), outside fenced code
- * blocks; a level-6 heading stays level 6. Used to put a document under a combined file's
- * title.
+ * The markdown with every ATX heading one level down (`#` → `##`), code blocks untouched; a
+ * level-6 heading stays level 6. Used to put a document under a combined file's title. The
+ * headings are the document tree's (`@pgs/contract/document`); the text is edited at their
+ * positions, so everything else stays as written.
  *
  * @example
  * demoteHeadings('# Title\n\n## Part'); // '## Title\n\n### Part'
  */
 export function demoteHeadings(markdown: string): string {
-  let fence: string | undefined;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const opening = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (opening) {
-        const marker = opening[1]!;
-        if (fence === undefined) fence = marker;
-        else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-        return line;
-      }
-      if (fence !== undefined) return line;
-      return line.replace(/^( {0,3})(#{1,5})(?=[ \t]|$)/, '$1#$2');
-    })
-    .join('\n');
+  const marks: number[] = [];
+  visit(parseDocument(markdown, { defines: [] }), (node) => {
+    const start = node.position?.start.offset;
+    // A setext heading (`Title` over `===`) has no marks to add to.
+    if (node.type === 'heading' && node.depth < 6 && start !== undefined && markdown[start] === '#')
+      marks.push(start);
+  });
+  let out = markdown;
+  for (const at of marks.reverse()) out = `${out.slice(0, at)}#${out.slice(at)}`;
+  return out;
 }
 
 /**

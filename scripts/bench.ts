@@ -10,6 +10,8 @@
  *   50 projects at once.
  * - watchers: 10,000 long-polls, then 10,000 event streams, open on one API process,
  *   clients in another: RSS, and how soon the project's end reaches them all.
+ * - tasks: one project per type on the offline engine; every task's context pack in tokens
+ *   against the whole project's documents (aim: median ≤ 2,000); see scripts/bench-tasks.ts.
  * - `--scale-out` (only this group, never by default): two API processes and two workers on
  *   PostgreSQL and Redis, 200 projects in a burst; see scripts/bench-scale-out.ts.
  * - `--quality` (only this group, never by default): the twelve ideas of reading.ideas.ts
@@ -26,7 +28,7 @@
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds per status case, the median ratio and its spread printed; default 5),
- * BENCH_ONLY=status,pickup,workflow,watchers (groups to run; default all), BENCH_AI_LATENCY_MS (the
+ * BENCH_ONLY=status,pickup,workflow,watchers,tasks (groups to run; default all), BENCH_AI_LATENCY_MS (the
  * fake provider's answer time in the workflow group, default 1000), BENCH_DATABASE_URL
  * (PostgreSQL for the pickup group; default the test server's 127.0.0.1:5432/test).
  */
@@ -51,6 +53,7 @@ import { pickupBench } from './bench-pickup.ts';
 import { qualityBench } from './bench-quality.ts';
 import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
 import { statusBench } from './bench-status.ts';
+import { tasksBench } from './bench-tasks.ts';
 import { watchersBench } from './bench-watchers.ts';
 
 async function createAndWait(
@@ -173,6 +176,7 @@ const GROUPS = {
   pickup: pickupBench,
   workflow: workflowBench,
   watchers: watchersBench,
+  tasks: tasksBench,
 } as const;
 
 async function main() {

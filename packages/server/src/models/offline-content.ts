@@ -3,6 +3,8 @@
  * deterministically from the idea and the settled definition. The offline model
  * (`offline-model.ts`) wraps these in the AI SDK's model interface.
  */
+import { citedIds, parseDocument, root } from '@pgs/contract/document';
+import type { RootContent } from 'mdast';
 import type { GenerationContext, ProjectDefinition, RequirementSlot } from './context.ts';
 import { defineProject as define } from './offline/define.ts';
 import { type Facts, factsFor, type SectionWriter } from './offline/facts.ts';
@@ -161,25 +163,33 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
   return `${markdown}\n`;
 }
 
-/** An ID a document defines or cites (`FR-2`, `FR-2.1`, `US-3`, `T-7`, `G-1`…). */
-const ID_MENTION = /\b(?:FR|NFR|US|T|G|R|A|Q)-\d+/;
-
 /**
  * A section as a brief document has it (`detail: brief`): its first block, then only the
  * blocks that carry structure or IDs (headings, tables, code, anything naming an ID), so
  * every ID, criterion, story and task stays and the prose around them goes. The offline
- * engine says nothing the idea does not give, so `deep` writes what `standard` does.
+ * engine says nothing the idea does not give, so `deep` writes what `standard` does. A block
+ * is a run of the tree's blocks with no blank line between them, cut from the text as written.
  */
 function condensed(body: string): string {
-  // Blocks are split at blank lines, except inside a fenced code block (a diagram, a schema).
-  const parts: string[] = [];
-  let fenced = false;
-  for (const block of body.split(/\n{2,}/)) {
-    if (fenced) parts[parts.length - 1] += `\n\n${block}`;
-    else parts.push(block);
-    if (((block.match(/^```/gm) ?? []).length & 1) === 1) fenced = !fenced;
+  const groups: RootContent[][] = [];
+  let end: number | undefined;
+  for (const child of parseDocument(body, { defines: [] }).children) {
+    const start = child.position?.start.offset ?? 0;
+    const previous = groups.at(-1);
+    // A blank line between two blocks parts them.
+    if (previous && end !== undefined && body.slice(end, start).split('\n').length <= 2)
+      previous.push(child);
+    else groups.push([child]);
+    end = child.position?.end.offset;
   }
-  return parts
-    .filter((block, index) => index === 0 || /^(?:#|\||```)/.test(block) || ID_MENTION.test(block))
+  const structural = (node: RootContent | undefined) =>
+    node?.type === 'heading' || node?.type === 'table' || node?.type === 'code';
+  return groups
+    .filter(
+      (group, index) => index === 0 || structural(group[0]) || citedIds(root(group)).length > 0,
+    )
+    .map((group) =>
+      body.slice(group[0]?.position?.start.offset ?? 0, group.at(-1)?.position?.end.offset ?? 0),
+    )
     .join('\n\n');
 }

@@ -24,6 +24,7 @@ const REFUSED = [
 const NOT_SINGLE_LINE: Record<string, string> = {
   idea: 'multi-line prose',
   changeRequest: 'multi-line prose',
+  note: "multi-line prose: a task's note (updateTask), kept in its history",
   content: "a repository file's text",
   path: 'a repository path: the digest path rules refuse control characters (repository/rules.ts)',
 };

@@ -16,7 +16,7 @@ export * from './build.ts';
 export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
-export { RENDER_OPTIONS, renderDocument } from './render.ts';
+export { cellMarkdown, RENDER_OPTIONS, renderDocument } from './render.ts';
 export { leadingId } from './structure.ts';
 export * from './types.ts';
 export * from './walk.ts';

@@ -100,3 +100,28 @@ export const RENDER_OPTIONS: Options = {
 export function renderDocument(tree: Root): string {
   return toMarkdown(tree, RENDER_OPTIONS);
 }
+
+/**
+ * A markdown fragment written into a table cell by a writer that still builds text (the
+ * offline engine, until it builds trees): its line breaks become spaces and each pipe not
+ * already escaped is escaped (`a | b` → `a \| b`), so the cell reads back as the same
+ * content, code spans included. A tree built with `table()` needs none of this.
+ *
+ * @example
+ * cellMarkdown('TCP | UDP `a|b`'); // 'TCP \| UDP `a\|b`'
+ */
+export function cellMarkdown(fragment: string): string {
+  let out = '';
+  let backslashes = 0;
+  for (const char of fragment) {
+    if (char === '\n' || char === '\r') {
+      if (char === '\n') out += ' ';
+      backslashes = 0;
+      continue;
+    }
+    if (char === '|' && backslashes % 2 === 0) out += '\\';
+    out += char;
+    backslashes = char === '\\' ? backslashes + 1 : 0;
+  }
+  return out;
+}

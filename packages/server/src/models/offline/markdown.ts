@@ -1,4 +1,8 @@
-/** Small markdown builders for the offline writers. */
+/**
+ * Small markdown builders for the offline writers, until they build document trees
+ * (`@pgs/contract/document`) directly.
+ */
+import { cellMarkdown } from '@pgs/contract/document';
 
 /** Paragraphs separated by blank lines; empty entries are dropped. */
 export function blocks(...parts: (string | false | undefined)[]): string {
@@ -15,8 +19,15 @@ export function numbered(items: readonly string[]): string {
   return items.map((item, index) => `${index + 1}. ${item}`).join('\n');
 }
 
+/**
+ * A table of markdown cells. A pipe in a cell is escaped (`\|`) and reads as a pipe, where it
+ * used to become a slash (`cellMarkdown` of the document model).
+ *
+ * @example
+ * table(['Name', 'Use'], [['TCP | UDP', 'transport']]); // '| Name | Use |\n| --- | --- |\n| TCP \\| UDP | transport |'
+ */
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const cell = (text: string) => text.replace(/\|/g, '/').replace(/\n/g, ' ');
+  const cell = cellMarkdown;
   return [
     `| ${headers.map(cell).join(' | ')} |`,
     `| ${headers.map(() => '---').join(' | ')} |`,

@@ -3,29 +3,29 @@
  * previous version unless the deltas retire it, never brings a retired ID back, and leaves
  * the text of every requirement the deltas do not touch exactly as it was.
  */
+import { parseDocument as parseTree, visit } from '@pgs/contract/document';
 import type { RequirementDelta } from '../models/deltas.ts';
 import type { Finding } from './gate.ts';
 import { parseDocument, requirementOf, type TraceNode } from './trace/index.ts';
 
 const list = (ids: readonly string[]) => ids.join(', ');
 
-/** A requirement group's block: from its definition to the next group's (or the section's end). */
+/**
+ * Each requirement group's block as written: the document tree's requirement section (its
+ * `FR-n` heading, level 2 to 4, and what it heads, up to the next heading as high).
+ */
 function requirementBlocks(content: string): Map<string, string> {
-  const lines = content.split('\n');
   const blocks = new Map<string, string>();
-  const starts = [...lines.entries()]
-    .map(([i, line]) => ({ i, id: /^#{2,4}\s+(FR-\d+)\b/.exec(line)?.[1] }))
-    .filter((start): start is { i: number; id: string } => start.id !== undefined);
-  for (const [k, start] of starts.entries()) {
-    let end = starts[k + 1]?.i ?? lines.length;
-    for (let j = start.i + 1; j < end; j++) {
-      if (/^#{1,2}\s/.test(lines[j]!)) {
-        end = j;
-        break;
-      }
-    }
-    blocks.set(start.id, lines.slice(start.i, end).join('\n').trim());
-  }
+  visit(parseTree(content, { defines: ['FR'] }), (node) => {
+    if (node.type !== 'requirement' || node.form !== 'section') return;
+    const heading = node.children[0];
+    const depth = heading?.type === 'heading' ? heading.depth : 0;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (depth < 2 || depth > 4 || start === undefined || end === undefined) return;
+    if (!blocks.has(node.id)) blocks.set(node.id, content.slice(start, end).trim());
+    return false;
+  });
   return blocks;
 }
 

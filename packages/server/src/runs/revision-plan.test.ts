@@ -247,6 +247,10 @@ describe('the gate’s revision rules', () => {
     ]);
   });
 
+  it('reads requirement blocks from the document tree, not from a code block', () => {
+    expect(check(`${withoutFr2}\n\n\`\`\`md\n### FR-1 An example, reworded\n\`\`\`\n`)).toEqual([]);
+  });
+
   it('finds a removed ID brought back', () => {
     expect(check(REQUIREMENTS)).toContain('id-reused');
     expect(check(`${withoutFr2}\n### FR-5 Old (Could)\n`, ['FR-5'])).toContain('id-reused');

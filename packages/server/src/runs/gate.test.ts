@@ -47,6 +47,15 @@ describe('checkDocument', () => {
     expect(finding!.message).toContain('"Security"');
   });
 
+  it('reads sections from the document tree: a heading inside a code block is none', () => {
+    const [finding] = checkDocument({
+      ...base,
+      content: good.replace('## Security:', '```md\n## Security\n```'),
+    });
+    expect(finding).toMatchObject({ rule: 'missing-section' });
+    expect(finding!.message).toContain('"Security"');
+  });
+
   it.each([
     ['TODO: pick a queue', 'TODO'],
     ['Retention is TBD.', 'TBD'],

@@ -4,6 +4,8 @@
  * graph, the substance (docs/trace.md); critical and high findings go back to the model
  * once for a repair, and whatever remains is recorded in the document's provenance.
  */
+import { parseDocument as parseTree, visit } from '@pgs/contract/document';
+import { toString as plainText } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
 import { inertText } from '../models/user-text.ts';
 import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
@@ -67,9 +69,24 @@ const normal = (heading: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Text outside fenced code blocks: placeholders in a code sample (`<your-token>`) are fine there. */
-function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+/**
+ * What the gate reads of a document's tree: its `##` headings, and its text outside fenced
+ * code blocks (placeholders in a code sample, `<your-token>`, are fine there).
+ */
+function outline(markdown: string): { headings: Set<string>; prose: string } {
+  const headings = new Set<string>();
+  const fences: { start: number; end: number }[] = [];
+  visit(parseTree(markdown, { defines: [] }), (node) => {
+    if (node.type === 'heading' && node.depth === 2) headings.add(normal(plainText(node)));
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type === 'code' && !node.data?.indented && start !== undefined && end !== undefined)
+      fences.push({ start, end });
+  });
+  let prose = markdown;
+  for (const fence of fences.reverse())
+    prose = `${prose.slice(0, fence.start)}${prose.slice(fence.end)}`;
+  return { headings, prose };
 }
 
 /**
@@ -85,9 +102,7 @@ export function checkDocument(input: GateInput): Finding[] {
   }
   const findings: Finding[] = [];
 
-  const headings = new Set(
-    [...content.matchAll(/^##[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)].map((m) => normal(m[1]!)),
-  );
+  const { headings, prose } = outline(content);
   const missing = input.sections.filter((section) => !headings.has(normal(section)));
   if (missing.length > 0) {
     findings.push({
@@ -97,7 +112,7 @@ export function checkDocument(input: GateInput): Finding[] {
     });
   }
 
-  const text = prose(content);
+  const text = prose;
   for (const [pattern, label] of PLACEHOLDERS) {
     const match = pattern.exec(text);
     if (match) {

@@ -188,7 +188,7 @@ describe('parseDocument(renderDocument(tree))', () => {
         const markdown = renderDocument(tree);
         expect(withoutPositions(parseDocument(markdown))).toEqual(withoutPositions(tree));
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 });

@@ -43,6 +43,8 @@ export type { components, operations, paths } from './generated/types.ts';
 export { patternRule, SINGLE_LINE_PATTERN, SINGLE_LINE_RULE } from './single-line.ts';
 /** The archive's file name rule: `projectSlug('Café Compost Circle!')` is `'cafe-compost-circle'`. */
 export { MAX_SLUG_LENGTH, projectSlug } from './slug.ts';
+/** A task's context pack as markdown, as every side shows it: `taskContextMarkdown(pack)`. */
+export { taskContextMarkdown } from './tasks.ts';
 
 type Schemas = components['schemas'];
 
@@ -134,6 +136,32 @@ export type TraceRequirementCoverage = TraceCoverage['requirements'][number];
 export type TraceFinding = Schemas['TraceFinding'];
 /** A finding's severity: `'critical' | 'high' | 'medium' | 'low'`. */
 export type TraceSeverity = TraceFinding['severity'];
+/** A task of a project's plan with its state (docs/tasks.md): `{ id: 'T-3', title, status, lease, … }`. */
+export type Task = Schemas['Task'];
+/** A task with its history, as getTask, updateTask and renewTaskLease answer it. */
+export type TaskDetail = Schemas['TaskDetail'];
+/** One change of a task: who (`keyId`, `agent`), when, `from`, `to`, `assignee`, `note`. */
+export type TaskHistoryEntry = Schemas['TaskHistoryEntry'];
+/** A task's state: `'todo' | 'in_progress' | 'blocked' | 'done' | 'obsolete'`. */
+export type TaskStatus = Schemas['TaskStatus'];
+/** The agent holding a task and until when: `{ agent, expiresAt }`. */
+export type TaskLease = Schemas['TaskLease'];
+/** What a task needs to be done: criteria, stories, design pieces, files, dependencies, constraints. */
+export type TaskContext = Schemas['TaskContext'];
+/** Body of `PATCH …/tasks/{taskId}`: `{ status?, assignee?, note? }`. */
+export type UpdateTaskRequest = Schemas['UpdateTaskRequest'];
+/** Body of `POST …/tasks/next`: `{ agent, leaseSeconds? }`. */
+export type ClaimTaskRequest = Schemas['ClaimTaskRequest'];
+/** Body of `POST …/tasks/{taskId}/lease`: `{ agent, leaseSeconds? }`. */
+export type RenewLeaseRequest = Schemas['RenewLeaseRequest'];
+/** Body of a 200 from `GET …/tasks`: `{ success, data: Task[] }`, in plan order. */
+export type TaskListResponse = Schemas['TaskListResponse'];
+/** Body of a 200 from getTask, updateTask and renewTaskLease: `{ success, data: TaskDetail }`. */
+export type TaskResponse = Schemas['TaskResponse'];
+/** Body of a 200 from `POST …/tasks/next`: `{ success, data: { task, context } }`. */
+export type ClaimedTaskResponse = Schemas['ClaimedTaskResponse'];
+/** Body of a 200 from getTaskContext: `{ success, data: TaskContext }`. */
+export type TaskContextResponse = Schemas['TaskContextResponse'];
 /** The mode of a key, its projects and its credits: `'live' | 'test'`. */
 export type Mode = Schemas['Mode'];
 /** The type of a generated project: `'web' | 'mobile' | 'mcp'`. */
@@ -227,6 +255,8 @@ export const PROJECT_STATES = [
   schemas.ProjectCompleted.properties.status.const,
   schemas.ProjectFailed.properties.status.const,
 ] as const satisfies readonly ProjectState[];
+/** Every task status, in the contract's order: `['todo', 'in_progress', 'blocked', 'done', 'obsolete']`. */
+export const TASK_STATUSES = schemas.TaskStatus.enum satisfies readonly TaskStatus[];
 /** Every diff format, the default first: `['diff', 'json']`. */
 export const DIFF_FORMATS = openapiDocument.components.parameters.DiffFormat.schema
   .enum satisfies readonly DiffFormat[];

@@ -1,5 +1,6 @@
 /**
- * A task's context pack (issue 30, item 3): what a person or an agent needs to do one task,
+ * A task's context pack (issue 30, item 3; rendered as markdown by the contract's
+ * `taskContextMarkdown`): what a person or an agent needs to do one task,
  * cut from the project's documents along the trace (the criteria it implements, the stories
  * and design pieces citing them, the constraints every task keeps) plus what the work so far
  * says (its dependencies' status and notes), and nothing else: not the whole documents.
@@ -109,63 +110,4 @@ export class SourcesCache {
     }
     return sources;
   }
-}
-
-/**
- * The pack as one markdown document, for `Accept: text/markdown`: the same parts in the
- * same order, each piece in the documents' own words.
- *
- * @example
- * contextMarkdown(pack).split('\n')[0]; // '# T-4 Build "Keep communities" until T-3 passes'
- */
-export function contextMarkdown(pack: TaskContext): string {
-  const { task } = pack;
-  const facts = [
-    `Phase: ${task.phase || 'none'}`,
-    `Status: ${task.status}`,
-    `Implements: ${task.requirements.join(', ') || 'nothing named'}`,
-    `Depends on: ${task.dependsOn.join(', ') || 'nothing'}`,
-  ];
-  const part = (title: string, body: string[]) =>
-    body.length === 0 ? [] : [`## ${title}`, ...body];
-  return `${[
-    `# ${task.id} ${task.title}`,
-    facts.join(' · '),
-    ...part(
-      'Acceptance criteria',
-      pack.criteria.map((c) => c.markdown),
-    ),
-    ...part(
-      'Stories',
-      pack.stories.map((s) => s.markdown),
-    ),
-    ...part(
-      'Design',
-      pack.design.map(
-        (d) =>
-          `From ${d.document}, ${[d.section, d.subsection].filter(Boolean).join(' › ')}:\n\n${d.markdown}`,
-      ),
-    ),
-    ...part(
-      'Files',
-      pack.files.length === 0 ? [] : [pack.files.map((f) => `- \`${f}\``).join('\n')],
-    ),
-    ...part(
-      'Dependencies',
-      pack.dependencies.length === 0
-        ? []
-        : [
-            pack.dependencies
-              .map(
-                (d) =>
-                  `- ${d.id} ${d.title} (${d.status})${d.notes.map((n) => `\n  - ${n}`).join('')}`,
-              )
-              .join('\n'),
-          ],
-    ),
-    ...part(
-      'Constraints',
-      pack.constraints.map((c) => c.markdown),
-    ),
-  ].join('\n\n')}\n`;
 }

@@ -1,7 +1,6 @@
-import { openapiDocument, schemaRef } from '@pgs/contract';
+import { openapiDocument, schemaRef, taskContextMarkdown } from '@pgs/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TaskFilter } from '../../../storage/sql/tasks.ts';
-import { contextMarkdown } from '../../../tasks/context.ts';
 import { tasksCsv } from '../../../tasks/representation.ts';
 import type {
   ClaimTaskRequest,
@@ -206,7 +205,7 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'Authorization, Accept');
       if (prefersMarkdown(request.headers.accept)) {
-        return reply.type('text/markdown; charset=utf-8').send(contextMarkdown(pack));
+        return reply.type('text/markdown; charset=utf-8').send(taskContextMarkdown(pack));
       }
       return reply.type('application/json; charset=utf-8').send({ success: true, data: pack });
     },

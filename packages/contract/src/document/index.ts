@@ -17,6 +17,25 @@ export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
 export { cellMarkdown, RENDER_OPTIONS, renderDocument } from './render.ts';
+export {
+  applyIds,
+  type Cited,
+  citedGroups,
+  droppedIds,
+  type Keyed,
+  type KeyedItems,
+  renumber,
+  stableIdsOf,
+  storyTaskKeys,
+} from './stable-ids.ts';
 export { leadingId } from './structure.ts';
 export * from './types.ts';
+export {
+  clauseKey,
+  inertJson,
+  inertText,
+  neutraliseMarkdown,
+  proseOf,
+  stripControls,
+} from './user-text.ts';
 export * from './walk.ts';

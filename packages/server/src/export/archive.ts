@@ -6,8 +6,8 @@ import {
   type ProjectType,
   projectSlug,
 } from '@pgs/contract';
+import { inertJson, neutraliseMarkdown } from '@pgs/contract/document';
 import { Zip, ZipDeflate } from 'fflate';
-import { inertJson, neutraliseMarkdown } from '../models/user-text.ts';
 import { changelog, type RevisionRecord } from './changelog.ts';
 import {
   type ArchiveEntry,

@@ -3,8 +3,9 @@
  * revision, newest first, with the change request, the requirement deltas and the
  * documents each revision rewrote (docs/revisions.md).
  */
+
+import { inertText } from '@pgs/contract/document';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { inertText } from '../models/user-text.ts';
 
 /** One completed revision, as the archive needs it. */
 export interface RevisionRecord {

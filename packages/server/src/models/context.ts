@@ -1,156 +1,34 @@
-import type { ProjectType } from '@pgs/contract';
-import type { RequirementDelta, RequirementRef } from './deltas.ts';
-import type { RepositorySource } from './offline/codebase/types.ts';
-
 /**
- * What the first stage settles about a project: the contract's name, description, type
- * and questionnaire (its three named members and the further ones PGS fills).
+ * The context of a generation call as the prompts carry it: the JSON blocks a model reads the
+ * project's facts from (`<pgs-context>`, `<pgs-task>`) and the codebase digest's block
+ * (`<pgs-repository>`). The types are the contract's (`@pgs/contract/generation`), which the
+ * offline engine takes as they are; re-exported here for the rooms that render prompts.
  */
-export interface ProjectDefinition {
-  name: string;
-  description: string;
-  type: ProjectType;
-  questionnaire: {
-    targetAudience: string;
-    monetization: string;
-    techStack: string[];
-    platforms: string[];
-    coreFeatures: string[];
-    constraints: string[];
-    successMetrics: string[];
-    /**
-     * Each capability, qualifier and number the idea states, and the core feature that
-     * carries it (docs/document-formats.md). Absent on definitions made before these members.
-     */
-    ideaCoverage?: IdeaTerm[];
-    /** The things the product stores or manipulates. */
-    keyEntities?: string[];
-    /** External services the idea names or clearly implies. */
-    integrations?: Integration[];
-    /** What the first release deliberately does not do. */
-    nonGoals?: string[];
-    /** Facts the idea leaves unknown, each with the default chosen (the brief's `A-n`). */
-    assumptions?: string[];
-    /** Questions only the client can answer, with why they matter (the brief's `Q-n`). */
-    openQuestions?: string[];
-  };
-}
+import type {
+  DocumentContext,
+  GenerationContext,
+  RepositorySource,
+} from '@pgs/contract/generation';
 
-/** A term of the idea (as written) and the core feature that carries it. */
-export interface IdeaTerm {
-  term: string;
-  feature: string;
-}
-
-/** An external service and what the product uses it for. */
-export interface Integration {
-  name: string;
-  purpose: string;
-}
-
-/** A document the workflow asks for. */
-export interface DocumentRequest {
-  kind: string;
-  title: string;
-  filename: string;
-  stage: string;
-  sections: readonly string[];
-}
-
-/** An earlier document a later one builds on (its full text travels in the prompt). */
-export interface RelatedDocument {
-  kind: string;
-  title: string;
-}
-
-/**
- * Everything a generation call is about. The prompts render it as a JSON block (a real
- * model reads it with the prose around it); the offline engine reads it back.
- */
-export type GenerationContext =
-  | {
-      task: 'definition';
-      idea: string;
-      /** The type the request asked for; absent, the model chooses. */
-      type?: ProjectType;
-      requestedName?: string;
-      /** The codebase a grounded project changes, as its prompt carries it. */
-      repository?: RepositorySource;
-    }
-  | {
-      task: 'document';
-      idea: string;
-      definition: ProjectDefinition;
-      document: DocumentRequest;
-      related: RelatedDocument[];
-      /** How much the document says; absent means `standard`. */
-      detail?: 'brief' | 'standard' | 'deep';
-      /** The codebase a grounded project changes, as its prompt carries it. */
-      repository?: RepositorySource;
-    }
-  | ImpactContext
-  | RevisionContext;
-
-/**
- * A revision's first step: the change request read against the requirements of the
- * revision it changes, answered with requirement deltas (docs/revisions.md).
- */
-export interface ImpactContext {
-  task: 'impact';
-  idea: string;
-  changeRequest: string;
-  definition: ProjectDefinition;
-  /** The requirement groups (`FR-n`) of the revision being changed, with their titles. */
-  requirements: RequirementRef[];
-  /** The number an ADDED requirement takes first (above every ID ever used). */
-  nextNumber: number;
-}
-
-/**
- * A slot of the requirement register: the ID and priority of the requirement group that a
- * core feature (same index in `questionnaire.coreFeatures`) became. It keeps IDs and
- * priorities stable when features are added or removed.
- */
-export interface RequirementSlot {
-  id: string;
-  priority: 'Must' | 'Should' | 'Could';
-}
-
-/** The stories and tasks of the revision being changed, each with what it is about. */
-export interface StableIds {
-  /** `US-n` with its key (the requirement groups it cites, and its rank among those citing them). */
-  stories: { id: string; key: string }[];
-  tasks: { id: string; key: string }[];
-  /** Every ID removed by any revision so far: never given out again. */
-  retired: string[];
-}
-
-/**
- * Rewriting one document for a revision: its previous version, the deltas, and the
- * definition with the deltas applied (`register` parallel to its core features).
- */
-export interface RevisionContext {
-  task: 'revision';
-  idea: string;
-  definition: ProjectDefinition;
-  register: RequirementSlot[];
-  document: DocumentRequest;
-  related: RelatedDocument[];
-  deltas: RequirementDelta[];
-  /** The document as the revision being changed holds it. */
-  previous: string;
-  ids: StableIds;
-  /** The codebase a grounded project changes, as the revision's prompt carries it. */
-  repository?: RepositorySource;
-}
+export type {
+  DefinitionContext,
+  DocumentContext,
+  DocumentRequest,
+  GenerationContext,
+  IdeaTerm,
+  ImpactContext,
+  Integration,
+  ProjectDefinition,
+  RelatedDocument,
+  RequirementSlot,
+  RevisionContext,
+  StableIds,
+} from '@pgs/contract/generation';
 
 const OPEN = '<pgs-context>';
 const CLOSE = '</pgs-context>';
 const TASK_OPEN = '<pgs-task>';
 const TASK_CLOSE = '</pgs-task>';
-
-/** A document call's context, split where the prompt is: what every document shares first. */
-type DocumentContext = Extract<GenerationContext, { task: 'document' }>;
 
 /**
  * The context as the tagged JSON block every prompt carries: a model reads the project's

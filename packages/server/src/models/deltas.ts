@@ -4,21 +4,10 @@
  * revision it changes. Plain data: stored with the revision and served as it is.
  */
 
-/** A requirement group as the impact step sees it: `FR-3` and its one-line title. */
-export interface RequirementRef {
-  id: string;
-  title: string;
-}
+import type { RequirementDelta } from '@pgs/contract/generation';
 
-export type RequirementDelta =
-  /** A new requirement group: the next free number, never one used before. */
-  | { op: 'added'; id: string; title: string; text: string }
-  /** An existing group's full new statement; its ID stays. */
-  | { op: 'modified'; id: string; title: string; text: string }
-  /** A group that goes, and why; its ID is never used again. */
-  | { op: 'removed'; id: string; title: string; reason: string }
-  /** A group whose name changes and whose meaning does not. */
-  | { op: 'renamed'; id: string; from: string; to: string };
+/** The contract's shapes: `RequirementRef` is `{ id: 'FR-3', title }`, a delta is discriminated on `op`. */
+export type { RequirementDelta, RequirementRef } from '@pgs/contract/generation';
 
 export type DeltaOp = RequirementDelta['op'];
 

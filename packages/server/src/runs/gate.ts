@@ -4,10 +4,9 @@
  * graph, the substance (docs/trace.md); critical and high findings go back to the model
  * once for a repair, and whatever remains is recorded in the document's provenance.
  */
-import { parseDocument as parseTree, visit } from '@pgs/contract/document';
+import { inertText, parseDocument as parseTree, visit } from '@pgs/contract/document';
 import { toString as plainText } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
-import { inertText } from '../models/user-text.ts';
 import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
 
 /** How bad a finding is: critical and high ones trigger the one repair. */

@@ -1,4 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
+import { stableIdsOf } from '@pgs/contract/document';
 import { type ProjectEventHub, recordEvent } from '../events/hub.ts';
 import { GenerationFailedError, ModelCaller } from '../models/calls.ts';
 import type {
@@ -8,7 +9,6 @@ import type {
   StableIds,
 } from '../models/context.ts';
 import { nextFreeNumber, type RequirementDelta } from '../models/deltas.ts';
-import { stableIdsOf } from '../models/offline/stable-ids.ts';
 import type { Revisions } from '../projects/revisions.ts';
 import type { Db } from '../storage/db.ts';
 import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';

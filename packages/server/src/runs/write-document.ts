@@ -1,10 +1,10 @@
+import { neutraliseMarkdown } from '@pgs/contract/document';
 import type { ModelMessage } from 'ai';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
 import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
-import { neutraliseMarkdown } from '../models/user-text.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {

@@ -5,7 +5,7 @@
  * hit it. Two to five per requirement, numbered without gaps.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { Integration } from '../context.ts';
+import type { Integration } from '@pgs/contract/generation';
 import { theService } from './define-members.ts';
 import type { Criterion, Requirement } from './facts.ts';
 import { namesPeople } from './reading-people.ts';

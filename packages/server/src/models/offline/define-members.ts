@@ -5,7 +5,7 @@
  * numbers; what the idea does not say becomes an assumption with a default, never a fact.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { IdeaTerm, Integration } from '../context.ts';
+import type { IdeaTerm, Integration } from '@pgs/contract/generation';
 import { type FeatureParts, featureOf } from './features.ts';
 import { type IdeaCapabilities, missingTerms } from './reading.ts';
 import { namesGroup } from './reading-people.ts';

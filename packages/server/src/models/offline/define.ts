@@ -6,7 +6,7 @@
  * content word of the idea is kept somewhere in the definition.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { Integration, ProjectDefinition } from '../context.ts';
+import type { Integration, ProjectDefinition } from '@pgs/contract/generation';
 import { readCodebaseOnce } from './codebase/cache.ts';
 import type { CodebaseFacts, RepositorySource } from './codebase/types.ts';
 import {

@@ -5,14 +5,14 @@
  * the same facts, so the IDs one document defines are the IDs the next one cites.
  */
 import type { ProjectType } from '@pgs/contract';
+import { inertText } from '@pgs/contract/document';
 import type {
   DocumentRequest,
   Integration,
   ProjectDefinition,
   RelatedDocument,
   RequirementSlot,
-} from '../context.ts';
-import { inertText } from '../user-text.ts';
+} from '@pgs/contract/generation';
 import { readCodebaseOnce } from './codebase/cache.ts';
 import type { CodebaseFacts, RepositorySource } from './codebase/index.ts';
 import { criteriaFor } from './criteria.ts';

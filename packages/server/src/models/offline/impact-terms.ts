@@ -4,8 +4,9 @@
  * requirement a phrase names. Matching is by stems, so "medical record keeping" finds "Keep
  * medical records for each pet" and "the CI run summaries" finds "Summarise failing CI runs".
  */
+
+import type { RequirementRef } from '@pgs/contract/generation';
 import type { PartOfSpeech } from 'wink-nlp';
-import type { RequirementRef } from '../deltas.ts';
 import { rawTokens } from './reading-tokens.ts';
 
 /** One word of a phrase as written between spaces ("sign-in" is one word with one stem). */

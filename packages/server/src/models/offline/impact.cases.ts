@@ -4,7 +4,7 @@
  * exactly the deltas a careful reader gives.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { RequirementDelta } from '../deltas.ts';
+import type { RequirementDelta } from '@pgs/contract/generation';
 
 /** A project as the impact step sees it: its name, type and requirement titles (FR-1 up). */
 export interface Project {

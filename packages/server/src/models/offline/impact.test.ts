@@ -1,5 +1,5 @@
+import type { ImpactContext } from '@pgs/contract/generation';
 import { describe, expect, it } from 'vitest';
-import type { ImpactContext } from '../context.ts';
 import { CLINIC, GITHUB, type Project, TABLE, VET } from './impact.cases.ts';
 import { readImpact } from './impact.ts';
 import { clausesOf } from './impact-read.ts';

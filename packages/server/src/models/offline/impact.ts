@@ -38,9 +38,9 @@
  * stems with the clause, whose title holds the head of the clause's object; none, or a tie, and
  * the clause gives nothing. No two deltas share an ID; deltas follow the clauses' order.
  */
-import type { ImpactContext } from '../context.ts';
-import type { RequirementDelta, RequirementRef } from '../deltas.ts';
-import { clauseKey, inertText, proseOf } from '../user-text.ts';
+
+import { clauseKey, inertText, proseOf } from '@pgs/contract/document';
+import type { ImpactContext, RequirementDelta, RequirementRef } from '@pgs/contract/generation';
 import { changedTitle, clean, nounFeature, qualifiersOf, statementOf } from './impact-phrases.ts';
 import { clausesOf, type Intent, intentOf, modify, peopleIn } from './impact-read.ts';
 import { headOf, sameStem, stemsOf, targetOf } from './impact-terms.ts';

@@ -1,5 +1,5 @@
 /** The reading of an idea made safe to write: see {@link inert}. */
-import { inertText } from '../user-text.ts';
+import { inertText } from '@pgs/contract/document';
 import type { IdeaCapabilities } from './reading.ts';
 
 /**

@@ -4,7 +4,7 @@
  * infinitives), not topics, so they hold for ideas they were not written against.
  */
 
-import { clauseKey } from '../user-text.ts';
+import { clauseKey } from '@pgs/contract/document';
 import { namesPeople } from './reading-people.ts';
 import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
 import { canBeVerb, gerundBase, isNoun, nlp, SCOPE, type Tok, verbBase } from './reading-tokens.ts';

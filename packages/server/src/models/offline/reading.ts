@@ -5,7 +5,7 @@
  * idea.ts matches word tables, this reads structure, so lists of verbs, "by SMS" and "16-week"
  * survive. Deterministic and offline: the tagger is a fixed model loaded once per process.
  */
-import { inertText, proseOf } from '../user-text.ts';
+import { inertText, proseOf } from '@pgs/contract/document';
 import { inert } from './reading-inert.ts';
 import { type Parse, type ParsedCapability, parse } from './reading-parse.ts';
 import {

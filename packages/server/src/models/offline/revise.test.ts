@@ -1,13 +1,18 @@
 import type { ProjectType } from '@pgs/contract';
+import { applyIds, droppedIds, renumber, stableIdsOf } from '@pgs/contract/document';
+import type {
+  ProjectDefinition,
+  RequirementDelta,
+  RequirementSlot,
+  RevisionContext,
+  StableIds,
+} from '@pgs/contract/generation';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../../runs/catalogue.ts';
-import type { ProjectDefinition, RequirementSlot, RevisionContext, StableIds } from '../context.ts';
-import type { RequirementDelta } from '../deltas.ts';
 import { defineProject, writeDocument } from '../offline-content.ts';
 import { factsFor } from './facts.ts';
 import { READING_IDEAS } from './reading.ideas.ts';
 import { freshKeys, reviseDocument } from './revise.ts';
-import { applyIds, droppedIds, renumber, stableIdsOf } from './stable-ids.ts';
 
 const VET =
   'A web app for small veterinary clinics to book appointments, keep medical records for each pet, and send vaccine reminders by SMS';

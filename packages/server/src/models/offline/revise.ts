@@ -5,12 +5,11 @@
  * cites, `stable-ids.ts`). Every document of a revision derives the same facts and so the same
  * story and task IDs: the plan cites the IDs the stories define.
  */
-import { idsIn } from '@pgs/contract/document';
-import type { RevisionContext } from '../context.ts';
+import { applyIds, idsIn, type KeyedItems, renumber, storyTaskKeys } from '@pgs/contract/document';
+import type { RevisionContext } from '@pgs/contract/generation';
 import { renderDocument } from '../offline-content.ts';
 import { slicesOf, storiesOf } from './delivery-model.ts';
 import { type Facts, factsFor } from './facts.ts';
-import { applyIds, type KeyedItems, renumber, storyTaskKeys } from './stable-ids.ts';
 
 /**
  * The keys of the stories and tasks the offline engine writes for these facts, with their

@@ -1,5 +1,5 @@
+import type { ImpactContext } from '@pgs/contract/generation';
 import { describe, expect, it } from 'vitest';
-import type { ImpactContext } from '../context.ts';
 import { defineProject } from './define.ts';
 import { CLINIC } from './impact.cases.ts';
 import { readImpact } from './impact.ts';

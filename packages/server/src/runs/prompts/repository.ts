@@ -4,7 +4,7 @@
  * prompt cache serves it to every document after the first (docs/cost.md).
  */
 
-import type { RepositorySource } from '../../models/offline/codebase/types.ts';
+import type { RepositorySource } from '@pgs/contract/generation';
 import { countTokens } from '../../models/tokens.ts';
 
 /**

@@ -6,11 +6,7 @@
  */
 
 /** A digest as the run receives it: already checked and redacted by the server. */
-export interface RepositorySource {
-  name: string;
-  commit: string | null;
-  files: readonly { path: string; content: string }[];
-}
+export type { RepositorySource } from '@pgs/contract/generation';
 
 /** Something found, and the file that shows it. */
 export interface Found {

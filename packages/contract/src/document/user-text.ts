@@ -4,15 +4,16 @@
  * user typed must reach them as words, never as markup that runs, loads or hides: raw HTML is
  * escaped, links with a script scheme lose their target, remote images become plain links
  * (nothing is fetched when the document is opened), and bidirectional overrides are removed.
- * Structure is read with the one markdown parser of the server (mdast-util-from-markdown with
+ * Structure is read with the one markdown parser of PGS (mdast-util-from-markdown with
  * GFM, as the trace reads documents), never with patterns over the text, so a fence, a tag or
  * a link is found as a renderer finds it.
  */
-import { escapeIds } from '@pgs/contract/document';
+
 import type { Definition, Link, Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { escapeIds } from './parse.ts';
 
 /**
  * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which

@@ -7,15 +7,11 @@
  * seen before keeps its ID; anything new takes a number above every ID used or retired, so an
  * ID is never renumbered or reused.
  */
-import {
-  type Definition,
-  definitionsOf,
-  parseDocument,
-  prefixOf,
-  requirementOf,
-  visit,
-} from '@pgs/contract/document';
-import type { StableIds } from '../context.ts';
+import type { StableIds } from '../generation.ts';
+import { prefixOf, requirementOf } from './ids.ts';
+import { parseDocument } from './parse.ts';
+import type { Definition } from './types.ts';
+import { definitionsOf, visit } from './walk.ts';
 
 /** A story or task and the IDs it cites (its criteria, its Implements cell…). */
 export interface Cited {

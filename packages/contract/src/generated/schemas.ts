@@ -362,6 +362,145 @@ export const schemaBundle = {
           "items": {
             "$ref": "#/$defs/TraceFinding"
           }
+        },
+        "progress": {
+          "$ref": "#/$defs/TraceProgress"
+        }
+      }
+    },
+    "TraceProgress": {
+      "type": "object",
+      "description": "Delivery of the plan (docs/tasks.md): how much of each requirement the tasks marked\ndone deliver. Live state, so only on the current revision's trace (absent with\n`?revision=n`, whose answer never changes). Obsolete tasks count nowhere.\n",
+      "required": [
+        "tasks",
+        "criteria",
+        "share",
+        "requirements"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "tasks": {
+          "$ref": "#/$defs/TaskCount"
+        },
+        "criteria": {
+          "type": "object",
+          "description": "Acceptance criteria delivered (every task implementing them done) of all the trace defines.",
+          "required": [
+            "delivered",
+            "total"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "delivered": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "total": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        },
+        "share": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "description": "The share of the project delivered, `tasks.done / tasks.total` to three decimals; 0 without tasks."
+        },
+        "requirements": {
+          "type": "array",
+          "description": "Each requirement of the trace's coverage, then each NFR a task implements, in that order.",
+          "items": {
+            "$ref": "#/$defs/RequirementProgress"
+          }
+        }
+      }
+    },
+    "RequirementProgress": {
+      "type": "object",
+      "required": [
+        "id",
+        "tasks",
+        "criteria",
+        "delivered"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "examples": [
+            "FR-2"
+          ]
+        },
+        "tasks": {
+          "$ref": "#/$defs/TaskCount"
+        },
+        "criteria": {
+          "type": "object",
+          "required": [
+            "delivered",
+            "total"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "delivered": {
+              "type": "array",
+              "description": "Its criteria with at least one task, every one of them done.",
+              "items": {
+                "type": "string",
+                "examples": [
+                  "FR-2.1"
+                ]
+              }
+            },
+            "total": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        },
+        "delivered": {
+          "type": "boolean",
+          "description": "It has tasks and every one is done."
+        }
+      }
+    },
+    "TaskCount": {
+      "type": "object",
+      "description": "Tasks done of the tasks that count (every status but `obsolete`).",
+      "required": [
+        "done",
+        "total"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "done": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "total": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    },
+    "ProjectProgress": {
+      "type": "object",
+      "description": "Delivery of the plan: tasks done of the tasks that count, and the share delivered\n(docs/tasks.md). A listing shows null until the project is completed and its tasks read\n(a project completed before tasks existed gets them on its first task request).\n",
+      "required": [
+        "tasks",
+        "share"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "tasks": {
+          "$ref": "#/$defs/TaskCount"
+        },
+        "share": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1,
+          "description": "`tasks.done / tasks.total` to three decimals; 0 without tasks."
         }
       }
     },
@@ -1514,6 +1653,17 @@ export const schemaBundle = {
             "null"
           ],
           "description": "The `error.code` of a failed project (`generation_failed`, `generation_cancelled`, `budget_exceeded`); null otherwise."
+        },
+        "progress": {
+          "description": "Delivery of the plan; null until the project is completed and its tasks read.",
+          "oneOf": [
+            {
+              "$ref": "#/$defs/ProjectProgress"
+            },
+            {
+              "type": "null"
+            }
+          ]
         }
       }
     },
@@ -2005,6 +2155,50 @@ export const schemaBundle = {
         "completedAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "tasks": {
+          "description": "Revisions from 2 on; null when the project's tasks had not been read when it completed.",
+          "oneOf": [
+            {
+              "$ref": "#/$defs/RevisionTaskChanges"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      }
+    },
+    "RevisionTaskChanges": {
+      "type": "object",
+      "description": "Revisions from 2 on: what the revision did to the plan's tasks (docs/tasks.md), made in\nthe commit that completed it. A task keeps its status by its stable ID; `reopened`: done\ntasks of a requirement it MODIFIED, back in `todo`; `obsoleted`: tasks of a requirement\nit REMOVED, or that its plan no longer has; `added`: new tasks, in `todo`. Each change\nis also in the task's history, with a note naming the revision and the requirement.\nNull when the project's tasks had not been read when it completed (a project completed\nbefore tasks existed: `tasks` is then null). Absent for revision 1, which made the tasks\n(listTasks).\n",
+      "required": [
+        "added",
+        "reopened",
+        "obsoleted"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "added": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "examples": [
+              "T-12"
+            ]
+          }
+        },
+        "reopened": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "obsoleted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
         }
       }
     },

@@ -998,6 +998,51 @@ export interface components {
             edges: components["schemas"]["TraceEdge"][];
             coverage: components["schemas"]["TraceCoverage"];
             findings: components["schemas"]["TraceFinding"][];
+            progress?: components["schemas"]["TraceProgress"];
+        };
+        /**
+         * @description Delivery of the plan (docs/tasks.md): how much of each requirement the tasks marked
+         *     done deliver. Live state, so only on the current revision's trace (absent with
+         *     `?revision=n`, whose answer never changes). Obsolete tasks count nowhere.
+         */
+        TraceProgress: {
+            tasks: components["schemas"]["TaskCount"];
+            /** @description Acceptance criteria delivered (every task implementing them done) of all the trace defines. */
+            criteria: {
+                delivered: number;
+                total: number;
+            };
+            /** @description The share of the project delivered, `tasks.done / tasks.total` to three decimals; 0 without tasks. */
+            share: number;
+            /** @description Each requirement of the trace's coverage, then each NFR a task implements, in that order. */
+            requirements: components["schemas"]["RequirementProgress"][];
+        };
+        RequirementProgress: {
+            /** @example FR-2 */
+            id: string;
+            tasks: components["schemas"]["TaskCount"];
+            criteria: {
+                /** @description Its criteria with at least one task, every one of them done. */
+                delivered: string[];
+                total: number;
+            };
+            /** @description It has tasks and every one is done. */
+            delivered: boolean;
+        };
+        /** @description Tasks done of the tasks that count (every status but `obsolete`). */
+        TaskCount: {
+            done: number;
+            total: number;
+        };
+        /**
+         * @description Delivery of the plan: tasks done of the tasks that count, and the share delivered
+         *     (docs/tasks.md). A listing shows null until the project is completed and its tasks read
+         *     (a project completed before tasks existed gets them on its first task request).
+         */
+        ProjectProgress: {
+            tasks: components["schemas"]["TaskCount"];
+            /** @description `tasks.done / tasks.total` to three decimals; 0 without tasks. */
+            share: number;
         };
         /** @description An ID where a document defines it (the first definition; a later one is a duplicate-id finding). */
         TraceNode: {
@@ -1387,6 +1432,8 @@ export interface components {
             costUsd: number | null;
             /** @description The `error.code` of a failed project (`generation_failed`, `generation_cancelled`, `budget_exceeded`); null otherwise. */
             errorCode: string | null;
+            /** @description Delivery of the plan; null until the project is completed and its tasks read. */
+            progress?: components["schemas"]["ProjectProgress"] | null;
         };
         CreateRevisionRequest: {
             /**
@@ -1579,6 +1626,23 @@ export interface components {
             metadata: components["schemas"]["GenerationMetadata"];
             /** Format: date-time */
             completedAt: string;
+            /** @description Revisions from 2 on; null when the project's tasks had not been read when it completed. */
+            tasks?: components["schemas"]["RevisionTaskChanges"] | null;
+        };
+        /**
+         * @description Revisions from 2 on: what the revision did to the plan's tasks (docs/tasks.md), made in
+         *     the commit that completed it. A task keeps its status by its stable ID; `reopened`: done
+         *     tasks of a requirement it MODIFIED, back in `todo`; `obsoleted`: tasks of a requirement
+         *     it REMOVED, or that its plan no longer has; `added`: new tasks, in `todo`. Each change
+         *     is also in the task's history, with a note naming the revision and the requirement.
+         *     Null when the project's tasks had not been read when it completed (a project completed
+         *     before tasks existed: `tasks` is then null). Absent for revision 1, which made the tasks
+         *     (listTasks).
+         */
+        RevisionTaskChanges: {
+            added: string[];
+            reopened: string[];
+            obsoleted: string[];
         };
         /**
          * @description The revision did not finish: it failed or was cancelled. Nothing of it was applied, its

@@ -29,6 +29,13 @@ export async function ownedProject(
     : undefined;
 }
 
+/** What a revision did to the plan's tasks: task IDs (docs/tasks.md). */
+export interface RevisionTaskChanges {
+  added: string[];
+  reopened: string[];
+  obsoleted: string[];
+}
+
 /** A run as the history lists it: revision 1 from the project row, the rest from theirs. */
 interface Run {
   revision: number;
@@ -37,6 +44,8 @@ interface Run {
   deltas: RequirementDelta[];
   /** Kinds rewritten (all of them for revision 1), once known. */
   kinds: string[] | null;
+  /** What it did to the plan's tasks, once they were brought up to it; null for revision 1. */
+  tasks: RevisionTaskChanges | null;
   creditsReserved: number;
   creditsConsumed: number | null;
   estimatedCompletionAt: Date | null;
@@ -52,6 +61,7 @@ function creation(project: ProjectRow): Run {
     status: project.status,
     changeRequest: null,
     deltas: [],
+    tasks: null,
     kinds:
       project.type === null
         ? []
@@ -73,6 +83,7 @@ function revised(row: RevisionRow): Run {
     changeRequest: row.changeRequest,
     deltas: (row.deltas as RequirementDelta[] | null) ?? [],
     kinds: row.affected as string[] | null,
+    tasks: row.taskChanges as RevisionTaskChanges | null,
     creditsReserved: row.creditsReserved,
     creditsConsumed: row.creditsConsumed,
     estimatedCompletionAt: row.estimatedCompletionAt,
@@ -190,6 +201,8 @@ export async function revisionStatus(
         project: completed.data.project,
         metadata: completed.data.metadata,
         completedAt: run.completedAt?.toISOString() ?? null,
+        // Revision 1 made the tasks (listTasks has them); a later one changed them.
+        ...(revision > 1 ? { tasks: run.tasks } : {}),
       };
     }
     default: {

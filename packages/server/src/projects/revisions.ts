@@ -25,6 +25,7 @@ import {
   transitionRevision,
 } from '../storage/sql/revisions.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import { syncTasks } from '../tasks/plan.ts';
 import { type AdmittedRevision, admitRevision, revisableProject } from './admission.ts';
 import type { Dispatcher, ProjectOwner } from './projects.ts';
 import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
@@ -218,6 +219,13 @@ export class Revisions {
         resultBody: body,
         resultEtag: etag,
       });
+      // The work on the plan follows the revision in the same commit (docs/tasks.md): done
+      // tasks of modified requirements reopen, those of removed ones go obsolete. A savepoint,
+      // as at creation: should reading the plan fail, the revision still completes and the
+      // first task request brings the tasks up to it.
+      await tx
+        .transaction((plan) => syncTasks(plan, projectId, revision, documents, new Date(now)))
+        .catch(() => undefined);
       const charge = { ...owner(project), projectId, revision };
       await settleCredits(tx, { ...charge, reserved: row.creditsReserved, consumed });
       await recordEvent(tx, projectId, 'revision.completed', {

@@ -190,6 +190,12 @@ export const projectRevisions = pgTable(
     register: jsonb('register'),
     /** Every requirement ID removed by this or an earlier revision: never given out again. */
     retired: jsonb('retired'),
+    /**
+     * What the revision did to the plan's tasks (`{ added, reopened, obsoleted }`, task IDs),
+     * once the tasks were brought up to its plan: at its completion, or on the first task
+     * request of a project whose tasks had not been read (docs/tasks.md).
+     */
+    taskChanges: jsonb('task_changes'),
     creditsReserved: integer('credits_reserved').notNull().default(0),
     creditsConsumed: integer('credits_consumed'),
     generationTimeMs: integer('generation_time_ms'),

@@ -3,19 +3,23 @@
  * markdown parser), each with the requirements and criteria it implements, stored once its
  * documents are final and kept in step with the plan of each later revision.
  */
+import type { RequirementDelta } from '../models/deltas.ts';
 import { documentRole, parseDocument, requirementOf } from '../runs/trace/parse.ts';
 import { planTasks } from '../runs/trace/plan.ts';
 import type { Tx } from '../storage/db.ts';
 import {
+  completedRevisionDeltas,
   insertTaskHistory,
   insertTaskRows,
   listTaskRows,
   lockedTaskPlan,
   type NewTaskHistoryRow,
   type NewTaskRow,
+  saveRevisionTaskChanges,
   saveTaskPlan,
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
+import { droppedNote, impactOf, verdictOf } from './impact.ts';
 
 /** A stored document, as much of it as the plan needs. */
 export interface PlanDocument {
@@ -67,21 +71,28 @@ export function plannedTasks(documents: readonly PlanDocument[]): PlannedTask[] 
   });
 }
 
-/** What a sync changed, for the revision's result (issue 30, item 4). */
-export interface TaskSync {
-  created: string[];
+/** What bringing the tasks up to a revision's plan did to them: task IDs (issue 30, item 4). */
+export interface TaskChanges {
+  added: string[];
+  reopened: string[];
   obsoleted: string[];
 }
 
+type HistoryStatus = NewTaskHistoryRow['fromStatus'];
+
 /**
- * Makes the project's task rows reflect `revision`'s plan, under the project row's lock, once:
- * the first time, every task starts `todo`; after a revision a task keeps its status by its
- * stable ID, a new one starts `todo` and one the plan no longer has becomes `obsolete`. Each
- * change is a history entry made by PGS (no key). Returns undefined when the rows already
- * reflect that revision.
+ * Makes the project's task rows reflect `revision`'s plan, under the project row's lock, once.
+ * The first time, every task starts `todo`. After revisions, a task keeps its status by its
+ * stable ID unless the revisions' requirement deltas say otherwise ({@link verdictOf}): a
+ * `done` task of a modified requirement is reopened to `todo`, a task whose requirements were
+ * all removed becomes `obsolete`; a new task starts `todo` and one the plan no longer has
+ * becomes `obsolete`. Each change is a history entry made by PGS (no key) whose note names
+ * the revision and the requirement, and each revision's share of the changes is stored with
+ * it (`task_changes`). Returns the changes, or undefined when the rows already reflect that
+ * revision.
  *
  * @example
- * await syncTasks(tx, projectId, 1, documents, new Date(now));
+ * await syncTasks(tx, projectId, 2, documents, new Date(now)); // { added: ['T-12'], reopened: ['T-4'], obsoleted: [] }
  */
 export async function syncTasks(
   tx: Tx,
@@ -89,17 +100,33 @@ export async function syncTasks(
   revision: number,
   documents: readonly PlanDocument[],
   at: Date,
-): Promise<TaskSync | undefined> {
-  if ((await lockedTaskPlan(tx, projectId)) === revision) return undefined;
+): Promise<TaskChanges | undefined> {
+  const plannedRevision = await lockedTaskPlan(tx, projectId);
+  if (plannedRevision === revision) return undefined;
+  // The revisions completed since the rows were read (none the first time).
+  const revisions =
+    plannedRevision === null
+      ? []
+      : (await completedRevisionDeltas(tx, projectId, plannedRevision, revision)).map((row) => ({
+          revision: row.revision,
+          deltas: (row.deltas as RequirementDelta[] | null) ?? [],
+        }));
+  const impact = impactOf(revisions);
   const planned = plannedTasks(documents);
   const existing = new Map(
     (await listTaskRows(tx, projectId)).map((row) => [row.taskId, row] as const),
   );
   const history: NewTaskHistoryRow[] = [];
+  const byRevision = new Map<number, TaskChanges>();
+  const changed = (by: number, kind: keyof TaskChanges, taskId: string) => {
+    const changes = byRevision.get(by) ?? { added: [], reopened: [], obsoleted: [] };
+    changes[kind].push(taskId);
+    byRevision.set(by, changes);
+  };
   const entry = (
     taskId: string,
-    from: NewTaskHistoryRow['fromStatus'],
-    to: NewTaskHistoryRow['toStatus'],
+    from: HistoryStatus,
+    to: NonNullable<HistoryStatus>,
     assignee: string | null,
     note: string | null,
   ) =>
@@ -126,17 +153,27 @@ export async function syncTasks(
         null,
         existing.size === 0 ? null : `Added by revision ${revision}.`,
       );
+      changed(revision, 'added', task.taskId);
       continue;
     }
-    // The plan's words may change; the task's state is its own.
+    // The plan's words may change; the task's state is its own, unless a delta says otherwise.
+    const verdict = verdictOf(row.status, row.requirements, task.requirements, impact);
+    const status =
+      verdict.kind === 'reopen' ? 'todo' : verdict.kind === 'obsolete' ? 'obsolete' : row.status;
+    const lease = status === 'obsolete' ? { leaseAgent: null, leaseExpiresAt: null } : {};
     await updateTaskRow(tx, projectId, task.taskId, row.version, {
       ...task,
+      status,
+      ...lease,
       revision,
       updatedAt: at,
     });
+    if (verdict.kind === 'keep') continue;
+    entry(row.taskId, row.status, status, row.assignee, verdict.note);
+    if (verdict.kind === 'reopen') changed(verdict.revision, 'reopened', row.taskId);
+    if (verdict.kind === 'obsolete') changed(verdict.revision, 'obsoleted', row.taskId);
   }
   const kept = new Set(planned.map((task) => task.taskId));
-  const obsoleted: string[] = [];
   for (const row of existing.values()) {
     if (kept.has(row.taskId) || row.status === 'obsolete') continue;
     await updateTaskRow(tx, projectId, row.taskId, row.version, {
@@ -146,17 +183,21 @@ export async function syncTasks(
       revision,
       updatedAt: at,
     });
-    entry(
-      row.taskId,
-      row.status,
-      'obsolete',
-      row.assignee,
-      `Not in the plan of revision ${revision}.`,
-    );
-    obsoleted.push(row.taskId);
+    const dropped = droppedNote(row.requirements, impact, revision);
+    entry(row.taskId, row.status, 'obsolete', row.assignee, dropped.note);
+    changed(dropped.revision, 'obsoleted', row.taskId);
   }
   await insertTaskRows(tx, created);
   await insertTaskHistory(tx, history);
   await saveTaskPlan(tx, projectId, revision, at);
-  return { created: created.map((row) => row.taskId), obsoleted };
+  // A plan read for the first time is no revision's doing (revisions is empty then).
+  for (const { revision: n } of revisions) {
+    const changes = byRevision.get(n) ?? { added: [], reopened: [], obsoleted: [] };
+    await saveRevisionTaskChanges(tx, projectId, n, changes);
+  }
+  return {
+    added: created.map((row) => row.taskId),
+    reopened: [...byRevision.values()].flatMap((c) => c.reopened),
+    obsoleted: [...byRevision.values()].flatMap((c) => c.obsoleted),
+  };
 }

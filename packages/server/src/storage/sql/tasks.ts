@@ -1,6 +1,12 @@
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Tx } from '../db.ts';
-import { projects, projectTaskHistory, projectTaskPlans, projectTasks } from '../schema.ts';
+import {
+  projectRevisions,
+  projects,
+  projectTaskHistory,
+  projectTaskPlans,
+  projectTasks,
+} from '../schema.ts';
 import type { Mode } from './accounts.ts';
 
 export type TaskRow = typeof projectTasks.$inferSelect;
@@ -268,4 +274,42 @@ export async function listTaskHistory(
       ),
     )
     .orderBy(asc(projectTaskHistory.id));
+}
+
+/**
+ * The requirement deltas of the project's completed revisions after `after` up to `upTo`,
+ * oldest first: what happened to the requirements since the task rows were last read.
+ * `deltas` is the stored JSON (`RequirementDelta[]`, models/deltas.ts), null before analysis.
+ */
+export async function completedRevisionDeltas(
+  tx: Tx,
+  projectId: string,
+  after: number,
+  upTo: number,
+): Promise<{ revision: number; deltas: unknown }[]> {
+  return tx
+    .select({ revision: projectRevisions.revision, deltas: projectRevisions.deltas })
+    .from(projectRevisions)
+    .where(
+      and(
+        eq(projectRevisions.projectId, projectId),
+        eq(projectRevisions.status, 'completed'),
+        gt(projectRevisions.revision, after),
+        lte(projectRevisions.revision, upTo),
+      ),
+    )
+    .orderBy(asc(projectRevisions.revision));
+}
+
+/** Records what bringing the tasks up to a revision's plan did to them (its `tasks` on reads). */
+export async function saveRevisionTaskChanges(
+  tx: Tx,
+  projectId: string,
+  revision: number,
+  changes: { added: string[]; reopened: string[]; obsoleted: string[] },
+): Promise<void> {
+  await tx
+    .update(projectRevisions)
+    .set({ taskChanges: changes })
+    .where(and(eq(projectRevisions.projectId, projectId), eq(projectRevisions.revision, revision)));
 }

@@ -97,6 +97,8 @@ describe('backoff and retry policy', () => {
     expect(isRetryableError(409, 'IDEMPOTENCY_CONFLICT')).toBe(true);
     expect(isRetryableError(409, 'PROJECT_NOT_IN_PROGRESS')).toBe(false);
     expect(isRetryableError(409, 'PROJECT_NOT_COMPLETED')).toBe(false);
+    expect(isRetryableError(409, 'TASK_TRANSITION_NOT_ALLOWED')).toBe(false);
+    expect(isRetryableError(409, 'LEASE_NOT_HELD')).toBe(false);
     expect(isRetryableError(503, 'INTERNAL_ERROR')).toBe(true);
   });
 

@@ -190,20 +190,24 @@ export function createTransport({
 }
 
 /**
- * 409s about a project's state: asking again gets the same answer (a revision in progress
- * runs for seconds to minutes, far past the retries' backoff).
+ * 409s about a project's or a task's state: asking again gets the same answer (a revision
+ * in progress runs for seconds to minutes, far past the retries' backoff; a move the task's
+ * status machine refuses, or a lease the agent lost, stays refused until someone acts).
  */
 const SETTLED_CONFLICTS: ReadonlySet<string> = new Set([
   'PROJECT_NOT_IN_PROGRESS',
   'PROJECT_NOT_COMPLETED',
   'REVISION_IN_PROGRESS',
+  'TASK_TRANSITION_NOT_ALLOWED',
+  'LEASE_NOT_HELD',
 ]);
 
 /**
  * Whether an error answer is worth another try: {@link isRetryableStatus}, except a 409
- * about the project's state (`PROJECT_NOT_IN_PROGRESS`, `PROJECT_NOT_COMPLETED`,
- * `REVISION_IN_PROGRESS`), which answers the same however often it is asked. Other 409s (a
- * request with the same Idempotency-Key still running) clear up.
+ * about the project's or a task's state (`PROJECT_NOT_IN_PROGRESS`, `PROJECT_NOT_COMPLETED`,
+ * `REVISION_IN_PROGRESS`, `TASK_TRANSITION_NOT_ALLOWED`, `LEASE_NOT_HELD`), which answers the
+ * same however often it is asked. Other 409s (a request with the same Idempotency-Key still
+ * running) clear up.
  *
  * @example
  * isRetryableError(409, 'PROJECT_NOT_IN_PROGRESS'); // false

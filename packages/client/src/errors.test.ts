@@ -5,6 +5,8 @@ import {
   AuthenticationError,
   BadRequestError,
   InternalServerError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   parseRetryAfterMs,
   type RateLimitError,
 } from './errors.ts';
@@ -28,6 +30,20 @@ describe('APIError.from', () => {
       requestId: 'req_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
       details: { field: 'authorization', issue: 'invalid_key' },
     });
+  });
+
+  it('names the conditional-update statuses: 412 and 428', () => {
+    const stale = APIError.from(412, {
+      success: false,
+      error: {
+        code: 'PRECONDITION_FAILED',
+        message: 'Task T-3 changed.',
+        details: { etag: '"v4"' },
+      },
+    });
+    expect(stale).toBeInstanceOf(PreconditionFailedError);
+    expect(stale.details).toEqual({ etag: '"v4"' });
+    expect(APIError.from(428, {})).toBeInstanceOf(PreconditionRequiredError);
   });
 
   it('falls back for bodies that are not envelopes', () => {

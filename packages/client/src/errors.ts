@@ -146,6 +146,22 @@ export class ConflictError extends APIError {
   override name = 'ConflictError';
 }
 
+/**
+ * 412 PRECONDITION_FAILED: the `If-Match` sent is not the resource's current `ETag` (a task
+ * changed since it was read; `details.etag` is the current one). Read it again, then decide.
+ *
+ * @example
+ * if (err instanceof PreconditionFailedError) ({ etag } = await pgs.projects.tasks.get(projectId, taskId));
+ */
+export class PreconditionFailedError extends APIError {
+  override name = 'PreconditionFailedError';
+}
+
+/** 428 PRECONDITION_REQUIRED: the update needs `If-Match`. @example if (err instanceof PreconditionRequiredError) … */
+export class PreconditionRequiredError extends APIError {
+  override name = 'PreconditionRequiredError';
+}
+
 /** 413: the body is over the size limit (`details.max_bytes`). @example if (err instanceof PayloadTooLargeError) … */
 export class PayloadTooLargeError extends APIError {
   override name = 'PayloadTooLargeError';
@@ -308,9 +324,11 @@ const STATUS_CLASSES: Partial<Record<number, APIErrorClass>> = {
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   413: PayloadTooLargeError,
   415: UnsupportedMediaTypeError,
   422: UnprocessableEntityError,
+  428: PreconditionRequiredError,
   429: RateLimitError,
 };
 

@@ -15,6 +15,7 @@ export type {
   AdminAccount,
   AdminKey,
   AnyErrorCode,
+  ClaimTaskRequest,
   ContextProvenance,
   CreateProjectRequest,
   CreateRevisionRequest,
@@ -46,6 +47,7 @@ export type {
   ProjectType,
   ProvenanceResponse,
   Questionnaire,
+  RenewLeaseRequest,
   RepositoryDigest,
   RepositoryFile,
   RequestId,
@@ -65,6 +67,12 @@ export type {
   RevisionListResponse,
   RevisionResponse,
   RevisionSummary,
+  Task,
+  TaskContext,
+  TaskDetail,
+  TaskHistoryEntry,
+  TaskLease,
+  TaskStatus,
   Trace,
   TraceCoverage,
   TraceEdge,
@@ -73,6 +81,7 @@ export type {
   TraceRequirementCoverage,
   TraceResponse,
   TraceSeverity,
+  UpdateTaskRequest,
   UsageTotals,
   WebhookDelivery,
   WebhookEndpoint,
@@ -83,7 +92,8 @@ export type {
  * The contract's archive slug (`projectSlug`: the name the server gives
  * `projects.archive()`'s zip, for naming saved files alike), and its catalogue of document
  * kinds with their prices, as the server charges them: `projectCredits('web')` is 47,
- * `revisionCredits('web').total` 44 (docs/api.md, "Credits").
+ * `revisionCredits('web').total` 44 (docs/api.md, "Credits"); the task statuses and the
+ * markdown of a task's context pack, as the server renders it (`taskContextMarkdown(pack)`).
  */
 export {
   DETAIL_LEVELS,
@@ -104,6 +114,8 @@ export {
   revisionCredits,
   type SectionsOf,
   type Stage,
+  TASK_STATUSES,
+  taskContextMarkdown,
 } from '@pgs/contract';
 export { PgsAdmin, type PgsAdminOptions } from './admin.ts';
 export { adminBaseUrl, apiBaseUrl, DEFAULT_SERVER_URL, serverRoot } from './base-url.ts';
@@ -144,6 +156,8 @@ export {
   PgsError,
   PollTimeoutError,
   type PollTimeoutInit,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   parseRetryAfterMs,
   RateLimitError,
   UnprocessableEntityError,
@@ -254,6 +268,15 @@ export {
   Revisions,
   type RevisionsOptions,
 } from './resources/revisions.ts';
+export {
+  type ClaimedTask,
+  type TaskClaimParams,
+  type TaskContextOptions,
+  type TaskListParams,
+  Tasks,
+  type TaskUpdateOptions,
+  type TaskVersion,
+} from './resources/tasks.ts';
 export { WebhookEndpoints } from './resources/webhook-endpoints.ts';
 export { VERSION } from './version.ts';
 export {

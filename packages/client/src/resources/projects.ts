@@ -27,6 +27,7 @@ import { ProjectResults } from './project-results.ts';
 import { segment } from './resource.ts';
 import { ResultCache } from './result-cache.ts';
 import { Revisions } from './revisions.ts';
+import { Tasks } from './tasks.ts';
 
 export * from './project-params.ts';
 
@@ -68,6 +69,8 @@ function revisionOf(headers: Headers): number {
 export class Projects extends ProjectResults {
   /** Changes of a completed project: create, list, get, waitForCompletion, cancel, diff. */
   readonly revisions: Revisions;
+  /** The plan as live work: list, get, update, next (claim), renew, context. */
+  readonly tasks: Tasks;
   readonly #baseUrl: string | undefined;
   readonly #clock: PollClock;
 
@@ -85,6 +88,7 @@ export class Projects extends ProjectResults {
       cache: this.cache,
       absolute: (location) => this.#absolute(location),
     });
+    this.tasks = new Tasks(request);
   }
 
   /**

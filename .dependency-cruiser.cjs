@@ -61,11 +61,27 @@ const packages = [
     to: { path: '^packages/', pathNot: '^packages/(web|client)/' },
   },
   {
-    name: 'server-imports-only-contract',
-    comment: 'The server imports only the contract of our packages.',
+    name: 'server-imports-only-contract-and-engine',
+    comment: 'The server imports only the contract and the offline engine of our packages.',
     severity: 'error',
     from: { path: '^packages/server/' },
-    to: { path: '^packages/', pathNot: '^packages/(server|contract)/' },
+    to: { path: '^packages/', pathNot: '^packages/(server|contract|offline)/' },
+  },
+  {
+    name: 'server-reaches-the-engine-through-models',
+    comment:
+      'The offline engine is a model like any other: only models/ imports it, so runs and the rest see it through the model interface (models/offline-model.ts).',
+    severity: 'error',
+    from: { path: '^packages/server/', pathNot: `${SERVER}models/` },
+    to: { path: '^packages/offline/' },
+  },
+  {
+    name: 'only-the-engine-entry',
+    comment:
+      "The engine's rooms (reading/, documents/, codebase/…) are its own: other packages import its one public entry, src/index.ts.",
+    severity: 'error',
+    from: { pathNot: '^packages/offline/' },
+    to: { path: '^packages/offline/', pathNot: '^packages/offline/src/index[.]ts$' },
   },
   {
     name: 'nothing-imports-the-server',

@@ -29,9 +29,9 @@ import {
   TEST_REPOSITORIES,
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
+import { readRepository as readCodebase } from '@pgs/offline';
 import { buildRepositoryDigest } from '@pgs/repository';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { readCodebase } from '../packages/server/src/models/offline/codebase/index.ts';
 import { countTokens as countLinear } from '../packages/server/src/models/tokens.ts';
 import { api, newKey, type Server, startServer, stop } from './bench-common.ts';
 

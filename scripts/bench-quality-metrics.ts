@@ -3,11 +3,12 @@
  * which of an idea's capabilities its functional requirements kept, which long lines it shares
  * with other projects, its findings by severity. bench-quality.ts runs the projects and prints.
  */
+
+import type { ExpectedCapability } from '@pgs/offline/testing';
 import type { Nodes, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import type { ExpectedCapability } from '../packages/server/src/models/offline/reading.ideas.ts';
 import { normalHeading } from '../packages/server/src/runs/trace/build.ts';
 import type { Severity } from '../packages/server/src/runs/trace/types.ts';
 import { contentWords, stem } from '../packages/server/src/runs/trace/words.ts';

@@ -18,10 +18,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProjectType } from '@pgs/contract';
-import {
-  type BenchmarkIdea,
-  READING_IDEAS,
-} from '../packages/server/src/models/offline/reading.ideas.ts';
+import { type BenchmarkIdea, READING_IDEAS } from '@pgs/offline/testing';
 import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
 import { documentRole } from '../packages/server/src/runs/trace/parse.ts';
 import type { CoverageTotals, Finding } from '../packages/server/src/runs/trace/types.ts';

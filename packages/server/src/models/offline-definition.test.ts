@@ -1,9 +1,8 @@
+import { contentTerms, defineProject, missingTerms } from '@pgs/offline';
+import { READING_IDEAS } from '@pgs/offline/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../runs/prompts/definition.ts';
-import { defineProject } from './offline/define.ts';
-import { READING_IDEAS } from './offline/reading.ideas.ts';
-import { contentTerms, missingTerms } from './offline/reading.ts';
 
 const validate = new Ajv2020({ strict: false }).compile({
   allOf: [DEFINITION_SCHEMA, DEFINITION_RULES],

@@ -7,8 +7,11 @@ import { documentPlan } from '../runs/catalogue.ts';
 import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../runs/prompts/definition.ts';
 import { DOCUMENT_SYSTEM as SYSTEM_PROMPT } from '../runs/prompts/system.ts';
 import { contextBlock, type GenerationContext, type ProjectDefinition } from './context.ts';
-import { countWords } from './offline-content.ts';
 import { createOfflineModel } from './offline-model.ts';
+
+/** Words of a markdown text, as the engine counts them (table rules and symbols do not count). */
+const countWords = (markdown: string) =>
+  markdown.split(/\s+/).filter((word) => /[A-Za-z0-9]/.test(word)).length;
 
 const model = createOfflineModel();
 const validate = new Ajv2020({ strict: false }).compile({

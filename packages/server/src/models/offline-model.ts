@@ -14,12 +14,13 @@ import type {
   LanguageModelV4Usage,
   SharedV4Warning,
 } from '@ai-sdk/provider';
+import { defineProject, readChangeRequest, writeDocument } from '@pgs/offline';
 import { type GenerationContext, readContext } from './context.ts';
 import { FinalTimeoutError } from './failures.ts';
-import { readImpact } from './offline/impact.ts';
-import { reviseDocument } from './offline/revise.ts';
-import { defineProject, writeDocument } from './offline-content.ts';
 import { countTokens } from './tokens.ts';
+
+/** The idea reader's check of a definition: the idea's content words it lost (runs/definition.ts). */
+export { missingTerms } from '@pgs/offline';
 
 /** The provider id, also the key of its `providerOptions`. */
 export const OFFLINE_PROVIDER = 'pgs-offline';
@@ -125,9 +126,9 @@ export function answerPrompt(prompt: string): string {
     case 'definition':
       return JSON.stringify(defineProject(context));
     case 'impact':
-      return JSON.stringify({ deltas: readImpact(context) });
+      return JSON.stringify({ deltas: readChangeRequest(context) });
     case 'revision':
-      return reviseDocument(context);
+      return writeDocument({ ...context, revision: context });
     case 'document':
       return writeDocument(context);
     default: {

@@ -1,14 +1,10 @@
+import { type BenchmarkIdea, type ExpectedCapability, READING_IDEAS } from '@pgs/offline/testing';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type OfflineProject, offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import { documentPlan } from '../runs/catalogue.ts';
 import { buildTrace, checkTrace, needsRepair } from '../runs/trace/index.ts';
 import { contentWords, stem } from '../runs/trace/words.ts';
-import {
-  type BenchmarkIdea,
-  type ExpectedCapability,
-  READING_IDEAS,
-} from './offline/reading.ideas.ts';
 
 /** Ideas beyond the benchmark, with the type they are pinned to. */
 const MORE = [

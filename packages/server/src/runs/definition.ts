@@ -4,7 +4,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
-import { missingTerms } from '../models/offline/reading.ts';
+import { missingTerms } from '../models/offline-model.ts';
 import type { ChainModel } from '../models/providers.ts';
 import { type CallUsage, emptyUsage, sumUsage } from '../models/usage.ts';
 import type { ProjectRow } from '../storage/sql/projects.ts';

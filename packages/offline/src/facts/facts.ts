@@ -1,0 +1,373 @@
+/**
+ * The project as every offline document sees it, derived from the idea and the settled
+ * definition only: the requirements (one per core feature, with their EARS criteria), the
+ * brief's assumptions and questions, the services, the people. Each document call derives
+ * the same facts, so the IDs one document defines are the IDs the next one cites.
+ */
+import type { ProjectType } from '@pgs/contract';
+import { inertText } from '@pgs/contract/document';
+import type {
+  DocumentRequest,
+  Integration,
+  ProjectDefinition,
+  RelatedDocument,
+  RequirementSlot,
+} from '@pgs/contract/generation';
+import { readCodebaseOnce } from '../codebase/cache.ts';
+import type { CodebaseFacts, RepositorySource } from '../codebase/index.ts';
+import { isReadOnly, TYPE_LABEL } from '../reading/define.ts';
+import { assumptionsOf, oneOf, openQuestionsOf, theService } from '../reading/define-members.ts';
+import { type FeatureParts, partsOf } from '../reading/features.ts';
+import { type IdeaCapabilities, readIdeaNlp } from '../reading/reading.ts';
+import { namesGroup } from '../reading/reading-people.ts';
+import { article, clip, kebab, pascal, plural, snake, uncountable } from '../text/words.ts';
+import { criteriaFor } from './criteria.ts';
+
+/** A thing the product keeps, named every way the documents need it. */
+export interface Entity {
+  /** `VaccineReminder` */
+  name: string;
+  /** `vaccine reminder` */
+  label: string;
+  /** `vaccine reminders` */
+  plural: string;
+  /** `vaccine_reminders` (SQL) */
+  table: string;
+  /** `vaccine-reminders` (URL) */
+  path: string;
+  /** `a vaccine reminder` */
+  a: string;
+}
+
+/** An acceptance criterion in EARS form, with what it is about (for the stories and tests). */
+export interface Criterion {
+  id: string;
+  text: string;
+  role: 'event' | 'quality' | 'unwanted' | 'offline' | 'approval' | 'readonly';
+}
+
+/** A functional requirement group: one core feature. */
+export interface Requirement extends FeatureParts {
+  id: string;
+  n: number;
+  priority: 'Must' | 'Should' | 'Could';
+  ent: Entity;
+  /** Whether it changes data (an MCP tool that writes). */
+  writes: boolean;
+  /** The service it goes through, if the definition names one for it. */
+  service: Integration | undefined;
+  criteria: Criterion[];
+  /** The assumptions and open questions that bear on it (`A-2`, `Q-1`). */
+  dependsOn: string[];
+}
+
+/** An assumption of the brief: the fact the idea leaves open, and the default chosen. */
+export interface Assumption {
+  id: string;
+  fact: string;
+  choice: string;
+}
+
+/** An open question of the brief: the question, why it matters, and the feature it affects. */
+export interface Question {
+  id: string;
+  question: string;
+  impact: string;
+  affects: string;
+}
+
+/** Everything a section writer may use. */
+export interface Facts {
+  kind: string;
+  title: string;
+  name: string;
+  /** `appointmentboard`: for packages, schemes and hosts. */
+  slug: string;
+  type: ProjectType;
+  label: string;
+  aLabel: string;
+  description: string;
+  idea: string;
+  reading: IdeaCapabilities;
+  /** The people it serves, as a plural noun phrase ("small veterinary clinics"). */
+  who: string;
+  /** One of them, as a story's role ("someone at a small veterinary clinic"). */
+  role: string;
+  /** The AI client an MCP server serves ("Claude"), or "the assistant". */
+  assistant: string;
+  requirements: Requirement[];
+  entities: Entity[];
+  main: Entity;
+  integrations: Integration[];
+  assumptions: Assumption[];
+  questions: Question[];
+  nonGoals: string[];
+  constraints: string[];
+  metrics: string[];
+  stack: string[];
+  platforms: string[];
+  monetization: string;
+  readOnly: boolean;
+  selfHosted: boolean;
+  openSource: boolean;
+  related: RelatedDocument[];
+  /** What the digest of a grounded project shows (docs/brownfield.md); absent otherwise. */
+  codebase?: CodebaseFacts;
+}
+
+/** An entity named every way the documents need. */
+export function entity(label: string): Entity {
+  const many = plural(label);
+  const flat = label.toLowerCase();
+  return {
+    name: pascal(label),
+    label: flat,
+    plural: many.toLowerCase(),
+    table: snake(many, 3),
+    path: kebab(many, 3),
+    a: uncountable(flat) ? flat : `${article(flat)} ${flat}`,
+  };
+}
+
+/** The number of a register slot's `FR-n`; a slot that names no FR group is a bug of the caller. */
+function slotNumber(slot: RequirementSlot): number {
+  const match = /^FR-(\d+)$/.exec(slot.id);
+  if (!match) throw new Error(`A requirement register slot must be FR-n, not "${slot.id}"`);
+  return Number(match[1]);
+}
+
+/** "Fact; default" → the fact and the default; a sentence without ";" is its own default. */
+function splitAssumption(text: string, n: number): Assumption {
+  const [fact, ...rest] = text.split(/;\s*/);
+  return {
+    id: `A-${n}`,
+    fact: clip(fact!.trim(), 200),
+    choice: rest.length > 0 ? rest.join('; ').trim() : 'Taken as stated',
+  };
+}
+
+/** "Question? Why." → the question, why it matters, and the feature sharing the most words. */
+function splitQuestion(text: string, n: number, features: readonly string[]): Question {
+  const at = text.indexOf('?');
+  const question = at === -1 ? text.trim() : text.slice(0, at + 1).trim();
+  const impact =
+    at === -1
+      ? 'It changes what the first release builds'
+      : text.slice(at + 1).trim() || 'It changes what the first release builds';
+  const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9-]{4,}/g) ?? []);
+  const mine = words(text);
+  let affects = features[0] ?? '';
+  let best = 0;
+  for (const feature of features) {
+    if (text.includes(`"${feature}"`)) {
+      affects = feature;
+      break;
+    }
+    const shared = [...words(feature)].filter((w) => mine.has(w)).length;
+    if (shared > best) {
+      best = shared;
+      affects = feature;
+    }
+  }
+  return { id: `Q-${n}`, question, impact: impact.replace(/\.$/, ''), affects };
+}
+
+/** The role a story is written for: one of the audience, or someone using the assistant. */
+function roleOf(who: string, type: ProjectType, name: string): string {
+  if (/^people who use /.test(who))
+    return `someone who uses ${who.slice('people who use '.length)}`;
+  if (who === 'people') return `a user of ${name}`;
+  if (namesGroup(who)) {
+    const one = oneOf(who);
+    return /\b(?:team|crew|group|club|family|household|community)$/.test(one)
+      ? `a member of ${article(one)} ${one}`
+      : `someone at ${article(one)} ${one}`;
+  }
+  const one = oneOf(who);
+  return type === 'mcp' ? `someone who uses ${name}` : `${article(one)} ${one}`;
+}
+
+/**
+ * The service a feature goes through: the one named in it, or whose purpose it is; an MCP
+ * server's features go through its one service when the idea names one.
+ */
+function serviceOf(
+  feature: FeatureParts,
+  integrations: readonly Integration[],
+  type: ProjectType,
+): Integration | undefined {
+  const text = feature.text.toLowerCase();
+  const named =
+    integrations.find((i) => text.includes(i.name.toLowerCase())) ??
+    integrations.find((i) => i.purpose.toLowerCase() === text) ??
+    integrations.find((i) => /\bsms\b/i.test(i.name) && /\bsms\b/i.test(text)) ??
+    integrations.find((i) => /^email\b/i.test(i.name) && feature.verb === 'email');
+  if (named || type !== 'mcp') return named;
+  const own = integrations.filter((i) => !/\b(?:gateway|service|webhooks)\b/i.test(i.name));
+  return own.length === 1 ? own[0] : undefined;
+}
+
+/** The assumptions and questions that name the feature, its entity or its service (as words). */
+function bearingOn(
+  feature: FeatureParts,
+  service: Integration | undefined,
+  notes: readonly (Assumption | Question)[],
+): string[] {
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const needles = [
+    `"${feature.text}"`,
+    plural(feature.entity),
+    `${feature.verb} ${feature.object}`,
+    ...(service ? [service.name] : []),
+  ].map((s) => new RegExp(`(?:^|[^\\w])${literal(s.toLowerCase())}(?![\\w])`));
+  return notes
+    .filter((note) => {
+      const text = (
+        'fact' in note ? `${note.fact} ${note.choice}` : `${note.question} ${note.impact}`
+      ).toLowerCase();
+      return (
+        needles.some((needle) => needle.test(text)) ||
+        ('affects' in note &&
+          note.affects === feature.text &&
+          !note.question.startsWith('How many'))
+      );
+    })
+    .map((note) => note.id);
+}
+
+/**
+ * Everything the offline writers need for one document. With a `register` (a revision's,
+ * parallel to the core features), each requirement takes its slot's ID and priority instead
+ * of the ones its position gives, so IDs and priorities survive features added or removed.
+ *
+ * @example
+ * factsFor({ idea, definition, document, related: [] }).requirements[0]?.id; // 'FR-1'
+ */
+export function factsFor(input: {
+  idea: string;
+  definition: ProjectDefinition;
+  document: DocumentRequest;
+  related: RelatedDocument[];
+  register?: readonly RequirementSlot[] | undefined;
+  /** The codebase a grounded project changes. */
+  repository?: RepositorySource | undefined;
+}): Facts {
+  const { document } = input;
+  // The name is the client's when they gave one: written into every heading, so made inert
+  // here, as the reading makes the idea's words (user-text.ts).
+  const definition = { ...input.definition, name: inertText(input.definition.name) };
+  const q = definition.questionnaire;
+  const type = definition.type;
+  const reading = readIdeaNlp(input.idea);
+  const readOnly = isReadOnly(reading);
+  const features = (q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`]).map(
+    (f) => partsOf(f, reading, type, readOnly),
+  );
+  const anyFromIdea = features.some((f) => f.fromIdea);
+  const who =
+    reading.audience ??
+    (type === 'mcp' ? `people who use ${reading.assistant ?? 'an AI assistant'}` : 'people');
+  const integrations = q.integrations ?? [];
+  const draft = { reading, type, name: definition.name, who, features, readOnly };
+  const assumptions = (q.assumptions ?? assumptionsOf(draft, integrations)).map((a, i) =>
+    splitAssumption(a, i + 1),
+  );
+  const questions = (q.openQuestions ?? openQuestionsOf(draft, integrations)).map((text, i) =>
+    splitQuestion(
+      text,
+      i + 1,
+      features.map((f) => f.text),
+    ),
+  );
+  const entities: Entity[] = [];
+  const entityFor = (label: string) => {
+    const head = label.split(' ').pop();
+    const known = entities.find((e) => e.label === label || e.label.split(' ').pop() === head);
+    if (known) return known;
+    const made = entity(label);
+    entities.push(made);
+    return made;
+  };
+  // "AI assistants" acts one at a time: "an AI assistant calls the tool".
+  const named = reading.assistant;
+  const assistant = !named
+    ? 'the assistant'
+    : /s$/.test(named) && !/^[A-Z][a-z]+$/.test(named)
+      ? `${article(named.replace(/s$/, ''))} ${named.replace(/s$/, '')}`
+      : named;
+  const requirements: Requirement[] = features.map((feature, i) => {
+    const service = serviceOf(feature, integrations, type);
+    const slot = input.register?.[i];
+    const n = slot ? slotNumber(slot) : i + 1;
+    const priority =
+      slot?.priority ??
+      ((anyFromIdea ? feature.fromIdea : i < 3)
+        ? 'Must'
+        : i < features.length - 1 || i < 4
+          ? 'Should'
+          : 'Could');
+    const base = {
+      ...feature,
+      id: `FR-${n}`,
+      n,
+      priority,
+      ent: entityFor(feature.entity),
+      writes: feature.kind !== 'read',
+      service,
+      dependsOn: bearingOn(feature, service, [...assumptions, ...questions]),
+    } satisfies Omit<Requirement, 'criteria'>;
+    return {
+      ...base,
+      criteria: criteriaFor(base, {
+        type,
+        assistant,
+        role: roleOf(who, type, definition.name),
+        name: definition.name,
+        service,
+        readOnly,
+      }),
+    };
+  });
+  const label = TYPE_LABEL[type];
+  return {
+    kind: document.kind,
+    title: document.title,
+    name: definition.name,
+    slug: kebab(definition.name, 4).replace(/-/g, '') || 'app',
+    type,
+    label,
+    aLabel: `${article(label)} ${label}`,
+    description: definition.description,
+    idea: clip(reading.text, 220),
+    reading,
+    who,
+    role: roleOf(who, type, definition.name),
+    assistant,
+    requirements,
+    entities,
+    main: entities[0]!,
+    integrations,
+    assumptions,
+    questions,
+    nonGoals: q.nonGoals ?? [],
+    constraints: q.constraints,
+    metrics: q.successMetrics,
+    stack: q.techStack.length > 0 ? q.techStack : ['TypeScript'],
+    platforms: q.platforms,
+    monetization: q.monetization,
+    readOnly,
+    selfHosted: reading.qualifiers.some((w) => /self-hosted/i.test(w)),
+    openSource: reading.qualifiers.some((w) => /open-source/i.test(w)),
+    related: input.related,
+    ...(input.repository ? { codebase: readCodebaseOnce(input.repository) } : {}),
+  };
+}
+
+/** A service in a sentence ("the SMS gateway", "Stripe"). */
+export { theService };
+
+/** The IDs of a list of criteria, as a citation: "FR-2.1, FR-2.3". */
+export const ids = (criteria: readonly { id: string }[]) => criteria.map((c) => c.id).join(', ');
+
+/** Writes the body of one `## ` section. */
+export type SectionWriter = (facts: Facts) => string;

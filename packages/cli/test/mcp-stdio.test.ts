@@ -5,7 +5,7 @@ import {
   type Progress,
   ReadResourceResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type McpToolName, mcp, Pgs, PgsAdmin } from '@pgs/client';
+import { type McpToolName, mcp, Pgs, PgsAdmin, type Task, type TaskDetail } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, NODE, type RealServer, ROOT } from '../../client/test/pgs-server.ts';
 import { CLI_BIN, runCli, startRealCli, stopRealCli } from './cli-process.ts';
@@ -166,6 +166,57 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
         findings: trace.findings,
       });
     },
+    async list_tasks() {
+      const { projectId } = generated.project;
+      const tasks = await pgs.projects.tasks.list(projectId);
+      expect(tasks.length).toBeGreaterThan(3);
+      expect(
+        structured(await client.callTool({ name: 'list_tasks', arguments: { projectId } })),
+      ).toEqual({ projectId, tasks });
+      const done = structured<{ tasks: Task[] }>(
+        await client.callTool({ name: 'list_tasks', arguments: { projectId, status: 'done' } }),
+      );
+      expect(done.tasks).toEqual(await pgs.projects.tasks.list(projectId, { status: 'done' }));
+    },
+    async next_task() {
+      const { projectId } = generated.project;
+      const result = await client.callTool({
+        name: 'next_task',
+        arguments: { projectId, agent: 'stdio-1' },
+      });
+      const claimed = structured<{ ready: boolean; task: Task; etag: string }>(result);
+      expect(claimed).toMatchObject({ ready: true, task: { status: 'in_progress' } });
+      expect(claimed.task.lease?.agent).toBe('stdio-1');
+      const { etag } = await pgs.projects.tasks.get(projectId, claimed.task.id);
+      expect(claimed.etag).toBe(etag);
+      // The pack as the server renders it for Accept: text/markdown.
+      expect((result.content as { text: string }[])[1]?.text).toBe(
+        await pgs.projects.tasks.context(projectId, claimed.task.id, { format: 'markdown' }),
+      );
+    },
+    async update_task() {
+      const { projectId } = generated.project;
+      // The agent's claim again: the task it holds, and its etag.
+      const { task, etag } = structured<{ task: Task; etag: string }>(
+        await client.callTool({ name: 'next_task', arguments: { projectId, agent: 'stdio-1' } }),
+      );
+      const done = structured<{ task: TaskDetail; etag: string }>(
+        await client.callTool({
+          name: 'update_task',
+          arguments: { projectId, taskId: task.id, status: 'done', note: 'Over stdio.', etag },
+        }),
+      );
+      expect(done.task).toMatchObject({ id: task.id, status: 'done', lease: null });
+      expect(done.task.history.at(-1)).toMatchObject({ to: 'done', note: 'Over stdio.' });
+      expect(
+        toolErrorOf(
+          await client.callTool({
+            name: 'update_task',
+            arguments: { projectId, taskId: task.id, status: 'todo', etag },
+          }),
+        ),
+      ).toMatchObject({ code: 'PRECONDITION_FAILED', details: { etag: done.etag } });
+    },
   };
 
   it('lists the same tools as /mcp, each described, with schemas and a test of its own', async () => {
@@ -244,6 +295,17 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
       await expect(
         theirs.readResource({ uri: generated.project.documents![0]!.uri }),
       ).rejects.toMatchObject({ code: -32002, data: { code: 'RESOURCE_NOT_FOUND' } });
+      const { projectId } = generated.project;
+      for (const [name, args] of [
+        ['list_tasks', { projectId }],
+        ['next_task', { projectId, agent: 'intruder' }],
+        ['update_task', { projectId, taskId: 'T-1', status: 'done' }],
+      ] as const) {
+        expect(toolErrorOf(await theirs.callTool({ name, arguments: args }))).toMatchObject({
+          code: 'RESOURCE_NOT_FOUND',
+          details: { resource_type: 'project' },
+        });
+      }
     } finally {
       await theirs.close();
     }

@@ -1,5 +1,6 @@
 import {
   checkArguments,
+  claimedTaskResult,
   creditsResult,
   DOCUMENT_RESOURCE_TEMPLATE,
   DOCUMENT_URI_TEMPLATE,
@@ -21,8 +22,11 @@ import {
   projectListResult,
   projectResult,
   protocolErrorCode,
+  SINGLE_LINE_FORMAT,
+  taskListResult,
   toolError,
   traceResult,
+  updatedTaskResult,
 } from '@pgs/contract';
 
 export type {
@@ -73,8 +77,12 @@ export const mcp = {
   documentResult,
   creditsResult,
   traceResult,
+  taskListResult,
+  claimedTaskResult,
+  updatedTaskResult,
   toolError,
   GenerationProgress,
+  SINGLE_LINE_FORMAT,
   documentUri,
   documentResource,
   parseDocumentUri,

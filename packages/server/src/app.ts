@@ -212,6 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .filter((engine) => priceOf(deps.prices ?? DEFAULT_PRICES, engine) === undefined),
   );
 
+  // One service for the REST task routes and the MCP task tools (and the sources it caches).
+  const tasks = new Tasks(database.db, now, { dispatcher: deps.dispatcher });
   const revisions = new Revisions(
     database.db,
     deps.dispatcher,
@@ -257,10 +259,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         events,
         keepAliveMs: deps.keepAliveMs ?? 15_000,
       });
-      await api.register(documentRoutes, { statusReader, db: database.db, traces });
+      await api.register(documentRoutes, { statusReader, db: database.db, traces, tasks });
       await api.register(manageRoutes, { statusReader, projects, db: database.db });
       await api.register(revisionRoutes, { revisions, db: database.db, events, now });
-      await api.register(taskRoutes, { tasks: new Tasks(database.db, now) });
+      await api.register(taskRoutes, { tasks });
       await api.register(creditRoutes, { db: database.db });
       await api.register(webhookRoutes, {
         db: database.db,
@@ -281,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       statusReader,
       events,
       traces,
+      tasks,
       limiters: deps.limiters,
     });
   });

@@ -33,7 +33,8 @@ forwarded to the HTTP API of the server with the API key, so it costs, counts an
 isolated exactly as the API; clients that speak HTTP can use the server's /mcp directly.
 
 Tools: generate_project (wait: true reports progress until the project ends),
-get_project, list_projects, read_document, get_credits, get_trace. Resources: each
+get_project, list_projects, read_document, get_credits, get_trace, and for working
+through a completed project's plan list_tasks, next_task and update_task. Resources: each
 document as pgs://projects/{projectId}/documents/{filename}. Prompt: new_project_spec.
 
 Nothing but the protocol is written to stdout; one line on stderr says where it forwards.

@@ -10,18 +10,22 @@ import {
   type ProjectState,
   type ProjectStatus,
   type ProjectType,
+  type TaskStatus,
 } from '@pgs/client';
 
 const {
   checkArguments,
+  claimedTaskResult,
   creditsResult,
   documentResult,
   GenerationProgress,
   MCP_TOOLS,
   projectListResult,
   projectResult,
+  taskListResult,
   toolError,
   traceResult,
+  updatedTaskResult,
 } = mcp;
 
 /** One tool call: what ends it, and where its progress goes (when the client asked). */
@@ -107,6 +111,49 @@ export class BridgeTools {
       get_trace: async (args, call) => {
         const projectId = args.projectId as string;
         return traceResult(projectId, await pgs.projects.trace(projectId, { signal: call.signal }));
+      },
+      list_tasks: async (args, call) => {
+        const { projectId, status, assignee } = args as {
+          projectId: string;
+          status?: TaskStatus;
+          assignee?: string;
+        };
+        const tasks = await pgs.projects.tasks.list(
+          projectId,
+          { status, assignee },
+          { signal: call.signal },
+        );
+        return taskListResult(projectId, tasks);
+      },
+      next_task: async (args, call) => {
+        const { projectId, agent, leaseSeconds } = args as {
+          projectId: string;
+          agent: string;
+          leaseSeconds?: number;
+        };
+        const claimed = await pgs.projects.tasks.next(
+          projectId,
+          { agent, leaseSeconds },
+          { signal: call.signal },
+        );
+        return claimedTaskResult(claimed);
+      },
+      update_task: async (args, call) => {
+        const { projectId, taskId, status, note, etag } = args as {
+          projectId: string;
+          taskId: string;
+          status: TaskStatus;
+          note?: string;
+          etag?: string;
+        };
+        // Without an etag, `*` as over /mcp: the change applies to the task as it is.
+        const updated = await pgs.projects.tasks.update(
+          projectId,
+          taskId,
+          { status, ...(note === undefined ? {} : { note }) },
+          { ifMatch: etag ?? '*', signal: call.signal },
+        );
+        return updatedTaskResult(updated);
       },
     };
   }

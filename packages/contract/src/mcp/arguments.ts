@@ -1,4 +1,4 @@
-import { patternRule } from '../single-line.ts';
+import { patternRule, SINGLE_LINE_PATTERN, SINGLE_LINE_RULE } from '../single-line.ts';
 import type { McpJsonSchema, McpToolDefinition } from './tools.ts';
 
 /** Why arguments were refused, as the API's VALIDATION_ERROR says it (`details`). */
@@ -28,6 +28,18 @@ export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
   'default',
   'description',
 ]);
+
+/**
+ * The `format` of a single-line text field (a name, an agent's name): the contract's
+ * {@link SINGLE_LINE_PATTERN}, said in two words instead of its 56 tokens, which every
+ * agent's context would carry once per field. JSON Schema leaves formats open; both MCP
+ * servers check it with {@link checkArguments}, word for word as the API refuses it.
+ *
+ * @example
+ * const agent = { type: 'string', maxLength: 100, format: SINGLE_LINE_FORMAT };
+ */
+export const SINGLE_LINE_FORMAT = 'single-line';
+const SINGLE_LINE = new RegExp(SINGLE_LINE_PATTERN, 'u');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -61,6 +73,7 @@ function brokenRule(schema: McpJsonSchema, value: unknown): string | undefined {
       return patternRule(pattern);
     }
     if (schema.format === 'uuid' && !UUID.test(value)) return 'must be a valid uuid';
+    if (schema.format === SINGLE_LINE_FORMAT && !SINGLE_LINE.test(value)) return SINGLE_LINE_RULE;
   }
   if (typeof value === 'number') {
     const min = schema.minimum as number | undefined;

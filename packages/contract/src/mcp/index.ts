@@ -8,6 +8,7 @@ export {
   type ArgumentProblems,
   type CheckedArguments,
   checkArguments,
+  SINGLE_LINE_FORMAT,
   SUPPORTED_KEYWORDS,
 } from './arguments.ts';
 export { invalidParamsResponse, type McpErrorResponse, type McpRequestSchema } from './params.ts';
@@ -40,6 +41,7 @@ export {
   toolError,
   traceResult,
 } from './results.ts';
+export { claimedTaskResult, taskListResult, updatedTaskResult } from './task-results.ts';
 export {
   MCP_CONSTRAINTS,
   MCP_INSTRUCTIONS,

@@ -6,6 +6,7 @@
  * so schemas say what a caller needs and no more (constraints, not prose).
  */
 import { SINGLE_LINE_PATTERN } from '../single-line.ts';
+import { SINGLE_LINE_FORMAT } from './arguments.ts';
 
 /**
  * The contract's constraints the tools repeat. Literals rather than reads of
@@ -19,6 +20,11 @@ export const MCP_CONSTRAINTS = {
   projectStates: ['in_progress', 'completed', 'failed'],
   listLimit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   filename: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 100 },
+  taskId: { pattern: '^T-[1-9][0-9]{0,5}$' },
+  taskStatuses: ['todo', 'in_progress', 'blocked', 'done', 'obsolete'],
+  agent: { minLength: 1, maxLength: 100, pattern: SINGLE_LINE_PATTERN },
+  leaseSeconds: { minimum: 30, maximum: 86400 },
+  note: { minLength: 1, maxLength: 2000 },
   version: '1.0.0',
 } as const;
 const C = MCP_CONSTRAINTS;
@@ -51,6 +57,9 @@ export const MCP_TOOL_NAMES = [
   'read_document',
   'get_credits',
   'get_trace',
+  'list_tasks',
+  'next_task',
+  'update_task',
 ] as const;
 
 /** The name of one of {@link MCP_TOOLS}. */
@@ -81,16 +90,24 @@ const projectOutput = {
       type: 'array',
       items: { type: 'object', properties: { filename: string, uri: string } },
     },
-    error: { type: 'object', properties: { code: string, message: string } },
+    error: { type: 'object', description: 'code, message' },
   },
   required: ['projectId', 'status'],
 } as const;
 
 const READ_ONLY = { readOnlyHint: true } as const;
+/** Changes state, never destroys (MCP's default for a tool that writes is destructive). */
+const WRITES = { destructiveHint: false } as const;
+const object = { type: 'object' } as const;
+const taskStatus = { type: 'string', enum: [...C.taskStatuses] } as const;
 
 /**
  * The tool definitions. Revising a project and its revisions (`revise_project`, a
- * `revision` argument of read_document) wait for the revisions issue and are left out.
+ * `revision` argument of read_document) wait for the revisions issue and are left out. The
+ * task tools (issue 30) are what an agent's loop needs: list_tasks, next_task (a claim, with
+ * the context pack) and update_task (status and note, against next_task's etag); renewing a
+ * lease is next_task again (an agent holding a task gets it back, its lease renewed), and
+ * assigning a task to a person stays with the API, the SDK and the CLI.
  *
  * @example
  * const generate = MCP_TOOLS.find((tool) => tool.name === 'generate_project');
@@ -117,7 +134,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
           type: 'string',
           minLength: C.name.minLength,
           maxLength: C.name.maxLength,
-          pattern: C.name.pattern,
+          format: SINGLE_LINE_FORMAT,
         },
         wait: { type: 'boolean' },
       },
@@ -215,6 +232,75 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     },
     annotations: READ_ONLY,
   },
+  {
+    name: 'list_tasks',
+    description: "A completed project's plan tasks in order, with status and assignee.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        projectId,
+        status: taskStatus,
+        assignee: { type: 'string', minLength: 1, maxLength: C.agent.maxLength },
+      },
+      required: ['projectId'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { tasks: { type: 'array' } },
+      required: ['tasks'],
+    },
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'next_task',
+    description:
+      'Claim the next ready task for agent (leased, default 900 s): task, etag, context pack; ready: false if none. Then update_task.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        projectId,
+        agent: {
+          type: 'string',
+          minLength: C.agent.minLength,
+          maxLength: C.agent.maxLength,
+          format: SINGLE_LINE_FORMAT,
+        },
+        leaseSeconds: { type: 'integer', ...C.leaseSeconds },
+      },
+      required: ['projectId', 'agent'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { ready: { type: 'boolean' }, task: object, etag: string, context: object },
+      required: ['ready'],
+    },
+    annotations: WRITES,
+  },
+  {
+    name: 'update_task',
+    description:
+      "Set a task's status and a note its dependents see. With next_task's etag, a task changed since (lease lost) is PRECONDITION_FAILED.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        projectId,
+        taskId: { type: 'string', pattern: C.taskId.pattern },
+        status: taskStatus,
+        note: { type: 'string', ...C.note },
+        etag: string,
+      },
+      required: ['projectId', 'taskId', 'status'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { task: object, etag: string },
+      required: ['task', 'etag'],
+    },
+    annotations: WRITES,
+  },
 ];
 
 /** Who answers `initialize`: the same on both servers. */
@@ -226,4 +312,4 @@ export const MCP_SERVER_INFO = {
 
 /** The server's `instructions`: what an agent should know before its first call. */
 export const MCP_INSTRUCTIONS =
-  'PGS turns a project idea into spec documents. generate_project creates a project and costs credits (wait: true reports progress until it ends); get_project, read_document and the resources pgs://projects/{projectId}/documents/{filename} read the results.';
+  'PGS turns a project idea into spec documents. generate_project creates a project and costs credits (wait: true reports progress until it ends); get_project, read_document and the resources pgs://projects/{projectId}/documents/{filename} read the results. To build a completed project, loop next_task (a task and its context) then update_task done.';

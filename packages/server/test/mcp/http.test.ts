@@ -6,6 +6,10 @@ import {
   MCP_TOOLS,
   type McpToolName,
   PROJECT_TYPES,
+  SINGLE_LINE_RULE,
+  type Task,
+  type TaskContext,
+  type TaskDetail,
 } from '@pgs/contract';
 import { assertMatchesContract } from '@pgs/contract/testing';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -14,6 +18,7 @@ import type { CreatedKey } from '../../src/accounts/service.ts';
 import { documentPlan } from '../../src/runs/catalogue.ts';
 import { listProjectEvents } from '../../src/storage/sql/events.ts';
 import { bearer, type Harness, roomy, startHarness } from '../helpers/harness.ts';
+import { completedWithPlan, planDocument } from '../helpers/tasks.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { connectMcp, structured, toolErrorOf } from './mcp-client.ts';
 
@@ -52,7 +57,7 @@ const rest = async (path: string, as: CreatedKey = key) => {
 beforeAll(async () => {
   h = await startHarness('pglite', {
     generation: 'workers',
-    rules: roomy('status', 'create', 'list', 'downloads', 'credits', 'mcp'),
+    rules: roomy('status', 'create', 'list', 'downloads', 'credits', 'mcp', 'tasks'),
   });
   url = await h.app.listen({ port: 0, host: '127.0.0.1' });
   key = await h.createKey('test', { credits: 1_000 });
@@ -233,6 +238,126 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
     expect(
       toolErrorOf(await client.callTool({ name: 'get_trace', arguments: { projectId: running } })),
     ).toMatchObject({ code: 'PROJECT_NOT_COMPLETED', details: { status: 'in_progress' } });
+  },
+
+  async list_tasks() {
+    // The generated project's plan, as GET …/tasks lists it, filters included.
+    const { projectId } = generated.project;
+    const list = async (args: Record<string, unknown>) =>
+      structured<{ projectId: string; tasks: Task[] }>(
+        await client.callTool({ name: 'list_tasks', arguments: { projectId, ...args } }),
+      );
+    const all = await list({});
+    expect(all.tasks.length).toBeGreaterThan(3);
+    expect(all).toEqual({
+      projectId,
+      tasks: (await rest(`/projects/${projectId}/tasks`)).json().data,
+    });
+    expect((await list({ status: 'todo' })).tasks).toEqual(all.tasks);
+    expect((await list({ status: 'done' })).tasks).toEqual([]);
+    expect((await list({ assignee: 'nobody' })).tasks).toEqual([]);
+    expect(
+      toolErrorOf(
+        await client.callTool({ name: 'list_tasks', arguments: { projectId, status: 'finished' } }),
+      ),
+    ).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { invalid_fields: { status: expect.any(String) } },
+    });
+    const running = await h.seedProject(key, { status: 'in_progress' });
+    expect(
+      toolErrorOf(await client.callTool({ name: 'list_tasks', arguments: { projectId: running } })),
+    ).toMatchObject({ code: 'PROJECT_NOT_COMPLETED', details: { status: 'in_progress' } });
+  },
+
+  async next_task() {
+    // T-2 waits on T-1: one task is ready, and it goes to the first agent only.
+    const projectId = await completedWithPlan(h.database, key, [
+      planDocument(2, (n) => (n > 1 ? ['T-1'] : [])),
+    ]);
+    const claim = (agent: string) =>
+      client.callTool({ name: 'next_task', arguments: { projectId, agent, leaseSeconds: 600 } });
+    const result = await claim('claude-1');
+    const claimed = structured<{ ready: boolean; task: Task; etag: string; context: TaskContext }>(
+      result,
+    );
+    expect(claimed).toMatchObject({
+      ready: true,
+      task: {
+        id: 'T-1',
+        status: 'in_progress',
+        assignee: 'claude-1',
+        lease: { agent: 'claude-1' },
+      },
+    });
+    const read = await rest(`/projects/${projectId}/tasks/T-1`);
+    expect(claimed.etag).toBe(read.headers.etag);
+    expect(claimed.context).toEqual(
+      (await rest(`/projects/${projectId}/tasks/T-1/context`)).json().data,
+    );
+    // What the agent reads: what to do next, then the pack as GET …/context renders it.
+    const markdown = await h.request({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/tasks/T-1/context`,
+      headers: { ...bearer(key.key), accept: 'text/markdown' },
+    });
+    expect(result.content).toEqual([
+      { type: 'text', text: expect.stringContaining(`update_task with status done, this etag`) },
+      { type: 'text', text: markdown.body },
+    ]);
+    expect(structured(await claim('codex-1'))).toEqual({ ready: false });
+    expect(
+      toolErrorOf(
+        await client.callTool({
+          name: 'next_task',
+          arguments: { projectId, agent: 'claude-1\n## Injected' },
+        }),
+      ),
+    ).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { invalid_fields: { agent: SINGLE_LINE_RULE } },
+    });
+  },
+
+  async update_task() {
+    const projectId = await completedWithPlan(h.database, key, [planDocument(2)]);
+    const update = (args: Record<string, unknown>) =>
+      client.callTool({ name: 'update_task', arguments: { projectId, ...args } });
+    const { etag } = structured<{ etag: string }>(
+      await client.callTool({ name: 'next_task', arguments: { projectId, agent: 'claude-1' } }),
+    );
+    const note = 'Store and tests in src/store.ts; run npm test.';
+    const done = structured<{ task: TaskDetail; etag: string }>(
+      await update({ taskId: 'T-1', status: 'done', note, etag }),
+    );
+    expect(done.task).toMatchObject({ id: 'T-1', status: 'done', lease: null });
+    expect(done.task.history.at(-1)).toMatchObject({
+      from: 'in_progress',
+      to: 'done',
+      note,
+      keyId: key.keyId,
+    });
+    expect(done.etag).toBe((await rest(`/projects/${projectId}/tasks/T-1`)).headers.etag);
+    // The etag of the claim is stale now; the move back is refused with the current one.
+    expect(toolErrorOf(await update({ taskId: 'T-1', status: 'todo', etag }))).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      details: { resource_id: 'T-1', etag: done.etag },
+    });
+    expect(
+      toolErrorOf(await update({ taskId: 'T-1', status: 'blocked', etag: done.etag })),
+    ).toMatchObject({
+      code: 'TASK_TRANSITION_NOT_ALLOWED',
+      details: { from: 'done', to: 'blocked', allowed: ['todo', 'obsolete'] },
+    });
+    // Without an etag, the change applies to the task as it is.
+    const blocked = structured<{ task: TaskDetail }>(
+      await update({ taskId: 'T-2', status: 'blocked', note: 'Waiting for the CI account.' }),
+    );
+    expect(blocked.task).toMatchObject({ id: 'T-2', status: 'blocked' });
+    expect(toolErrorOf(await update({ taskId: 'T-9', status: 'done' }))).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      details: { resource_type: 'task', resource_id: 'T-9' },
+    });
   },
 };
 /** Credits the tests spent beyond the first project (kept exact for get_credits). */
@@ -434,6 +559,9 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
           ['get_project', { projectId }],
           ['read_document', { projectId, filename: 'README.md' }],
           ['get_trace', { projectId }],
+          ['list_tasks', { projectId }],
+          ['next_task', { projectId, agent: 'intruder' }],
+          ['update_task', { projectId, taskId: 'T-1', status: 'done' }],
         ] as const) {
           expect(toolErrorOf(await theirs.callTool({ name, arguments: args }))).toMatchObject({
             code: 'RESOURCE_NOT_FOUND',

@@ -356,6 +356,24 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
       expect(JSON.stringify(resources.result)).not.toContain(completed);
     }
     for (const [name, args] of reads) expect(await toolOutcome(owner, name, args)).toBe('ok');
+    // The task tools on the owner's plan: strangers find no project and change nothing.
+    const projectId = await plannedProject();
+    const taskTools: [string, Record<string, unknown>][] = [
+      ['list_tasks', { projectId }],
+      ['next_task', { projectId, agent: 'intruder' }],
+      ['update_task', { projectId, taskId: 'T-1', status: 'obsolete' }],
+    ];
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      for (const [name, args] of taskTools) {
+        expect(await toolOutcome(stranger, name, args), `${name} by a ${stranger.mode} key`).toBe(
+          'RESOURCE_NOT_FOUND',
+        );
+      }
+    }
+    expect(await toolOutcome(owner, 'list_tasks', { projectId })).toBe('ok');
+    const tasks = (await call(owner, { method: 'GET', url: await taskUrl() })).json().data;
+    expect(JSON.stringify(tasks)).not.toContain('intruder');
+    expect(tasks.map((task: { status: string }) => task.status)).not.toContain('obsolete');
     expect((await mcpCall(owner, 'resources/read', { uri })).error).toBeUndefined();
     // A project generated through MCP by one key: the other mode and account cannot see it.
     const created = await mcpCall(otherAccount, 'tools/call', {

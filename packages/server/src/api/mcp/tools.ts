@@ -28,12 +28,14 @@ import type { Projects } from '../../projects/projects.ts';
 import type { ProjectStatusReader } from '../../projects/status.ts';
 import type { TraceCache } from '../../runs/trace/project.ts';
 import type { Db } from '../../storage/db.ts';
+import type { Tasks } from '../../tasks/service.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
 import { CANCELLED_BY_CLIENT } from './cancellations.ts';
 import { catalogued } from './errors.ts';
 import { type FollowOutcome, followProject } from './follow.ts';
+import { taskTools } from './task-tools.ts';
 
 /** What the MCP endpoint works with: the services the REST routes use, and its settings. */
 export interface McpServices {
@@ -43,6 +45,8 @@ export interface McpServices {
   events: ProjectEventHub;
   reads: SharedEventReads;
   traces: TraceCache;
+  /** The plan as live work, as the REST task routes share it. */
+  tasks: Tasks;
   limiters: Limiters;
   /** The longest generate_project with `wait: true` holds its call, in milliseconds. */
   maxWaitMs: number;
@@ -71,6 +75,9 @@ export const TOOL_LIMITS = {
   read_document: 'downloads',
   get_credits: 'credits',
   get_trace: 'downloads',
+  list_tasks: 'tasks',
+  next_task: 'tasks',
+  update_task: 'tasks',
 } as const satisfies Record<McpToolName, keyof Limiters>;
 
 /**
@@ -135,6 +142,7 @@ export class McpTools {
         });
         return traceResult(projectId, (JSON.parse(body) as TraceResponse).data);
       },
+      ...taskTools(services.tasks),
     };
   }
 

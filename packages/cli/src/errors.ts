@@ -109,3 +109,21 @@ export class RevisionNotCompletedError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * `pgs next` found no task ready to claim (exit 14): every `todo` task waits on another
+ * one, or none is left. Not a failure of the request (the API answered 204); a script
+ * looping over `pgs next` stops, or waits for someone else's task, on this code.
+ *
+ * @example
+ * if (claimed === null) throw new NothingReadyError(projectId);
+ */
+export class NothingReadyError extends Error {
+  override name = 'NothingReadyError';
+  readonly projectId: string;
+
+  constructor(projectId: string) {
+    super('no task is ready: every todo task waits on another one, or none is left');
+    this.projectId = projectId;
+  }
+}

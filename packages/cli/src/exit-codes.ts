@@ -10,6 +10,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PollTimeoutError,
+  PreconditionFailedError,
   RateLimitError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
@@ -19,6 +20,7 @@ import {
   LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
+  NothingReadyError,
   RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
@@ -44,6 +46,7 @@ export const EXIT = {
   WAIT_TIMEOUT: 11,
   CONFLICT: 12,
   LEDGER_DRIFT: 13,
+  NOTHING_READY: 14,
   INTERRUPTED: 130,
 } as const;
 
@@ -66,8 +69,10 @@ export const EXIT_CODES_HELP = `Exit codes:
  10  insufficient credits (402)
  11  still in progress when --max-wait ran out (the project keeps generating)
  12  conflict (409): e.g. cancelling a project that is already completed or failed, or
-     revising one that is not completed (or has a revision running)
+     revising one that is not completed (or has a revision running), a task move the
+     status machine refuses; or a task changed since its --if-match ETag (412)
  13  ledger drift: pgs admin audit found balances that disagree with the ledger
+ 14  nothing ready: pgs next found no task to claim (each waits on another, or none is left)
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
@@ -83,6 +88,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   }
   if (error instanceof GenerationFailedError) return EXIT.GENERATION_FAILED;
   if (error instanceof LedgerDriftError) return EXIT.LEDGER_DRIFT;
+  if (error instanceof NothingReadyError) return EXIT.NOTHING_READY;
   if (error instanceof RevisionNotCompletedError) return EXIT.CONFLICT;
   if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
   if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;
@@ -100,7 +106,9 @@ export function exitCodeFor(error: unknown): ExitCode {
   }
   if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
   if (error instanceof InsufficientCreditsError) return EXIT.INSUFFICIENT_CREDITS;
-  if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof ConflictError || error instanceof PreconditionFailedError) {
+    return EXIT.CONFLICT;
+  }
   if (error instanceof InternalServerError) return EXIT.SERVER;
   return EXIT.UNEXPECTED;
 }

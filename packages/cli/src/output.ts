@@ -17,6 +17,7 @@ import {
   LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
+  NothingReadyError,
   RevisionNotCompletedError,
   UsageError,
 } from './errors.ts';
@@ -99,6 +100,14 @@ function describe(error: unknown, context: ErrorContext): ErrorView {
   if (error instanceof LedgerDriftError) {
     return { code: 'LEDGER_DRIFT', message: error.message, details: { drifting: error.drifting } };
   }
+  if (error instanceof NothingReadyError) {
+    return {
+      code: 'NO_TASK_READY',
+      message: error.message,
+      details: { projectId: error.projectId },
+      hint: `See where the plan stands with: pgs tasks ${error.projectId}`,
+    };
+  }
   if (error instanceof PollTimeoutError) {
     const left = error.lastStatus?.estimatedCompletionMs;
     const what =
@@ -174,6 +183,9 @@ function hintFor(error: APIError, context: ErrorContext): string | undefined {
       'See the balance with: pgs credits. An operator adds credits with: ' +
       'pgs credits grant --account ACCOUNT --mode test|live --amount N'
     );
+  }
+  if (error.code === 'PRECONDITION_FAILED' && error.details?.resource_type === 'task') {
+    return `The task changed since that ETag was read. See it with: pgs task ID ${String(error.details.resource_id)}`;
   }
   if (error.code === 'PROJECT_NOT_IN_PROGRESS') {
     return 'Only a project in progress can be cancelled. See its state with: pgs status ID';

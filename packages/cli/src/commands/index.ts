@@ -13,6 +13,7 @@ import { mcpServe } from './mcp.ts';
 import { status, wait } from './projects.ts';
 import { provenance } from './provenance.ts';
 import { revise } from './revise.ts';
+import { done, next, task, tasks } from './tasks.ts';
 import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
 
@@ -41,6 +42,10 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['revise', revise],
   ['history', history],
   ['diff', diff],
+  ['tasks', tasks],
+  ['task', task],
+  ['next', next],
+  ['done', done],
   ['list', list],
   ['cancel', cancel],
   ['delete', remove],

@@ -8,16 +8,16 @@ import type { RootContent } from 'mdast';
 import { type Facts, factsFor, type SectionWriter } from '../facts/facts.ts';
 import { blocks, bullets } from '../text/markdown.ts';
 import { listing } from '../text/words.ts';
-import { ARCHITECTURE_SECTIONS } from './sections-architecture.ts';
-import { BRIEF_SECTIONS } from './sections-brief.ts';
-import { DELIVERY_SECTIONS } from './sections-delivery.ts';
-import { GROUNDED_SECTIONS } from './sections-grounded.ts';
-import { MCP_SECTIONS } from './sections-mcp.ts';
-import { MCP_TRANSPORT_SECTIONS } from './sections-mcp-transport.ts';
-import { MOBILE_SECTIONS } from './sections-mobile.ts';
-import { OFFLINE_SECTIONS } from './sections-offline.ts';
-import { PRODUCT_SECTIONS } from './sections-product.ts';
-import { WEB_SECTIONS } from './sections-web.ts';
+import { ARCHITECTURE_SECTIONS } from './architecture.ts';
+import { BRIEF_SECTIONS } from './project-brief.ts';
+import { DELIVERY_SECTIONS } from './implementation-plan.ts';
+import { GROUNDED_SECTIONS } from './grounded.ts';
+import { MCP_SECTIONS } from './mcp-tools.ts';
+import { MCP_TRANSPORT_SECTIONS } from './mcp-transport-and-clients.ts';
+import { MOBILE_SECTIONS } from './screens.ts';
+import { OFFLINE_SECTIONS } from './offline-and-permissions.ts';
+import { PRODUCT_SECTIONS } from './product-requirements.ts';
+import { WEB_SECTIONS } from './data-model.ts';
 
 /** Below this many words a document is topped up with a recap; "a page" of prose. */
 export const MIN_DOCUMENT_WORDS = 450;

@@ -9,7 +9,7 @@ import type { Facts, SectionWriter } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
 import { capitalize, decapitalize, gerund, kebab, listing, snake } from '../text/words.ts';
-import { rationale } from './sections-architecture.ts';
+import { rationale } from './architecture.ts';
 
 const slices = (f: Facts) => slicesOf(f, storiesOf(f));
 

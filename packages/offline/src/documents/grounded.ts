@@ -19,8 +19,8 @@ import { componentsOf, slicesOf, storiesOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement, SectionWriter } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
 import { decapitalize, kebab, listing, snake } from '../text/words.ts';
-import { ARCHITECTURE_SECTIONS } from './sections-architecture.ts';
-import { statement } from './sections-product.ts';
+import { ARCHITECTURE_SECTIONS } from './architecture.ts';
+import { statement } from './product-requirements.ts';
 
 const NOT_FOUND = 'not found in the digest';
 

@@ -1,14 +1,12 @@
 /**
- * An MCP server's tools, resources and prompts: one tool per requirement, whose kind follows
- * the idea (a read-only server has no tool that writes, and so nothing to confirm), with
- * schemas from the requirement's own qualifiers.
+ * The tools an MCP server exposes: the catalogue, input schemas, results and errors, and safety.
  */
 import { phrase } from '../facts/brief-model.ts';
 import { type Tool, toolsOf } from '../facts/delivery-model.ts';
-import type { SectionWriter } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
-import { capitalize, kebab, listing, snake, thirdPerson } from '../text/words.ts';
+import { capitalize, listing, snake } from '../text/words.ts';
+import type { KindWriter } from './kind.ts';
 
 /** The JSON Schema of a tool's input, from its requirement's object and qualifiers. */
 function schemaOf(tool: Tool): object {
@@ -67,174 +65,100 @@ function annotations(tool: Tool): string {
   return `readOnlyHint: false, destructiveHint: ${/^(?:restart|close|delete|remove|cancel)$/.test(tool.req.verb)}`;
 }
 
-export const MCP_SECTIONS: Record<string, SectionWriter> = {
-  'mcp-tools/Tool catalogue': (f) => {
-    const tools = toolsOf(f);
-    return blocks(
-      `${f.name} gives ${f.assistant} ${tools.length} tools, one per requirement it serves${f.readOnly ? '; the idea calls it read-only, so every tool only reads' : ''}.`,
-      table(
-        ['Tool', 'Does', 'Reads or writes', 'Annotations', 'Serves'],
-        tools.map((t) => [
-          ic(t.name),
-          t.req.text,
-          t.writes ? (t.approval ? 'Writes, once approved' : 'Writes') : 'Reads',
-          annotations(t),
-          t.req.criteria
-            .filter((c) => c.role !== 'unwanted')
-            .map((c) => c.id)
-            .join(', '),
-        ]),
-      ),
-      `What each tool's description tells ${f.assistant}, so that it picks the right one:`,
-      bullets(
-        tools.map(
-          (t) =>
-            `${ic(t.name)}: "${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}${t.req.service ? ` in ${t.req.service.name}` : ''}. ${t.writes ? (t.approval ? 'Changes data; needs an approval.' : 'Changes data.') : 'Only reads.'} ${t.req.kind === 'read' ? `Returns at most 50 ${t.req.ent.plural}.` : `Returns the ${t.req.ent.label} it acted on.`}"`,
+/**
+ * The writers of MCP Tools (MCP_TOOLS.md): one per section of the catalogue's `mcp-tools`, so a
+ * section missing or renamed there fails the build.
+ */
+export const MCP_TOOLS = {
+  purpose: 'This document specifies the tools it exposes to AI assistants',
+  sections: {
+    'Tool catalogue': (f) => {
+      const tools = toolsOf(f);
+      return blocks(
+        `${f.name} gives ${f.assistant} ${tools.length} tools, one per requirement it serves${f.readOnly ? '; the idea calls it read-only, so every tool only reads' : ''}.`,
+        table(
+          ['Tool', 'Does', 'Reads or writes', 'Annotations', 'Serves'],
+          tools.map((t) => [
+            ic(t.name),
+            t.req.text,
+            t.writes ? (t.approval ? 'Writes, once approved' : 'Writes') : 'Reads',
+            annotations(t),
+            t.req.criteria
+              .filter((c) => c.role !== 'unwanted')
+              .map((c) => c.id)
+              .join(', '),
+          ]),
+        ),
+        `What each tool's description tells ${f.assistant}, so that it picks the right one:`,
+        bullets(
+          tools.map(
+            (t) =>
+              `${ic(t.name)}: "${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}${t.req.service ? ` in ${t.req.service.name}` : ''}. ${t.writes ? (t.approval ? 'Changes data; needs an approval.' : 'Changes data.') : 'Only reads.'} ${t.req.kind === 'read' ? `Returns at most 50 ${t.req.ent.plural}.` : `Returns the ${t.req.ent.label} it acted on.`}"`,
+          ),
+        ),
+      );
+    },
+
+    'Input schemas': (f) =>
+      blocks(
+        `Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
+        ...toolsOf(f).map((t) =>
+          blocks(
+            `${ic(t.name)} (${t.req.id}):`,
+            code('json', JSON.stringify(schemaOf(t), null, 2)),
+          ),
         ),
       ),
-    );
-  },
 
-  'mcp-tools/Input schemas': (f) =>
-    blocks(
-      `Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
-      ...toolsOf(f).map((t) =>
-        blocks(`${ic(t.name)} (${t.req.id}):`, code('json', JSON.stringify(schemaOf(t), null, 2))),
-      ),
-    ),
-
-  'mcp-tools/Results and errors': (f) => {
-    const first = toolsOf(f)[0];
-    return blocks(
-      `Every tool of ${f.name} answers with a short text for ${f.assistant} and the same data as structured content.${first ? ` For ${ic(first.name)}:` : ''}`,
-      first
-        ? code(
-            'json',
-            JSON.stringify(
-              {
-                content: [{ type: 'text', text: `${capitalize(first.req.ent.plural)}: 2 found.` }],
-                structuredContent: {
-                  items: [{ id: 'a1b2c3', title: `${capitalize(first.req.ent.label)} one` }],
+    'Results and errors': (f) => {
+      const first = toolsOf(f)[0];
+      return blocks(
+        `Every tool of ${f.name} answers with a short text for ${f.assistant} and the same data as structured content.${first ? ` For ${ic(first.name)}:` : ''}`,
+        first
+          ? code(
+              'json',
+              JSON.stringify(
+                {
+                  content: [
+                    { type: 'text', text: `${capitalize(first.req.ent.plural)}: 2 found.` },
+                  ],
+                  structuredContent: {
+                    items: [{ id: 'a1b2c3', title: `${capitalize(first.req.ent.label)} one` }],
+                  },
+                  isError: false,
                 },
-                isError: false,
-              },
-              null,
-              2,
-            ),
-          )
-        : '',
-      bullets(
-        toolsOf(f).map((t) => {
-          const c = t.req.criteria.at(-1)!;
-          return `${ic(t.name)} reports a failure as a tool error with ${'isError: true'} and a sentence ${f.assistant} can act on (${c.id}).`;
-        }),
-      ),
-    );
-  },
-
-  'mcp-tools/Safety': (f) => {
-    const tools = toolsOf(f);
-    const writers = tools.filter((t) => t.writes);
-    return blocks(
-      `${f.name} acts for a person, so what it can do is fixed by its tools:`,
-      bullets([
-        f.readOnly
-          ? `Every tool only reads (${tools.map((t) => ic(t.name)).join(', ')}), over credentials that cannot write (${f.requirements
-              .flatMap((r) => r.criteria.filter((c) => c.role === 'readonly').map((c) => c.id))
-              .slice(0, 3)
-              .join(', ')}).`
-          : writers.length > 0
-            ? `Tools that change data (${writers.map((t) => ic(t.name)).join(', ')}) ${writers.every((t) => t.approval) ? 'wait for the approval the idea requires' : writers.some((t) => t.approval) ? 'wait for the approval the idea requires, or ask the client to confirm each call' : 'ask the client to confirm each call'}.`
-            : `No tool changes data; each one reads.`,
-        `Text returned from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} is passed on as data and never followed as instructions.`,
-        'Each call is logged with the tool, the duration and the outcome, never with its arguments.',
-      ]),
-    );
-  },
-
-  'mcp-resources-and-prompts/Resources': (f) =>
-    blocks(
-      `Resources give ${f.assistant} read-only context from ${f.name} without a tool call:`,
-      table(
-        ['URI', 'Content', 'Serves'],
-        f.entities.map((e) => [
-          ic(`${f.slug}://${e.path}/recent`),
-          `The 20 ${e.plural} most recently seen by ${f.name}`,
-          f.requirements
-            .filter((r) => r.ent === e)
-            .map((r) => r.id)
-            .join(', '),
-        ]),
-      ),
-      `Reading ${ic(`${f.slug}://${f.main.path}/recent`)} returns:`,
-      code(
-        'json',
-        JSON.stringify(
-          {
-            contents: [
-              {
-                uri: `${f.slug}://${f.main.path}/recent`,
-                mimeType: 'application/json',
-                text: JSON.stringify([{ id: 'a1b2c3', title: `${capitalize(f.main.label)} one` }]),
-              },
-            ],
-          },
-          null,
-          2,
+                null,
+                2,
+              ),
+            )
+          : '',
+        bullets(
+          toolsOf(f).map((t) => {
+            const c = t.req.criteria.at(-1)!;
+            return `${ic(t.name)} reports a failure as a tool error with ${'isError: true'} and a sentence ${f.assistant} can act on (${c.id}).`;
+          }),
         ),
-      ),
-    ),
+      );
+    },
 
-  'mcp-resources-and-prompts/Resource templates': (f) => {
-    const search = toolsOf(f).find((t) => !t.writes) ?? toolsOf(f)[0];
-    return blocks(
-      `One template per entity lets a client read a single item by its ID:`,
-      table(
-        ['Template', 'Returns', 'Completion'],
-        f.entities.map((e) => [
-          ic(`${f.slug}://${e.path}/{id}`),
-          `One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? ` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
-          `The IDs of recent ${e.plural}, as the person types`,
+    Safety: (f) => {
+      const tools = toolsOf(f);
+      const writers = tools.filter((t) => t.writes);
+      return blocks(
+        `${f.name} acts for a person, so what it can do is fixed by its tools:`,
+        bullets([
+          f.readOnly
+            ? `Every tool only reads (${tools.map((t) => ic(t.name)).join(', ')}), over credentials that cannot write (${f.requirements
+                .flatMap((r) => r.criteria.filter((c) => c.role === 'readonly').map((c) => c.id))
+                .slice(0, 3)
+                .join(', ')}).`
+            : writers.length > 0
+              ? `Tools that change data (${writers.map((t) => ic(t.name)).join(', ')}) ${writers.every((t) => t.approval) ? 'wait for the approval the idea requires' : writers.some((t) => t.approval) ? 'wait for the approval the idea requires, or ask the client to confirm each call' : 'ask the client to confirm each call'}.`
+              : `No tool changes data; each one reads.`,
+          `Text returned from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} is passed on as data and never followed as instructions.`,
+          'Each call is logged with the tool, the duration and the outcome, never with its arguments.',
         ]),
-      ),
-      `An unknown ID returns a resource-not-found error that names the tool to search with${search ? ` (${ic(search.name)})` : ''}.`,
-    );
+      );
+    },
   },
-
-  'mcp-resources-and-prompts/Prompts': (f) => {
-    const tools = toolsOf(f);
-    const first = tools[0];
-    return blocks(
-      `Prompts are starting points a person picks in ${f.assistant}; each one leads to the tools of one requirement:`,
-      table(
-        ['Prompt', 'Asks for', 'Uses', 'Serves'],
-        tools.map((t) => [
-          ic(kebab(phrase(t.req), 4)),
-          `${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}`,
-          ic(t.name),
-          t.req.id,
-        ]),
-      ),
-      first ? `${ic(kebab(phrase(first.req), 4))} expands to one user message:` : '',
-      first
-        ? code(
-            'text',
-            `${capitalize(phrase(first.req))}${first.req.qualifiers.length > 0 ? ` ${first.req.qualifiers.join(' ')}` : ''}, using the ${first.name} tool of ${f.name}. Say which ${first.req.ent.plural} you used, and stop if the tool reports an error.`,
-          )
-        : '',
-      'A prompt only assembles the request; the person sees each tool call it leads to.',
-    );
-  },
-
-  'mcp-resources-and-prompts/Subscriptions': (f) =>
-    blocks(
-      `A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
-      bullets(
-        f.entities.map((e) => {
-          const reqs = f.requirements.filter((r) => r.ent === e);
-          return `${ic(`${f.slug}://${e.path}/recent`)} changes when ${listing(reqs.map((r) => (r.writes && !f.readOnly ? `a tool call ${thirdPerson(r.verb)} ${e.a}` : `${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
-        }),
-      ),
-      `Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,
-    ),
-};
+} satisfies KindWriter<'mcp-tools'>;

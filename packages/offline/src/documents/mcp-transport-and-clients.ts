@@ -1,12 +1,13 @@
 /**
- * How clients reach an MCP server: its transports, the credentials it holds for its services,
- * the configuration of the client the idea names first, and what to check when it fails.
+ * How clients reach an MCP server: transports, authentication, client configuration and
+ * troubleshooting.
  */
 import { toolsOf } from '../facts/delivery-model.ts';
-import type { Facts, SectionWriter } from '../facts/facts.ts';
+import type { Facts } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
 import { kebab, listing, snake } from '../text/words.ts';
+import type { KindWriter } from './kind.ts';
 
 const packageName = (f: Facts) => `${kebab(f.name, 3)}-mcp`.replace(/-mcp-mcp$/, '-mcp');
 
@@ -14,104 +15,112 @@ const packageName = (f: Facts) => `${kebab(f.name, 3)}-mcp`.replace(/-mcp-mcp$/,
 const envOf = (name: string) =>
   `${snake(name, 2).toUpperCase()}_${/postgres|sqlite|mysql/i.test(name) ? 'URL' : 'TOKEN'}`;
 
-export const MCP_TRANSPORT_SECTIONS: Record<string, SectionWriter> = {
-  'mcp-transport-and-clients/Transports': (f) =>
-    blocks(
-      `${f.name} speaks MCP over two transports; its ${toolsOf(f).length} tools are the same on both.`,
-      bullets([
-        `**stdio**: ${f.assistant} starts ${ic(`npx -y ${packageName(f)}`)} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
-        `**Streamable HTTP**: one ${ic('/mcp')} endpoint, for a team that shares one ${f.name}; each session has its own ${ic('Mcp-Session-Id')}.`,
-      ]),
-      code(
-        'bash',
-        `npx -y ${packageName(f)}                    # stdio\nnpx -y ${packageName(f)} --http --port 3333  # Streamable HTTP on /mcp`,
+/**
+ * The writers of Transport and Client Configuration (MCP_TRANSPORT_AND_CLIENTS.md): one per
+ * section of the catalogue's `mcp-transport-and-clients`, so a section missing or renamed there
+ * fails the build.
+ */
+export const MCP_TRANSPORT_AND_CLIENTS = {
+  purpose: 'This document explains how clients connect to it and how to configure them',
+  sections: {
+    Transports: (f) =>
+      blocks(
+        `${f.name} speaks MCP over two transports; its ${toolsOf(f).length} tools are the same on both.`,
+        bullets([
+          `**stdio**: ${f.assistant} starts ${ic(`npx -y ${packageName(f)}`)} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
+          `**Streamable HTTP**: one ${ic('/mcp')} endpoint, for a team that shares one ${f.name}; each session has its own ${ic('Mcp-Session-Id')}.`,
+        ]),
+        code(
+          'bash',
+          `npx -y ${packageName(f)}                    # stdio\nnpx -y ${packageName(f)} --http --port 3333  # Streamable HTTP on /mcp`,
+        ),
       ),
-    ),
 
-  'mcp-transport-and-clients/Authentication': (f) =>
-    blocks(
-      `${f.name} holds the credentials for ${listing(f.integrations.map((i) => theService(i.name))) || 'its sources'}; ${f.assistant} never sees them.`,
-      f.integrations.length > 0
-        ? table(
-            ['Service', 'Variable', 'Rights'],
-            f.integrations.map((i) => [
-              i.name,
-              ic(envOf(i.name)),
-              f.readOnly ? 'Read only' : `What it takes to ${i.purpose}, no more`,
-            ]),
-          )
-        : '',
-      `Over Streamable HTTP, a client presents an OAuth bearer token that ${f.name} checks on every request.`,
-    ),
+    Authentication: (f) =>
+      blocks(
+        `${f.name} holds the credentials for ${listing(f.integrations.map((i) => theService(i.name))) || 'its sources'}; ${f.assistant} never sees them.`,
+        f.integrations.length > 0
+          ? table(
+              ['Service', 'Variable', 'Rights'],
+              f.integrations.map((i) => [
+                i.name,
+                ic(envOf(i.name)),
+                f.readOnly ? 'Read only' : `What it takes to ${i.purpose}, no more`,
+              ]),
+            )
+          : '',
+        `Over Streamable HTTP, a client presents an OAuth bearer token that ${f.name} checks on every request.`,
+      ),
 
-  'mcp-transport-and-clients/Client configuration': (f) =>
-    blocks(
-      `The configuration for ${f.assistant} (Claude Desktop's ${ic('claude_desktop_config.json')}; Cursor's ${ic('.cursor/mcp.json')} has the same shape):`,
-      code(
-        'json',
-        JSON.stringify(
-          {
-            mcpServers: {
-              [kebab(f.name, 3)]: {
-                command: 'npx',
-                args: ['-y', packageName(f)],
-                env: Object.fromEntries(
-                  f.integrations.map((i) => [envOf(i.name), `<${envOf(i.name).toLowerCase()}>`]),
-                ),
+    'Client configuration': (f) =>
+      blocks(
+        `The configuration for ${f.assistant} (Claude Desktop's ${ic('claude_desktop_config.json')}; Cursor's ${ic('.cursor/mcp.json')} has the same shape):`,
+        code(
+          'json',
+          JSON.stringify(
+            {
+              mcpServers: {
+                [kebab(f.name, 3)]: {
+                  command: 'npx',
+                  args: ['-y', packageName(f)],
+                  env: Object.fromEntries(
+                    f.integrations.map((i) => [envOf(i.name), `<${envOf(i.name).toLowerCase()}>`]),
+                  ),
+                },
               },
             },
-          },
-          null,
-          2,
+            null,
+            2,
+          ),
         ),
-      ),
-      `Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
-      code(
-        'json',
-        JSON.stringify(
-          {
-            servers: {
-              [kebab(f.name, 3)]: { type: 'stdio', command: 'npx', args: ['-y', packageName(f)] },
+        `Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
+        code(
+          'json',
+          JSON.stringify(
+            {
+              servers: {
+                [kebab(f.name, 3)]: { type: 'stdio', command: 'npx', args: ['-y', packageName(f)] },
+              },
             },
-          },
-          null,
-          2,
+            null,
+            2,
+          ),
         ),
+        `A team that shares one ${f.name} over Streamable HTTP points each client at its ${ic('/mcp')} URL instead, with the bearer token of the Authentication section.`,
       ),
-      `A team that shares one ${f.name} over Streamable HTTP points each client at its ${ic('/mcp')} URL instead, with the bearer token of the Authentication section.`,
-    ),
 
-  'mcp-transport-and-clients/Troubleshooting': (f) =>
-    blocks(
-      `When ${f.name} does not behave, in the order to check:`,
-      table(
-        ['Symptom', 'Likely cause', 'Fix'],
-        [
+    Troubleshooting: (f) =>
+      blocks(
+        `When ${f.name} does not behave, in the order to check:`,
+        table(
+          ['Symptom', 'Likely cause', 'Fix'],
           [
-            `${f.name} is missing from ${f.assistant}`,
-            'A syntax error in the configuration file',
-            'Validate the file and restart the client',
-          ],
-          ...f.integrations.map((i) => [
-            `Every ${
-              listing(
-                toolsOf(f)
-                  .filter((t) => t.req.service?.name === i.name)
-                  .map((t) => ic(t.name)),
-              ) || 'tool'
-            } call fails`,
-            `${ic(envOf(i.name))} is missing, expired or lacks rights`,
-            `Renew it, then run ${ic(`npx -y ${packageName(f)}`)} in a terminal to read the error`,
-          ]),
-          ...toolsOf(f)
-            .filter((t) => t.approval)
-            .map((t) => [
-              `${ic(t.name)} never runs`,
-              'No approval was given',
-              'Approve the request, or ask who may approve',
+            [
+              `${f.name} is missing from ${f.assistant}`,
+              'A syntax error in the configuration file',
+              'Validate the file and restart the client',
+            ],
+            ...f.integrations.map((i) => [
+              `Every ${
+                listing(
+                  toolsOf(f)
+                    .filter((t) => t.req.service?.name === i.name)
+                    .map((t) => ic(t.name)),
+                ) || 'tool'
+              } call fails`,
+              `${ic(envOf(i.name))} is missing, expired or lacks rights`,
+              `Renew it, then run ${ic(`npx -y ${packageName(f)}`)} in a terminal to read the error`,
             ]),
-        ],
+            ...toolsOf(f)
+              .filter((t) => t.approval)
+              .map((t) => [
+                `${ic(t.name)} never runs`,
+                'No approval was given',
+                'Approve the request, or ask who may approve',
+              ]),
+          ],
+        ),
+        `The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows each message ${f.name} exchanges.`,
       ),
-      `The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows each message ${f.name} exchanges.`,
-    ),
-};
+  },
+} satisfies KindWriter<'mcp-transport-and-clients'>;

@@ -1,14 +1,14 @@
 /**
- * A mobile app's offline behaviour and permissions: what each requirement does without a
- * connection (what the idea asks to work offline does), the store on the device, the sync API,
- * and only the permissions the features need.
+ * A mobile project's behaviour without a connection (local data, the sync API, conflicts) and the
+ * device permissions it asks for.
  */
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { screensOf } from '../facts/delivery-model.ts';
-import type { Facts, Requirement, SectionWriter } from '../facts/facts.ts';
+import type { Facts, Requirement } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
 import { capitalize, listing } from '../text/words.ts';
+import type { KindWriter } from './kind.ts';
 
 const offline = (r: Requirement) => r.criteria.find((c) => c.role === 'offline');
 
@@ -53,113 +53,124 @@ function permissions(f: Facts): string[][] {
   return rows;
 }
 
-export const OFFLINE_SECTIONS: Record<string, SectionWriter> = {
-  'offline-and-permissions/Offline behaviour': (f) =>
-    blocks(
-      `What each requirement of ${f.name} does without a connection:`,
-      table(
-        ['Requirement', 'Without a connection'],
-        f.requirements.map((r) => [`${r.id} ${r.text}`, withoutConnection(r)]),
-      ),
-    ),
-
-  'offline-and-permissions/Local data model': (f) =>
-    blocks(
-      `The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((t) => /SQLite/.test(t)) ?? 'SQLite'}, plus a queue of changes not yet synced:`,
-      table(
-        ['Table', 'Columns', 'Serves'],
-        [
-          ...f.entities.map((e) => [
-            e.table,
-            attributesOf(f, e)
-              .map((a) => a.column)
-              .join(', '),
-            f.requirements
-              .filter((r) => r.ent === e)
-              .map((r) => r.id)
-              .join(', '),
-          ]),
-          [
-            'outbox',
-            'id, entity, entity_id, change (JSON), created_at, attempts',
-            listing(f.requirements.filter((r) => r.writes).map((r) => r.id)) || 'none',
-          ],
-        ],
-      ),
-    ),
-
-  'offline-and-permissions/Sync API': (f) =>
-    blocks(
-      `The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
-      table(
-        ['Method', 'Path', 'Does'],
-        [
-          [
-            'GET',
-            ic('/v1/sync?cursor=…'),
-            `The changes to ${listing(f.entities.map((e) => e.plural))} since the cursor, and the next cursor`,
-          ],
-          [
-            'POST',
-            ic('/v1/sync'),
-            'The outbox, in order; each change carries the version it was based on',
-          ],
-        ],
-      ),
-      code(
-        'json',
-        JSON.stringify(
-          {
-            changes: [
-              {
-                entity: f.main.table,
-                id: '3f2a9c61-0b7e-4d55-9a41-8c2e1f07b6d3',
-                version: 4,
-                change: { title: `First ${f.main.label}` },
-              },
-            ],
-          },
-          null,
-          2,
+/**
+ * The writers of Offline Support and Permissions (OFFLINE_AND_PERMISSIONS.md): one per section of
+ * the catalogue's `offline-and-permissions`, so a section missing or renamed there fails the
+ * build.
+ */
+export const OFFLINE_AND_PERMISSIONS = {
+  purpose:
+    'This document covers how it behaves without a connection and which device permissions it asks for',
+  sections: {
+    'Offline behaviour': (f) =>
+      blocks(
+        `What each requirement of ${f.name} does without a connection:`,
+        table(
+          ['Requirement', 'Without a connection'],
+          f.requirements.map((r) => [`${r.id} ${r.text}`, withoutConnection(r)]),
         ),
       ),
-    ),
 
-  'offline-and-permissions/Sync and conflicts': (f) =>
-    blocks(
-      `${f.name} syncs when it opens, after each change and when the connection returns. Sending the same change twice changes nothing the second time.`,
-      bullets([
-        `Two devices change different fields of ${f.main.a}: both changes are kept.`,
-        `Two devices change the same field: the later one wins, and the earlier one stays in the ${f.main.label}'s history, where it can be restored.`,
-        ...f.requirements
-          .filter(offline)
-          .map(
-            (r) =>
-              `${capitalize(phrase(r))} offline (${offline(r)!.id}): the change is applied on the phone first and never lost by a failed sync.`,
+    'Local data model': (f) =>
+      blocks(
+        `The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((t) => /SQLite/.test(t)) ?? 'SQLite'}, plus a queue of changes not yet synced:`,
+        table(
+          ['Table', 'Columns', 'Serves'],
+          [
+            ...f.entities.map((e) => [
+              e.table,
+              attributesOf(f, e)
+                .map((a) => a.column)
+                .join(', '),
+              f.requirements
+                .filter((r) => r.ent === e)
+                .map((r) => r.id)
+                .join(', '),
+            ]),
+            [
+              'outbox',
+              'id, entity, entity_id, change (JSON), created_at, attempts',
+              listing(f.requirements.filter((r) => r.writes).map((r) => r.id)) || 'none',
+            ],
+          ],
+        ),
+      ),
+
+    'Sync API': (f) =>
+      blocks(
+        `The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
+        table(
+          ['Method', 'Path', 'Does'],
+          [
+            [
+              'GET',
+              ic('/v1/sync?cursor=…'),
+              `The changes to ${listing(f.entities.map((e) => e.plural))} since the cursor, and the next cursor`,
+            ],
+            [
+              'POST',
+              ic('/v1/sync'),
+              'The outbox, in order; each change carries the version it was based on',
+            ],
+          ],
+        ),
+        code(
+          'json',
+          JSON.stringify(
+            {
+              changes: [
+                {
+                  entity: f.main.table,
+                  id: '3f2a9c61-0b7e-4d55-9a41-8c2e1f07b6d3',
+                  version: 4,
+                  change: { title: `First ${f.main.label}` },
+                },
+              ],
+            },
+            null,
+            2,
           ),
-      ]),
-    ),
+        ),
+      ),
 
-  'offline-and-permissions/Device permissions': (f) => {
-    const rows = permissions(f);
-    return rows.length > 0
-      ? blocks(
-          `${f.name} asks only for what its features need, at the moment they need it:`,
-          table(['Permission', 'Needed for', 'Asked'], rows),
-          'Refusing a permission disables only the feature that needs it.',
-        )
-      : `None of ${f.name}'s features (${listing(f.requirements.map(phrase))}) needs a device permission beyond the network, so it asks for none.`;
+    'Sync and conflicts': (f) =>
+      blocks(
+        `${f.name} syncs when it opens, after each change and when the connection returns. Sending the same change twice changes nothing the second time.`,
+        bullets([
+          `Two devices change different fields of ${f.main.a}: both changes are kept.`,
+          `Two devices change the same field: the later one wins, and the earlier one stays in the ${f.main.label}'s history, where it can be restored.`,
+          ...f.requirements
+            .filter(offline)
+            .map(
+              (r) =>
+                `${capitalize(phrase(r))} offline (${offline(r)!.id}): the change is applied on the phone first and never lost by a failed sync.`,
+            ),
+        ]),
+      ),
+
+    'Device permissions': (f) => {
+      const rows = permissions(f);
+      return rows.length > 0
+        ? blocks(
+            `${f.name} asks only for what its features need, at the moment they need it:`,
+            table(['Permission', 'Needed for', 'Asked'], rows),
+            'Refusing a permission disables only the feature that needs it.',
+          )
+        : `None of ${f.name}'s features (${listing(f.requirements.map(phrase))}) needs a device permission beyond the network, so it asks for none.`;
+    },
+
+    Privacy: (f) =>
+      blocks(
+        `What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
+        bullets([
+          `Nothing leaves the phone except through the sync API of ${f.name}${f.integrations.length > 0 ? ` and ${listing(f.integrations.map((i) => i.name))}` : ''}.`,
+          `The store listings' privacy answers name exactly these data, and are reviewed each release (NFR-4).`,
+          ...screensOf(f)
+            .filter((s) => /camera|photo|map|location/i.test(`${s.name} ${s.purpose}`))
+            .map(
+              (s) => `${s.name}: what it captures stays with the ${f.main.label} it belongs to.`,
+            ),
+        ]),
+      ),
   },
-
-  'offline-and-permissions/Privacy': (f) =>
-    blocks(
-      `What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
-      bullets([
-        `Nothing leaves the phone except through the sync API of ${f.name}${f.integrations.length > 0 ? ` and ${listing(f.integrations.map((i) => i.name))}` : ''}.`,
-        `The store listings' privacy answers name exactly these data, and are reviewed each release (NFR-4).`,
-        ...screensOf(f)
-          .filter((s) => /camera|photo|map|location/i.test(`${s.name} ${s.purpose}`))
-          .map((s) => `${s.name}: what it captures stays with the ${f.main.label} it belongs to.`),
-      ]),
-    ),
-};
+} satisfies KindWriter<'offline-and-permissions'>;

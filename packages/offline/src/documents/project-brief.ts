@@ -1,13 +1,14 @@
 /**
- * The project brief: what the idea asks for, for whom (as the idea names them), the goals and
- * risks it implies, and, in place of any invented fact, the assumptions and open questions.
+ * The project brief: why the product exists, whom it serves, what its first release must achieve,
+ * its goals, risks, assumptions and open questions (the register `G/R/A/Q-n`).
  */
 import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
-import type { Facts, Requirement, SectionWriter } from '../facts/facts.ts';
+import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import { blocks, bullets, table } from '../text/markdown.ts';
 import { capitalize, decapitalize, gerund, listing, participle } from '../text/words.ts';
+import type { KindWriter } from './kind.ts';
 
 const quals = (req: Requirement) =>
   req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
@@ -27,122 +28,133 @@ function need(f: Facts, req: Requirement): string {
   return `${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${quals(req)} the same way every time, with a record of who did it.`;
 }
 
-export const BRIEF_SECTIONS: Record<string, SectionWriter> = {
-  'project-brief/Overview': (f) =>
-    blocks(
-      `${f.name} is ${f.aLabel} for ${f.who}, from this idea: "${f.idea}"`,
-      `Its first release does ${f.requirements.length === 1 ? 'one thing' : `${f.requirements.length} things`}, each a core feature of the definition:`,
-      bullets(
-        f.requirements.map(
-          (r) => `**${r.text}**${r.service ? `, through ${theService(r.service.name)}` : ''}`,
+/**
+ * The writers of Project Brief (PROJECT_BRIEF.md): one per section of the catalogue's `project-
+ * brief`, so a section missing or renamed there fails the build.
+ */
+export const PROJECT_BRIEF = {
+  purpose:
+    'This brief sets out why it exists, whom it serves and what its first release must achieve',
+  sections: {
+    Overview: (f) =>
+      blocks(
+        `${f.name} is ${f.aLabel} for ${f.who}, from this idea: "${f.idea}"`,
+        `Its first release does ${f.requirements.length === 1 ? 'one thing' : `${f.requirements.length} things`}, each a core feature of the definition:`,
+        bullets(
+          f.requirements.map(
+            (r) => `**${r.text}**${r.service ? `, through ${theService(r.service.name)}` : ''}`,
+          ),
         ),
+        `${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? ` It holds to: ${f.constraints.map(decapitalize).join('; ')}.` : ''}`,
       ),
-      `${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? ` It holds to: ${f.constraints.map(decapitalize).join('; ')}.` : ''}`,
-    ),
 
-  'project-brief/Problem': (f) =>
-    blocks(
-      `${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
-      bullets(f.requirements.map((r) => `**${r.text}**: ${need(f, r)}`)),
-      `The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. ` +
-        `Each gap is an assumption with the default chosen (${f.assumptions[0]?.id ?? 'A-1'} to ${f.assumptions.at(-1)?.id ?? 'A-1'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
-    ),
+    Problem: (f) =>
+      blocks(
+        `${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
+        bullets(f.requirements.map((r) => `**${r.text}**: ${need(f, r)}`)),
+        `The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. ` +
+          `Each gap is an assumption with the default chosen (${f.assumptions[0]?.id ?? 'A-1'} to ${f.assumptions.at(-1)?.id ?? 'A-1'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
+      ),
 
-  'project-brief/Target audience': (f) => {
-    const rows: string[][] = [
-      [
-        capitalize(f.who),
-        f.reading.audience
-          ? 'The audience the idea names'
-          : 'No audience is named; a neutral description',
-        listing(f.requirements.map(phrase)),
-      ],
-    ];
-    for (const r of f.requirements) {
-      const party = r.qualifiers
-        .map((q) => /^(?:with|to|for)\s+(?:(?:a|an|the)\s+)?([\w-]+(?:\s[\w-]+)?)$/i.exec(q)?.[1])
-        .find((p) => p && namesPeople(p));
-      const named = party ?? (r.kind === 'send' && namesPeople(r.object) ? r.object : undefined);
-      if (named)
+    'Target audience': (f) => {
+      const rows: string[][] = [
+        [
+          capitalize(f.who),
+          f.reading.audience
+            ? 'The audience the idea names'
+            : 'No audience is named; a neutral description',
+          listing(f.requirements.map(phrase)),
+        ],
+      ];
+      for (const r of f.requirements) {
+        const party = r.qualifiers
+          .map((q) => /^(?:with|to|for)\s+(?:(?:a|an|the)\s+)?([\w-]+(?:\s[\w-]+)?)$/i.exec(q)?.[1])
+          .find((p) => p && namesPeople(p));
+        const named = party ?? (r.kind === 'send' && namesPeople(r.object) ? r.object : undefined);
+        if (named)
+          rows.push([
+            capitalize(named),
+            `Named in "${r.text}"`,
+            `Receive what ${f.name} ${r.kind === 'send' ? 'sends' : 'shares'}`,
+          ]);
+      }
+      if (f.type === 'mcp')
         rows.push([
-          capitalize(named),
-          `Named in "${r.text}"`,
-          `Receive what ${f.name} ${r.kind === 'send' ? 'sends' : 'shares'}`,
+          capitalize(f.assistant),
+          'The AI client the idea names',
+          `Calls the tools of ${f.name}; it is a client, not an audience`,
         ]);
-    }
-    if (f.type === 'mcp')
       rows.push([
-        capitalize(f.assistant),
-        'The AI client the idea names',
-        `Calls the tools of ${f.name}; it is a client, not an audience`,
+        `Whoever sets ${f.name} up`,
+        `Not named in the idea (${f.assumptions[1]?.id ?? 'A-1'})`,
+        f.type === 'mcp'
+          ? 'Installs the server and gives it credentials'
+          : 'Creates the account and invites the others',
       ]);
-    rows.push([
-      `Whoever sets ${f.name} up`,
-      `Not named in the idea (${f.assumptions[1]?.id ?? 'A-1'})`,
-      f.type === 'mcp'
-        ? 'Installs the server and gives it credentials'
-        : 'Creates the account and invites the others',
-    ]);
-    return blocks(
-      `${f.name} is for **${f.who}**${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
-      table(['Who', 'Where they come from', `What they do with ${f.name}`], rows),
-    );
-  },
+      return blocks(
+        `${f.name} is for **${f.who}**${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
+        table(['Who', 'Where they come from', `What they do with ${f.name}`], rows),
+      );
+    },
 
-  'project-brief/Goals and success metrics': (f) =>
-    blocks(
-      `${f.name} succeeds when ${f.who} can rely on ${listing(
-        f.requirements
-          .filter((r) => r.priority === 'Must')
-          .slice(0, 3)
-          .map((r) => gerund(phrase(r))),
-      )}. The targets are starting values (an assumption, below), to be agreed with the client.`,
-      table(
-        ['ID', 'Goal', 'Metric', 'Target', 'How measured'],
-        goalsOf(f).map((g) => [g.id, g.goal, g.metric, g.target, g.measured]),
-      ),
-    ),
-
-  'project-brief/Scope': (f) =>
-    blocks(
-      `**In scope** for the first release of ${f.name}: the core features, as the idea words them.`,
-      bullets(
-        f.requirements.map(
-          (r) => `${r.text}${r.fromIdea ? '' : ` (needed for the others, not named in the idea)`}`,
+    'Goals and success metrics': (f) =>
+      blocks(
+        `${f.name} succeeds when ${f.who} can rely on ${listing(
+          f.requirements
+            .filter((r) => r.priority === 'Must')
+            .slice(0, 3)
+            .map((r) => gerund(phrase(r))),
+        )}. The targets are starting values (an assumption, below), to be agreed with the client.`,
+        table(
+          ['ID', 'Goal', 'Metric', 'Target', 'How measured'],
+          goalsOf(f).map((g) => [g.id, g.goal, g.metric, g.target, g.measured]),
         ),
       ),
-      `**Out of scope** for ${f.name}'s first release:`,
-      bullets(
-        f.nonGoals.length > 0
-          ? f.nonGoals
-          : [`Anything beyond ${listing(f.requirements.map(phrase))}`],
-      ),
-      f.constraints.length > 0 ? `**Constraints** that bound it: ${f.constraints.join('; ')}.` : '',
-    ),
 
-  'project-brief/Risks': (f) =>
-    blocks(
-      `What could stop ${f.name} from delivering ${listing(f.requirements.slice(0, 2).map(phrase))}, and how each risk is kept small. Risks of high impact get a spike in the implementation plan before the work they threaten.`,
-      table(
-        ['ID', 'Risk', 'Likelihood', 'Impact', 'Mitigation'],
-        risksOf(f).map((r) => [r.id, r.risk, r.likelihood, r.impact, r.mitigation]),
+    Scope: (f) =>
+      blocks(
+        `**In scope** for the first release of ${f.name}: the core features, as the idea words them.`,
+        bullets(
+          f.requirements.map(
+            (r) =>
+              `${r.text}${r.fromIdea ? '' : ` (needed for the others, not named in the idea)`}`,
+          ),
+        ),
+        `**Out of scope** for ${f.name}'s first release:`,
+        bullets(
+          f.nonGoals.length > 0
+            ? f.nonGoals
+            : [`Anything beyond ${listing(f.requirements.map(phrase))}`],
+        ),
+        f.constraints.length > 0
+          ? `**Constraints** that bound it: ${f.constraints.join('; ')}.`
+          : '',
       ),
-    ),
 
-  'project-brief/Assumptions and open questions': (f) =>
-    blocks(
-      `Where the idea is silent, ${f.name}'s documents rest on these defaults rather than on invented facts; each can change once the client answers.`,
-      '### Assumptions',
-      table(
-        ['ID', 'Assumption', 'Default chosen'],
-        f.assumptions.map((a) => [a.id, a.fact, a.choice]),
+    Risks: (f) =>
+      blocks(
+        `What could stop ${f.name} from delivering ${listing(f.requirements.slice(0, 2).map(phrase))}, and how each risk is kept small. Risks of high impact get a spike in the implementation plan before the work they threaten.`,
+        table(
+          ['ID', 'Risk', 'Likelihood', 'Impact', 'Mitigation'],
+          risksOf(f).map((r) => [r.id, r.risk, r.likelihood, r.impact, r.mitigation]),
+        ),
       ),
-      '### Open questions',
-      f.questions.length > 0
-        ? table(
-            ['ID', 'Question', 'Impact', 'Affects'],
-            f.questions.map((q) => [q.id, q.question, q.impact, q.affects]),
-          )
-        : `The idea leaves no question only the client can answer for ${f.name}.`,
-    ),
-};
+
+    'Assumptions and open questions': (f) =>
+      blocks(
+        `Where the idea is silent, ${f.name}'s documents rest on these defaults rather than on invented facts; each can change once the client answers.`,
+        '### Assumptions',
+        table(
+          ['ID', 'Assumption', 'Default chosen'],
+          f.assumptions.map((a) => [a.id, a.fact, a.choice]),
+        ),
+        '### Open questions',
+        f.questions.length > 0
+          ? table(
+              ['ID', 'Question', 'Impact', 'Affects'],
+              f.questions.map((q) => [q.id, q.question, q.impact, q.affects]),
+            )
+          : `The idea leaves no question only the client can answer for ${f.name}.`,
+      ),
+  },
+} satisfies KindWriter<'project-brief'>;

@@ -2,8 +2,8 @@
  * The offline engine's rewrite of a document for a revision: the document regenerated from
  * the definition with the deltas applied, each requirement keeping its register slot (ID and
  * priority) and each story and task keeping its number (matched on the requirement groups it
- * cites, `stableIdsOf` of `@pgs/contract/document`). Every document of a revision derives the same facts and so the same
- * story and task IDs: the plan cites the IDs the stories define.
+ * cites, `stableIdsOf` of `@pgs/contract/document`). Every document of a revision derives the
+ * same facts and so the same story and task IDs: the plan cites the IDs the stories define.
  */
 import { applyIds, idsIn, type KeyedItems, renumber, storyTaskKeys } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot, StableIds } from '@pgs/contract/generation';

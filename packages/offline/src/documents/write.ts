@@ -5,83 +5,20 @@
 import { citedIds, parseDocument, root } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
 import type { RootContent } from 'mdast';
-import { type Facts, factsFor, type SectionWriter } from '../facts/facts.ts';
+import { type Facts, factsFor } from '../facts/facts.ts';
 import { blocks, bullets } from '../text/markdown.ts';
 import { listing } from '../text/words.ts';
-import { ARCHITECTURE_SECTIONS } from './architecture.ts';
-import { BRIEF_SECTIONS } from './project-brief.ts';
-import { DELIVERY_SECTIONS } from './implementation-plan.ts';
-import { GROUNDED_SECTIONS } from './grounded.ts';
-import { MCP_SECTIONS } from './mcp-tools.ts';
-import { MCP_TRANSPORT_SECTIONS } from './mcp-transport-and-clients.ts';
-import { MOBILE_SECTIONS } from './screens.ts';
-import { OFFLINE_SECTIONS } from './offline-and-permissions.ts';
-import { PRODUCT_SECTIONS } from './product-requirements.ts';
-import { WEB_SECTIONS } from './data-model.ts';
+import { kindWriters, sectionWriter } from './kinds.ts';
 
 /** Below this many words a document is topped up with a recap; "a page" of prose. */
 export const MIN_DOCUMENT_WORDS = 450;
-
-const WRITERS: Record<string, SectionWriter> = {
-  ...BRIEF_SECTIONS,
-  ...PRODUCT_SECTIONS,
-  ...ARCHITECTURE_SECTIONS,
-  ...DELIVERY_SECTIONS,
-  ...WEB_SECTIONS,
-  ...MOBILE_SECTIONS,
-  ...MCP_SECTIONS,
-  ...MCP_TRANSPORT_SECTIONS,
-  ...OFFLINE_SECTIONS,
-};
-
-const PURPOSE: Record<string, string> = {
-  'project-brief':
-    'This brief sets out why it exists, whom it serves and what its first release must achieve',
-  'product-requirements': 'These requirements turn the brief into numbered, testable statements',
-  'user-stories':
-    'These stories describe the work from the point of view of the people who will use it',
-  architecture: 'This architecture explains how it is built and why each part is there',
-  'api-design':
-    'This API design specifies the HTTP API that the client and future integrations use',
-  'data-model': 'This data model defines the entities, tables and rules for the data it keeps',
-  screens: 'This screen guide lists every screen and what each one must show',
-  navigation:
-    'This navigation guide describes how people move between screens and how links open them',
-  'offline-and-permissions':
-    'This document covers how it behaves without a connection and which device permissions it asks for',
-  'mcp-tools': 'This document specifies the tools it exposes to AI assistants',
-  'mcp-resources-and-prompts':
-    'This document specifies the resources, templates and prompts it offers to clients',
-  'mcp-transport-and-clients':
-    'This document explains how clients connect to it and how to configure them',
-  'codebase-overview':
-    'This overview maps the codebase it changes as the digest shows it, each fact with its path',
-  'implementation-plan': 'This plan breaks the work into milestones, tasks and checks',
-  readme: 'This README is the front page of its repository',
-};
 
 /** The number of words in a markdown text (table rules and symbols do not count). */
 export function countWords(markdown: string): number {
   return markdown.split(/\s+/).filter((word) => /[A-Za-z0-9]/.test(word)).length;
 }
 
-/** A section no writer knows (a catalogue section added later): what the document covers there. */
-function fallbackSection(section: string): SectionWriter {
-  return (f) =>
-    blocks(
-      `${section} for ${f.name}, for each of its requirements:`,
-      bullets(
-        f.requirements.map(
-          (r) => `${r.id} ${r.text}: ${section.toLowerCase()} as the requirement states it.`,
-        ),
-      ),
-    );
-}
-
-function intro(f: Facts, context: Omit<DocumentContext, 'task'>): string {
-  const purpose =
-    PURPOSE[context.document.kind] ??
-    `This ${context.document.title} covers ${listing(context.document.sections.map((s) => s.toLowerCase()))}`;
+function intro(f: Facts, context: Omit<DocumentContext, 'task'>, purpose: string): string {
   const related = context.related.map((doc) => doc.title).filter(Boolean);
   return (
     `${f.name} is ${f.aLabel} for ${f.who}. ${purpose}` +
@@ -129,14 +66,17 @@ export function writeDocument(
  */
 export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>): string {
   const brief = context.detail === 'brief';
+  const { kind } = context.document;
+  const writers = kindWriters(kind);
   const sections = context.document.sections.map((section) => {
-    const key = `${context.document.kind}/${section}`;
-    const writer =
-      (f.codebase ? GROUNDED_SECTIONS[key] : undefined) ?? WRITERS[key] ?? fallbackSection(section);
-    const body = writer(f);
+    const body = sectionWriter(writers, kind, section, f.codebase !== undefined)(f);
     return `## ${section}\n\n${brief ? condensed(body) : body}`;
   });
-  let markdown = blocks(`# ${context.document.title}: ${f.name}`, intro(f, context), ...sections);
+  let markdown = blocks(
+    `# ${context.document.title}: ${f.name}`,
+    intro(f, context, writers.purpose),
+    ...sections,
+  );
   // A brief document is short by request; a standard one too short to stand alone is not.
   if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS) markdown = blocks(markdown, recap(f));
   return `${markdown}\n`;

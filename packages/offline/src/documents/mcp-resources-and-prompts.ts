@@ -1,0 +1,106 @@
+/**
+ * The resources, resource templates, prompts and subscriptions an MCP server offers.
+ */
+import { phrase } from '../facts/brief-model.ts';
+import { toolsOf } from '../facts/delivery-model.ts';
+import { theService } from '../facts/facts.ts';
+import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { capitalize, kebab, listing, thirdPerson } from '../text/words.ts';
+import type { KindWriter } from './kind.ts';
+
+/**
+ * The writers of MCP Resources and Prompts (MCP_RESOURCES_AND_PROMPTS.md): one per section of the
+ * catalogue's `mcp-resources-and-prompts`, so a section missing or renamed there fails the build.
+ */
+export const MCP_RESOURCES_AND_PROMPTS = {
+  purpose: 'This document specifies the resources, templates and prompts it offers to clients',
+  sections: {
+    Resources: (f) =>
+      blocks(
+        `Resources give ${f.assistant} read-only context from ${f.name} without a tool call:`,
+        table(
+          ['URI', 'Content', 'Serves'],
+          f.entities.map((e) => [
+            ic(`${f.slug}://${e.path}/recent`),
+            `The 20 ${e.plural} most recently seen by ${f.name}`,
+            f.requirements
+              .filter((r) => r.ent === e)
+              .map((r) => r.id)
+              .join(', '),
+          ]),
+        ),
+        `Reading ${ic(`${f.slug}://${f.main.path}/recent`)} returns:`,
+        code(
+          'json',
+          JSON.stringify(
+            {
+              contents: [
+                {
+                  uri: `${f.slug}://${f.main.path}/recent`,
+                  mimeType: 'application/json',
+                  text: JSON.stringify([
+                    { id: 'a1b2c3', title: `${capitalize(f.main.label)} one` },
+                  ]),
+                },
+              ],
+            },
+            null,
+            2,
+          ),
+        ),
+      ),
+
+    'Resource templates': (f) => {
+      const search = toolsOf(f).find((t) => !t.writes) ?? toolsOf(f)[0];
+      return blocks(
+        `One template per entity lets a client read a single item by its ID:`,
+        table(
+          ['Template', 'Returns', 'Completion'],
+          f.entities.map((e) => [
+            ic(`${f.slug}://${e.path}/{id}`),
+            `One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? ` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
+            `The IDs of recent ${e.plural}, as the person types`,
+          ]),
+        ),
+        `An unknown ID returns a resource-not-found error that names the tool to search with${search ? ` (${ic(search.name)})` : ''}.`,
+      );
+    },
+
+    Prompts: (f) => {
+      const tools = toolsOf(f);
+      const first = tools[0];
+      return blocks(
+        `Prompts are starting points a person picks in ${f.assistant}; each one leads to the tools of one requirement:`,
+        table(
+          ['Prompt', 'Asks for', 'Uses', 'Serves'],
+          tools.map((t) => [
+            ic(kebab(phrase(t.req), 4)),
+            `${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}`,
+            ic(t.name),
+            t.req.id,
+          ]),
+        ),
+        first ? `${ic(kebab(phrase(first.req), 4))} expands to one user message:` : '',
+        first
+          ? code(
+              'text',
+              `${capitalize(phrase(first.req))}${first.req.qualifiers.length > 0 ? ` ${first.req.qualifiers.join(' ')}` : ''}, using the ${first.name} tool of ${f.name}. Say which ${first.req.ent.plural} you used, and stop if the tool reports an error.`,
+            )
+          : '',
+        'A prompt only assembles the request; the person sees each tool call it leads to.',
+      );
+    },
+
+    Subscriptions: (f) =>
+      blocks(
+        `A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
+        bullets(
+          f.entities.map((e) => {
+            const reqs = f.requirements.filter((r) => r.ent === e);
+            return `${ic(`${f.slug}://${e.path}/recent`)} changes when ${listing(reqs.map((r) => (r.writes && !f.readOnly ? `a tool call ${thirdPerson(r.verb)} ${e.a}` : `${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
+          }),
+        ),
+        `Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,
+      ),
+  },
+} satisfies KindWriter<'mcp-resources-and-prompts'>;

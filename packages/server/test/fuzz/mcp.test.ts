@@ -18,7 +18,7 @@ import { type FuzzApp, fuzzBudget, startFuzzApp } from './fuzz-app.ts';
  * Request, and a call refused (a tool error or a JSON-RPC error) stores nothing.
  */
 
-const budget = fuzzBudget({ ci: 2_000, local: 300, seconds: 20 });
+const budget = fuzzBudget({ ci: 2_000, local: 300 });
 const CODES = new Set<string>([...ERROR_CODES, ...OPERATION_ERROR_CODES]);
 
 interface Sent {
@@ -172,74 +172,81 @@ describe('fuzzing the MCP tools, resources and prompt', () => {
       }));
   };
 
-  it(`answers ${budget.runs} generated MCP messages with no internal error, storing nothing when refused`, async () => {
-    let state = await fuzz.snapshot();
-    const property = fc.asyncProperty(messageArb(), async (sent) => {
-      const { key, message, shape, version } = sent;
-      const url = '/mcp';
-      const body = shape === 'single' ? message : shape === 'batch' ? [message] : [];
-      const res = await within(
-        10_000,
-        fuzz.app.inject({
-          method: 'POST',
-          url,
-          headers: {
-            ...bearer(key.key),
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            ...(version === undefined ? {} : { 'mcp-protocol-version': version }),
-          },
-          payload: JSON.stringify(body),
-        }),
-        'inject',
-      );
-      const problems = answerProblems({ method: 'POST', url }, res, undefined);
-      const after = await fuzz.snapshot();
-      let refused = res.statusCode >= 400;
-      if (refusedBatch(sent)) {
-        const error = res.statusCode === 400 ? res.json().error : undefined;
-        if (error?.details?.jsonrpc_error?.code !== -32600) {
-          problems.push('a batch the revision has no room for was not refused as Invalid Request');
+  it(
+    `answers ${budget.runs} generated MCP messages with no internal error, storing nothing when refused`,
+    async () => {
+      let state = await fuzz.snapshot();
+      const property = fc.asyncProperty(messageArb(), async (sent) => {
+        const { key, message, shape, version } = sent;
+        const url = '/mcp';
+        const body = shape === 'single' ? message : shape === 'batch' ? [message] : [];
+        const res = await within(
+          10_000,
+          fuzz.app.inject({
+            method: 'POST',
+            url,
+            headers: {
+              ...bearer(key.key),
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...(version === undefined ? {} : { 'mcp-protocol-version': version }),
+            },
+            payload: JSON.stringify(body),
+          }),
+          'inject',
+        );
+        const problems = answerProblems({ method: 'POST', url }, res, undefined);
+        const after = await fuzz.snapshot();
+        let refused = res.statusCode >= 400;
+        if (refusedBatch(sent)) {
+          const error = res.statusCode === 400 ? res.json().error : undefined;
+          if (error?.details?.jsonrpc_error?.code !== -32600) {
+            problems.push(
+              'a batch the revision has no room for was not refused as Invalid Request',
+            );
+          }
         }
-      }
-      if (res.statusCode === 200) {
-        const data = res.body.split('\n').find((line) => line.startsWith('data: '));
-        const answer = JSON.parse(data?.slice('data: '.length) ?? 'null') as {
-          id?: unknown;
-          result?: { isError?: boolean; content?: { type: string; text?: string }[] };
-          error?: { code: number };
-        } | null;
-        if (answer?.id !== 7) problems.push(`no answer to the request: ${res.body.slice(0, 200)}`);
-        if (answer?.error) {
-          refused = true;
-          if (answer.error.code === -32603) problems.push('a JSON-RPC internal error');
-        } else if (answer?.result?.isError) {
-          refused = true;
-          const text = answer.result.content?.[0]?.text ?? '';
-          const code = (JSON.parse(text) as { error: { code: string } }).error.code;
-          if (!CODES.has(code)) problems.push(`tool error code ${code} is not the catalogue's`);
-          if (code === 'INTERNAL_ERROR') problems.push(`an INTERNAL_ERROR tool error: ${text}`);
+        if (res.statusCode === 200) {
+          const data = res.body.split('\n').find((line) => line.startsWith('data: '));
+          const answer = JSON.parse(data?.slice('data: '.length) ?? 'null') as {
+            id?: unknown;
+            result?: { isError?: boolean; content?: { type: string; text?: string }[] };
+            error?: { code: number };
+          } | null;
+          if (answer?.id !== 7)
+            problems.push(`no answer to the request: ${res.body.slice(0, 200)}`);
+          if (answer?.error) {
+            refused = true;
+            if (answer.error.code === -32603) problems.push('a JSON-RPC internal error');
+          } else if (answer?.result?.isError) {
+            refused = true;
+            const text = answer.result.content?.[0]?.text ?? '';
+            const code = (JSON.parse(text) as { error: { code: string } }).error.code;
+            if (!CODES.has(code)) problems.push(`tool error code ${code} is not the catalogue's`);
+            if (code === 'INTERNAL_ERROR') problems.push(`an INTERNAL_ERROR tool error: ${text}`);
+          }
         }
-      }
-      if (refused && after !== state) problems.push(`refused, yet the state changed`);
-      state = after;
-      if (problems.length > 0) {
+        if (refused && after !== state) problems.push(`refused, yet the state changed`);
+        state = after;
+        if (problems.length > 0) {
+          throw new Error(
+            `${problems.join('\n')}\n${key.mode} key, ${shape}, version ${version}: ${JSON.stringify(body).slice(0, 400)}\n→ ${res.statusCode} ${res.body.slice(0, 400)}`,
+          );
+        }
+      });
+      const details = await fc.check(property, {
+        numRuns: budget.runs,
+        ...budget.limit,
+        ...(process.env.PGS_FUZZ_SEED ? { seed: Number(process.env.PGS_FUZZ_SEED) } : {}),
+      });
+      if (details.failed) {
         throw new Error(
-          `${problems.join('\n')}\n${key.mode} key, ${shape}, version ${version}: ${JSON.stringify(body).slice(0, 400)}\n→ ${res.statusCode} ${res.body.slice(0, 400)}`,
+          `${fc.defaultReportMessage(details)}\n${(details.errorInstance as Error | undefined)?.message}`,
         );
       }
-    });
-    const details = await fc.check(property, {
-      numRuns: budget.runs,
-      interruptAfterTimeLimit: budget.timeLimitMs,
-      ...(process.env.PGS_FUZZ_SEED ? { seed: Number(process.env.PGS_FUZZ_SEED) } : {}),
-    });
-    if (details.failed) {
-      throw new Error(
-        `${fc.defaultReportMessage(details)}\n${(details.errorInstance as Error | undefined)?.message}`,
-      );
-    }
-    console.info(`fuzz (mcp): ${details.numRuns} messages, seed ${details.seed}`);
-    expect(details.numRuns).toBeGreaterThanOrEqual(budget.minimum);
-  });
+      console.info(`fuzz (mcp): ${details.numRuns} messages, seed ${details.seed}`);
+      expect(details.numRuns).toBeGreaterThanOrEqual(budget.minimum);
+    },
+    budget.timeoutMs,
+  );
 });

@@ -26,13 +26,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProjectType } from '@pgs/contract';
-import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
 import { costUsd, DEFAULT_PRICES, priceOf } from '../packages/server/src/models/prices.ts';
 import {
   type FakeAi,
   type FakeAiCall,
   startFakeAi,
 } from '../packages/server/test/helpers/fake-ai.ts';
+import { answerPrompt } from '../packages/server/test/helpers/prompt-context.ts';
 import { api, newKey, root, type Server, startServer, stop } from './bench-common.ts';
 
 const TIMEOUT_MS = Number(process.env.BENCH_COST_TIMEOUT_S ?? 300) * 1000;

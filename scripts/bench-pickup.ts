@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
 import { startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
+import { answerPrompt } from '../packages/server/test/helpers/prompt-context.ts';
 import { api, newKey, quantile, startServer, stop } from './bench-common.ts';
 
 const SAMPLES = Number(process.env.BENCH_PICKUP_SAMPLES ?? 40);

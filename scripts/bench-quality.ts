@@ -19,10 +19,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ProjectType } from '@pgs/contract';
 import { type BenchmarkIdea, READING_IDEAS } from '@pgs/offline/testing';
-import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
 import { documentRole } from '../packages/server/src/runs/trace/parse.ts';
 import type { CoverageTotals, Finding } from '../packages/server/src/runs/trace/types.ts';
 import { startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
+import { answerPrompt } from '../packages/server/test/helpers/prompt-context.ts';
 import { api, newKey, type Server, startServer, stop } from './bench-common.ts';
 import {
   bySeverity,

@@ -35,9 +35,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { answerPrompt } from '../packages/server/src/models/offline-model.ts';
 import { documentPlan } from '../packages/server/src/runs/catalogue.ts';
 import { type FakeAiCall, startFakeAi } from '../packages/server/test/helpers/fake-ai.ts';
+import { answerPrompt } from '../packages/server/test/helpers/prompt-context.ts';
 import {
   api,
   connections,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../src/config.ts';
-import { answerPrompt } from '../src/models/offline-model.ts';
 import { documentPlan } from '../src/runs/catalogue.ts';
 import { priceOf } from '../src/runs/pricing.ts';
 import { documentPromptOf } from '../src/runs/prompts/documents/index.ts';
@@ -18,6 +17,7 @@ import {
 } from './helpers/ai-harness.ts';
 import type { FakeAiCall } from './helpers/fake-ai.ts';
 import { bearer } from './helpers/harness.ts';
+import { answerPrompt } from './helpers/prompt-context.ts';
 
 /**
  * Issue 7: live keys generate with real provider packages (OpenAI Responses, OpenAI-compatible

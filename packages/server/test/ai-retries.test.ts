@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { answerPrompt } from '../src/models/offline-model.ts';
 import { FAILURE_MESSAGES } from '../src/projects/result.ts';
 import { documentPlan } from '../src/runs/catalogue.ts';
 import {
@@ -15,6 +14,7 @@ import {
   usageOf,
 } from './helpers/ai-harness.ts';
 import type { FakeAiCall, FakeAiReply } from './helpers/fake-ai.ts';
+import { answerPrompt } from './helpers/prompt-context.ts';
 
 /**
  * Issue 7: the one retry policy for live generation, against the fake provider: the model

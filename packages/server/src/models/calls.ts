@@ -14,7 +14,9 @@ import {
   streamText,
 } from 'ai';
 import { type Budget, BudgetExceededError } from './budget.ts';
+import type { GenerationContext } from './context.ts';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
+import { offlineCallOptions } from './offline-model.ts';
 import { type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
 import type { ChainModel } from './providers.ts';
 import { Semaphore } from './semaphore.ts';
@@ -47,6 +49,11 @@ export interface CallSpec {
    * when that could pass the limit ({@link BudgetExceededError}, never retried).
    */
   budget?: Budget;
+  /**
+   * The call as typed data, what the prompt states in text: the offline engine is handed it
+   * instead of reading the prompt; a hosted model is never sent it.
+   */
+  context?: GenerationContext;
 }
 
 export interface CallResult {
@@ -107,6 +114,15 @@ export interface ModelCallerOptions {
   meter?: TokenMeter;
   /** Prices by engine, for each call's cost (`PGS_MODEL_PRICES` over the defaults). */
   prices?: PriceTable;
+}
+
+/** What a call tells its provider beyond the messages: the offline engine's typed call, OpenAI's cache key. */
+function providerOptionsOf(model: ChainModel, spec: CallSpec) {
+  if (model.offline && spec.context !== undefined)
+    return { providerOptions: offlineCallOptions(spec.context) };
+  if (spec.cacheKey !== undefined && model.provider === 'openai')
+    return { providerOptions: { openai: { promptCacheKey: spec.cacheKey } } };
+  return {};
 }
 
 /** Anything that looks like a provider key, even masked (`sk-abc…xyz`, `sk-ant-…`). */
@@ -270,9 +286,7 @@ export class ModelCaller {
         maxOutputTokens: spec.maxOutputTokens,
         maxRetries: 0,
         abortSignal: signal,
-        ...(spec.cacheKey !== undefined && model.provider === 'openai'
-          ? { providerOptions: { openai: { promptCacheKey: spec.cacheKey } } }
-          : {}),
+        ...providerOptionsOf(model, spec),
       };
       if (spec.schema !== undefined) {
         try {

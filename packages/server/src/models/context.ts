@@ -25,14 +25,18 @@ export type {
   StableIds,
 } from '@pgs/contract/generation';
 
-const OPEN = '<pgs-context>';
-const CLOSE = '</pgs-context>';
-const TASK_OPEN = '<pgs-task>';
-const TASK_CLOSE = '</pgs-task>';
+/** The tags of the context's blocks, which a model (or a test's stand-in for one) reads. */
+export const CONTEXT_TAGS = {
+  open: '<pgs-context>',
+  close: '</pgs-context>',
+  taskOpen: '<pgs-task>',
+  taskClose: '</pgs-task>',
+} as const;
+const { open: OPEN, close: CLOSE, taskOpen: TASK_OPEN, taskClose: TASK_CLOSE } = CONTEXT_TAGS;
 
 /**
  * The context as the tagged JSON block every prompt carries: a model reads the project's
- * facts from it, and the offline engine reads the whole call from it.
+ * facts from it (the offline engine is handed the same context as data, never this text).
  *
  * @example
  * contextBlock({ task: 'definition', idea: 'A habit tracker for remote teams' });
@@ -70,48 +74,25 @@ export function taskBlock(
   return `${TASK_OPEN}\n${JSON.stringify(task, null, 1)}\n${TASK_CLOSE}`;
 }
 
-/**
- * Reads the context back out of a prompt, a {@link taskBlock} after it merged in and the
- * {@link repositoryBlock} before it read as `repository`; `undefined` when there is none.
- */
-export function readContext(prompt: string): GenerationContext | undefined {
-  const start = prompt.lastIndexOf(OPEN);
-  const end = prompt.lastIndexOf(CLOSE);
-  if (start === -1 || end <= start) return undefined;
-  try {
-    const parsed = JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
-    const repository = readRepository(prompt.slice(0, start));
-    const context = repository === undefined ? parsed : { ...parsed, repository };
-    const taskStart = prompt.indexOf(TASK_OPEN, end);
-    const taskEnd = prompt.lastIndexOf(TASK_CLOSE);
-    if (taskStart === -1 || taskEnd <= taskStart) return context;
-    return { ...context, ...JSON.parse(prompt.slice(taskStart + TASK_OPEN.length, taskEnd)) };
-  } catch {
-    return undefined;
-  }
-}
-
-const REPOSITORY_CLOSE = '</pgs-repository>';
+/** Where the block ends; a test's stand-in for a model reads up to it. */
+export const REPOSITORY_CLOSE = '</pgs-repository>';
 
 /** An attribute's value as the block writes it. */
 const attribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-const unescapeAttribute = (value: string) =>
-  value.replaceAll('&lt;', '<').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
 
 /**
  * A file's text as the block carries it: a tag that would close a file or the block, or
  * open a block of PGS's own, has its `<` written `&lt;`. So the only tags that frame the
  * files are the block's, and a file cannot end the repository early and go on as if it
- * were the prompt (the prompt-injection guard, docs/brownfield.md). Read back, such a
- * line keeps its `&lt;`: a rare spelling the offline reader does not need restored.
+ * were the prompt (the prompt-injection guard, docs/brownfield.md).
  */
 const neutralised = (text: string) => text.replace(/<(?=\/?(?:pgs-|file\b))/gi, '&lt;');
 
 /**
  * The codebase a grounded project changes, as the block that opens its prompts: every file
  * in a `<file path>` element, in the order given, inside `<pgs-repository name commit>`.
- * Models read it as the code; the offline engine reads it back with {@link readContext}.
+ * Models read it as the code; the offline engine is handed the digest itself.
  *
  * @example
  * repositoryBlock({ name: 'vetbook-api', commit: null, files: [{ path: 'package.json', content: '{}' }] });
@@ -124,22 +105,4 @@ export function repositoryBlock(repository: RepositorySource): string {
     return `<file path="${attribute(file.path)}">\n${text}${text.endsWith('\n') ? '' : '\n'}</file>\n`;
   });
   return `<pgs-repository name="${attribute(repository.name)}"${commit}>\n${files.join('')}${REPOSITORY_CLOSE}`;
-}
-
-/** The first {@link repositoryBlock} of a text, read back; undefined when it has none. */
-function readRepository(text: string): RepositorySource | undefined {
-  const start = text.indexOf('<pgs-repository ');
-  const end = text.indexOf(REPOSITORY_CLOSE, start);
-  if (start === -1 || end === -1) return undefined;
-  const block = text.slice(start, end);
-  const head = /^<pgs-repository name="([^"]*)"(?: commit="([^"]*)")?>\n/.exec(block);
-  if (!head) return undefined;
-  const files = [
-    ...block.slice(head[0].length).matchAll(/<file path="([^"]*)">\n([\s\S]*?)<\/file>\n/g),
-  ].map((match) => ({ path: unescapeAttribute(match[1]!), content: match[2]! }));
-  return {
-    name: unescapeAttribute(head[1]!),
-    commit: head[2] === undefined ? null : unescapeAttribute(head[2]),
-    files,
-  };
 }

@@ -7,7 +7,7 @@ import { documentPlan } from '../runs/catalogue.ts';
 import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../runs/prompts/definition.ts';
 import { DOCUMENT_SYSTEM as SYSTEM_PROMPT } from '../runs/prompts/system.ts';
 import { contextBlock, type GenerationContext, type ProjectDefinition } from './context.ts';
-import { createOfflineModel } from './offline-model.ts';
+import { createOfflineModel, offlineCallOptions } from './offline-model.ts';
 
 /** Words of a markdown text, as the engine counts them (table rules and symbols do not count). */
 const countWords = (markdown: string) =>
@@ -21,6 +21,13 @@ const PROJECT_DEFINITION_SCHEMA = DEFINITION_SCHEMA;
 /** A prompt as PGS's own prompts carry the context: prose, then the JSON block. */
 const renderPrompt = (context: GenerationContext) =>
   `Write what the context asks for.\n\n${contextBlock(context)}`;
+/** The typed call, as models/calls.ts hands it to an offline link, with a simulation's options. */
+const simulated = (
+  context: GenerationContext,
+  simulation: Record<string, number | boolean> = {},
+) => ({
+  'pgs-offline': { ...offlineCallOptions(context)['pgs-offline'], ...simulation },
+});
 
 const IDEAS: Record<ProjectType, string[]> = {
   web: [
@@ -50,6 +57,7 @@ async function define(idea: string, type: ProjectType, requestedName?: string) {
     model,
     system: SYSTEM_PROMPT,
     prompt: renderPrompt(context),
+    providerOptions: offlineCallOptions(context),
     output: Output.object({ schema: jsonSchema<ProjectDefinition>(PROJECT_DEFINITION_SCHEMA) }),
   });
   return result;
@@ -75,7 +83,12 @@ async function document(idea: string, definition: ProjectDefinition, kind: strin
       },
     ],
   };
-  return generateText({ model, system: SYSTEM_PROMPT, prompt: renderPrompt(context) });
+  return generateText({
+    model,
+    system: SYSTEM_PROMPT,
+    prompt: renderPrompt(context),
+    providerOptions: offlineCallOptions(context),
+  });
 }
 
 /** The markdown without fenced code blocks, where braces are legitimate (JSON, SQL, types). */
@@ -216,7 +229,12 @@ describe('offline model: usage', () => {
   it('reports gpt-tokenizer (o200k_base) counts of the prompt and the answer', async () => {
     const context: GenerationContext = { task: 'definition', idea: IDEAS.web[0]!, type: 'web' };
     const prompt = renderPrompt(context);
-    const result = await generateText({ model, system: SYSTEM_PROMPT, prompt });
+    const result = await generateText({
+      model,
+      system: SYSTEM_PROMPT,
+      prompt,
+      providerOptions: offlineCallOptions(context),
+    });
     expect(result.finishReason).toBe('stop');
     expect(result.usage.outputTokens).toBeGreaterThan(0);
     expect(result.usage.outputTokens).toBe(countTokens(result.text));
@@ -226,14 +244,15 @@ describe('offline model: usage', () => {
 });
 
 describe('offline model: simulation, time-outs and aborts', () => {
-  const prompt = renderPrompt({ task: 'definition', idea: IDEAS.mobile[0]!, type: 'mobile' });
+  const context: GenerationContext = { task: 'definition', idea: IDEAS.mobile[0]!, type: 'mobile' };
+  const prompt = renderPrompt(context);
 
   it('waits delayMs before answering', async () => {
     const started = performance.now();
     const result = await generateText({
       model,
       prompt,
-      providerOptions: { 'pgs-offline': { delayMs: 200 } },
+      providerOptions: simulated(context, { delayMs: 200 }),
     });
     expect(performance.now() - started).toBeGreaterThanOrEqual(195);
     expect(result.text.length).toBeGreaterThan(0);
@@ -246,7 +265,7 @@ describe('offline model: simulation, time-outs and aborts', () => {
       prompt,
       timeout: 100,
       maxRetries: 0,
-      providerOptions: { 'pgs-offline': { hang: true } },
+      providerOptions: simulated(context, { hang: true }),
     }).catch((e: unknown) => e);
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(DOMException);
@@ -263,7 +282,7 @@ describe('offline model: simulation, time-outs and aborts', () => {
       model,
       prompt,
       timeout: 100,
-      providerOptions: { 'pgs-offline': { hang: true } },
+      providerOptions: simulated(context, { hang: true }),
     }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('TimeoutError');
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -277,7 +296,7 @@ describe('offline model: simulation, time-outs and aborts', () => {
       model,
       prompt,
       abortSignal: controller.signal,
-      providerOptions: { 'pgs-offline': { hang: true } },
+      providerOptions: simulated(context, { hang: true }),
     }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('AbortError');
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -291,18 +310,31 @@ describe('offline model: simulation, time-outs and aborts', () => {
         model,
         prompt,
         abortSignal: controller.signal,
-        providerOptions: { 'pgs-offline': { delayMs: 60_000 } },
+        providerOptions: simulated(context, { delayMs: 60_000 }),
       }),
     ).rejects.toThrow('shutting down');
   });
 
-  it('refuses a hang without a timeout or signal, and a prompt without context', async () => {
+  it('refuses a hang without a timeout or signal, and a call without its typed context', async () => {
     await expect(
-      generateText({ model, prompt, providerOptions: { 'pgs-offline': { hang: true } } }),
+      generateText({ model, prompt, providerOptions: simulated(context, { hang: true }) }),
     ).rejects.toThrow(/needs a timeout or an abortSignal/);
     await expect(generateText({ model, prompt: 'Write a poem' })).rejects.toThrow(
-      /no <pgs-context> block/,
+      /carries no typed context/,
     );
+    // The prompt's <pgs-context> block is text for a model: the engine never reads it back.
+    await expect(generateText({ model, prompt })).rejects.toThrow(/carries no typed context/);
+  });
+
+  it('answers the typed context, whatever the prompt says', async () => {
+    const typed = await generateText({
+      model,
+      prompt: 'Write a poem',
+      providerOptions: simulated(context),
+    });
+    const prompted = await generateText({ model, prompt, providerOptions: simulated(context) });
+    expect(JSON.parse(typed.text)).toMatchObject({ type: 'mobile' });
+    expect(typed.text).toBe(prompted.text);
   });
 });
 
@@ -329,7 +361,7 @@ describe('offline model: streaming', () => {
       model,
       system: SYSTEM_PROMPT,
       prompt: renderPrompt(context),
-      providerOptions: { 'pgs-offline': { delayMs: 50 } },
+      providerOptions: simulated(context, { delayMs: 50 }),
     });
     let chunks = 0;
     for await (const _ of streamed.textStream) chunks++;
@@ -340,11 +372,12 @@ describe('offline model: streaming', () => {
   });
 
   it('ends a hanging stream at the timeout', async () => {
+    const context: GenerationContext = { task: 'definition', idea: IDEAS.web[0]!, type: 'web' };
     const streamed = streamText({
       model,
-      prompt: renderPrompt({ task: 'definition', idea: IDEAS.web[0]!, type: 'web' }),
+      prompt: renderPrompt(context),
       timeout: 100,
-      providerOptions: { 'pgs-offline': { hang: true } },
+      providerOptions: simulated(context, { hang: true }),
       onError: () => {},
     });
     await expect(streamed.text).rejects.toMatchObject({ name: 'TimeoutError' });

@@ -1,10 +1,12 @@
 /**
- * The offline engine as an AI SDK model: no network, deterministic for a given prompt.
- * It reads the `<pgs-context>` block the workflow embeds in every prompt and answers
- * with a project definition (JSON) or a markdown document, so the workflow drives it
- * exactly like a hosted model, time-outs and aborts included.
+ * The offline engine (`@pgs/offline`) as an AI SDK model: the thin adapter through which the
+ * workflow drives it exactly like a hosted model, time-outs, aborts and a test key's simulated
+ * delays and failures included. The engine is handed the call as typed data (the contract's
+ * `GenerationContext`, in `providerOptions['pgs-offline'].context`, which calls.ts sets for an
+ * offline link of a chain); the prompt's text is counted for usage and never read back.
  */
 import type {
+  JSONObject,
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4FinishReason,
@@ -12,10 +14,11 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
+  SharedV4ProviderOptions,
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { defineProject, readChangeRequest, writeDocument } from '@pgs/offline';
-import { type GenerationContext, readContext } from './context.ts';
+import type { GenerationContext } from './context.ts';
 import { FinalTimeoutError } from './failures.ts';
 import { countTokens } from './tokens.ts';
 
@@ -104,24 +107,41 @@ export interface ProjectSimulation {
   failKind?: string;
 }
 
-function contextOf(prompt: string): GenerationContext {
-  const context = readContext(prompt);
-  if (!context) {
-    throw new Error(
-      `${OFFLINE_PROVIDER}: the prompt has no <pgs-context> block; the offline engine only answers ` +
-        "PGS's own prompts (runs/prompts)",
-    );
-  }
-  return context;
+/**
+ * The `providerOptions` that hand the offline engine its call as typed data. The context is
+ * plain JSON (the prompts write it as a JSON block), so it travels as the SDK's JSON value.
+ *
+ * @example
+ * generateText({ model: createOfflineModel(), prompt, providerOptions: offlineCallOptions(context) });
+ */
+export function offlineCallOptions(context: GenerationContext): SharedV4ProviderOptions {
+  return { [OFFLINE_PROVIDER]: { context: context as unknown as JSONObject } };
 }
 
-/** The part a context asks for: `definition` or the document's kind. */
+/** The call the options carry; a call without one is not PGS's own. */
+function contextOf(options: LanguageModelV4CallOptions): GenerationContext {
+  const context = options.providerOptions?.[OFFLINE_PROVIDER]?.context;
+  if (typeof context !== 'object' || context === null || !('task' in context)) {
+    throw new Error(
+      `${OFFLINE_PROVIDER}: the call carries no typed context (providerOptions['${OFFLINE_PROVIDER}'].context); ` +
+        "the offline engine only answers PGS's own calls (models/calls.ts sets it)",
+    );
+  }
+  return context as unknown as GenerationContext;
+}
+
+/** The part a context asks for: `definition`, `impact` or the document's kind. */
 const partOf = (context: GenerationContext) =>
   context.task === 'definition' || context.task === 'impact' ? context.task : context.document.kind;
 
-/** The answer to a prompt; throws when the prompt carries no PGS context. */
-export function answerPrompt(prompt: string): string {
-  const context = contextOf(prompt);
+/**
+ * The engine's answer to a call: a definition or the impact's deltas as JSON (the structured
+ * output a hosted model gives), or a document's markdown.
+ *
+ * @example
+ * answerCall({ task: 'definition', idea: 'A habit tracker for remote teams' }); // '{"name":"HabitLoop",…}'
+ */
+export function answerCall(context: GenerationContext): string {
   switch (context.task) {
     case 'definition':
       return JSON.stringify(defineProject(context));
@@ -150,9 +170,9 @@ async function produce(
 ): Promise<Produced> {
   const { delayMs, hang } = simulationOf(options);
   const signal = options.abortSignal;
-  const prompt = promptText(options.prompt);
+  const context = contextOf(options);
   if (simulation) {
-    const part = partOf(contextOf(prompt));
+    const part = partOf(context);
     await wait(simulation.delays.get(part) ?? 0, signal);
     if (simulation.failKind === part) {
       throw new FinalTimeoutError(`${OFFLINE_PROVIDER}: simulated AI service time-out on ${part}`);
@@ -164,11 +184,13 @@ async function produce(
     );
   }
   await wait(hang ? Number.POSITIVE_INFINITY : delayMs, signal);
-  const text = answerPrompt(prompt);
+  const text = answerCall(context);
   const warnings: SharedV4Warning[] =
     options.tools && options.tools.length > 0
       ? [{ type: 'unsupported', feature: 'tools', details: 'the offline engine never calls tools' }]
       : [];
+  // Usage is what a hosted model would report for the same prompt: its text, counted.
+  const prompt = promptText(options.prompt);
   return { text, usage: usageOf(countTokens(prompt), countTokens(text)), warnings };
 }
 
@@ -181,8 +203,8 @@ function deltas(text: string): string[] {
  * The offline engine as an AI SDK `LanguageModelV4`.
  *
  * @example
- * const { system, prompt } = definitionPrompt({ idea: 'A habit tracker for remote teams' });
- * const { text } = await generateText({ model: createOfflineModel(), system, prompt });
+ * const { system, prompt, context } = definitionPrompt({ idea: 'A habit tracker for remote teams' });
+ * const { text } = await generateText({ model: createOfflineModel(), system, prompt, providerOptions: offlineCallOptions(context) });
  */
 export function createOfflineModel(
   options: { modelId?: string; simulation?: ProjectSimulation } = {},

@@ -142,7 +142,7 @@ export async function defineProject(
     type: project.typeRequested ? (project.type ?? undefined) : undefined,
     name: project.requestedName ?? undefined,
   };
-  const { system, prompt, version } = definitionPrompt({
+  const { system, prompt, version, context } = definitionPrompt({
     idea: project.idea,
     type: pinned.type,
     requestedName: pinned.name,
@@ -154,6 +154,7 @@ export async function defineProject(
     system,
     maxOutputTokens: DEFINITION_MAX_OUTPUT_TOKENS,
     schema: DEFINITION_SCHEMA,
+    context,
     ...(budget === undefined ? {} : { budget }),
   };
   const check = (output: unknown) => definitionFindings(output, project.idea, pinned);

@@ -89,6 +89,7 @@ export async function analyseImpact(
       maxOutputTokens: IMPACT_MAX_OUTPUT_TOKENS,
       schema: IMPACT_SCHEMA,
       messages: [{ role: 'user', content: prompt }],
+      context,
     },
     signal,
   );

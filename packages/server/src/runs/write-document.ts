@@ -156,6 +156,7 @@ export async function writeDocument(input: {
     system: rendered.system,
     maxOutputTokens: rendered.maxOutputTokens,
     cacheKey: input.project.id,
+    context: rendered.context,
     ...(input.budget === undefined ? {} : { budget: input.budget }),
   };
   /**

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
 import type { ModelSpec, ProviderSettings } from '../../src/config.ts';
-import { answerPrompt } from '../../src/models/offline-model.ts';
 import { modelSelector } from '../../src/runs/models.ts';
 import { type FakeAi, type FakeAiCall, type FakeAiReply, startFakeAi } from './fake-ai.ts';
 import {
@@ -12,6 +11,7 @@ import {
   roomy,
   startHarness,
 } from './harness.ts';
+import { answerPrompt } from './prompt-context.ts';
 import * as wait from './wait.ts';
 
 /**

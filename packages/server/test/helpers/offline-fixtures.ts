@@ -1,11 +1,11 @@
 /**
  * Whole projects through the offline engine, without a server: the definition call, then each
- * document of the type's plan, each asked the way the workflow asks (the context block a prompt
+ * document of the type's plan, each asked the way the workflow asks (the typed context a call
  * carries, naming the documents it builds on). For tests and benchmarks of the engine's output.
  */
 import type { ProjectType } from '@pgs/contract';
-import { contextBlock, type ProjectDefinition } from '../../src/models/context.ts';
-import { answerPrompt } from '../../src/models/offline-model.ts';
+import type { ProjectDefinition } from '../../src/models/context.ts';
+import { answerCall } from '../../src/models/offline-model.ts';
 import { documentPlan } from '../../src/runs/catalogue.ts';
 
 /** A project as the offline engine writes it. */
@@ -22,30 +22,28 @@ export interface OfflineProject {
  */
 export function offlineProject(idea: string, type?: ProjectType): OfflineProject {
   const definition = JSON.parse(
-    answerPrompt(contextBlock({ task: 'definition', idea, ...(type ? { type } : {}) })),
+    answerCall({ task: 'definition', idea, ...(type ? { type } : {}) }),
   ) as ProjectDefinition;
   const plan = documentPlan(definition.type);
   const documents = plan.map((doc) => ({
     kind: doc.kind,
     filename: doc.filename,
-    content: answerPrompt(
-      contextBlock({
-        task: 'document',
-        idea,
-        definition,
-        document: {
-          kind: doc.kind,
-          title: doc.title,
-          filename: doc.filename,
-          stage: doc.stage,
-          sections: doc.sections,
-        },
-        related: doc.dependsOn.map((kind) => ({
-          kind,
-          title: plan.find((other) => other.kind === kind)?.title ?? kind,
-        })),
-      }),
-    ),
+    content: answerCall({
+      task: 'document',
+      idea,
+      definition,
+      document: {
+        kind: doc.kind,
+        title: doc.title,
+        filename: doc.filename,
+        stage: doc.stage,
+        sections: doc.sections,
+      },
+      related: doc.dependsOn.map((kind) => ({
+        kind,
+        title: plan.find((other) => other.kind === kind)?.title ?? kind,
+      })),
+    }),
   }));
   return { definition, documents };
 }

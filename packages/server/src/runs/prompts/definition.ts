@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { ProjectType } from '@pgs/contract';
-import { contextBlock } from '../../models/context.ts';
+import { contextBlock, type DefinitionContext } from '../../models/context.ts';
 import {
   GROUNDED_DEFINITION_RULES,
   GROUNDED_DEFINITION_SYSTEM,
@@ -182,8 +182,15 @@ export function definitionPrompt(input: {
   requestedName?: string | undefined;
   /** The codebase a grounded project changes, fitted to its budget (repository.ts). */
   repository?: PromptRepository | undefined;
-}): { system: string; prompt: string; version: string } {
+}): { system: string; prompt: string; version: string; context: DefinitionContext } {
   const { repository } = input;
+  // What the block below restates, as typed data: the offline engine is handed this.
+  const stated: DefinitionContext = {
+    task: 'definition',
+    idea: input.idea,
+    ...(input.type ? { type: input.type } : {}),
+    ...(input.requestedName ? { requestedName: input.requestedName } : {}),
+  };
   const typeLine = input.type
     ? `The project is ${TYPES[input.type]}: "type" must be "${input.type}".`
     : `Choose "type": "web" (${TYPES.web}), "mobile" (${TYPES.mobile}) or "mcp" (${TYPES.mcp}), whichever serves this idea best; an idea that names a platform gets that platform.`;
@@ -217,17 +224,14 @@ What each field must hold:
 
 The block below restates the request as JSON.
 
-${contextBlock({
-  task: 'definition',
-  idea: input.idea,
-  ...(input.type ? { type: input.type } : {}),
-  ...(input.requestedName ? { requestedName: input.requestedName } : {}),
-})}`;
+${contextBlock(stated)}`;
   const version = `definition@${DEFINITION_PROMPT_VERSION}`;
-  if (repository === undefined) return { system: DEFINITION_SYSTEM, prompt, version };
+  if (repository === undefined)
+    return { system: DEFINITION_SYSTEM, prompt, version, context: stated };
   return {
     system: `${DEFINITION_SYSTEM}\n\n${GROUNDED_DEFINITION_SYSTEM}`,
     prompt: `${repositoryPart(repository)}${prompt}`,
     version: `${version}+${GROUNDED_ID}`,
+    context: { ...stated, repository: repository.source },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readContext, repositoryBlock } from '../../models/context.ts';
+import { readContext } from '../../../test/helpers/prompt-context.ts';
+import { repositoryBlock } from '../../models/context.ts';
 import { documentPlan } from '../catalogue.ts';
 import { definitionPrompt } from './definition.ts';
 import { documentPromptOf } from './documents/index.ts';

@@ -66,6 +66,12 @@ const SAMPLE_REVISION = {
   ids: { stories: [], tasks: [], retired: [] },
 };
 
+/**
+ * A rendered prompt without its typed `context`: that is what the offline engine is handed, the
+ * same facts the prompt's JSON block states, not words a model reads, so it is not locked.
+ */
+const wordsOf = <T extends { context: unknown }>({ context: _, ...words }: T) => words;
+
 /** A fixed digest with one file fitted and one left out, for the grounded frame. */
 const SAMPLE_REPOSITORY = {
   source: { name: 'repo', commit: 'abc1234', files: [{ path: 'package.json', content: '{}' }] },
@@ -135,22 +141,26 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
       NEW_DIGEST_RULE,
       GROUNDED_GUIDANCE,
       // Where a grounded project's prompts put the digest and the guidance.
-      documentPrompt({
-        idea: 'An idea.',
-        definition: SAMPLE_DEFINITION,
-        document: documentPlan('web', { grounded: true }).find((d) => d.kind === 'architecture')!,
-        earlier: [],
-        repository: SAMPLE_REPOSITORY,
-      }),
-      definitionPrompt({ idea: 'An idea.', repository: SAMPLE_REPOSITORY }),
-      revisionPrompt({
-        context: SAMPLE_REVISION,
-        document: documentPlan('web', { grounded: true })[1]!,
-        earlier: [],
-        budget: 1000,
-        repository: SAMPLE_REPOSITORY,
-        newDigest: true,
-      }),
+      wordsOf(
+        documentPrompt({
+          idea: 'An idea.',
+          definition: SAMPLE_DEFINITION,
+          document: documentPlan('web', { grounded: true }).find((d) => d.kind === 'architecture')!,
+          earlier: [],
+          repository: SAMPLE_REPOSITORY,
+        }),
+      ),
+      wordsOf(definitionPrompt({ idea: 'An idea.', repository: SAMPLE_REPOSITORY })),
+      wordsOf(
+        revisionPrompt({
+          context: SAMPLE_REVISION,
+          document: documentPlan('web', { grounded: true })[1]!,
+          earlier: [],
+          budget: 1000,
+          repository: SAMPLE_REPOSITORY,
+          newDigest: true,
+        }),
+      ),
     ],
   ],
   [

@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { type ProjectDefinition, readContext } from '../../models/context.ts';
+import { readContext } from '../../../test/helpers/prompt-context.ts';
+import type { ProjectDefinition } from '../../models/context.ts';
 import { documentPlan } from '../catalogue.ts';
 import {
   citableIds,

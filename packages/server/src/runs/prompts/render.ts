@@ -1,4 +1,10 @@
-import { type ProjectDefinition, projectBlock, taskBlock } from '../../models/context.ts';
+import {
+  type DocumentContext,
+  type ProjectDefinition,
+  projectBlock,
+  type RevisionContext,
+  taskBlock,
+} from '../../models/context.ts';
 import { countTokens } from '../../models/tokens.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { DETAIL_SCALE, type Detail } from '../pricing.ts';
@@ -44,6 +50,11 @@ export interface RenderedPrompt {
   version: string;
   /** Earlier documents left out or cut to fit the budget, least important first. */
   trimmed: string[];
+  /**
+   * The call as typed data, what the prompt's `<pgs-context>` block says in text: the offline
+   * engine is handed this, never the prompt (models/offline-model.ts).
+   */
+  context: DocumentContext | RevisionContext;
 }
 
 /**
@@ -137,19 +148,25 @@ export function documentPrompt(input: {
     .flatMap((doc) => (doc.digest ? idsOfDigest(doc.content) : citableIds([doc])));
   const idLine =
     ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
+  const call: DocumentContext = {
+    task: 'document',
+    idea: input.idea,
+    definition,
+    document: {
+      kind: document.kind,
+      title: document.title,
+      filename: document.filename,
+      stage: document.stage,
+      sections: document.sections,
+    },
+    related: kept.map((doc) => ({ kind: doc.kind, title: doc.title })),
+    // A standard document's context says nothing of its detail, as its task block does not.
+    ...(detail === 'standard' ? {} : { detail }),
+    ...(repository === undefined ? {} : { repository: repository.source }),
+  };
   const task = `The document to write now:
 
-${taskBlock({
-  document: {
-    kind: document.kind,
-    title: document.title,
-    filename: document.filename,
-    stage: document.stage,
-    sections: document.sections,
-  },
-  related: kept.map((doc) => ({ kind: doc.kind, title: doc.title })),
-  detail,
-})}
+${taskBlock({ document: call.document, related: call.related, detail })}
 
 Write the ${document.title} (${document.filename}) for ${definition.name}.${LENGTH[detail]}
 
@@ -181,6 +198,7 @@ ${idLine}`.trimEnd();
         : `${promptId(brief)}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
     // The files of the digest left out count as trimmed context of every part.
     trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
+    context: call,
   };
 }
 

@@ -196,6 +196,7 @@ ${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
       maxOutputTokens: brief.maxOutputTokens,
       version: `${version}+system@${SYSTEM_VERSION}`,
       trimmed,
+      context,
     };
   }
   const parts = [
@@ -209,5 +210,6 @@ ${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
     maxOutputTokens: brief.maxOutputTokens,
     version: `${version}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
     trimmed: [...trimmed, ...repository.trimmed],
+    context: { ...context, repository: repository.source },
   };
 }

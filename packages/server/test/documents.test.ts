@@ -179,6 +179,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         ...WEB_FILES.map((f) => `${SLUG}/${f}`),
         `${SLUG}/project.json`,
         `${SLUG}/trace.json`,
+        `${SLUG}/tasks.json`,
         `${SLUG}/CHANGELOG.md`,
       ],
       kiro: [
@@ -186,9 +187,12 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         `.kiro/specs/${SLUG}/requirements.md`,
         `.kiro/specs/${SLUG}/design.md`,
         `.kiro/specs/${SLUG}/tasks.md`,
+        // The plan ships beside the checkbox list made from its tasks.
+        `.kiro/specs/${SLUG}/IMPLEMENTATION_PLAN.md`,
         'README.md',
         `.kiro/specs/${SLUG}/project.json`,
         `.kiro/specs/${SLUG}/trace.json`,
+        `.kiro/specs/${SLUG}/tasks.json`,
         `.kiro/specs/${SLUG}/CHANGELOG.md`,
       ],
       'spec-kit': [
@@ -197,9 +201,11 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         `specs/001-${SLUG}/data-model.md`,
         `specs/001-${SLUG}/contracts/api-design.md`,
         `specs/001-${SLUG}/tasks.md`,
+        `specs/001-${SLUG}/IMPLEMENTATION_PLAN.md`,
         'README.md',
         `specs/001-${SLUG}/project.json`,
         `specs/001-${SLUG}/trace.json`,
+        `specs/001-${SLUG}/tasks.json`,
         `specs/001-${SLUG}/CHANGELOG.md`,
       ],
       agents: [
@@ -207,6 +213,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
         ...WEB_FILES.map((f) => `docs/${f}`),
         'docs/project.json',
         'docs/trace.json',
+        'docs/tasks.json',
         'docs/CHANGELOG.md',
       ],
     } as const;
@@ -270,7 +277,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
                       'data-model',
                       'api-design',
                     ]),
-                    [`.kiro/specs/${SLUG}/tasks.md`]: at('implementation-plan'),
+                    [`.kiro/specs/${SLUG}/IMPLEMENTATION_PLAN.md`]: at('implementation-plan'),
                     'README.md': at('readme'),
                   }
                 : {
@@ -282,7 +289,7 @@ describe.each(await backends())('documents and archive on %s', (backend) => {
                     [`${spec}/plan.md`]: combined('Implementation Plan', ['architecture']),
                     [`${spec}/data-model.md`]: at('data-model'),
                     [`${spec}/contracts/api-design.md`]: at('api-design'),
-                    [`${spec}/tasks.md`]: at('implementation-plan'),
+                    [`${spec}/IMPLEMENTATION_PLAN.md`]: at('implementation-plan'),
                     'README.md': at('readme'),
                   };
         for (const [path, content] of Object.entries(expected)) {

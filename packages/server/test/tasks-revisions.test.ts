@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { creation, header } from './helpers/creation.ts';
@@ -76,7 +77,8 @@ describe.each(await backends())('revisions and tasks on %s', (backend) => {
     // The plan serves the three requirements, and has work that serves none of them.
     for (const fr of ['FR-1', 'FR-2', 'FR-3']) expect(of(before, fr).length, fr).toBeGreaterThan(0);
     // All done but one task left in progress on the modified requirement and one left todo.
-    const [working, ...doneFr3] = of(before, 'FR-3');
+    const [first, ...doneFr3] = of(before, 'FR-3');
+    const working = first!;
     const untouched = before.find((t) => t.requirements.length === 0)!;
     for (const task of before) {
       if (task.id !== working && task.id !== untouched.id) await finish(key, id, task.id);
@@ -174,6 +176,20 @@ describe.each(await backends())('revisions and tasks on %s', (backend) => {
       to: 'in_progress',
       note: expect.stringMatching(/Revision 2 modified FR-3/),
     });
+    // OpenSpec's change for the revision lists the work it gave, unticked.
+    const zip = await api(key, 'GET', `${id}/archive?layout=openspec`);
+    expect(zip.statusCode).toBe(200);
+    const files = unzipSync(new Uint8Array(zip.rawPayload));
+    const list = Object.keys(files).find((path) =>
+      /^openspec\/changes\/2-[^/]+\/tasks\.md$/.test(path),
+    );
+    const items = strFromU8(files[list!]!)
+      .split('\n')
+      .filter((line) => line.startsWith('- ['));
+    expect(items.map((line) => line.split(' ')[4])).toEqual(
+      after.filter((t) => [...doneFr3, ...added].includes(t.id)).map((t) => t.id),
+    );
+    expect(items.every((line) => line.startsWith('- [ ]'))).toBe(true);
     // Revision 1 made the tasks; it lists no changes of its own.
     expect((await api(key, 'GET', `${id}/revisions/1`)).json().data).not.toHaveProperty('tasks');
   }, 90_000);

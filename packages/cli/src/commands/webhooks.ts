@@ -15,6 +15,7 @@ const EVENTS = {
   'project.completed': true,
   'project.failed': true,
   'project.revised': true,
+  'task.updated': true,
 } as const satisfies Record<WebhookEventType, true>;
 
 function eventsValue(values: Values): WebhookEventType[] | undefined {

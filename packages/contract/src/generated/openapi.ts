@@ -591,7 +591,7 @@ export const openapiDocument = {
       "get": {
         "operationId": "streamProjectEvents",
         "summary": "Watch a project live (server-sent events)",
-        "description": "A `text/event-stream` of the project's life. A new stream starts with a `status` event\n(its `data` is what getProjectStatus answers in `data`), then, as they happen,\n`stage.started` (`{ stage }`), `document.completed` (`{ type, filename, stage,\ntokens_used, generated_at }`, no content), and finally `project.completed`\n(`{ status, documentsGenerated, creditsConsumed }`) or `project.failed`\n(`{ status, error }`), after which the stream ends. A finished project's stream sends\n`status` and its final event, then ends.\n\nA revision (createRevision) adds its own events to the same log: `revision.started`\n(`{ revision, changeRequest }`), `revision.analysed` (`{ revision, deltas, documents }`:\nthe requirement deltas and the filenames it will rewrite), `stage.started` and\n`document.completed` each with a `revision` member, then `revision.completed`\n(`{ revision, status, documentsChanged, creditsConsumed }`) or `revision.failed`\n(`{ revision, status, error }`). A stream opened while a revision runs sends `status`\n(the latest completed revision, as getProjectStatus answers it) and follows the\nrevision to its end; the stream then ends.\n\nEvery event has an `id`, its place in the project's stored log: reconnecting with\n`Last-Event-ID` resumes after it, with nothing lost or repeated (no `status` then). A\ncomment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle\nstream. At most 5 streams per API key may be open at once on one server (429 past it).\n",
+        "description": "A `text/event-stream` of the project's life. A new stream starts with a `status` event\n(its `data` is what getProjectStatus answers in `data`), then, as they happen,\n`stage.started` (`{ stage }`), `document.completed` (`{ type, filename, stage,\ntokens_used, generated_at }`, no content), and finally `project.completed`\n(`{ status, documentsGenerated, creditsConsumed }`) or `project.failed`\n(`{ status, error }`), after which the stream ends. A finished project's stream sends\n`status` and its final event, then ends.\n\nA revision (createRevision) adds its own events to the same log: `revision.started`\n(`{ revision, changeRequest }`), `revision.analysed` (`{ revision, deltas, documents }`:\nthe requirement deltas and the filenames it will rewrite), `stage.started` and\n`document.completed` each with a `revision` member, then `revision.completed`\n(`{ revision, status, documentsChanged, creditsConsumed }`) or `revision.failed`\n(`{ revision, status, error }`). A stream opened while a revision runs sends `status`\n(the latest completed revision, as getProjectStatus answers it) and follows the\nrevision to its end; the stream then ends.\n\nThe work on a completed project's plan (docs/tasks.md) adds `task.updated` (data:\nTaskUpdatedEventData) each time a task changes status: an update, a claim, an expired\nlease, or a revision that reopens or retires it. A stream that follows a run carries\nthose that happen during it and still ends with the run. With `?follow=tasks` the\nstream does not end with a run: it sends `status`, then every event as it happens (task\nupdates, later revisions) until the client closes it.\n\nEvery event has an `id`, its place in the project's stored log: reconnecting with\n`Last-Event-ID` resumes after it, with nothing lost or repeated (no `status` then). A\ncomment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle\nstream. At most 5 streams per API key may be open at once on one server (429 past it).\n",
         "tags": [
           "projects"
         ],
@@ -611,6 +611,20 @@ export const openapiDocument = {
             "schema": {
               "type": "string",
               "pattern": "^\\s*\\d{1,9}\\s*$"
+            }
+          },
+          {
+            "name": "follow",
+            "in": "query",
+            "required": false,
+            "description": "`run` (the default): the stream ends with the run it follows (the creation or a\nrevision), or at once for a project where nothing runs. `tasks`: it stays open,\ncarrying `task.updated` and every later event, until the client closes it.\n",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "run",
+                "tasks"
+              ],
+              "default": "run"
             }
           }
         ],
@@ -2830,7 +2844,7 @@ export const openapiDocument = {
       "post": {
         "operationId": "createWebhookEndpoint",
         "summary": "Create a webhook endpoint",
-        "description": "Registers a URL to receive signed `project.completed`, `project.failed` and\n`project.revised` (a revision completed) events (Standard Webhooks) for the projects of\nthe key's account in the key's mode. `events` chooses among them (default: all three;\nan endpoint keeps the events it was created with). Answers 201 with the endpoint and its signing\nsecret `whsec_…`: store the secret now, it is never shown again.\n\nThe URL must be `https` and its host must resolve only to public addresses: loopback,\nprivate, link-local, unique-local, carrier-grade NAT, multicast and other reserved\naddresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can\nlift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per\naccount and mode: the 11th is refused with 400 VALIDATION_ERROR.\n\nSend an `Idempotency-Key` (the SDK always does) to make retries safe: the same key and\nbody replay the first 201, secret included, for 24 hours, instead of creating a second\nendpoint; the same key with another body → 422 IDEMPOTENCY_KEY_REUSED.\n",
+        "description": "Registers a URL to receive signed `project.completed`, `project.failed`,\n`project.revised` (a revision completed) and `task.updated` (a task of a plan changed\nstatus, docs/tasks.md) events (Standard Webhooks) for the projects of the key's account\nin the key's mode. `events` chooses among them (default: the three `project.*` events;\n`task.updated`, which fires with every move of the work, only when named; an endpoint\nkeeps the events it was created with). Answers 201 with the endpoint and its signing\nsecret `whsec_…`: store the secret now, it is never shown again.\n\nThe URL must be `https` and its host must resolve only to public addresses: loopback,\nprivate, link-local, unique-local, carrier-grade NAT, multicast and other reserved\naddresses are refused with 400 VALIDATION_ERROR naming `url` (the server operator can\nlift this for development with `PGS_WEBHOOKS_ALLOW_PRIVATE`). At most 10 endpoints per\naccount and mode: the 11th is refused with 400 VALIDATION_ERROR.\n\nSend an `Idempotency-Key` (the SDK always does) to make retries safe: the same key and\nbody replay the first 201, secret included, for 24 hours, instead of creating a second\nendpoint; the same key with another body → 422 IDEMPOTENCY_KEY_REUSED.\n",
         "tags": [
           "webhooks"
         ],
@@ -3639,6 +3653,60 @@ export const openapiDocument = {
           },
           "415": {
             "$ref": "#/components/responses/ValidationError"
+          }
+        }
+      }
+    },
+    "taskUpdated": {
+      "post": {
+        "operationId": "taskUpdatedWebhook",
+        "summary": "A task of a plan changed status",
+        "description": "Sent, to each endpoint created with `task.updated` among its `events`, when a task of a\ncompleted project's plan changes status (docs/tasks.md): an update, a claim, an\nexpired lease, or a revision that reopens or retires it. Signed and retried as\nprojectEndedWebhook describes; deduplicate on `webhook-id`. Messages of one project\nmay arrive out of order: `data.at` and `data.progress` say when and what they left.\n",
+        "tags": [
+          "webhooks"
+        ],
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^msg_[0-9A-HJKMNP-TV-Z]{26}$"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^\\d{1,12}$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TaskUpdatedWebhookEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx acknowledges the message."
           }
         }
       }
@@ -7599,11 +7667,12 @@ export const openapiDocument = {
       },
       "WebhookEventType": {
         "type": "string",
-        "description": "`project.revised`: a revision of a completed project completed (a failed or cancelled revision sends nothing).",
+        "description": "`project.revised`: a revision of a completed project completed (a failed or cancelled\nrevision sends nothing). `task.updated`: a task of its plan changed status.\n",
         "enum": [
           "project.completed",
           "project.failed",
-          "project.revised"
+          "project.revised",
+          "task.updated"
         ]
       },
       "CreateWebhookEndpointRequest": {
@@ -7627,7 +7696,7 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/WebhookEventType"
             },
-            "description": "The events sent to this endpoint; default all of them."
+            "description": "The events sent to this endpoint; default the three `project.*` events (`task.updated` only when named)."
           }
         }
       },
@@ -7822,7 +7891,7 @@ export const openapiDocument = {
       },
       "WebhookEvent": {
         "type": "object",
-        "description": "The body of a webhook message.",
+        "description": "The body of a `project.*` webhook message.",
         "required": [
           "type",
           "timestamp",
@@ -7831,7 +7900,12 @@ export const openapiDocument = {
         "additionalProperties": false,
         "properties": {
           "type": {
-            "$ref": "#/components/schemas/WebhookEventType"
+            "type": "string",
+            "enum": [
+              "project.completed",
+              "project.failed",
+              "project.revised"
+            ]
           },
           "timestamp": {
             "type": "string",
@@ -7863,6 +7937,103 @@ export const openapiDocument = {
                 "description": "`project.revised` only: the revision that completed, now the current one."
               }
             }
+          }
+        }
+      },
+      "TaskUpdatedEventData": {
+        "type": "object",
+        "description": "A task's change of status: the `data` of a `task.updated` event of the project's\nstream and of the `task.updated` webhook.\n",
+        "required": [
+          "projectId",
+          "taskId",
+          "from",
+          "to",
+          "assignee",
+          "agent",
+          "keyId",
+          "note",
+          "at",
+          "progress"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "projectId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "taskId": {
+            "type": "string",
+            "examples": [
+              "T-3"
+            ]
+          },
+          "from": {
+            "$ref": "#/components/schemas/TaskStatus"
+          },
+          "to": {
+            "$ref": "#/components/schemas/TaskStatus"
+          },
+          "assignee": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "agent": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The agent whose claim or lease made the change."
+          },
+          "keyId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The API key that made the change; null when PGS did (an expired lease, a revision)."
+          },
+          "note": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "revision": {
+            "type": "integer",
+            "minimum": 2,
+            "description": "The revision whose completion made the change (a task reopened or retired); absent otherwise."
+          },
+          "progress": {
+            "$ref": "#/components/schemas/ProjectProgress",
+            "description": "The project's delivery after the change."
+          }
+        }
+      },
+      "TaskUpdatedWebhookEvent": {
+        "type": "object",
+        "description": "The body of a `task.updated` webhook message.",
+        "required": [
+          "type",
+          "timestamp",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "task.updated"
+          },
+          "timestamp": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "data": {
+            "$ref": "#/components/schemas/TaskUpdatedEventData"
           }
         }
       }

@@ -3145,11 +3145,12 @@ export const schemaBundle = {
     },
     "WebhookEventType": {
       "type": "string",
-      "description": "`project.revised`: a revision of a completed project completed (a failed or cancelled revision sends nothing).",
+      "description": "`project.revised`: a revision of a completed project completed (a failed or cancelled\nrevision sends nothing). `task.updated`: a task of its plan changed status.\n",
       "enum": [
         "project.completed",
         "project.failed",
-        "project.revised"
+        "project.revised",
+        "task.updated"
       ]
     },
     "CreateWebhookEndpointRequest": {
@@ -3173,7 +3174,7 @@ export const schemaBundle = {
           "items": {
             "$ref": "#/$defs/WebhookEventType"
           },
-          "description": "The events sent to this endpoint; default all of them."
+          "description": "The events sent to this endpoint; default the three `project.*` events (`task.updated` only when named)."
         }
       }
     },
@@ -3368,7 +3369,7 @@ export const schemaBundle = {
     },
     "WebhookEvent": {
       "type": "object",
-      "description": "The body of a webhook message.",
+      "description": "The body of a `project.*` webhook message.",
       "required": [
         "type",
         "timestamp",
@@ -3377,7 +3378,12 @@ export const schemaBundle = {
       "additionalProperties": false,
       "properties": {
         "type": {
-          "$ref": "#/$defs/WebhookEventType"
+          "type": "string",
+          "enum": [
+            "project.completed",
+            "project.failed",
+            "project.revised"
+          ]
         },
         "timestamp": {
           "type": "string",
@@ -3409,6 +3415,103 @@ export const schemaBundle = {
               "description": "`project.revised` only: the revision that completed, now the current one."
             }
           }
+        }
+      }
+    },
+    "TaskUpdatedEventData": {
+      "type": "object",
+      "description": "A task's change of status: the `data` of a `task.updated` event of the project's\nstream and of the `task.updated` webhook.\n",
+      "required": [
+        "projectId",
+        "taskId",
+        "from",
+        "to",
+        "assignee",
+        "agent",
+        "keyId",
+        "note",
+        "at",
+        "progress"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "taskId": {
+          "type": "string",
+          "examples": [
+            "T-3"
+          ]
+        },
+        "from": {
+          "$ref": "#/$defs/TaskStatus"
+        },
+        "to": {
+          "$ref": "#/$defs/TaskStatus"
+        },
+        "assignee": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "agent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The agent whose claim or lease made the change."
+        },
+        "keyId": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The API key that made the change; null when PGS did (an expired lease, a revision)."
+        },
+        "note": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "revision": {
+          "type": "integer",
+          "minimum": 2,
+          "description": "The revision whose completion made the change (a task reopened or retired); absent otherwise."
+        },
+        "progress": {
+          "$ref": "#/$defs/ProjectProgress",
+          "description": "The project's delivery after the change."
+        }
+      }
+    },
+    "TaskUpdatedWebhookEvent": {
+      "type": "object",
+      "description": "The body of a `task.updated` webhook message.",
+      "required": [
+        "type",
+        "timestamp",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "type": {
+          "type": "string",
+          "const": "task.updated"
+        },
+        "timestamp": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "data": {
+          "$ref": "#/$defs/TaskUpdatedEventData"
         }
       }
     }

@@ -140,6 +140,13 @@ export interface paths {
          *     (the latest completed revision, as getProjectStatus answers it) and follows the
          *     revision to its end; the stream then ends.
          *
+         *     The work on a completed project's plan (docs/tasks.md) adds `task.updated` (data:
+         *     TaskUpdatedEventData) each time a task changes status: an update, a claim, an expired
+         *     lease, or a revision that reopens or retires it. A stream that follows a run carries
+         *     those that happen during it and still ends with the run. With `?follow=tasks` the
+         *     stream does not end with a run: it sends `status`, then every event as it happens (task
+         *     updates, later revisions) until the client closes it.
+         *
          *     Every event has an `id`, its place in the project's stored log: reconnecting with
          *     `Last-Event-ID` resumes after it, with nothing lost or repeated (no `status` then). A
          *     comment line (`: keep-alive`) every 15 seconds keeps proxies from closing an idle
@@ -624,10 +631,12 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers a URL to receive signed `project.completed`, `project.failed` and
-         *     `project.revised` (a revision completed) events (Standard Webhooks) for the projects of
-         *     the key's account in the key's mode. `events` chooses among them (default: all three;
-         *     an endpoint keeps the events it was created with). Answers 201 with the endpoint and its signing
+         * @description Registers a URL to receive signed `project.completed`, `project.failed`,
+         *     `project.revised` (a revision completed) and `task.updated` (a task of a plan changed
+         *     status, docs/tasks.md) events (Standard Webhooks) for the projects of the key's account
+         *     in the key's mode. `events` chooses among them (default: the three `project.*` events;
+         *     `task.updated`, which fires with every move of the work, only when named; an endpoint
+         *     keeps the events it was created with). Answers 201 with the endpoint and its signing
          *     secret `whsec_…`: store the secret now, it is never shown again.
          *
          *     The URL must be `https` and its host must resolve only to public addresses: loopback,
@@ -854,6 +863,30 @@ export interface webhooks {
          *     is at least once: deduplicate on `webhook-id`.
          */
         post: operations["projectEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    taskUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task of a plan changed status
+         * @description Sent, to each endpoint created with `task.updated` among its `events`, when a task of a
+         *     completed project's plan changes status (docs/tasks.md): an update, a claim, an
+         *     expired lease, or a revision that reopens or retires it. Signed and retried as
+         *     projectEndedWebhook describes; deduplicate on `webhook-id`. Messages of one project
+         *     may arrive out of order: `data.at` and `data.progress` say when and what they left.
+         */
+        post: operations["taskUpdatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1964,10 +1997,11 @@ export interface components {
             createdAt: string;
         };
         /**
-         * @description `project.revised`: a revision of a completed project completed (a failed or cancelled revision sends nothing).
+         * @description `project.revised`: a revision of a completed project completed (a failed or cancelled
+         *     revision sends nothing). `task.updated`: a task of its plan changed status.
          * @enum {string}
          */
-        WebhookEventType: "project.completed" | "project.failed" | "project.revised";
+        WebhookEventType: "project.completed" | "project.failed" | "project.revised" | "task.updated";
         CreateWebhookEndpointRequest: {
             /**
              * @description An https URL whose host resolves only to public addresses. One line, as every
@@ -1975,7 +2009,7 @@ export interface components {
              *     tab or line break silently and register another URL than the one written.
              */
             url: string;
-            /** @description The events sent to this endpoint; default all of them. */
+            /** @description The events sent to this endpoint; default the three `project.*` events (`task.updated` only when named). */
             events?: components["schemas"]["WebhookEventType"][];
         };
         WebhookEndpoint: {
@@ -2034,9 +2068,10 @@ export interface components {
             success: true;
             data: components["schemas"]["WebhookDelivery"][];
         };
-        /** @description The body of a webhook message. */
+        /** @description The body of a `project.*` webhook message. */
         WebhookEvent: {
-            type: components["schemas"]["WebhookEventType"];
+            /** @enum {string} */
+            type: "project.completed" | "project.failed" | "project.revised";
             /**
              * Format: date-time
              * @description When the event happened.
@@ -2050,6 +2085,38 @@ export interface components {
                 /** @description `project.revised` only: the revision that completed, now the current one. */
                 revision?: number;
             };
+        };
+        /**
+         * @description A task's change of status: the `data` of a `task.updated` event of the project's
+         *     stream and of the `task.updated` webhook.
+         */
+        TaskUpdatedEventData: {
+            /** Format: uuid */
+            projectId: string;
+            /** @example T-3 */
+            taskId: string;
+            from: components["schemas"]["TaskStatus"];
+            to: components["schemas"]["TaskStatus"];
+            assignee: string | null;
+            /** @description The agent whose claim or lease made the change. */
+            agent: string | null;
+            /** @description The API key that made the change; null when PGS did (an expired lease, a revision). */
+            keyId: string | null;
+            note: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The revision whose completion made the change (a task reopened or retired); absent otherwise. */
+            revision?: number;
+            /** @description The project's delivery after the change. */
+            progress: components["schemas"]["ProjectProgress"];
+        };
+        /** @description The body of a `task.updated` webhook message. */
+        TaskUpdatedWebhookEvent: {
+            /** @constant */
+            type: "task.updated";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["TaskUpdatedEventData"];
         };
     };
     responses: {
@@ -2775,7 +2842,14 @@ export interface operations {
     };
     streamProjectEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `run` (the default): the stream ends with the run it follows (the creation or a
+                 *     revision), or at once for a project where nothing runs. `tasks`: it stays open,
+                 *     carrying `task.updated` and every later event, until the client closes it.
+                 */
+                follow?: "run" | "tasks";
+            };
             header?: {
                 /**
                  * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
@@ -4412,6 +4486,32 @@ export interface operations {
             408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
+        };
+    };
+    taskUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdatedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -23,7 +23,9 @@ export type ProjectEventType =
   | 'revision.started'
   | 'revision.analysed'
   | 'revision.completed'
-  | 'revision.failed';
+  | 'revision.failed'
+  /** A task of a completed project's plan changed status (docs/tasks.md). */
+  | 'task.updated';
 
 /** Events after which nothing more happens to a project. */
 export const FINAL_EVENTS: ReadonlySet<string> = new Set(['project.completed', 'project.failed']);

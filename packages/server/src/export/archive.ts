@@ -17,9 +17,11 @@ import {
   withNewline,
 } from './files.ts';
 import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
+import { type ArchiveWork, kiroTasks, specKitTasks, tasksJson } from './tasks.ts';
 
 export type { RevisionRecord } from './changelog.ts';
 export { type ArchiveEntry, demoteHeadings } from './files.ts';
+export type { ArchiveTask, ArchiveWork } from './tasks.ts';
 
 /** What a layout puts in one file: one document as it is, or several under a title. */
 interface Target {
@@ -129,6 +131,20 @@ function combine(title: string, name: string, docs: readonly ProjectDocument[]):
   ].join('\n');
 }
 
+/** Kiro's and spec-kit's `tasks.md` from the plan's tasks, when the target is the plan and it has some. */
+function taskList(
+  layout: ArchiveLayout,
+  name: string,
+  target: Target,
+  work: ArchiveWork | undefined,
+): string | undefined {
+  if (work === undefined || !target.kinds.includes('implementation-plan')) return undefined;
+  if (!work.tasks.some((task) => task.status !== 'obsolete')) return undefined;
+  if (layout === 'kiro') return kiroTasks(name, work.tasks);
+  if (layout === 'spec-kit') return specKitTasks(name, work.tasks);
+  return undefined;
+}
+
 /** `project.json`: the project as the status response has it, without the documents. */
 export function projectJson(data: ProjectCompleted): string {
   const { documents: _documents, ...project } = data.project;
@@ -203,17 +219,25 @@ export function archiveEntries(
   layout: ArchiveLayout,
   trace?: string,
   history?: readonly RevisionRecord[],
+  /** The plan's tasks: checkbox lists in kiro, spec-kit and openspec, and tasks.json when live. */
+  work?: ArchiveWork,
 ): ArchiveEntry[] {
   const { project } = data;
   const plan = layoutPlan(layout, projectSlug(project.name));
   const entries: ArchiveEntry[] = [];
   if (layout === 'agents') entries.push({ path: 'AGENTS.md', content: agentsMd(data) });
-  if (layout === 'openspec') entries.push(...openspecEntries(data, history));
+  if (layout === 'openspec') entries.push(...openspecEntries(data, history, work?.tasks));
   const taken = new Set<string>();
   for (const target of plan.targets) {
     // Documents in the project's order (the workflow's), whatever the target lists first.
     const docs = project.documents.filter((doc) => target.kinds.includes(doc.type));
     if (docs.length === 0) continue;
+    // The plan's tasks as the tool's checkbox list; the plan itself then ships beside it.
+    const checklist = taskList(layout, project.name, target, work);
+    if (checklist !== undefined) {
+      entries.push({ path: target.path, content: checklist });
+      continue;
+    }
     for (const doc of docs) taken.add(doc.type);
     const content =
       target.title === undefined && docs.length === 1
@@ -232,6 +256,13 @@ export function archiveEntries(
     entries.push({
       path: plan.projectJson.replace(/project\.json$/, 'trace.json'),
       content: trace,
+    });
+  }
+  // The work on the plan as it stands (live state: the current revision's archive only).
+  if (work?.json !== undefined) {
+    entries.push({
+      path: plan.projectJson.replace(/project\.json$/, 'tasks.json'),
+      content: tasksJson(work.json),
     });
   }
   // Beside project.json rather than at the root: a repository unzipped into keeps its own

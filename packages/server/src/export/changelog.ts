@@ -17,6 +17,8 @@ export interface RevisionRecord {
   deltas: readonly RequirementDelta[];
   /** The filenames the revision wrote (every document for revision 1). */
   documentsChanged: readonly string[];
+  /** What it did to the plan's tasks (revisions from 2 on, once known): docs/tasks.md. */
+  tasks?: { added: readonly string[]; reopened: readonly string[] } | null;
 }
 
 /**

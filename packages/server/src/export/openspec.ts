@@ -16,6 +16,7 @@ import {
   requirementGroups,
   requirementName,
 } from './requirements.ts';
+import { type ArchiveTask, openspecTasks } from './tasks.ts';
 
 /** Where the layout puts every document but the README (which goes to the root). */
 export const OPENSPEC_DOCS = 'openspec/docs';
@@ -213,6 +214,8 @@ function deltaSpecMd(
 export function openspecEntries(
   data: ProjectCompleted,
   history: readonly RevisionRecord[] = [],
+  /** The plan's tasks: each change gets a `tasks.md` of the work it added or reopened. */
+  tasks: readonly ArchiveTask[] = [],
 ): ArchiveEntry[] {
   const { project } = data;
   const slug = projectSlug(project.name);
@@ -237,6 +240,9 @@ export function openspecEntries(
     const spec = deltaSpecMd(record, ordered.slice(index + 1), archived, project.name);
     if (spec !== undefined)
       entries.push({ path: `${folder}/specs/${slug}/spec.md`, content: spec });
+    const work = record.tasks && [...record.tasks.added, ...record.tasks.reopened];
+    const list = work ? openspecTasks(tasks, work) : undefined;
+    if (list !== undefined) entries.push({ path: `${folder}/tasks.md`, content: list });
   });
   return entries;
 }

@@ -2,6 +2,8 @@ import type { ProjectListResponse, ProjectState, ProjectSummary } from '@pgs/con
 import { DomainError } from '../errors.ts';
 import type { Db } from '../storage/db.ts';
 import { listOwnedProjects, ownsProject, type ProjectSummaryRow } from '../storage/sql/projects.ts';
+import { taskCounts } from '../storage/sql/tasks.ts';
+import { shareOf } from '../tasks/progress.ts';
 import type { ProjectOwner } from './projects.ts';
 import { FAILURE_CODES } from './result.ts';
 
@@ -47,8 +49,14 @@ export function ideaExcerpt(idea: string): string {
   return `${(lastSpace > EXCERPT_CHARS / 2 ? head.slice(0, lastSpace) : head).trimEnd()}…`;
 }
 
-/** A listing row as the API shows it: small, never the documents. */
-export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
+/**
+ * A listing row as the API shows it: small, never the documents. `tasks` are its plan's
+ * tasks done and counting, once they were read (else `progress` is null).
+ */
+export function projectSummary(
+  row: ProjectSummaryRow,
+  tasks?: { done: number; total: number },
+): ProjectSummary {
   const final = row.status !== 'in_progress';
   return {
     projectId: row.id,
@@ -63,6 +71,7 @@ export function projectSummary(row: ProjectSummaryRow): ProjectSummary {
     creditsConsumed: final ? (row.creditsConsumed ?? 0) : null,
     costUsd: row.costMicroUsd === null ? null : row.costMicroUsd / 1e6,
     errorCode: row.status === 'failed' ? (row.errorCode ?? FAILURE_CODES.failed) : null,
+    progress: tasks === undefined ? null : { tasks, share: shareOf(tasks.done, tasks.total) },
   };
 }
 
@@ -99,9 +108,15 @@ export async function listProjects(
     startingAfter,
     limit: limit + 1,
   });
+  const page = rows.slice(0, limit);
+  // The delivery of the completed ones' plans, in one query for the page.
+  const counts = await taskCounts(
+    db,
+    page.filter((row) => row.status === 'completed').map((row) => row.id),
+  );
   return {
     success: true,
-    data: rows.slice(0, limit).map(projectSummary),
+    data: page.map((row) => projectSummary(row, counts.get(row.id))),
     has_more: rows.length > limit,
   };
 }

@@ -21,6 +21,7 @@ import {
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import type { TaskDispatcher } from '../tasks/notify.ts';
 import { syncTasks } from '../tasks/plan.ts';
 import {
   type AdmittedProject,
@@ -66,7 +67,7 @@ export interface CreatedProject {
 }
 
 /** Puts a project's generation on the queue, inside the creating transaction. */
-export interface Dispatcher {
+export interface Dispatcher extends TaskDispatcher {
   enqueue(projectId: string, tx: Tx): Promise<void>;
   /**
    * Told, inside the transaction that records it, of a project's final event (webhook

@@ -227,5 +227,6 @@ export async function revisionRecords(db: Db, project: ProjectRow, upTo: number)
       completedAt: run.completedAt?.toISOString() ?? null,
       deltas: run.deltas,
       documentsChanged: filenamesOf(project, run.kinds),
+      tasks: run.tasks,
     }));
 }

@@ -219,13 +219,6 @@ export class Revisions {
         resultBody: body,
         resultEtag: etag,
       });
-      // The work on the plan follows the revision in the same commit (docs/tasks.md): done
-      // tasks of modified requirements reopen, those of removed ones go obsolete. A savepoint,
-      // as at creation: should reading the plan fail, the revision still completes and the
-      // first task request brings the tasks up to it.
-      await tx
-        .transaction((plan) => syncTasks(plan, projectId, revision, documents, new Date(now)))
-        .catch(() => undefined);
       const charge = { ...owner(project), projectId, revision };
       await settleCredits(tx, { ...charge, reserved: row.creditsReserved, consumed });
       await recordEvent(tx, projectId, 'revision.completed', {
@@ -236,6 +229,20 @@ export class Revisions {
           .map((doc) => doc.filename),
         creditsConsumed: consumed,
       });
+      // The work on the plan follows the revision in the same commit (docs/tasks.md): done
+      // tasks of modified requirements reopen, those of removed ones go obsolete; their
+      // task.updated events come after revision.completed, which ends the run's stream. A
+      // savepoint, as at creation: should reading the plan fail, the revision still
+      // completes and the first task request brings the tasks up to it.
+      await tx
+        .transaction((plan) =>
+          syncTasks(plan, projectId, revision, documents, new Date(now), {
+            ...owner(project),
+            dispatcher: this.#dispatcher,
+            revision,
+          }),
+        )
+        .catch(() => undefined);
       await this.#dispatcher.projectEnded?.(tx, {
         projectId,
         ...owner(project),

@@ -4,7 +4,12 @@ import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Db, Tx } from '../storage/db.ts';
 import { listen, notify } from '../storage/notifications.ts';
 import { allowOneMoreRetry, retryNow } from '../storage/sql/queue.ts';
-import { type ProjectEndedEvent, WebhookQueue, type WebhookQueueOptions } from './webhook-queue.ts';
+import {
+  type ProjectEndedEvent,
+  type TaskUpdatedEvent,
+  WebhookQueue,
+  type WebhookQueueOptions,
+} from './webhook-queue.ts';
 
 /** The queue of project generations; one job per project, its id the project's. */
 export const GENERATE_QUEUE = 'pgs-generate';
@@ -160,6 +165,11 @@ export class GenerationQueue {
   /** Enqueues, inside `tx`, the webhook messages of a project's final event. */
   async projectEnded(tx: Tx, event: ProjectEndedEvent): Promise<void> {
     await this.#webhooks.projectEnded(tx, event);
+  }
+
+  /** Enqueues, inside `tx`, the `task.updated` webhook messages of a task's change of status. */
+  async taskUpdated(tx: Tx, event: TaskUpdatedEvent): Promise<void> {
+    await this.#webhooks.taskUpdated(tx, event);
   }
 
   /**

@@ -10,6 +10,16 @@ import {
 } from '../storage/sql/webhooks.ts';
 import { deliver } from '../webhooks/delivery.ts';
 
+/** A task's change of status (tasks/notify.ts's TaskUpdatedEvent, restated: queue sits below tasks). */
+export interface TaskUpdatedEvent {
+  projectId: string;
+  accountId: string;
+  mode: Mode;
+  at: Date;
+  /** The message's `data` (the contract's TaskUpdatedEventData). */
+  data: { projectId: string; taskId: string };
+}
+
 /** The queue of webhook delivery attempts; one job per attempt. */
 export const WEBHOOK_QUEUE = 'pgs-webhooks';
 
@@ -112,22 +122,32 @@ export class WebhookQueue {
 
   /** Enqueues, inside `tx`, one message per endpoint of the owner subscribed to the event. */
   async projectEnded(tx: Tx, event: ProjectEndedEvent): Promise<void> {
-    const endpoints = await listSubscribedEndpoints(tx, event.accountId, event.mode, event.type);
-    if (endpoints.length === 0) return;
-    const body = JSON.stringify({
-      type: event.type,
-      timestamp: event.at.toISOString(),
-      data: {
-        projectId: event.projectId,
-        status: event.status,
-        ...(event.revision === undefined ? {} : { revision: event.revision }),
-      },
+    await this.#enqueue(tx, event, event.type, {
+      projectId: event.projectId,
+      status: event.status,
+      ...(event.revision === undefined ? {} : { revision: event.revision }),
     });
+  }
+
+  /** Enqueues, inside `tx`, a `task.updated` message per endpoint subscribed to it. */
+  async taskUpdated(tx: Tx, event: TaskUpdatedEvent): Promise<void> {
+    await this.#enqueue(tx, event, 'task.updated', event.data);
+  }
+
+  async #enqueue(
+    tx: Tx,
+    event: { projectId: string; accountId: string; mode: Mode; at: Date },
+    type: string,
+    data: unknown,
+  ): Promise<void> {
+    const endpoints = await listSubscribedEndpoints(tx, event.accountId, event.mode, type);
+    if (endpoints.length === 0) return;
+    const body = JSON.stringify({ type, timestamp: event.at.toISOString(), data });
     for (const endpoint of endpoints) {
       const job: WebhookJob = {
         endpointId: endpoint.id,
         messageId: `msg_${newUlid()}`,
-        eventType: event.type,
+        eventType: type,
         projectId: event.projectId,
         body,
         attempt: 1,

@@ -9,7 +9,6 @@ import { planTasks } from '../runs/trace/plan.ts';
 import type { Tx } from '../storage/db.ts';
 import {
   completedRevisionDeltas,
-  insertTaskHistory,
   insertTaskRows,
   listTaskRows,
   lockedTaskPlan,
@@ -20,6 +19,7 @@ import {
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
 import { droppedNote, impactOf, verdictOf } from './impact.ts';
+import { recordTaskHistory, type TaskAudience } from './notify.ts';
 
 /** A stored document, as much of it as the plan needs. */
 export interface PlanDocument {
@@ -100,6 +100,8 @@ export async function syncTasks(
   revision: number,
   documents: readonly PlanDocument[],
   at: Date,
+  /** Whose project it is and who hears of the changes (`task.updated`); none at creation. */
+  audience?: TaskAudience,
 ): Promise<TaskChanges | undefined> {
   const plannedRevision = await lockedTaskPlan(tx, projectId);
   if (plannedRevision === revision) return undefined;
@@ -188,7 +190,7 @@ export async function syncTasks(
     changed(dropped.revision, 'obsoleted', row.taskId);
   }
   await insertTaskRows(tx, created);
-  await insertTaskHistory(tx, history);
+  await recordTaskHistory(tx, projectId, history, audience);
   await saveTaskPlan(tx, projectId, revision, at);
   // A plan read for the first time is no revision's doing (revisions is empty then).
   for (const { revision: n } of revisions) {

@@ -8,7 +8,7 @@ import {
   findLeasedTask,
   findTaskProject,
   findTaskRow,
-  insertTaskHistory,
+  hasExpiredLease,
   listTaskHistory,
   listTaskRows,
   lockNextReadyTask,
@@ -18,7 +18,9 @@ import {
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
 import { SourcesCache, type TaskContext } from './context.ts';
+import { recordTaskHistory, type TaskAudience, type TaskDispatcher } from './notify.ts';
 import { syncTasks } from './plan.ts';
+import { type RequirementCriteria, type TraceProgress, traceProgress } from './progress.ts';
 import { historyEntryOf, type Task, type TaskDetail, taskEtag, taskOf } from './representation.ts';
 import { checkTransition } from './transitions.ts';
 
@@ -63,11 +65,24 @@ export class Tasks {
   readonly #db: Db;
   readonly #now: () => number;
   readonly #sources: SourcesCache;
+  readonly #dispatcher: TaskDispatcher | undefined;
 
-  constructor(db: Db, now: () => number = Date.now, sources = new SourcesCache()) {
+  constructor(
+    db: Db,
+    now: () => number = Date.now,
+    {
+      sources = new SourcesCache(),
+      dispatcher,
+    }: {
+      sources?: SourcesCache;
+      /** Told of each change of status, in its transaction (the `task.updated` webhook). */
+      dispatcher?: TaskDispatcher | undefined;
+    } = {},
+  ) {
     this.#db = db;
     this.#now = now;
     this.#sources = sources;
+    this.#dispatcher = dispatcher;
   }
 
   /** The project's tasks in plan order, narrowed by `filter`. */
@@ -105,7 +120,7 @@ export class Tasks {
       );
     }
     return this.#db.transaction(async (tx) => {
-      const { id } = await this.#open(tx, caller, projectId);
+      const { id } = await this.#open(tx, caller, projectId, { write: true });
       const row = await this.#row(tx, id, taskId);
       if (!ifMatches(ifMatch, taskEtag(row))) throw stale(row);
       const to = change.status ?? row.status;
@@ -124,7 +139,13 @@ export class Tasks {
         updatedAt: at,
       });
       if (updated === undefined) throw stale(row);
-      await this.#record(tx, id, row, { at, keyId: caller.keyId, to, assignee, note: change.note });
+      await this.#record(tx, caller, id, row, {
+        at,
+        keyId: caller.keyId,
+        to,
+        assignee,
+        note: change.note,
+      });
       return this.#answer(tx, id, updated);
     });
   }
@@ -140,7 +161,7 @@ export class Tasks {
     request: ClaimTaskRequest,
   ): Promise<(TaskAnswer<Task> & { context: TaskContext }) | undefined> {
     const claimed = await this.#db.transaction(async (tx) => {
-      const { id, revision } = await this.#open(tx, caller, projectId);
+      const { id, revision } = await this.#open(tx, caller, projectId, { write: true });
       const at = new Date(this.#now());
       const leaseExpiresAt = new Date(
         at.getTime() + (request.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000,
@@ -158,7 +179,7 @@ export class Tasks {
       // The row is locked by this transaction: nothing else can have moved it on.
       if (updated === undefined) throw new Error(`task ${row.taskId} changed under its lock`);
       if (held === undefined) {
-        await this.#record(tx, id, row, {
+        await this.#record(tx, caller, id, row, {
           at,
           keyId: caller.keyId,
           agent: request.agent,
@@ -209,6 +230,21 @@ export class Tasks {
     });
   }
 
+  /**
+   * Delivery of the plan (issue 30, item 5): per requirement of `requirements` (the trace's
+   * coverage) and per NFR a task names, its tasks done and its criteria delivered.
+   */
+  async progress(
+    caller: TaskCaller,
+    projectId: string,
+    requirements: readonly RequirementCriteria[],
+  ): Promise<TraceProgress> {
+    return this.#db.transaction(async (tx) => {
+      const { id } = await this.#open(tx, caller, projectId);
+      return traceProgress(await listTaskRows(tx, id), requirements);
+    });
+  }
+
   /** The task's context pack (issue 30, item 3). */
   async context(caller: TaskCaller, projectId: string, taskId: string): Promise<TaskContext> {
     return this.#db.transaction(async (tx) => {
@@ -221,9 +257,25 @@ export class Tasks {
    * The caller's completed project, its tasks brought up to date: its id in canonical form
    * and the revision its tasks now reflect. 404 for a project the key cannot see, 409 before it is completed.
    */
-  async #open(tx: Tx, caller: TaskCaller, projectId: string): Promise<OpenProject> {
+  async #open(
+    tx: Tx,
+    caller: TaskCaller,
+    projectId: string,
+    { write = false }: { write?: boolean } = {},
+  ): Promise<OpenProject> {
     const id = projectId.toLowerCase();
-    const project = await findTaskProject(tx, id, caller);
+    const at = new Date(this.#now());
+    // A change of status records an event, numbered on the project row: whoever may change
+    // a task locks that row first, then task rows, as a revision completing does (the
+    // other order could deadlock with it). A read locks it only when it has work to do.
+    let project = await findTaskProject(tx, id, caller, { lock: write });
+    if (
+      !write &&
+      project?.status === 'completed' &&
+      (project.plannedRevision !== project.currentRevision || (await hasExpiredLease(tx, id, at)))
+    ) {
+      project = await findTaskProject(tx, id, caller, { lock: true });
+    }
     if (project === undefined) {
       throw new DomainError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
         resource_type: 'project',
@@ -239,14 +291,15 @@ export class Tasks {
         { resource_type: 'project', resource_id: projectId, status: project.status },
       );
     }
-    const at = new Date(this.#now());
+    const audience: TaskAudience = { ...caller, dispatcher: this.#dispatcher };
     if (project.plannedRevision !== project.currentRevision) {
       const documents = await listDocuments(tx, id, project.currentRevision);
-      await syncTasks(tx, id, project.currentRevision, documents, at);
+      await syncTasks(tx, id, project.currentRevision, documents, at, audience);
     }
     const expired = await expireLeases(tx, id, at);
-    await insertTaskHistory(
+    await recordTaskHistory(
       tx,
+      id,
       expired.map((task) => ({
         projectId: id,
         taskId: task.taskId,
@@ -258,6 +311,7 @@ export class Tasks {
         assignee: task.assignee === task.agent ? null : task.assignee,
         note: `The lease of ${task.agent} expired at ${task.expiredAt?.toISOString()}; the task is back in todo.`,
       })),
+      audience,
     );
     return { id, revision: project.currentRevision };
   }
@@ -280,6 +334,7 @@ export class Tasks {
 
   async #record(
     tx: Tx,
+    caller: TaskCaller,
     projectId: string,
     row: TaskRow,
     change: {
@@ -302,7 +357,7 @@ export class Tasks {
       assignee: change.assignee,
       note: change.note ?? null,
     };
-    await insertTaskHistory(tx, [entry]);
+    await recordTaskHistory(tx, projectId, [entry], { ...caller, dispatcher: this.#dispatcher });
   }
 
   async #pack(tx: Tx, { id: projectId, revision }: OpenProject, task: Task): Promise<TaskContext> {

@@ -27,7 +27,18 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.completed',
   'project.failed',
   'project.revised',
+  'task.updated',
 ] as const;
+/**
+ * What an endpoint created without `events` hears: the project's ends. `task.updated` fires
+ * with every move of the work, so an endpoint hears it only when it names it (and one
+ * created before it existed does not start receiving it).
+ */
+export const DEFAULT_WEBHOOK_EVENTS: readonly string[] = [
+  'project.completed',
+  'project.failed',
+  'project.revised',
+];
 
 export interface WebhookRoutesOptions {
   db: Db;
@@ -108,8 +119,8 @@ export async function webhookRoutes(
             details: { invalid_fields: { url: verdict.reason } },
           });
         }
-        const events = WEBHOOK_EVENT_TYPES.filter(
-          (type) => request.body.events === undefined || request.body.events.includes(type),
+        const events = WEBHOOK_EVENT_TYPES.filter((type) =>
+          (request.body.events ?? DEFAULT_WEBHOOK_EVENTS).includes(type),
         );
         const secret = newWebhookSecret();
         return db.transaction(async (tx) => {

@@ -25,17 +25,19 @@ export interface TaskProjectRow {
 
 /**
  * The project, only if it belongs to this account and mode, with the revision its task rows
- * were read from (one query: a foreign project and a missing one are the same 404).
+ * were read from (one query: a foreign project and a missing one are the same 404). With
+ * `lock`, the project row is locked to the end of `tx` (see `recordTaskHistory`).
  *
  * @example
- * const project = await findTaskProject(db, id, { accountId, mode });
+ * const project = await findTaskProject(db, id, { accountId, mode }, { lock: true });
  */
 export async function findTaskProject(
   tx: Tx,
   projectId: string,
   owner: { accountId: string; mode: Mode },
+  { lock = false }: { lock?: boolean } = {},
 ): Promise<TaskProjectRow | undefined> {
-  const [row] = await tx
+  const query = tx
     .select({
       status: projects.status,
       currentRevision: projects.currentRevision,
@@ -50,7 +52,26 @@ export async function findTaskProject(
         eq(projects.mode, owner.mode),
       ),
     );
+  // Only the project's row: the plan's side of the outer join may be missing.
+  const [row] = lock ? await query.for('update', { of: projects }) : await query;
   return row;
+}
+
+/** Whether a task of the project holds a lease that ended at or before `now`. */
+export async function hasExpiredLease(tx: Tx, projectId: string, now: Date): Promise<boolean> {
+  const [row] = await tx
+    .select({ taskId: projectTasks.taskId })
+    .from(projectTasks)
+    .where(
+      and(
+        eq(projectTasks.projectId, projectId),
+        eq(projectTasks.status, 'in_progress'),
+        isNotNull(projectTasks.leaseExpiresAt),
+        lte(projectTasks.leaseExpiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** The revision a project's task rows reflect, read under the project row's lock. */
@@ -312,4 +333,31 @@ export async function saveRevisionTaskChanges(
     .update(projectRevisions)
     .set({ taskChanges: changes })
     .where(and(eq(projectRevisions.projectId, projectId), eq(projectRevisions.revision, revision)));
+}
+
+/**
+ * Tasks done and tasks that count (all but obsolete) per project, for the projects among
+ * `projectIds` whose tasks were read (one with a plan record; a plan without tasks is 0 of 0).
+ *
+ * @example
+ * (await taskCounts(db, [id])).get(id); // { done: 3, total: 11 }
+ */
+export async function taskCounts(
+  tx: Tx,
+  projectIds: readonly string[],
+): Promise<Map<string, { done: number; total: number }>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await tx
+    .select({
+      projectId: projectTaskPlans.projectId,
+      done: sql<number>`count(${projectTasks.taskId}) filter (where ${projectTasks.status} = 'done')`,
+      total: sql<number>`count(${projectTasks.taskId}) filter (where ${projectTasks.status} <> 'obsolete')`,
+    })
+    .from(projectTaskPlans)
+    .leftJoin(projectTasks, eq(projectTasks.projectId, projectTaskPlans.projectId))
+    .where(inArray(projectTaskPlans.projectId, [...projectIds]))
+    .groupBy(projectTaskPlans.projectId);
+  return new Map(
+    rows.map((row) => [row.projectId, { done: Number(row.done), total: Number(row.total) }]),
+  );
 }

@@ -13,6 +13,7 @@ import { ownedProject, revisionRecords } from '../../../projects/revision-reads.
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import { TraceCache } from '../../../runs/trace/project.ts';
 import type { Db } from '../../../storage/db.ts';
+import type { Tasks } from '../../../tasks/service.ts';
 import { errorResponses } from '../schemas.ts';
 import {
   CURRENT_CACHE,
@@ -21,6 +22,7 @@ import {
   projectIdParams,
   resultCache,
 } from './common.ts';
+import { archiveWork, traceWithProgress } from './delivery.ts';
 import { type CompletedOnly, completedProject, ownedDocument, traceBody } from './reads.ts';
 import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
@@ -29,6 +31,8 @@ export interface DocumentRoutesOptions {
   db: Db;
   /** Traces already made, by the status body's ETag (default: a cache of the routes' own). */
   traces?: TraceCache;
+  /** The plan's tasks: delivery on the trace, tasks.json and checkboxes in the archive. */
+  tasks?: Tasks;
 }
 
 const parameters = openapiDocument.components.parameters;
@@ -47,7 +51,7 @@ const revisionQuery = {
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
-  { statusReader, db, traces = new TraceCache() }: DocumentRoutesOptions,
+  { statusReader, db, traces = new TraceCache(), tasks }: DocumentRoutesOptions,
 ) {
   /** The completed data of the current revision, or of the one asked for. */
   const results = async (
@@ -146,22 +150,34 @@ export async function documentRoutes(
       const { revision } = request.query;
       const layout = request.query.layout ?? 'plain';
       const found = await results(request.principal, request.params.projectId, revision);
-      // The same revision and layout zip to the same bytes (fixed dates, fixed order), so the
-      // revision's ETag and the layout name them; a match is answered before any zipping.
-      const etag = `"a${layout}-${found.etag.replace(/"/g, '')}"`;
+      const { work, tag } = await archiveWork(
+        tasks,
+        request.principal,
+        request.params.projectId,
+        revision,
+        found.data(),
+      );
+      // The same revision, layout and work zip to the same bytes (fixed dates, fixed order),
+      // so they name the ETag; a match is answered before any zipping.
+      const etag = `"a${layout}-${found.etag.replace(/"/g, '')}${tag ? `-${tag}` : ''}"`;
       reply.header('etag', etag);
       reply.header('vary', 'Authorization');
       reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const project = found.data();
-      const trace = await traceBody(db, traces, {
+      let trace = await traceBody(db, traces, {
         projectId: request.params.projectId,
         revision: found.revision,
         etag: found.etag,
         project: () => project.project,
       });
+      // The current archive's trace.json is what GET …/trace answers: delivery included.
+      if (work?.live && tasks !== undefined) {
+        trace = (await traceWithProgress(tasks, request.principal, request.params.projectId, trace))
+          .body;
+      }
       const history = await historyOf(request.principal, request.params.projectId, revision);
-      const entries = archiveEntries(project, layout, traceJson(trace), history);
+      const entries = archiveEntries(project, layout, traceJson(trace), history, work);
       reply.header(
         'content-disposition',
         `attachment; filename="${projectSlug(project.project.name)}.zip"`,
@@ -192,18 +208,30 @@ export async function documentRoutes(
     async (request, reply) => {
       const { revision } = request.query;
       const found = await results(request.principal, request.params.projectId, revision, 'trace');
+      const trace = () =>
+        traceBody(db, traces, {
+          projectId: request.params.projectId,
+          revision: found.revision,
+          etag: found.etag,
+          project: () => found.data().project,
+        });
+      // The current trace carries the plan's delivery, live state: the ETag follows it too.
+      const live =
+        revision === undefined && tasks !== undefined
+          ? await traceWithProgress(
+              tasks,
+              request.principal,
+              request.params.projectId,
+              await trace(),
+            )
+          : undefined;
       // The trace follows the documents, which the status body's ETag covers.
-      const etag = `"t-${found.etag.replace(/"/g, '')}"`;
+      const etag = `"t-${found.etag.replace(/"/g, '')}${live ? `-${live.tag}` : ''}"`;
       reply.header('etag', etag);
       reply.header('vary', 'Authorization');
       reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = await traceBody(db, traces, {
-        projectId: request.params.projectId,
-        revision: found.revision,
-        etag: found.etag,
-        project: () => found.data().project,
-      });
+      const body = live?.body ?? (await trace());
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

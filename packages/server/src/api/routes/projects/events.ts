@@ -69,13 +69,18 @@ export async function eventRoutes(
   const reads = new SharedEventReads(db, events);
   app.addHook('onClose', async () => reads.close());
 
-  app.get<{ Params: { projectId: string } }>(
+  app.get<{ Params: { projectId: string }; Querystring: { follow?: 'run' | 'tasks' } }>(
     '/projects/:projectId/events',
     {
       // Opening a stream counts once against the status limit, like one poll.
       config: { operationId: 'streamProjectEvents', rateLimit: 'status' },
       schema: {
         params: projectIdParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { follow: { type: 'string', enum: ['run', 'tasks'] } },
+        },
         headers: {
           type: 'object',
           properties: { 'api-version': { type: 'string' }, 'last-event-id': { type: 'string' } },
@@ -86,6 +91,8 @@ export async function eventRoutes(
     async (request, reply) => {
       const id = request.params.projectId.toLowerCase();
       const after = lastEventId(request.headers['last-event-id']);
+      // `follow=tasks`: no run's end ends the stream; the work on the plan goes on after it.
+      const forever = request.query.follow === 'tasks';
       const view = await statusReader.read(request.principal, id);
       if (view === undefined) throw projectNotFound(request.params.projectId);
       // A resume after an id no event has would wait for it forever (found by the fuzz).
@@ -145,7 +152,7 @@ export async function eventRoutes(
         const log = await reads.read(id);
         // A completed project may have a revision running: its stream follows that run.
         const revising = revisionRunning(log);
-        const ended = view.status !== 'in_progress' && !revising;
+        const ended = view.status !== 'in_progress' && !revising && !forever;
         if (after === undefined) {
           const last = log.findLast((event) => endsRun(event.type));
           // The status stands just before the last run's final event when nothing runs,
@@ -156,9 +163,11 @@ export async function eventRoutes(
           if (ended && last === undefined) return;
         } else if (ended) {
           // An ended run's events are all stored (the final one commits with the end):
-          // replay what follows and close, even when nothing does. Waiting for more hung a
-          // client resuming after the final event (found by the fuzz).
-          for (const event of log.filter((e) => e.seq > sent)) {
+          // replay what follows, up to the last run's end, and close, even when nothing
+          // does. Waiting for more hung a client resuming after the final event (found by
+          // the fuzz). Task updates after that end are for `follow=tasks`.
+          const end = log.findLast((e) => endsRun(e.type))?.seq ?? 0;
+          for (const event of log.filter((e) => e.seq > sent && e.seq <= end)) {
             stream.write(frame(event.type, event.seq, event.data));
           }
           return;
@@ -166,14 +175,13 @@ export async function eventRoutes(
         while (!closed.aborted) {
           if (pending) {
             pending = false;
-            let lastType: string | undefined;
             for (const event of await reads.read(id, sent)) {
               stream.write(frame(event.type, event.seq, event.data));
               sent = event.seq;
-              lastType = event.type;
+              // The run ended: the stream ends with it (task updates may follow in the log;
+              // a stream following them does not end).
+              if (!forever && endsRun(event.type)) return;
             }
-            // The run ended, and no revision started after it.
-            if (lastType !== undefined && endsRun(lastType)) return;
             continue;
           }
           await new Promise<void>((resolve) => {

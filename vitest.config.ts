@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Vitest's default leaves a core idle (cores − 1: one worker on a 2-core CI machine), but
-    // most files spend their time waiting on servers, child processes and the database, so one
-    // worker per core finishes the suite sooner without starving anything.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // One worker more than cores (three on a 2-core CI machine). The integration files spend
+    // most of their time waiting on servers, child processes, simulated models and the
+    // database: the ten heaviest took 420 s on two workers and 314 s on three for the same
+    // CPU (290 s), measured together in one clone (docs/testing.md).
+    maxWorkers: availableParallelism() + 1,
     // Bounds on a test or hook that hangs, not speed targets: generous enough that a machine
     // loaded far beyond its cores (the soak check, docs/testing.md) does not trip them.
     testTimeout: 60_000,

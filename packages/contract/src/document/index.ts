@@ -34,7 +34,9 @@ export {
   clauseKey,
   inertJson,
   inertText,
+  mapStrings,
   neutraliseMarkdown,
+  plainText,
   proseOf,
   stripControls,
 } from './user-text.ts';

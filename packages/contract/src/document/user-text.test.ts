@@ -8,7 +8,9 @@ import {
   clauseKey,
   inertJson,
   inertText,
+  mapStrings,
   neutraliseMarkdown,
+  plainText,
   proseOf,
   stripControls,
 } from './user-text.ts';
@@ -241,5 +243,30 @@ describe('the class, fuzzed: markdown built from the payloads’ pieces', () => 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('plainText', () => {
+  it('gives back the words of inert text for a plain-text field', () => {
+    expect(plainText(inertText('Visas for T-1 holders <and> FR-2.1 teams'))).toBe(
+      'Visas for T-1 holders <and> FR-2.1 teams',
+    );
+    // A backslash before a hyphen that is not an ID's is the user's own.
+    expect(plainText('a \\-1 b\\-2')).toBe('a \\-1 b\\-2');
+  });
+
+  it('is undone by inertText: plain then inert again is the same inert text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const inert = inertText(text);
+        expect(inertText(plainText(inert))).toBe(inert);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('maps every string of a definition, leaving other values', () => {
+    const definition = { name: 'T-1 <Desk>', n: 3, ok: true, none: null, list: ['US-1'] };
+    expect(mapStrings(mapStrings(definition, inertText), plainText)).toEqual(definition);
   });
 });

@@ -5,7 +5,7 @@
  * the same facts, so the IDs one document defines are the IDs the next one cites.
  */
 import type { ProjectType } from '@pgs/contract';
-import { inertText } from '@pgs/contract/document';
+import { inertText, mapStrings } from '@pgs/contract/document';
 import type {
   DocumentRequest,
   Integration,
@@ -253,9 +253,10 @@ export function factsFor(input: {
   repository?: RepositorySource | undefined;
 }): Facts {
   const { document } = input;
-  // The name is the client's when they gave one: written into every heading, so made inert
-  // here, as the reading makes the idea's words (user-text.ts).
-  const definition = { ...input.definition, name: inertText(input.definition.name) };
+  // A definition is plain text, the engine's as a model's, and the name may be the client's:
+  // every member a document writes is made inert here, as the reading makes the idea's words
+  // (user-text.ts).
+  const definition = mapStrings(input.definition, inertText);
   const q = definition.questionnaire;
   const type = definition.type;
   const reading = readIdeaNlp(input.idea);

@@ -6,6 +6,7 @@
  * content word of the idea is kept somewhere in the definition.
  */
 import type { ProjectType } from '@pgs/contract';
+import { mapStrings, plainText } from '@pgs/contract/document';
 import type { Integration, ProjectDefinition } from '@pgs/contract/generation';
 import { readCodebaseOnce } from '../codebase/cache.ts';
 import type { CodebaseFacts, RepositorySource } from '../codebase/types.ts';
@@ -283,5 +284,7 @@ export function defineProject(input: {
   const missing = missingTerms(input.idea, JSON.stringify(definition));
   for (const term of missing)
     definition.questionnaire.ideaCoverage!.push({ term, feature: features[0]!.text });
-  return definition;
+  // The reading was made inert for documents; a definition is plain text in JSON (a client
+  // shows `T-1 <visas>`, not `T\\-1 &lt;visas>`), made inert again where a document writes it.
+  return mapStrings(definition, plainText);
 }

@@ -3,16 +3,8 @@ import type { GenerationMetadata, Project, ProjectCompleted, ProjectFailed } fro
 import { usd } from '../models/budget.ts';
 import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 
-/** `data.error.message` of failed projects: the contract says it states the refund. */
-export const FAILURE_MESSAGES = {
-  timeout:
-    'The AI service timed out while generating the project. Your credits have been refunded.',
-  failure: 'The AI service failed while generating the project. Your credits have been refunded.',
-  exhausted:
-    'The project could not be generated after several attempts. Your credits have been refunded.',
-  /** A failed project whose cause was not recorded. */
-  unknown: 'The project could not be generated. Your credits have been refunded.',
-} as const;
+/** `data.error.message` of failed projects, chosen by the run that failed. */
+export { FAILURE_MESSAGES } from '../runs/ports.ts';
 
 /** `data.error.code` of a failed project: its generation failed, or a client cancelled it. */
 export const FAILURE_CODES = {

@@ -1,39 +1,21 @@
-import type { ProjectType } from '@pgs/contract';
-import { type ProjectEventHub, recordEvent } from '../events/hub.ts';
+import type { ProjectEventHub } from '../events/hub.ts';
 import { type GenerationMeter, NO_METER } from '../metrics/meter.ts';
 import { Budget, BudgetExceededError } from '../models/budget.ts';
-import { type CallResult, GenerationFailedError, ModelCaller } from '../models/calls.ts';
-import type { ProjectDefinition } from '../models/context.ts';
-import type { ChainModel } from '../models/providers.ts';
-import type { Projects } from '../projects/projects.ts';
-import { FAILURE_MESSAGES } from '../projects/result.ts';
+import { GenerationFailedError, ModelCaller } from '../models/calls.ts';
 import type { Db } from '../storage/db.ts';
 import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
-import {
-  type DocumentRow,
-  findProject,
-  insertDocument,
-  listDocuments,
-  type ProjectRow,
-  updateProject,
-} from '../storage/sql/projects.ts';
-import { insertProvenance, spentMicroUsd } from '../storage/sql/provenance.ts';
-import { cachedGenerationStats, recordGenerationTime } from '../storage/sql/stats.ts';
-import { type DocumentKind, documentPlan, STAGES } from './catalogue.ts';
-import { defineProject } from './definition.ts';
-import {
-  DEFINITION_KIND,
-  durationsFor,
-  estimateRemainingMs,
-  type Simulation,
-  statKey,
-} from './estimate.ts';
+import { findProject, listDocuments, type ProjectRow } from '../storage/sql/projects.ts';
+import { spentMicroUsd } from '../storage/sql/provenance.ts';
+import { cachedGenerationStats } from '../storage/sql/stats.ts';
+import { documentPlan } from './catalogue.ts';
+import { CreationRun } from './creation-run.ts';
+import { durationsFor, type Simulation } from './estimate.ts';
 import { runRepository } from './grounding.ts';
 import type { ModelSelector } from './models.ts';
+import { type CreationEnds, FAILURE_MESSAGES } from './ports.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';
-import { usageColumns } from './usage.ts';
-import { writeDocument } from './write-document.ts';
+import { runSchedule } from './schedule.ts';
 
 export interface WorkflowOptions {
   /** Makes the model calls (retry policy, time-outs, concurrency); one per process. */
@@ -80,7 +62,7 @@ const silent: Logger = { info() {}, warn() {} };
  */
 export class GenerationWorkflow {
   readonly #db: Db;
-  readonly #projects: Projects;
+  readonly #projects: CreationEnds;
   readonly #models: ModelSelector;
   readonly #caller: ModelCaller;
   readonly #options: Required<Omit<WorkflowOptions, 'log' | 'caller' | 'events' | 'meter'>>;
@@ -88,7 +70,12 @@ export class GenerationWorkflow {
   readonly #log: Logger;
   readonly #meter: GenerationMeter;
 
-  constructor(db: Db, projects: Projects, models: ModelSelector, options: WorkflowOptions = {}) {
+  constructor(
+    db: Db,
+    projects: CreationEnds,
+    models: ModelSelector,
+    options: WorkflowOptions = {},
+  ) {
     this.#db = db;
     this.#projects = projects;
     this.#models = models;
@@ -190,225 +177,43 @@ export class GenerationWorkflow {
     budget: Budget | undefined,
   ): Promise<void> {
     const simulate = (project.simulate as Simulation | null) ?? null;
-    // Stages announced by an earlier run of this project are not announced again.
-    const announced = new Set(
-      (await listProjectEvents(this.#db, project.id))
-        .filter((event) => event.type === 'stage.started')
-        .map((event) => (event.data as { stage: string }).stage),
-    );
-    const startStage = async (stage: string) => {
-      if (announced.has(stage)) return;
-      announced.add(stage);
-      await this.#db.transaction((tx) =>
-        recordEvent(tx, project.id, 'stage.started', { stage }, { whileInProgress: true }),
-      );
-    };
-    let chain = this.#models.forProject({ ...project, simulate });
+    const chain = this.#models.forProject({ ...project, simulate });
     // Every prompt of a grounded project opens with its digest, fitted once for the run.
     const { repositoryTokenBudget } = this.#options;
     const repository = (await runRepository(this.#db, project, 1, repositoryTokenBudget))?.prompt;
-    const engine = chain[0]!.engine;
     const stats = await cachedGenerationStats(this.#db);
-    // After a model gave up, the rest of the run starts with the one that took over.
-    const served = (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => {
-      if (result.index > 0 && from === chain) chain = chain.slice(result.index);
-    };
-
-    let definition: ProjectDefinition;
-    if (project.name === null || project.description === null || project.questionnaire === null) {
-      // The definition opens the first stage. The call starts at once and the stage's event
-      // is recorded while it runs (a transaction off the pickup's critical path); both are
-      // awaited before anything of the definition is stored, so watchers still see the
-      // stage start before its results. The call stops if the event finds the project ended.
-      const started = this.#options.now();
-      const from = chain;
-      const stageFailed = new AbortController();
-      const defining = defineProject(
-        this.#caller,
-        from,
-        project,
-        AbortSignal.any([signal, stageFailed.signal]),
-        budget,
-        repository,
-      );
-      const opening = startStage(STAGES[0]).catch((error: unknown) => {
-        stageFailed.abort(error);
-        throw error;
-      });
-      const [defined] = await Promise.all([defining, opening]);
-      served(defined, from);
-      definition = defined.definition;
-      await this.#db.transaction(async (tx) => {
-        await updateProject(tx, project.id, {
-          name: definition.name,
-          description: definition.description,
-          questionnaire: definition.questionnaire,
-          type: definition.type,
-        });
-        await insertProvenance(tx, {
-          projectId: project.id,
-          kind: DEFINITION_KIND,
-          engine: defined.engine,
-          promptVersion: defined.version,
-          ...usageColumns(defined.usage),
-          attempts: defined.attempts,
-          durationMs: Math.max(0, Math.round(this.#options.now() - started)),
-          repairs: defined.repairs,
-          initialFindings: defined.initialFindings,
-          findings: defined.findings,
-          trimmed: repository?.trimmed ?? [],
-        });
-      });
-      this.#meter.documentGenerated(
-        DEFINITION_KIND,
-        defined.engine,
-        (this.#options.now() - started) / 1000,
-      );
-      if (!simulate) {
-        await recordGenerationTime(
-          this.#db,
-          statKey(defined.engine, DEFINITION_KIND),
-          this.#options.now() - started,
-        );
-      }
-    } else {
-      definition = {
-        name: project.name,
-        description: project.description,
-        type: project.type as ProjectType,
-        questionnaire: project.questionnaire as ProjectDefinition['questionnaire'],
-      };
-    }
-
-    const type = definition.type;
-    const plan = documentPlan(type, { grounded: project.grounded });
-    const durationOf = durationsFor(plan, simulate, stats, engine);
-    const stored = new Map(
-      (await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc]),
+    // Stages announced by an earlier run of this project are not announced again.
+    const announced = (await listProjectEvents(this.#db, project.id))
+      .filter((event) => event.type === 'stage.started')
+      .map((event) => (event.data as { stage: string }).stage);
+    const run = new CreationRun(
+      {
+        db: this.#db,
+        caller: this.#caller,
+        log: this.#log,
+        meter: this.#meter,
+        now: this.#options.now,
+        contextTokenBudget: this.#options.contextTokenBudget,
+      },
+      { project, simulate, chain, budget, repository, announced },
     );
-    const running = new Map<string, number>();
-    const updateEstimate = async () => {
-      const now = this.#options.now();
-      const remaining = estimateRemainingMs({
-        plan,
-        done: new Set(stored.keys()),
-        running,
-        defined: true,
-        durationOf,
-        now,
-      });
-      await updateProject(this.#db, project.id, {
-        estimatedCompletionAt: new Date(now + remaining),
-      });
+    const definition = await run.define(signal);
+    const plan = documentPlan(definition.type, { grounded: project.grounded });
+    const step = {
+      plan,
+      definition,
+      stored: new Map((await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc])),
+      running: new Map<string, number>(),
+      durationOf: durationsFor(plan, simulate, stats, chain[0]!.engine),
     };
-    await updateEstimate();
-
-    const generateDocument = async (
-      doc: DocumentKind,
-      position: number,
-      docSignal: AbortSignal,
-    ) => {
-      await startStage(doc.stage);
-      const started = this.#options.now();
-      running.set(doc.kind, started);
-      const { content, produced, version, initialFindings, findings, trimmed } =
-        await writeDocument({
-          caller: this.#caller,
-          log: this.#log,
-          contextTokenBudget: this.#options.contextTokenBudget,
-          chain,
-          served,
-          plan,
-          doc,
-          project,
-          definition,
-          stored,
-          signal: docSignal,
-          budget,
-          repository,
-        });
-      const row: DocumentRow = {
-        projectId: project.id,
-        revision: 1,
-        writtenIn: 1,
-        type: doc.kind,
-        filename: doc.filename,
-        content,
-        stage: doc.stage,
-        tokensUsed: produced.usage.input + produced.usage.output,
-        generatedAt: new Date(this.#options.now()),
-        position,
-      };
-      await this.#db.transaction(async (tx) => {
-        // Also locks the project row: a project cancelled meanwhile stores nothing more.
-        await recordEvent(
-          tx,
-          project.id,
-          'document.completed',
-          {
-            type: row.type,
-            filename: row.filename,
-            stage: row.stage,
-            tokens_used: row.tokensUsed,
-            generated_at: row.generatedAt.toISOString(),
-          },
-          { whileInProgress: true },
-        );
-        await insertDocument(tx, row);
-        await insertProvenance(tx, {
-          projectId: project.id,
-          kind: doc.kind,
-          engine: produced.engine,
-          promptVersion: version,
-          ...usageColumns(produced.usage),
-          attempts: produced.attempts,
-          durationMs: Math.max(0, Math.round(this.#options.now() - started)),
-          repairs: produced.repairs,
-          initialFindings,
-          findings,
-          trimmed,
-        });
-      });
-      stored.set(doc.kind, row);
-      running.delete(doc.kind);
-      this.#meter.documentGenerated(
-        doc.kind,
-        produced.engine,
-        (this.#options.now() - started) / 1000,
-      );
-      if (!simulate) {
-        await recordGenerationTime(
-          this.#db,
-          statKey(produced.engine, doc.kind),
-          this.#options.now() - started,
-        );
-      }
-      await updateEstimate();
-    };
-
-    // Run every document whose inputs are stored, up to `concurrency` at once.
-    const abort = new AbortController();
-    const docSignal = AbortSignal.any([signal, abort.signal]);
-    const inFlight = new Map<string, Promise<string>>();
-    try {
-      while (stored.size < plan.length) {
-        for (const [position, doc] of plan.entries()) {
-          if (inFlight.size >= this.#options.concurrency) break;
-          if (stored.has(doc.kind) || inFlight.has(doc.kind)) continue;
-          if (!doc.dependsOn.every((kind) => stored.has(kind))) continue;
-          inFlight.set(
-            doc.kind,
-            generateDocument(doc, position, docSignal).then(() => doc.kind),
-          );
-        }
-        if (inFlight.size === 0) throw new Error(`plan for ${type} has unreachable documents`);
-        const finished = await Promise.race(inFlight.values());
-        inFlight.delete(finished);
-      }
-    } catch (error) {
-      abort.abort(error);
-      await Promise.allSettled(inFlight.values());
-      throw error;
-    }
+    await run.updateEstimate(step);
+    await runSchedule({
+      label: `plan for ${definition.type}`,
+      documents: plan,
+      done: step.stored.keys(),
+      concurrency: this.#options.concurrency,
+      signal,
+      write: (doc, docSignal) => run.writeDocument(step, doc, docSignal),
+    });
   }
 }

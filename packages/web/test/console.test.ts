@@ -5,6 +5,7 @@ import { type Suite, startSuite } from './helpers/suite.ts';
 import { codebaseProvenance } from './scenarios/codebase.ts';
 import { errorsAndSafety } from './scenarios/errors-and-safety.ts';
 import { firstVisit } from './scenarios/first-visit.ts';
+import { planBoard } from './scenarios/plan-board.ts';
 import { engineProvenance } from './scenarios/provenance.ts';
 import { revisions } from './scenarios/revisions.ts';
 
@@ -39,6 +40,7 @@ describe.skipIf(skip !== undefined)('the console in Chromium', { timeout: 60_000
   describe('who wrote a project', () => engineProvenance(current));
   describe('the codebase a project is grounded in', () => codebaseProvenance(current));
   describe('revising a project', () => revisions(current));
+  describe('working the plan', () => planBoard(current));
   describe('errors and safety', () => errorsAndSafety(current));
 
   it('saw no CSP violation, page error or dialog, no key in a URL, no localStorage write', () => {

@@ -14,7 +14,9 @@ import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { authorship, documentPart, writtenBy } from '../provenance.ts';
+import { PlanBoard } from './board.tsx';
 import { CodebaseSection } from './codebase.tsx';
+import { type Plan, usePlan } from './plan-state.ts';
 import { StatusBadge } from './projects.tsx';
 import {
   DocumentCost,
@@ -31,9 +33,10 @@ const LAYOUTS: readonly ArchiveLayout[] = ['plain', 'kiro', 'spec-kit', 'agents'
  * A completed project: who wrote it (a plain notice when no AI model did, else the models in
  * the meta line) and what its model calls cost, description, questionnaire, the codebase it
  * is grounded in (when it is), one tab per document with its cost and what the quality gate
- * still finds in it, the archive, and the trace (coverage and findings). With `revision`,
- * every read (provenance, codebase, trace, archive) is pinned to that revision, for a
- * revision other than the current one; without it they follow the current revision.
+ * still finds in it, the archive, the plan as a board, and the trace (coverage, delivery
+ * and findings). With `revision`, every read (provenance, codebase, trace, archive) is pinned
+ * to that revision, for a revision other than the current one, and there is no board: the
+ * tasks are live work on the current plan. Without it they follow the current revision.
  *
  * @example
  * <CompletedProject status={status} />
@@ -100,7 +103,22 @@ export function CompletedProject({
         <DownloadAll projectId={status.projectId} name={project.name} revision={revision} />
         <DocumentTabs documents={project.documents} provenance={provenance} />
       </section>
-      <TraceSection projectId={status.projectId} revision={revision} />
+      {revision === undefined ? (
+        <CurrentPlan projectId={status.projectId} />
+      ) : (
+        <TraceSection projectId={status.projectId} revision={revision} />
+      )}
+    </>
+  );
+}
+
+/** The board and the trace of the current revision, sharing the plan's tasks. */
+function CurrentPlan({ projectId }: { projectId: string }) {
+  const plan: Plan = usePlan(projectId);
+  return (
+    <>
+      <PlanBoard plan={plan} />
+      <TraceSection projectId={projectId} plan={plan} />
     </>
   );
 }

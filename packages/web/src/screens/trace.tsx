@@ -1,6 +1,7 @@
-import type { Trace, TraceCoverage } from '@pgs/client';
+import type { Task, Trace, TraceCoverage } from '@pgs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
+import { deliveryByRequirement, deliveryCell, type RequirementDelivery } from '../delivery.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import {
@@ -12,12 +13,22 @@ import {
   whereOf,
 } from '../trace.ts';
 
+/** The plan as the matrix's Delivery column reads it (see usePlan). */
+export interface PlanDelivery {
+  /** The tasks, once read: delivery is computed from them when the trace has no `progress`. */
+  tasks: Task[] | undefined;
+  /** Changes to the plan seen on the page: a trace with `progress` is read again on each. */
+  changes: number;
+}
+
 /**
  * A completed project's trace (`projects.trace()`): the coverage matrix of its functional
  * requirements (criteria, stories, components, tasks; an empty cell reads "Gap" and is
  * highlighted), the totals, and the findings of the checks by severity. Read once when the
  * section is shown; a completed revision's trace never changes. `revision` reads that
- * revision's graph instead of the current one's.
+ * revision's graph instead of the current one's. With `plan` (the current revision), the
+ * matrix has a Delivery column: the trace's `progress` when the server sends it (read again
+ * when the plan changes, as it is live), else computed from the plan's tasks.
  *
  * @example
  * <TraceSection projectId={status.projectId} revision={2} />
@@ -25,9 +36,11 @@ import {
 export function TraceSection({
   projectId,
   revision,
+  plan,
 }: {
   projectId: string;
   revision?: number | undefined;
+  plan?: PlanDelivery | undefined;
 }) {
   const { pgs, signOut } = useSession();
   const [trace, setTrace] = useState<Trace | undefined>(undefined);
@@ -49,6 +62,18 @@ export function TraceSection({
     return () => controller.abort();
   }, [pgs, projectId, revision, signOut, attempt]);
 
+  // Delivery is live: a trace that carries it is read again, quietly, when the plan changes.
+  const live = trace?.progress !== undefined;
+  const changes = plan?.changes ?? 0;
+  useEffect(() => {
+    if (!live || changes === 0) return;
+    const controller = new AbortController();
+    pgs.projects.trace(projectId, { signal: controller.signal }).then(setTrace, () => {
+      // The matrix read before stays; the next change or a reload tries again.
+    });
+    return () => controller.abort();
+  }, [pgs, projectId, live, changes]);
+
   return (
     <section class="card" aria-labelledby="trace-heading">
       <h2 id="trace-heading">Trace</h2>
@@ -56,6 +81,8 @@ export function TraceSection({
         How each functional requirement (FR-n) is reached by its acceptance criteria, the user
         stories, the architecture's components and the plan's tasks, as read from the documents. A
         gap is a column where nothing reaches the requirement.
+        {plan &&
+          " Delivery counts the plan's tasks done of the tasks serving the requirement (obsolete ones count nowhere), as they are now."}
       </p>
       <StatusLine text={trace === undefined && problem === undefined ? 'Loading the trace…' : ''} />
       {problem && (
@@ -66,12 +93,26 @@ export function TraceSection({
           </button>
         </>
       )}
-      {trace && <TraceView trace={trace} />}
+      {trace && (
+        <TraceView
+          trace={trace}
+          delivery={plan && deliveryByRequirement(trace, plan.tasks)}
+          withDelivery={plan !== undefined}
+        />
+      )}
     </section>
   );
 }
 
-function TraceView({ trace }: { trace: Trace }) {
+function TraceView({
+  trace,
+  delivery,
+  withDelivery,
+}: {
+  trace: Trace;
+  delivery: ReadonlyMap<string, RequirementDelivery> | undefined;
+  withDelivery: boolean;
+}) {
   const { requirements, totals } = trace.coverage;
   const withGaps = requirements.filter((fr) => gapsOf(fr).length > 0).length;
   return (
@@ -86,7 +127,11 @@ function TraceView({ trace }: { trace: Trace }) {
             {withGaps === 0 ? 'none with a gap' : `${withGaps} with a gap`}. Must requirements with
             a story: {totals.mustsWithStory} of {totals.musts}.
           </p>
-          <CoverageMatrix coverage={trace.coverage} />
+          <CoverageMatrix
+            coverage={trace.coverage}
+            delivery={delivery}
+            withDelivery={withDelivery}
+          />
         </>
       )}
       <h3>Findings</h3>
@@ -116,8 +161,17 @@ function TraceView({ trace }: { trace: Trace }) {
   );
 }
 
-function CoverageMatrix({ coverage }: { coverage: TraceCoverage }) {
+function CoverageMatrix({
+  coverage,
+  delivery,
+  withDelivery,
+}: {
+  coverage: TraceCoverage;
+  delivery: ReadonlyMap<string, RequirementDelivery> | undefined;
+  withDelivery: boolean;
+}) {
   const { requirements, totals } = coverage;
+  const delivered = requirements.filter((fr) => delivery?.get(fr.id)?.delivered).length;
   return (
     // Focusable and labelled: on a phone the matrix scrolls sideways, by keyboard too
     // (axe's scrollable-region-focusable), as the documents' tables do.
@@ -134,6 +188,7 @@ function CoverageMatrix({ coverage }: { coverage: TraceCoverage }) {
                 {column.label}
               </th>
             ))}
+            {withDelivery && <th scope="col">Delivery</th>}
           </tr>
         </thead>
         <tbody>
@@ -159,6 +214,7 @@ function CoverageMatrix({ coverage }: { coverage: TraceCoverage }) {
                   </td>
                 );
               })}
+              {withDelivery && <DeliveryCell row={delivery?.get(fr.id)} loading={!delivery} />}
             </tr>
           ))}
         </tbody>
@@ -171,9 +227,30 @@ function CoverageMatrix({ coverage }: { coverage: TraceCoverage }) {
                 {totals[column.total]} of {totals.frs}
               </td>
             ))}
+            {withDelivery && (
+              <td>{delivery ? `${delivered} of ${totals.frs} delivered` : 'Loading…'}</td>
+            )}
           </tr>
         </tfoot>
       </table>
     </section>
+  );
+}
+
+function DeliveryCell({
+  row,
+  loading,
+}: {
+  row: RequirementDelivery | undefined;
+  loading: boolean;
+}) {
+  if (loading) return <td>Loading…</td>;
+  const cell = deliveryCell(row);
+  return (
+    <td class={cell.delivered ? 'delivery delivered' : 'delivery'}>
+      {cell.delivered && <span aria-hidden="true">✓ </span>}
+      {cell.text}
+      {cell.criteria && <span class="delivery-criteria">{cell.criteria}</span>}
+    </td>
   );
 }

@@ -1,8 +1,9 @@
-import { type ProjectCompleted, projectCredits, type Trace } from '@pgs/client';
+import { type ProjectCompleted, projectCredits, type Task, type Trace } from '@pgs/client';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Download, Locator, Page, Response } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
+import { deliveryByRequirement, deliveryCell } from '../../src/delivery.ts';
 import { DETAILS } from '../../src/detail.ts';
 import {
   COVERAGE_COLUMNS,
@@ -299,7 +300,14 @@ export function firstVisit(current: () => Suite): void {
         'Requirement',
         'Priority',
         ...COVERAGE_COLUMNS.map((column) => column.label),
+        'Delivery',
       ]);
+      // Delivery, as the page computes it from the trace's progress or the plan's tasks.
+      await deliveryLoaded(matrix);
+      const delivery = deliveryByRequirement(
+        trace,
+        await suite.server.pgs.projects.tasks.list(watched.projectId),
+      );
       const rows = matrix.locator('tbody tr');
       expect(await rows.count()).toBe(requirements.length);
       let gaps = 0;
@@ -312,6 +320,7 @@ export function firstVisit(current: () => Suite): void {
           ...COVERAGE_COLUMNS.map((column) =>
             fr[column.key].length === 0 ? 'Gap' : fr[column.key].join('\n'),
           ),
+          deliveryText(deliveryCell(delivery?.get(fr.id))),
         ]);
         gaps += gapsOf(fr).length;
       }
@@ -319,6 +328,7 @@ export function firstVisit(current: () => Suite): void {
       expect((await matrix.locator('tfoot td').allInnerTexts()).map((t) => t.trim())).toEqual([
         '',
         ...COVERAGE_COLUMNS.map((column) => `${totals[column.total]} of ${totals.frs}`),
+        `${requirements.filter((fr) => delivery?.get(fr.id)?.delivered).length} of ${totals.frs} delivered`,
       ]);
       await section
         .getByText(`Must requirements with a story: ${totals.mustsWithStory} of ${totals.musts}.`)
@@ -353,12 +363,17 @@ export function firstVisit(current: () => Suite): void {
     await page.route('**/api/v1/projects/*/trace', (route) =>
       route.fulfill({ status: 200, json: { success: true, data: TRACE_WITH_GAPS } }),
     );
+    // Its plan: T-1 done, so the Delivery column reads known figures too.
+    await page.route(TASK_LIST, (route) =>
+      route.fulfill({ status: 200, json: { success: true, data: TASKS_FOR_GAPS } }),
+    );
     try {
       await page.reload();
       const matrix = page.getByRole('table', {
         name: 'Functional requirements and what reaches them',
       });
       await matrix.getByRole('rowheader', { name: 'FR-3 Export the reading list' }).waitFor();
+      await deliveryLoaded(matrix);
       const texts = async (row: number) =>
         (await matrix.locator('tbody tr').nth(row).getByRole('cell').allInnerTexts()).map((t) =>
           t.trim(),
@@ -369,9 +384,17 @@ export function firstVisit(current: () => Suite): void {
         'US-1',
         'Reading list service',
         'T-1',
+        '✓ Delivered: 1 of 1 task done\n2 of 2 criteria delivered',
       ]);
-      expect(await texts(1)).toEqual(['Should', 'FR-2.1', 'Gap', 'Reading list service', 'Gap']);
-      expect(await texts(2)).toEqual(['—', 'Gap', 'Gap', 'Gap', 'Gap']);
+      expect(await texts(1)).toEqual([
+        'Should',
+        'FR-2.1',
+        'Gap',
+        'Reading list service',
+        'Gap',
+        'No tasks',
+      ]);
+      expect(await texts(2)).toEqual(['—', 'Gap', 'Gap', 'Gap', 'Gap', 'No tasks']);
       // A gap is the word "Gap" on a cell that looks unlike a covered one: never colour
       // alone, never text alone.
       const gapCells = matrix.locator('tbody td.gap');
@@ -390,6 +413,7 @@ export function firstVisit(current: () => Suite): void {
         '1 of 3',
         '2 of 3',
         '1 of 3',
+        '1 of 3 delivered',
       ]);
       const trace = page.getByRole('region', { name: 'Trace' });
       await trace.getByText('3 requirements, 2 with a gap.').waitFor();
@@ -401,6 +425,7 @@ export function firstVisit(current: () => Suite): void {
       expect(await auditScreen(page, 'project-trace-gaps')).toEqual([]);
     } finally {
       await page.unroute('**/api/v1/projects/*/trace');
+      await page.unroute(TASK_LIST);
     }
     await page.reload();
     await page
@@ -551,6 +576,41 @@ async function downloadOf(page: Page, target: ReturnType<Page['getByRole']>): Pr
   const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
   return download;
 }
+
+/** The list of a project's tasks, not a task under it: matched on the path, whatever the query. */
+const TASK_LIST = (url: URL) => /^\/api\/v1\/projects\/[^/]+\/tasks$/.test(url.pathname);
+
+/** Waits until the matrix's Delivery column has what it is computed from. */
+const deliveryLoaded = (matrix: Locator) =>
+  waitFor(
+    async () =>
+      (await matrix.locator('tfoot td').last().innerText()).includes('delivered')
+        ? true
+        : undefined,
+    { what: 'the Delivery column' },
+  );
+
+/** A Delivery cell's text as the page writes it (the tick of a delivered requirement included). */
+const deliveryText = (cell: ReturnType<typeof deliveryCell>) =>
+  [`${cell.delivered ? '✓ ' : ''}${cell.text}`, cell.criteria].filter(Boolean).join('\n');
+
+/** The plan of TRACE_WITH_GAPS: its one task, done. */
+const TASKS_FOR_GAPS: Task[] = [
+  {
+    id: 'T-1',
+    title: 'Build the shared reading list',
+    phase: 'M1 Walking skeleton',
+    requirements: ['FR-1'],
+    criteria: ['FR-1.1', 'FR-1.2'],
+    dependsOn: [],
+    files: [],
+    estimate: '1 d',
+    status: 'done',
+    assignee: 'claude-1',
+    lease: null,
+    updatedAt: '2026-11-28T09:00:00.000Z',
+  },
+];
 
 /** A trace with known gaps: FR-1 reached everywhere, FR-2 missing a story and a task, FR-3 nothing. */
 const TRACE_WITH_GAPS: Trace = {

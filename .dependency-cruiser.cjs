@@ -105,7 +105,7 @@ const server = [
   {
     name: 'leaves-import-no-room',
     comment:
-      'Top-level files other than the composition root (config.ts, errors.ts, ids.ts, price-table.ts) are leaves every room may read: they import no room.',
+      'Top-level files other than the composition root (config.ts, errors.ts, database-unavailable.ts, ids.ts, price-table.ts) are leaves every room may read: they import no room.',
     severity: 'error',
     from: { path: TOP_LEVEL, pathNot: ROOT },
     to: { path: [ROOM, ROOT] },
@@ -149,16 +149,17 @@ const server = [
   },
   {
     name: 'api-does-not-import-storage',
-    comment: 'The edge reaches storage only through the rooms below it.',
-    severity: NOT_YET,
+    comment:
+      'The edge reaches storage only through the services below it (ProjectReads, CreditReads, IdempotencyKeys, WebhookEndpoints, Tasks, the event reads and broadcast), handed to it by app.ts: never the database, nor a type of storage.',
+    severity: 'error',
     from: { path: EDGE },
     to: { path: STORAGE },
   },
   {
     name: 'runs-do-not-import-projects',
     comment:
-      'projects starts and ends runs; runs report through small ports, so the two do not import each other.',
-    severity: NOT_YET,
+      'projects starts and ends runs; runs end them through the ports of runs/ports.ts (CreationEnds, RevisionEnds), so the two do not import each other.',
+    severity: 'error',
     from: { path: `${SERVER}runs/` },
     to: { path: `${SERVER}projects/` },
   },

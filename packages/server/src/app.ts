@@ -3,6 +3,7 @@ import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import { IdempotencyKeys } from './accounts/idempotency-keys.ts';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
 import { endThenCut, wasAnsweredEarly } from './api/drain.ts';
@@ -30,19 +31,24 @@ import { revisionRoutes } from './api/routes/projects/revisions.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
+import { CreditReads } from './credits/reads.ts';
+import { databaseBroadcast } from './events/broadcast.ts';
 import { ProjectEventHub } from './events/hub.ts';
+import { SharedEventReads } from './events/reads.ts';
 import { newRequestId } from './ids.ts';
 import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
 import { DEFAULT_PRICES, type PriceTable, priceOf } from './models/prices.ts';
 import { type Dispatcher, Projects } from './projects/projects.ts';
+import { ProjectReads } from './projects/reads.ts';
 import { Revisions } from './projects/revisions.ts';
 import { ProjectStatusReader } from './projects/status.ts';
 import { engineOf, type ModelSelector } from './runs/models.ts';
 import { TraceCache } from './runs/trace/project.ts';
 import type { Database } from './storage/db.ts';
 import { Tasks } from './tasks/service.ts';
+import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
 /** The time limits a config sets (an absent one keeps its default). */
 function definedOnly(config: AppDeps['config']): Partial<typeof HTTP_TIMEOUTS> {
@@ -222,6 +228,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics.generation,
   );
 
+  // What the edge reads and keeps, as services: the routes never hold the database.
+  const projectReads = new ProjectReads(database.db);
+  const credits = new CreditReads(database.db);
+  const idempotency = new IdempotencyKeys(database.db);
+  // Streams of one project (REST or MCP) that wake on the same event share the read that follows.
+  const eventReads = new SharedEventReads(database.db, events);
+  app.addHook('onClose', async () => eventReads.close());
+
   await app.register(errorHandling, {
     docsUrl: config.docsUrl,
     bodyLimit: config.bodyLimitBytes,
@@ -250,22 +264,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(projectRoutes, {
         statusReader,
         projects,
-        db: database.db,
+        reads: projectReads,
+        idempotency,
         events,
       });
       await api.register(eventRoutes, {
         statusReader,
-        db: database.db,
+        eventReads,
         events,
         keepAliveMs: deps.keepAliveMs ?? 15_000,
       });
-      await api.register(documentRoutes, { statusReader, db: database.db, traces, tasks });
-      await api.register(manageRoutes, { statusReader, projects, db: database.db });
-      await api.register(revisionRoutes, { revisions, db: database.db, events, now });
+      await api.register(documentRoutes, { statusReader, reads: projectReads, traces, tasks });
+      await api.register(manageRoutes, {
+        statusReader,
+        projects,
+        reads: projectReads,
+        idempotency,
+      });
+      await api.register(revisionRoutes, {
+        revisions,
+        reads: projectReads,
+        idempotency,
+        events,
+        now,
+      });
       await api.register(taskRoutes, { tasks });
-      await api.register(creditRoutes, { db: database.db });
+      await api.register(creditRoutes, { credits });
       await api.register(webhookRoutes, {
-        db: database.db,
+        endpoints: new WebhookEndpoints(database.db),
+        idempotency,
         allowPrivate: config.webhooksAllowPrivate,
       });
     },
@@ -277,9 +304,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await mcp.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
     await mcp.register(rateLimit, { limiters: deps.limiters });
     await mcp.register(mcpEndpoint, {
-      database,
-      db: database.db,
+      broadcast: databaseBroadcast(database),
       projects,
+      projectReads,
+      credits,
+      reads: eventReads,
       statusReader,
       events,
       traces,
@@ -296,7 +325,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         failures: deps.limiters.authFailures,
       });
       await admin.register(adminRoutes, { accounts });
-      await admin.register(auditRoutes, { db: database.db });
+      await admin.register(auditRoutes, { credits });
     },
     { prefix: '/admin/v1' },
   );

@@ -1,32 +1,19 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  IdempotencyKeys,
+  IdempotencyScope,
+  Remember,
+  StoredResponse,
+} from '../accounts/idempotency-keys.ts';
 import type { Principal } from '../accounts/service.ts';
 import { ApiError } from '../errors.ts';
-import type { Db, Tx } from '../storage/db.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../storage/sql/idempotency.ts';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this whose request never finished (a crash) may be taken over. */
 export const STALE_CLAIM_MS = 60_000;
 const MAX_KEY_LENGTH = 255;
-
-/** A response to send and, for 2xx, to remember. */
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/**
- * Stores the response to replay, inside the transaction that makes the request's effect,
- * so a crash can never leave the effect without the response that names it.
- */
-export type Remember = (tx: Tx, response: StoredResponse) => Promise<void>;
 
 /**
  * JSON with sorted keys: two bodies that differ only in key order are the same request.
@@ -87,10 +74,10 @@ function send(reply: FastifyReply, response: StoredResponse, replayed: boolean):
  * handler should call `remember` in the transaction that makes its effect.
  *
  * @example
- * return withIdempotency(db, request, reply, 'createProject', async () => ({ status: 202, headers, body }));
+ * return withIdempotency(keys, request, reply, 'createProject', async () => ({ status: 202, headers, body }));
  */
 export async function withIdempotency(
-  db: Db,
+  keys: IdempotencyKeys,
   request: FastifyRequest,
   reply: FastifyReply,
   operation: string,
@@ -109,9 +96,9 @@ export async function withIdempotency(
     });
   }
   const principal: Principal = request.principal;
-  const scope = { accountId: principal.accountId, mode: principal.mode, key };
+  const scope: IdempotencyScope = { accountId: principal.accountId, mode: principal.mode, key };
   const hash = requestHash(operation, request.body);
-  const existing = await claimIdempotencyKey(db, {
+  const existing = await keys.claim({
     ...scope,
     operation,
     requestHash: hash,
@@ -144,21 +131,22 @@ export async function withIdempotency(
     );
   }
   let remembered = false;
+  const rememberIn = keys.rememberIn(scope);
   const remember: Remember = async (tx, response) => {
-    await completeIdempotencyKey(tx, scope, response);
+    await rememberIn(tx, response);
     remembered = true;
   };
   let response: StoredResponse;
   try {
     response = await handler(remember);
   } catch (error) {
-    await releaseIdempotencyKey(db, scope);
+    await keys.release(scope);
     throw error;
   }
   if (response.status < 200 || response.status >= 300) {
-    await releaseIdempotencyKey(db, scope);
+    await keys.release(scope);
   } else if (!remembered) {
-    await completeIdempotencyKey(db, scope, response);
+    await keys.complete(scope, response);
   }
   return send(reply, response, false);
 }

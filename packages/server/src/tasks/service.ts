@@ -13,7 +13,6 @@ import {
   listTaskRows,
   lockNextReadyTask,
   type NewTaskHistoryRow,
-  type TaskFilter,
   type TaskRow,
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
@@ -23,6 +22,19 @@ import { syncTasks } from './plan.ts';
 import { type RequirementCriteria, type TraceProgress, traceProgress } from './progress.ts';
 import { historyEntryOf, type Task, type TaskDetail, taskEtag, taskOf } from './representation.ts';
 import { checkTransition } from './transitions.ts';
+
+/**
+ * Which of a project's tasks {@link Tasks.list} answers: the query of `GET …/tasks`.
+ *
+ * @example
+ * await tasks.list(caller, projectId, { status: 'todo', requirement: 'FR-3' });
+ */
+export interface TaskQuery {
+  status?: components['schemas']['TaskStatus'] | undefined;
+  /** A requirement (`FR-3`, `NFR-1`) or criterion (`FR-3.1`) the task implements. */
+  requirement?: string | undefined;
+  assignee?: string | undefined;
+}
 
 /** Who asks: an API key of an account in one mode. */
 export interface TaskCaller {
@@ -86,7 +98,7 @@ export class Tasks {
   }
 
   /** The project's tasks in plan order, narrowed by `filter`. */
-  async list(caller: TaskCaller, projectId: string, filter: TaskFilter = {}): Promise<Task[]> {
+  async list(caller: TaskCaller, projectId: string, filter: TaskQuery = {}): Promise<Task[]> {
     return this.#db.transaction(async (tx) => {
       const { id } = await this.#open(tx, caller, projectId);
       return (await listTaskRows(tx, id, filter)).map(taskOf);

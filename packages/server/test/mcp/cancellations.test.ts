@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpCancellations } from '../../src/api/mcp/cancellations.ts';
+import { databaseBroadcast } from '../../src/events/broadcast.ts';
 import { type Database, openDatabase } from '../../src/storage/db.ts';
 import { memoryDatabase } from '../helpers/database.ts';
 import { backends } from '../helpers/harness.ts';
@@ -26,8 +27,8 @@ for (const backend of await backends()) {
       } else {
         database = await memoryDatabase();
       }
-      a = await McpCancellations.start(database);
-      b = await McpCancellations.start(database);
+      a = await McpCancellations.start(databaseBroadcast(database));
+      b = await McpCancellations.start(databaseBroadcast(database));
     });
 
     afterAll(async () => {

@@ -1,5 +1,4 @@
-import type { Database } from '../../storage/db.ts';
-import { listen, notify } from '../../storage/notifications.ts';
+import type { Broadcast } from '../../events/broadcast.ts';
 
 /** The channel on which a cancelled MCP request is announced to every API process. */
 export const MCP_CANCELLED_CHANNEL = 'pgs_mcp_cancelled';
@@ -26,21 +25,21 @@ export const CANCELLED_BY_CLIENT: Error = Object.freeze(
  * gave them: one key's cancellation never reaches another key's call.
  *
  * @example
- * const cancellations = await McpCancellations.start(database);
+ * const cancellations = await McpCancellations.start(databaseBroadcast(database));
  * const call = cancellations.track(principal.keyId, extra.requestId); // … call.signal … call.done();
  */
 export class McpCancellations {
-  readonly #database: Database;
+  readonly #broadcast: Broadcast;
   readonly #calls = new Map<string, Set<AbortController>>();
   #stopListening: (() => Promise<void>) | undefined;
 
-  private constructor(database: Database) {
-    this.#database = database;
+  private constructor(broadcast: Broadcast) {
+    this.#broadcast = broadcast;
   }
 
-  static async start(database: Database): Promise<McpCancellations> {
-    const cancellations = new McpCancellations(database);
-    cancellations.#stopListening = await listen(database, MCP_CANCELLED_CHANNEL, (payload) =>
+  static async start(broadcast: Broadcast): Promise<McpCancellations> {
+    const cancellations = new McpCancellations(broadcast);
+    cancellations.#stopListening = await broadcast.listen(MCP_CANCELLED_CHANNEL, (payload) =>
       cancellations.#abort(payload),
     );
     return cancellations;
@@ -71,7 +70,7 @@ export class McpCancellations {
   /** Cancels the key's call with this id, on whichever process holds it. */
   async cancel(keyId: string, requestId: RequestId): Promise<void> {
     const name = JSON.stringify([keyId, requestId]);
-    await this.#database.db.transaction((tx) => notify(tx, MCP_CANCELLED_CHANNEL, name));
+    await this.#broadcast.announce(MCP_CANCELLED_CHANNEL, name);
   }
 
   /** Calls in flight in this process (tests). */

@@ -2,8 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
-import { SharedEventReads } from '../../events/reads.ts';
-import type { Database } from '../../storage/db.ts';
+import type { Broadcast } from '../../events/broadcast.ts';
 import { withoutStack } from '../plugins/errors.ts';
 import { closedSignal } from '../routes/projects/common.ts';
 import { errorResponses } from '../routes/schemas.ts';
@@ -17,9 +16,9 @@ import { type McpServices, McpTools } from './tools.ts';
 /** Default longest wait of generate_project with `wait: true`: 15 minutes. */
 export const MCP_MAX_WAIT_MS = 15 * 60_000;
 
-export type McpEndpointOptions = Omit<McpServices, 'reads' | 'maxWaitMs'> & {
+export type McpEndpointOptions = Omit<McpServices, 'maxWaitMs'> & {
   /** Where cancellations are announced to every API process. */
-  database: Database;
+  broadcast: Broadcast;
   /** Longest wait of generate_project with `wait: true` (default {@link MCP_MAX_WAIT_MS}). */
   maxWaitMs?: number;
 };
@@ -74,19 +73,16 @@ function refusal(status: number): ApiError {
  * have no use without sessions: 405, as the specification allows.
  *
  * @example
- * await app.register(mcpEndpoint, { db, projects, statusReader, events, traces, limiters });
+ * await app.register(mcpEndpoint, { broadcast, projects, projectReads, credits, statusReader, events, reads, traces, tasks, limiters });
  */
 export async function mcpEndpoint(app: FastifyInstance, options: McpEndpointOptions) {
-  const { database, ...rest } = options;
-  const reads = new SharedEventReads(options.db, options.events);
-  const cancellations = await McpCancellations.start(database);
+  const { broadcast, ...rest } = options;
+  const cancellations = await McpCancellations.start(broadcast);
   app.addHook('onClose', async () => {
-    reads.close();
     await cancellations.stop();
   });
   const services: McpServices = {
     ...rest,
-    reads,
     maxWaitMs: options.maxWaitMs ?? MCP_MAX_WAIT_MS,
   };
   const handlers: McpHandlers = {

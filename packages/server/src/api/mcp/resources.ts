@@ -7,7 +7,7 @@ import {
   parseDocumentUri,
 } from '@pgs/contract';
 import { ApiError } from '../../errors.ts';
-import { listProjects, UnknownCursorError } from '../../projects/listing.ts';
+import { UnknownCursorError } from '../../projects/listing.ts';
 import { ownedDocument } from '../routes/projects/reads.ts';
 import { protocolFailure } from './errors.ts';
 import { countAgainst, type McpCall, type McpServices } from './tools.ts';
@@ -46,13 +46,15 @@ export class McpResources {
     try {
       await countAgainst(this.#services, 'list', call.principal);
       if (cursor !== undefined && !UUID.test(cursor)) throw unknownCursor();
-      const page = await listProjects(this.#services.db, call.principal, {
-        status: 'completed',
-        limit: PROJECTS_PER_PAGE,
-        startingAfter: cursor,
-      }).catch((error: unknown) => {
-        throw error instanceof UnknownCursorError ? unknownCursor() : error;
-      });
+      const page = await this.#services.projectReads
+        .list(call.principal, {
+          status: 'completed',
+          limit: PROJECTS_PER_PAGE,
+          startingAfter: cursor,
+        })
+        .catch((error: unknown) => {
+          throw error instanceof UnknownCursorError ? unknownCursor() : error;
+        });
       const resources: DocumentResource[] = [];
       for (const summary of page.data) {
         const view = await this.#services.statusReader.read(call.principal, summary.projectId);
@@ -92,7 +94,7 @@ export class McpResources {
       await countAgainst(this.#services, 'downloads', call.principal);
       const { projectId, filename } = named;
       const { content } = await ownedDocument(
-        this.#services.db,
+        this.#services.projectReads,
         call.principal,
         projectId,
         filename,

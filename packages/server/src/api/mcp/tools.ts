@@ -19,15 +19,14 @@ import {
 } from '@pgs/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../accounts/service.ts';
-import { creditSummary } from '../../credits/ledger.ts';
+import type { CreditReads } from '../../credits/reads.ts';
 import type { ProjectEventHub } from '../../events/hub.ts';
 import type { SharedEventReads } from '../../events/reads.ts';
 import type { Limiters } from '../../limits/rules.ts';
-import { listProjects } from '../../projects/listing.ts';
 import type { Projects } from '../../projects/projects.ts';
+import type { ProjectReads } from '../../projects/reads.ts';
 import type { ProjectStatusReader } from '../../projects/status.ts';
 import type { TraceCache } from '../../runs/trace/project.ts';
-import type { Db } from '../../storage/db.ts';
 import type { Tasks } from '../../tasks/service.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
@@ -39,8 +38,10 @@ import { taskTools } from './task-tools.ts';
 
 /** What the MCP endpoint works with: the services the REST routes use, and its settings. */
 export interface McpServices {
-  db: Db;
   projects: Projects;
+  /** The caller's projects, documents and revisions, as the REST routes read them. */
+  projectReads: ProjectReads;
+  credits: CreditReads;
   statusReader: ProjectStatusReader;
   events: ProjectEventHub;
   reads: SharedEventReads;
@@ -119,12 +120,17 @@ export class McpTools {
       list_projects: (args, call) => this.#list(args, call),
       read_document: async (args, call) => {
         const { projectId, filename } = args as { projectId: string; filename: string };
-        const { content } = await ownedDocument(services.db, call.principal, projectId, filename);
+        const { content } = await ownedDocument(
+          services.projectReads,
+          call.principal,
+          projectId,
+          filename,
+        );
         return documentResult(projectId, filename, content);
       },
       get_credits: async (_args, call) => {
         const { accountId, mode } = call.principal;
-        return creditsResult({ mode, ...(await creditSummary(services.db, accountId, mode)) });
+        return creditsResult({ mode, ...(await services.credits.summary(accountId, mode)) });
       },
       get_trace: async (args, call) => {
         const projectId = args.projectId as string;
@@ -134,7 +140,7 @@ export class McpTools {
           projectId,
           'trace',
         );
-        const body = await traceBody(services.db, services.traces, {
+        const body = await traceBody(services.projectReads, services.traces, {
           projectId,
           revision: view.revision ?? 1,
           etag: view.etag,
@@ -201,7 +207,7 @@ export class McpTools {
       limit: args.limit as number | undefined,
       status: args.status as ProjectState | undefined,
     };
-    return projectListResult(await listProjects(this.#services.db, call.principal, query));
+    return projectListResult(await this.#services.projectReads.list(call.principal, query));
   }
 
   async #generate(args: Record<string, unknown>, call: McpCall): Promise<McpToolResult> {

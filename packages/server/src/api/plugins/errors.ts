@@ -1,6 +1,7 @@
 import { patternRule } from '@pgs/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../../database-unavailable.ts';
 import {
   ApiError,
   type Details,
@@ -9,7 +10,6 @@ import {
   ERROR_CATALOGUE,
   errorEnvelope,
 } from '../../errors.ts';
-import { isDatabaseUnavailable } from '../../storage/unavailable.ts';
 import { type DrainBounds, drainAfterAnswer } from '../drain.ts';
 import { echoedPath, KnownRoutes, methodNotAllowed } from '../known-routes.ts';
 import { VERSION_HEADERS } from '../versioning.ts';

@@ -1,11 +1,10 @@
 import { schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
-import { creditSummary } from '../../credits/ledger.ts';
-import type { Db } from '../../storage/db.ts';
+import type { CreditReads } from '../../credits/reads.ts';
 import { errorResponses } from './schemas.ts';
 
 /** `GET /credits`: the calling key's balance in its mode. */
-export async function creditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function creditRoutes(app: FastifyInstance, { credits }: { credits: CreditReads }) {
   app.get(
     '/credits',
     {
@@ -17,7 +16,7 @@ export async function creditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     },
     async (request) => {
       const { accountId, mode } = request.principal;
-      const summary = await creditSummary(db, accountId, mode);
+      const summary = await credits.summary(accountId, mode);
       return { success: true, data: { mode, ...summary } };
     },
   );

@@ -1,26 +1,14 @@
 import { schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
+import type { IdempotencyKeys } from '../../accounts/idempotency-keys.ts';
 import { ApiError } from '../../errors.ts';
-import { newUlid } from '../../ids.ts';
-import type { Db } from '../../storage/db.ts';
-import {
-  countWebhookEndpoints,
-  deleteOwnedWebhookEndpoint,
-  findOwnedWebhookEndpoint,
-  insertWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
-  lockWebhookOwner,
-  type WebhookDeliveryRow,
-  type WebhookEndpointRow,
-} from '../../storage/sql/webhooks.ts';
 import { newWebhookSecret } from '../../webhooks/delivery.ts';
+import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoints } from '../../webhooks/endpoints.ts';
 import { checkWebhookUrl, type Resolver } from '../../webhooks/url-policy.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { errorResponses } from './schemas.ts';
 
-/** Webhook endpoints one account may have in one mode. */
-export const MAX_WEBHOOK_ENDPOINTS = 10;
+export { MAX_WEBHOOK_ENDPOINTS };
 /** Delivery attempts listed per endpoint. */
 export const DELIVERIES_LISTED = 50;
 export const WEBHOOK_EVENT_TYPES = [
@@ -41,7 +29,9 @@ export const DEFAULT_WEBHOOK_EVENTS: readonly string[] = [
 ];
 
 export interface WebhookRoutesOptions {
-  db: Db;
+  endpoints: WebhookEndpoints;
+  /** Where Idempotency-Key claims and answers are kept. */
+  idempotency: IdempotencyKeys;
   /** PGS_WEBHOOKS_ALLOW_PRIVATE */
   allowPrivate: boolean;
   /** DNS resolution of URL hosts (tests substitute one). */
@@ -61,14 +51,16 @@ const endpointNotFound = (id: string) =>
     details: { resource_type: 'webhook_endpoint', resource_id: id },
   });
 
-const publicEndpoint = (row: WebhookEndpointRow) => ({
+const publicEndpoint = (row: Awaited<ReturnType<WebhookEndpoints['list']>>[number]) => ({
   id: row.id,
   url: row.url,
   events: row.events,
   createdAt: row.createdAt.toISOString(),
 });
 
-const publicDelivery = (row: WebhookDeliveryRow) => ({
+const publicDelivery = (
+  row: NonNullable<Awaited<ReturnType<WebhookEndpoints['deliveries']>>>[number],
+) => ({
   webhookId: row.messageId,
   eventType: row.eventType,
   projectId: row.projectId,
@@ -87,7 +79,7 @@ const publicDelivery = (row: WebhookDeliveryRow) => ({
  */
 export async function webhookRoutes(
   app: FastifyInstance,
-  { db, allowPrivate, resolve }: WebhookRoutesOptions,
+  { endpoints, idempotency, allowPrivate, resolve }: WebhookRoutesOptions,
 ) {
   app.post<{ Body: { url: string; events?: string[] } }>(
     '/webhook-endpoints',
@@ -109,46 +101,38 @@ export async function webhookRoutes(
       const { accountId, mode } = request.principal;
       // The secret is in the 201, so an SDK retry of a request whose answer was lost must
       // replay that 201 rather than create a second endpoint with another secret.
-      return withIdempotency(db, request, reply, 'createWebhookEndpoint', async (remember) => {
-        const verdict = await checkWebhookUrl(request.body.url, {
-          allowPrivate,
-          ...(resolve ? { resolve } : {}),
-        });
-        if (!verdict.ok) {
-          throw new ApiError('VALIDATION_ERROR', `url ${verdict.reason}.`, {
-            details: { invalid_fields: { url: verdict.reason } },
+      return withIdempotency(
+        idempotency,
+        request,
+        reply,
+        'createWebhookEndpoint',
+        async (remember) => {
+          const verdict = await checkWebhookUrl(request.body.url, {
+            allowPrivate,
+            ...(resolve ? { resolve } : {}),
           });
-        }
-        const events = WEBHOOK_EVENT_TYPES.filter((type) =>
-          (request.body.events ?? DEFAULT_WEBHOOK_EVENTS).includes(type),
-        );
-        const secret = newWebhookSecret();
-        return db.transaction(async (tx) => {
-          await lockWebhookOwner(tx, accountId, mode);
-          if ((await countWebhookEndpoints(tx, accountId, mode)) >= MAX_WEBHOOK_ENDPOINTS) {
-            throw new ApiError(
-              'VALIDATION_ERROR',
-              `At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account and mode; delete one first.`,
-              { details: { limit: MAX_WEBHOOK_ENDPOINTS } },
-            );
+          if (!verdict.ok) {
+            throw new ApiError('VALIDATION_ERROR', `url ${verdict.reason}.`, {
+              details: { invalid_fields: { url: verdict.reason } },
+            });
           }
-          const row = await insertWebhookEndpoint(tx, {
-            id: `we_${newUlid()}`,
-            accountId,
-            mode,
-            url: verdict.url.href,
-            events,
-            secret,
-          });
-          const response = {
+          const events = WEBHOOK_EVENT_TYPES.filter((type) =>
+            (request.body.events ?? DEFAULT_WEBHOOK_EVENTS).includes(type),
+          );
+          const secret = newWebhookSecret();
+          const created = (row: Parameters<typeof publicEndpoint>[0]) => ({
             status: 201,
             headers: {},
             body: JSON.stringify({ success: true, data: { ...publicEndpoint(row), secret } }),
-          };
-          await remember(tx, response);
-          return response;
-        });
-      });
+          });
+          const row = await endpoints.create(
+            { accountId, mode },
+            { url: verdict.url.href, events: [...events], secret },
+            (tx, row) => remember(tx, created(row)),
+          );
+          return created(row);
+        },
+      );
     },
   );
 
@@ -165,8 +149,7 @@ export async function webhookRoutes(
       },
     },
     async (request) => {
-      const { accountId, mode } = request.principal;
-      const rows = await listWebhookEndpoints(db, accountId, mode);
+      const rows = await endpoints.list(request.principal);
       return { success: true, data: rows.map(publicEndpoint) };
     },
   );
@@ -182,9 +165,8 @@ export async function webhookRoutes(
       },
     },
     async (request, reply) => {
-      const { accountId, mode } = request.principal;
       const { endpointId } = request.params;
-      if (!(await deleteOwnedWebhookEndpoint(db, endpointId, accountId, mode)))
+      if (!(await endpoints.delete(request.principal, endpointId)))
         throw endpointNotFound(endpointId);
       return reply.code(204).send();
     },
@@ -204,11 +186,9 @@ export async function webhookRoutes(
       },
     },
     async (request) => {
-      const { accountId, mode } = request.principal;
       const { endpointId } = request.params;
-      const endpoint = await findOwnedWebhookEndpoint(db, endpointId, accountId, mode);
-      if (endpoint === undefined) throw endpointNotFound(endpointId);
-      const rows = await listWebhookDeliveries(db, endpoint.id, DELIVERIES_LISTED);
+      const rows = await endpoints.deliveries(request.principal, endpointId, DELIVERIES_LISTED);
+      if (rows === undefined) throw endpointNotFound(endpointId);
       return { success: true, data: rows.map(publicDelivery) };
     },
   );

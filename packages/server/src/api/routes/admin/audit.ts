@@ -1,20 +1,19 @@
 import { schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
-import { auditLedger } from '../../../credits/audit.ts';
-import type { Db } from '../../../storage/db.ts';
+import type { CreditReads } from '../../../credits/reads.ts';
 import { errorResponses } from '../schemas.ts';
 
 export interface AuditRoutesOptions {
-  db: Db;
+  credits: CreditReads;
 }
 
 /**
  * `GET /admin/v1/audit`: every account's balances and reservations against the ledger.
  *
  * @example
- * await admin.register(auditRoutes, { db: database.db });
+ * await admin.register(auditRoutes, { credits: new CreditReads(database.db) });
  */
-export async function auditRoutes(app: FastifyInstance, { db }: AuditRoutesOptions) {
+export async function auditRoutes(app: FastifyInstance, { credits }: AuditRoutesOptions) {
   app.get(
     '/audit',
     {
@@ -26,6 +25,6 @@ export async function auditRoutes(app: FastifyInstance, { db }: AuditRoutesOptio
         },
       },
     },
-    async () => ({ success: true, data: await auditLedger(db) }),
+    async () => ({ success: true, data: await credits.audit() }),
   );
 }

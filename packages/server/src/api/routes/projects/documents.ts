@@ -8,11 +8,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../accounts/service.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../export/archive.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import { etagOf } from '../../../projects/result.ts';
-import { ownedProject, revisionRecords } from '../../../projects/revision-reads.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
 import { TraceCache } from '../../../runs/trace/project.ts';
-import type { Db } from '../../../storage/db.ts';
 import type { Tasks } from '../../../tasks/service.ts';
 import { errorResponses } from '../schemas.ts';
 import {
@@ -28,7 +27,7 @@ import { pinnedRevision, revisionNumber } from './revision-reads.ts';
 
 export interface DocumentRoutesOptions {
   statusReader: ProjectStatusReader;
-  db: Db;
+  reads: ProjectReads;
   /** Traces already made, by the status body's ETag (default: a cache of the routes' own). */
   traces?: TraceCache;
   /** The plan's tasks: delivery on the trace, tasks.json and checkboxes in the archive. */
@@ -51,7 +50,7 @@ const revisionQuery = {
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
-  { statusReader, db, traces = new TraceCache(), tasks }: DocumentRoutesOptions,
+  { statusReader, reads, traces = new TraceCache(), tasks }: DocumentRoutesOptions,
 ) {
   /** The completed data of the current revision, or of the one asked for. */
   const results = async (
@@ -64,14 +63,14 @@ export async function documentRoutes(
       const { view, data } = await completedProject(statusReader, principal, id, what);
       return { etag: view.etag, revision: view.revision ?? 1, data };
     }
-    const pinned = await pinnedRevision(db, principal, id, revision);
+    const pinned = await pinnedRevision(reads, principal, id, revision);
     return { etag: pinned.etag, revision, data: () => pinned.data };
   };
   /** The archive's CHANGELOG: every completed revision up to the archived one. */
   const historyOf = async (principal: Principal, id: string, revision: number | undefined) => {
-    const project = await ownedProject(db, principal, id.toLowerCase());
+    const project = await reads.owned(principal, id.toLowerCase());
     if (project === undefined) return undefined;
-    return revisionRecords(db, project, revision ?? project.currentRevision);
+    return reads.revisionRecords(project, revision ?? project.currentRevision);
   };
 
   app.get<{ Params: { projectId: string; filename: string }; Querystring: { revision?: number } }>(
@@ -102,8 +101,8 @@ export async function documentRoutes(
     async (request, reply) => {
       const { projectId: id, filename } = request.params;
       const { revision } = request.query;
-      if (revision !== undefined) await pinnedRevision(db, request.principal, id, revision);
-      const row = await ownedDocument(db, request.principal, id, filename, revision);
+      if (revision !== undefined) await pinnedRevision(reads, request.principal, id, revision);
+      const row = await ownedDocument(reads, request.principal, id, filename, revision);
       // The validator is the text's own, so it holds in every state and revision.
       const etag = etagOf(row.content);
       reply.header('etag', etag);
@@ -165,7 +164,7 @@ export async function documentRoutes(
       reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const project = found.data();
-      let trace = await traceBody(db, traces, {
+      let trace = await traceBody(reads, traces, {
         projectId: request.params.projectId,
         revision: found.revision,
         etag: found.etag,
@@ -209,7 +208,7 @@ export async function documentRoutes(
       const { revision } = request.query;
       const found = await results(request.principal, request.params.projectId, revision, 'trace');
       const trace = () =>
-        traceBody(db, traces, {
+        traceBody(reads, traces, {
           projectId: request.params.projectId,
           revision: found.revision,
           etag: found.etag,

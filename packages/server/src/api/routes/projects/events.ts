@@ -2,15 +2,15 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../errors.ts';
 import { FINAL_EVENTS, type ProjectEventHub, REVISION_END_EVENTS } from '../../../events/hub.ts';
-import { SharedEventReads } from '../../../events/reads.ts';
+import type { SharedEventReads } from '../../../events/reads.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
-import type { Db } from '../../../storage/db.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, projectIdParams, projectNotFound } from './common.ts';
 
 export interface EventRoutesOptions {
   statusReader: ProjectStatusReader;
-  db: Db;
+  /** Streams of one project that wake on the same event share the read that follows. */
+  eventReads: SharedEventReads;
   events: ProjectEventHub;
   /** Milliseconds between keep-alive comments. */
   keepAliveMs: number;
@@ -58,16 +58,13 @@ export async function eventRoutes(
   app: FastifyInstance,
   {
     statusReader,
-    db,
+    eventReads: reads,
     events,
     keepAliveMs,
     maxStreamsPerKey = MAX_STREAMS_PER_KEY,
   }: EventRoutesOptions,
 ) {
   const open = new Map<string, number>();
-  // Streams of one project that wake on the same event share the read that follows.
-  const reads = new SharedEventReads(db, events);
-  app.addHook('onClose', async () => reads.close());
 
   app.get<{ Params: { projectId: string }; Querystring: { follow?: 'run' | 'tasks' } }>(
     '/projects/:projectId/events',

@@ -1,12 +1,12 @@
 import { type CreateProjectRequest, schemaRef } from '@pgs/contract';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
+import type { IdempotencyKeys } from '../../../accounts/idempotency-keys.ts';
 import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import type { CreatedProject, Projects } from '../../../projects/projects.ts';
-import { readProvenance } from '../../../projects/provenance.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import { etagOf } from '../../../projects/result.ts';
 import { MUST_READ, type ProjectStatusReader } from '../../../projects/status.ts';
-import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import {
@@ -22,7 +22,9 @@ import { pinnedRevision, revisionNumber, statusRevisionRefused } from './revisio
 export interface ProjectRoutesOptions {
   statusReader: ProjectStatusReader;
   projects: Projects;
-  db: Db;
+  reads: ProjectReads;
+  /** Where Idempotency-Key claims and answers are kept. */
+  idempotency: IdempotencyKeys;
   /** Wakes long-polls. */
   events: ProjectEventHub;
 }
@@ -71,7 +73,7 @@ const created = (project: CreatedProject) => ({
 /** `/projects` routes of API v1. */
 export async function projectRoutes(
   app: FastifyInstance,
-  { statusReader, projects, db, events }: ProjectRoutesOptions,
+  { statusReader, projects, reads, idempotency, events }: ProjectRoutesOptions,
 ) {
   app.post<{ Body: CreateProjectRequest }>(
     '/projects',
@@ -93,7 +95,7 @@ export async function projectRoutes(
     },
     async (request, reply) => {
       const input = await projects.admit(request.principal, request.body);
-      return withIdempotency(db, request, reply, 'createProject', async (remember) =>
+      return withIdempotency(idempotency, request, reply, 'createProject', async (remember) =>
         created(
           await projects.create(request.principal, input, {
             withinTransaction: (tx, project) => remember(tx, created(project)),
@@ -199,9 +201,9 @@ export async function projectRoutes(
     async (request, reply) => {
       const { projectId } = request.params;
       const { revision } = request.query;
-      if (revision !== undefined) await pinnedRevision(db, request.principal, projectId, revision);
-      const provenance = await readProvenance(
-        db,
+      if (revision !== undefined)
+        await pinnedRevision(reads, request.principal, projectId, revision);
+      const provenance = await reads.provenance(
         request.principal,
         projectId.toLowerCase(),
         revision,

@@ -1,10 +1,10 @@
 import { openapiDocument, type ProjectState, schemaRef } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
+import type { IdempotencyKeys } from '../../../accounts/idempotency-keys.ts';
 import { ApiError } from '../../../errors.ts';
-import { listProjects } from '../../../projects/listing.ts';
 import type { Projects } from '../../../projects/projects.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import type { ProjectStatusReader } from '../../../projects/status.ts';
-import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { projectIdParams, projectNotFound } from './common.ts';
@@ -12,7 +12,9 @@ import { projectIdParams, projectNotFound } from './common.ts';
 export interface ManageRoutesOptions {
   statusReader: ProjectStatusReader;
   projects: Projects;
-  db: Db;
+  reads: ProjectReads;
+  /** Where Idempotency-Key claims and answers are kept. */
+  idempotency: IdempotencyKeys;
 }
 
 const parameters = openapiDocument.components.parameters;
@@ -23,7 +25,7 @@ const parameters = openapiDocument.components.parameters;
  */
 export async function manageRoutes(
   app: FastifyInstance,
-  { statusReader, projects, db }: ManageRoutesOptions,
+  { statusReader, projects, reads, idempotency }: ManageRoutesOptions,
 ) {
   app.get<{ Querystring: { limit?: number; starting_after?: string; status?: ProjectState } }>(
     '/projects',
@@ -49,7 +51,7 @@ export async function manageRoutes(
     },
     async (request) => {
       const { limit, status, starting_after: startingAfter } = request.query;
-      return listProjects(db, request.principal, { limit, status, startingAfter });
+      return reads.list(request.principal, { limit, status, startingAfter });
     },
   );
 
@@ -75,28 +77,34 @@ export async function manageRoutes(
       const { projectId } = request.params;
       const id = projectId.toLowerCase();
       // The request has no body: the project is what a key must not be reused for.
-      return withIdempotency(db, request, reply, `cancelProject ${id}`, async (remember) => {
-        const result = await projects.cancel(id, {
-          owner: request.principal,
-          withinTransaction: (tx, body) => remember(tx, { status: 200, headers: {}, body }),
-        });
-        switch (result.outcome) {
-          case 'cancelled':
-            return { status: 200, headers: {}, body: result.body };
-          case 'not_found':
-            throw projectNotFound(projectId);
-          case 'not_in_progress':
-            throw new ApiError(
-              'PROJECT_NOT_IN_PROGRESS',
-              `The project is already ${result.status}; only a project in progress can be cancelled.`,
-              { details: { resource_type: 'project', resource_id: id, status: result.status } },
-            );
-          default: {
-            const never: never = result;
-            throw new Error(`unknown cancel outcome ${JSON.stringify(never)}`);
+      return withIdempotency(
+        idempotency,
+        request,
+        reply,
+        `cancelProject ${id}`,
+        async (remember) => {
+          const result = await projects.cancel(id, {
+            owner: request.principal,
+            withinTransaction: (tx, body) => remember(tx, { status: 200, headers: {}, body }),
+          });
+          switch (result.outcome) {
+            case 'cancelled':
+              return { status: 200, headers: {}, body: result.body };
+            case 'not_found':
+              throw projectNotFound(projectId);
+            case 'not_in_progress':
+              throw new ApiError(
+                'PROJECT_NOT_IN_PROGRESS',
+                `The project is already ${result.status}; only a project in progress can be cancelled.`,
+                { details: { resource_type: 'project', resource_id: id, status: result.status } },
+              );
+            default: {
+              const never: never = result;
+              throw new Error(`unknown cancel outcome ${JSON.stringify(never)}`);
+            }
           }
-        }
-      });
+        },
+      );
     },
   );
 

@@ -1,11 +1,9 @@
 import type { ProjectCompleted, ProjectStatusResponse } from '@pgs/contract';
 import type { Principal } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import type { ProjectStatusReader, StatusView } from '../../../projects/status.ts';
 import { projectTrace, type TraceCache } from '../../../runs/trace/project.ts';
-import type { Db } from '../../../storage/db.ts';
-import { findOwnedDocument } from '../../../storage/sql/documents.ts';
-import { findRevision } from '../../../storage/sql/revisions.ts';
 import { pollHint, projectNotFound } from './common.ts';
 
 /**
@@ -72,24 +70,17 @@ export async function completedProject(
  * project runs; 404 for no such project (of this key) or document, 409 for a failed one.
  *
  * @example
- * const markdown = await ownedDocument(db, principal, projectId, 'README.md');
+ * const markdown = await ownedDocument(reads, principal, projectId, 'README.md');
  */
 export async function ownedDocument(
-  db: Db,
+  reads: ProjectReads,
   principal: Principal,
   id: string,
   filename: string,
   /** The revision to read (`?revision=n`); the current one when absent. */
   revision?: number,
 ): Promise<{ content: string; status: 'in_progress' | 'completed' }> {
-  const row = await findOwnedDocument(
-    db,
-    id.toLowerCase(),
-    principal.accountId,
-    principal.mode,
-    filename,
-    revision,
-  );
+  const row = await reads.document(principal, id.toLowerCase(), filename, revision);
   if (row === undefined) throw projectNotFound(id);
   if (row.status === 'failed') throw notCompleted(id, 'failed');
   if (row.content === null) {
@@ -105,10 +96,10 @@ export async function ownedDocument(
  * tool share the cache): the numbers its revisions retired are gaps on purpose.
  *
  * @example
- * const body = await traceBody(db, traces, { projectId, revision: view.revision ?? 1, etag, project });
+ * const body = await traceBody(reads, traces, { projectId, revision: view.revision ?? 1, etag, project });
  */
 export async function traceBody(
-  db: Db,
+  reads: ProjectReads,
   traces: TraceCache,
   of: {
     projectId: string;
@@ -117,9 +108,7 @@ export async function traceBody(
     project: () => ProjectCompleted['project'];
   },
 ): Promise<string> {
-  return traces.get(of.etag, async () => {
-    const row =
-      of.revision > 1 ? await findRevision(db, of.projectId.toLowerCase(), of.revision) : undefined;
-    return projectTrace(of.project(), (row?.retired as string[] | null | undefined) ?? []);
-  });
+  return traces.get(of.etag, async () =>
+    projectTrace(of.project(), await reads.retiredIds(of.projectId.toLowerCase(), of.revision)),
+  );
 }

@@ -1,9 +1,7 @@
 import type { ProjectCompleted } from '@pgs/contract';
 import type { Principal } from '../../../accounts/service.ts';
 import { ApiError } from '../../../errors.ts';
-import { completedRevision, ownedProject } from '../../../projects/revision-reads.ts';
-import type { Db } from '../../../storage/db.ts';
-import { findRevision } from '../../../storage/sql/revisions.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import { projectNotFound } from './common.ts';
 import { notCompleted } from './reads.ts';
 
@@ -43,20 +41,20 @@ export const statusRevisionRefused = (projectId: string) =>
  * 404 for no such project or revision, 409 for one in progress or failed.
  *
  * @example
- * const { data, etag } = await pinnedRevision(db, principal, projectId, 2);
+ * const { data, etag } = await pinnedRevision(reads, principal, projectId, 2);
  */
 export async function pinnedRevision(
-  db: Db,
+  reads: ProjectReads,
   principal: Principal,
   projectId: string,
   revision: number,
 ): Promise<{ data: ProjectCompleted; etag: string }> {
   const id = projectId.toLowerCase();
-  const project = await ownedProject(db, principal, id);
+  const project = await reads.owned(principal, id);
   if (project === undefined) throw projectNotFound(projectId);
   if (project.status !== 'completed') throw notCompleted(projectId, project.status);
   if (revision > 1) {
-    const row = await findRevision(db, id, revision);
+    const row = await reads.revision(id, revision);
     if (row === undefined) throw revisionNotFound(projectId, revision);
     if (row.status !== 'completed') {
       throw new ApiError(
@@ -74,7 +72,7 @@ export async function pinnedRevision(
       );
     }
   }
-  const completed = await completedRevision(db, project, revision);
+  const completed = await reads.completedRevision(project, revision);
   if (completed === undefined) throw revisionNotFound(projectId, revision);
   return completed;
 }

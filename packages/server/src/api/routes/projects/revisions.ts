@@ -1,18 +1,13 @@
 import { type CreateRevisionRequest, schemaRef } from '@pgs/contract';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
+import type { IdempotencyKeys } from '../../../accounts/idempotency-keys.ts';
 import { ApiError } from '../../../errors.ts';
 import { holdUntil, type ProjectEventHub } from '../../../events/hub.ts';
 import { documentDiff, unifiedDiff } from '../../../export/diff.ts';
+import type { ProjectReads } from '../../../projects/reads.ts';
 import { etagOf } from '../../../projects/result.ts';
-import {
-  completedRevision,
-  ownedProject,
-  revisionHistory,
-  revisionStatus,
-} from '../../../projects/revision-reads.ts';
 import type { CreatedRevision, Revisions } from '../../../projects/revisions.ts';
-import type { Db } from '../../../storage/db.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, etagMatches, pollHint, projectIdParams, projectNotFound } from './common.ts';
@@ -21,7 +16,9 @@ import { pinnedRevision, revisionNotFound, revisionNumber } from './revision-rea
 
 export interface RevisionRoutesOptions {
   revisions: Revisions;
-  db: Db;
+  reads: ProjectReads;
+  /** Where Idempotency-Key claims and answers are kept. */
+  idempotency: IdempotencyKeys;
   events: ProjectEventHub;
   now?: () => number;
 }
@@ -56,7 +53,7 @@ const revisionAccepted = (created: CreatedRevision) => ({
 /** The revision routes of API v1 (docs/revisions.md). */
 export async function revisionRoutes(
   app: FastifyInstance,
-  { revisions, db, events, now = Date.now }: RevisionRoutesOptions,
+  { revisions, reads, idempotency, events, now = Date.now }: RevisionRoutesOptions,
 ) {
   app.post<{ Params: { projectId: string }; Body: CreateRevisionRequest }>(
     '/projects/:projectId/revisions',
@@ -82,7 +79,7 @@ export async function revisionRoutes(
       const { projectId } = request.params;
       const input = await revisions.admit(request.principal, request.body);
       const operation = `createRevision ${projectId.toLowerCase()}`;
-      return withIdempotency(db, request, reply, operation, async (remember) =>
+      return withIdempotency(idempotency, request, reply, operation, async (remember) =>
         revisionAccepted(
           await revisions.create(request.principal, projectId, input, {
             withinTransaction: (tx, created) => remember(tx, revisionAccepted(created)),
@@ -112,13 +109,9 @@ export async function revisionRoutes(
       },
     },
     async (request, reply) => {
-      const project = await ownedProject(
-        db,
-        request.principal,
-        request.params.projectId.toLowerCase(),
-      );
+      const project = await reads.owned(request.principal, request.params.projectId.toLowerCase());
       if (project === undefined) throw projectNotFound(request.params.projectId);
-      const body = JSON.stringify({ success: true, data: await revisionHistory(db, project) });
+      const body = JSON.stringify({ success: true, data: await reads.history(project) });
       // Changes whenever a revision starts or ends: revalidate, by the body's own ETag.
       const etag = etagOf(body);
       reply.header('etag', etag);
@@ -154,9 +147,9 @@ export async function revisionRoutes(
       const { projectId, revision } = request.params;
       const id = projectId.toLowerCase();
       const read = async () => {
-        const project = await ownedProject(db, request.principal, id);
+        const project = await reads.owned(request.principal, id);
         if (project === undefined) throw projectNotFound(projectId);
-        const data = await revisionStatus(db, project, revision, now());
+        const data = await reads.revisionStatus(project, revision, now());
         if (data === undefined) throw revisionNotFound(projectId, revision);
         return data;
       };
@@ -213,10 +206,10 @@ export async function revisionRoutes(
       const { projectId, revision } = request.params;
       const id = projectId.toLowerCase();
       const operation = `cancelRevision ${id}/${revision}`;
-      return withIdempotency(db, request, reply, operation, async (remember) => {
+      return withIdempotency(idempotency, request, reply, operation, async () => {
         const bodyOf = async () => {
-          const project = await ownedProject(db, request.principal, id);
-          const data = project && (await revisionStatus(db, project, revision, now()));
+          const project = await reads.owned(request.principal, id);
+          const data = project && (await reads.revisionStatus(project, revision, now()));
           return JSON.stringify({ success: true, data });
         };
         const result = await revisions.cancel(id, revision, {
@@ -226,7 +219,6 @@ export async function revisionRoutes(
           case 'cancelled': {
             const body = await bodyOf();
             const response = { status: 200, headers: {}, body };
-            await db.transaction((tx) => remember(tx, response));
             return response;
           }
           case 'project_not_found':
@@ -297,19 +289,19 @@ export async function revisionRoutes(
           details: { invalid_fields: { from: `must be below ${revision}` } },
         });
       }
-      const after = await pinnedRevision(db, request.principal, projectId, revision);
+      const after = await pinnedRevision(reads, request.principal, projectId, revision);
       let before: { filename: string; content: string }[] = [];
       let baseRevision = 0;
       if (from !== undefined) {
         // Any completed revision before it: the range's changes in one diff.
-        before = (await pinnedRevision(db, request.principal, projectId, from)).data.project
+        before = (await pinnedRevision(reads, request.principal, projectId, from)).data.project
           .documents;
         baseRevision = from;
       } else if (revision > 1) {
-        const project = (await ownedProject(db, request.principal, projectId.toLowerCase()))!;
+        const project = (await reads.owned(request.principal, projectId.toLowerCase()))!;
         // The revision before it that completed (a failed one in between changed nothing).
         for (let base = revision - 1; base >= 1; base--) {
-          const found = await completedRevision(db, project, base);
+          const found = await reads.completedRevision(project, base);
           if (found !== undefined) {
             before = found.data.project.documents;
             baseRevision = base;

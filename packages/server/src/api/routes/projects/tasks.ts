@@ -1,10 +1,10 @@
 import { openapiDocument, schemaRef, taskContextMarkdown } from '@pgs/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { TaskFilter } from '../../../storage/sql/tasks.ts';
 import { tasksCsv } from '../../../tasks/representation.ts';
 import type {
   ClaimTaskRequest,
   TaskAnswer,
+  TaskQuery,
   Tasks,
   UpdateTaskRequest,
 } from '../../../tasks/service.ts';
@@ -69,7 +69,7 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 
 /** `/projects/{projectId}/tasks` routes of API v1 (docs/tasks.md): the rules live in `Tasks`. */
 export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOptions) {
-  app.get<{ Params: { projectId: string }; Querystring: TaskFilter & { format?: 'json' | 'csv' } }>(
+  app.get<{ Params: { projectId: string }; Querystring: TaskQuery & { format?: 'json' | 'csv' } }>(
     '/projects/:projectId/tasks',
     {
       config: { operationId: 'listTasks', rateLimit: 'tasks' },

@@ -3,6 +3,10 @@
  * failing over, a connection cut), as opposed to a fault of the query or of our code.
  * The API answers those with 503 and Retry-After instead of 500: the request was fine and
  * the same request will succeed once the database is back.
+ *
+ * A leaf beside errors.ts rather than a file of storage/: it reads only the shape of an
+ * error (Node's codes, SQLSTATEs, the driver's messages), and the edge that asks it may not
+ * import storage.
  */
 
 /** Network errors of the driver's socket (Node's `code`). */

@@ -15,6 +15,7 @@ import { Metrics } from './metrics/registry.ts';
 import { ModelCaller } from './models/calls.ts';
 import { Projects } from './projects/projects.ts';
 import { Revisions } from './projects/revisions.ts';
+import { runStore } from './projects/run-store.ts';
 import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
 import { engineOf, modelSelector } from './runs/models.ts';
@@ -146,7 +147,9 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       log: log.child({ component: 'models' }),
       prices: config.modelPrices,
     });
-    const workflow = new GenerationWorkflow(database.db, projects, models, {
+    // Runs see the database through the run store's ports (runs/ports.ts).
+    const store = runStore(database.db);
+    const workflow = new GenerationWorkflow(store, projects, models, {
       meter: metrics.generation,
       caller,
       log: log.child({ component: 'workflow' }),
@@ -161,7 +164,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       if (recovered.resumed + recovered.requeued > 0)
         log.info(recovered, 'resuming interrupted generations');
     }
-    const revising = new RevisionWorkflow(database.db, revisions, models, {
+    const revising = new RevisionWorkflow(store, revisions, models, {
       caller,
       log: log.child({ component: 'revisions' }),
       events,

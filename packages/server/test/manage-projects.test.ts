@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import { Projects } from '../src/projects/projects.ts';
+import { runStore } from '../src/projects/run-store.ts';
 import { documentPlan } from '../src/runs/catalogue.ts';
 import { engineOf, offlineModels } from '../src/runs/models.ts';
 import { priceOf } from '../src/runs/pricing.ts';
@@ -294,7 +295,7 @@ describe.each(await backends())('cancelling and deleting projects on %s', (backe
       expect(await harness().credits(key)).toEqual({ mode: 'test', balance: 95, reserved: 0 });
       // The job of a deleted project does not bring it back.
       const workflow = new GenerationWorkflow(
-        harness().database.db,
+        runStore(harness().database.db),
         new Projects(harness().database.db, { enqueue: async () => {} }, engineOf(offlineModels())),
         offlineModels(),
       );

@@ -3,24 +3,15 @@
  * each document written, checked and stored with its provenance and the new estimate.
  */
 import type { ProjectType } from '@pgs/contract';
-import { recordEvent } from '../events/hub.ts';
 import type { GenerationMeter } from '../metrics/meter.ts';
 import type { Budget } from '../models/budget.ts';
 import type { CallResult, ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
-import type { Db } from '../storage/db.ts';
-import {
-  type DocumentRow,
-  insertDocument,
-  type ProjectRow,
-  updateProject,
-} from '../storage/sql/projects.ts';
-import { insertProvenance } from '../storage/sql/provenance.ts';
-import { recordGenerationTime } from '../storage/sql/stats.ts';
 import { type DocumentKind, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import { DEFINITION_KIND, estimateRemainingMs, type Simulation, statKey } from './estimate.ts';
+import type { RunDocument, RunProject, RunStore } from './ports.ts';
 import type { PromptRepository } from './prompts/repository.ts';
 import { usageColumns } from './usage.ts';
 import { writeDocument } from './write-document.ts';
@@ -32,7 +23,7 @@ interface Logger {
 
 /** What every creation of a process shares: the store, the caller, the clock, the meter. */
 export interface CreationDeps {
-  db: Db;
+  store: RunStore;
   caller: ModelCaller;
   log: Logger;
   meter: GenerationMeter;
@@ -42,7 +33,7 @@ export interface CreationDeps {
 
 /** What one run of a creation starts from. */
 export interface CreationStart {
-  project: ProjectRow;
+  project: RunProject;
   simulate: Simulation | null;
   chain: readonly ChainModel[];
   budget: Budget | undefined;
@@ -77,8 +68,8 @@ export class CreationRun {
     if (this.#announced.has(stage)) return;
     this.#announced.add(stage);
     const { id } = this.#start.project;
-    await this.#deps.db.transaction((tx) =>
-      recordEvent(tx, id, 'stage.started', { stage }, { whileInProgress: true }),
+    await this.#deps.store.write((w) =>
+      w.events.append(id, 'stage.started', { stage }, { whileInProgress: true }),
     );
   }
 
@@ -96,7 +87,7 @@ export class CreationRun {
         type: project.type as ProjectType,
         questionnaire: project.questionnaire as ProjectDefinition['questionnaire'],
       };
-    const { db, now } = this.#deps;
+    const { store, now } = this.#deps;
     // The definition opens the first stage. The call starts at once and the stage's event
     // is recorded while it runs (a transaction off the pickup's critical path); both are
     // awaited before anything of the definition is stored, so watchers still see the
@@ -119,14 +110,14 @@ export class CreationRun {
     const [defined] = await Promise.all([defining, opening]);
     this.#served(defined, from);
     const { definition } = defined;
-    await db.transaction(async (tx) => {
-      await updateProject(tx, project.id, {
+    await store.write(async (w) => {
+      await w.updateProject(project.id, {
         name: definition.name,
         description: definition.description,
         questionnaire: definition.questionnaire,
         type: definition.type,
       });
-      await insertProvenance(tx, {
+      await w.insertProvenance({
         projectId: project.id,
         kind: DEFINITION_KIND,
         engine: defined.engine,
@@ -146,10 +137,10 @@ export class CreationRun {
 
   /** Tells the meter, and the stored timings a real run's estimates come from, what a step took. */
   async #measured(kind: string, engine: string, started: number): Promise<void> {
-    const { db, meter, now } = this.#deps;
+    const { store, meter, now } = this.#deps;
     meter.documentGenerated(kind, engine, (now() - started) / 1000);
     if (!this.#start.simulate)
-      await recordGenerationTime(db, statKey(engine, kind), now() - started);
+      await store.recordGenerationTime(statKey(engine, kind), now() - started);
   }
 
   /**
@@ -160,7 +151,7 @@ export class CreationRun {
     step: {
       plan: readonly DocumentKind[];
       definition: ProjectDefinition;
-      stored: Map<string, DocumentRow>;
+      stored: Map<string, RunDocument>;
       running: Map<string, number>;
       durationOf: (kind: string) => number;
     },
@@ -187,7 +178,7 @@ export class CreationRun {
       budget,
       repository,
     });
-    const row: DocumentRow = {
+    const row: RunDocument = {
       projectId: project.id,
       revision: 1,
       writtenIn: 1,
@@ -207,15 +198,14 @@ export class CreationRun {
   }
 
   async #store(
-    row: DocumentRow,
+    row: RunDocument,
     written: Awaited<ReturnType<typeof writeDocument>>,
     started: number,
   ): Promise<void> {
     const { now } = this.#deps;
-    await this.#deps.db.transaction(async (tx) => {
+    await this.#deps.store.write(async (w) => {
       // Also locks the project row: a project cancelled meanwhile stores nothing more.
-      await recordEvent(
-        tx,
+      await w.events.append(
         row.projectId,
         'document.completed',
         {
@@ -227,8 +217,8 @@ export class CreationRun {
         },
         { whileInProgress: true },
       );
-      await insertDocument(tx, row);
-      await insertProvenance(tx, {
+      await w.insertDocument(row);
+      await w.insertProvenance({
         projectId: row.projectId,
         kind: row.type,
         engine: written.produced.engine,
@@ -260,7 +250,7 @@ export class CreationRun {
       durationOf: step.durationOf,
       now,
     });
-    await updateProject(this.#deps.db, this.#start.project.id, {
+    await this.#deps.store.updateProject(this.#start.project.id, {
       estimatedCompletionAt: new Date(now + remaining),
     });
   }

@@ -7,7 +7,7 @@ import type { ProjectDefinition } from '../models/context.ts';
 import { missingTerms } from '../models/offline-model.ts';
 import type { ChainModel } from '../models/providers.ts';
 import { type CallUsage, emptyUsage, sumUsage } from '../models/usage.ts';
-import type { ProjectRow } from '../storage/sql/projects.ts';
+import type { RunProject } from './ports.ts';
 import {
   DEFINITION_CORE,
   DEFINITION_RULES,
@@ -131,7 +131,7 @@ export interface DefinedProject {
 export async function defineProject(
   caller: ModelCaller,
   chain: readonly ChainModel[],
-  project: Pick<ProjectRow, 'idea' | 'type' | 'typeRequested' | 'requestedName'>,
+  project: Pick<RunProject, 'idea' | 'type' | 'typeRequested' | 'requestedName'>,
   signal: AbortSignal,
   /** The project's limit on model calls, if it has one. */
   budget?: Budget,

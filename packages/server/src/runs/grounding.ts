@@ -2,9 +2,7 @@
  * The codebase digest a grounded project's run writes from (docs/brownfield.md): the one in
  * force at the run's revision, fitted once to the prompts' budget.
  */
-import type { Db } from '../storage/db.ts';
-import { findRepositoryContext } from '../storage/sql/contexts.ts';
-import type { ProjectRow } from '../storage/sql/projects.ts';
+import type { RunProject, RunStore } from './ports.ts';
 import { fitRepository, type PromptRepository } from './prompts/repository.ts';
 
 /** A digest as a run uses it. */
@@ -20,16 +18,16 @@ export interface RunRepository {
  * `budget` tokens; undefined for a project created without one.
  *
  * @example
- * const repository = await runRepository(db, project, 1, REPOSITORY_TOKEN_BUDGET);
+ * const repository = await runRepository(store, project, 1, REPOSITORY_TOKEN_BUDGET);
  */
 export async function runRepository(
-  db: Db,
-  project: Pick<ProjectRow, 'id' | 'grounded'>,
+  store: Pick<RunStore, 'digest'>,
+  project: Pick<RunProject, 'id' | 'grounded'>,
   revision: number,
   budget: number,
 ): Promise<RunRepository | undefined> {
   if (!project.grounded) return undefined;
-  const stored = await findRepositoryContext(db, project.id, revision);
+  const stored = await store.digest(project.id, revision);
   // The creating transaction stores it with the project: a grounded project without one is
   // damaged data, and writing its documents from the idea alone would pass them off as grounded.
   if (stored === undefined)

@@ -2,9 +2,12 @@ import type { ProjectType } from '@pgs/contract';
 import { type Config, type ModelSpec, OFFLINE_MODEL_ID } from '../config.ts';
 import { createOfflineModel, type ProjectSimulation } from '../models/offline-model.ts';
 import { type ChainModel, modelBuilder } from '../models/providers.ts';
-import type { Mode } from '../storage/sql/accounts.ts';
 import { documentPlan } from './catalogue.ts';
 import { type Simulation, spreadDuration } from './estimate.ts';
+import type { RunProject } from './ports.ts';
+
+/** An account's mode: live keys or test keys. */
+type Mode = RunProject['mode'];
 
 /** What the selector needs to know of a project. */
 export interface ProjectForModels {

@@ -4,7 +4,6 @@
  * and stored with its provenance under the revision's number.
  */
 import type { ProjectType } from '@pgs/contract';
-import { recordEvent } from '../events/hub.ts';
 import type { ModelCaller } from '../models/calls.ts';
 import type {
   ProjectDefinition,
@@ -14,13 +13,17 @@ import type {
 } from '../models/context.ts';
 import { nextFreeNumber, type RequirementDelta } from '../models/deltas.ts';
 import type { ChainModel } from '../models/providers.ts';
-import type { Db } from '../storage/db.ts';
-import { type DocumentRow, insertDocument, type ProjectRow } from '../storage/sql/projects.ts';
-import { insertProvenance } from '../storage/sql/provenance.ts';
-import { type RevisionRow, updateRevision } from '../storage/sql/revisions.ts';
 import { type DocumentKind, documentPlan } from './catalogue.ts';
 import type { RunRepository } from './grounding.ts';
 import { analyseImpact } from './impact.ts';
+import type {
+  RunDocument,
+  RunEventType,
+  RunProject,
+  RunRevision,
+  RunStore,
+  RunWrites,
+} from './ports.ts';
 import { revisionPrompt } from './prompts/revision.ts';
 import { revisionFindings } from './revision-gate.ts';
 import { affectedKinds, applyDeltas } from './revision-plan.ts';
@@ -38,7 +41,7 @@ interface Logger {
 
 /** What every revision of a process shares: the store, the caller, the clock. */
 export interface RevisionDeps {
-  db: Db;
+  store: RunStore;
   caller: ModelCaller;
   log: Logger;
   now: () => number;
@@ -48,7 +51,7 @@ export interface RevisionDeps {
 /** What the revision being changed holds: its documents, definition, register and retired IDs. */
 export interface Base {
   revision: number;
-  documents: DocumentRow[];
+  documents: RunDocument[];
   definition: ProjectDefinition;
   register: RequirementSlot[];
   retired: string[];
@@ -56,8 +59,8 @@ export interface Base {
 
 /** What one run of a revision starts from. */
 export interface RevisionStart {
-  project: ProjectRow;
-  row: RevisionRow;
+  project: RunProject;
+  row: RunRevision;
   base: Base;
   /** The base's trace. */
   trace: Trace;
@@ -75,12 +78,10 @@ export interface Rewrites {
   register: RequirementSlot[];
   ids: StableIds;
   /** What the rewrites read: the revision's documents where stored, else the base's. */
-  stored: Map<string, DocumentRow>;
+  stored: Map<string, RunDocument>;
   /** IDs that existed and may be gaps now: everything the base defined, and the retired. */
   gaps: string[];
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * One revision's run in progress: its model chain (after a model gave up, the rest of the run
@@ -109,14 +110,9 @@ export class RevisionRun {
     return { grounded: project.grounded, newDigest: repository?.revision === row.revision };
   }
 
-  #record(
-    tx: Tx,
-    type: 'stage.started' | 'document.completed' | 'revision.analysed',
-    data: Record<string, unknown>,
-  ) {
+  #record(w: RunWrites, type: RunEventType, data: Record<string, unknown>) {
     const n = this.#start.row.revision;
-    return recordEvent(
-      tx,
+    return w.events.append(
       this.#start.project.id,
       type,
       { revision: n, ...data },
@@ -158,19 +154,19 @@ export class RevisionRun {
     const applied = applyDeltas(base.definition, base.register, deltas);
     const removed = deltas.filter((d) => d.op === 'removed').map((d) => d.id);
     const plan = documentPlan(type, this.scope);
-    await this.#deps.db.transaction(async (tx) => {
-      await this.#record(tx, 'revision.analysed', {
+    await this.#deps.store.write(async (w) => {
+      await this.#record(w, 'revision.analysed', {
         deltas,
         documents: plan.filter((d) => affected.includes(d.kind)).map((d) => d.filename),
       });
-      await updateRevision(tx, project.id, row.revision, {
+      await w.updateRevision(project.id, row.revision, {
         deltas,
         affected,
         questionnaire: applied.definition.questionnaire,
         register: applied.register,
         retired: [...new Set([...base.retired, ...removed])],
       });
-      await insertProvenance(tx, {
+      await w.insertProvenance({
         projectId: project.id,
         revision: row.revision,
         kind: IMPACT_KIND,
@@ -192,7 +188,7 @@ export class RevisionRun {
   async #startStage(stage: string): Promise<void> {
     if (this.#announced.has(stage)) return;
     this.#announced.add(stage);
-    await this.#deps.db.transaction((tx) => this.#record(tx, 'stage.started', { stage }));
+    await this.#deps.store.write((w) => this.#record(w, 'stage.started', { stage }));
   }
 
   /**
@@ -268,10 +264,10 @@ export class RevisionRun {
     position: number,
     written: WrittenDocument,
     started: number,
-  ): Promise<DocumentRow> {
+  ): Promise<RunDocument> {
     const { project, row } = this.#start;
     const n = row.revision;
-    const documentRow: DocumentRow = {
+    const documentRow: RunDocument = {
       projectId: project.id,
       revision: n,
       writtenIn: n,
@@ -283,16 +279,16 @@ export class RevisionRun {
       generatedAt: new Date(this.#deps.now()),
       position,
     };
-    await this.#deps.db.transaction(async (tx) => {
-      await this.#record(tx, 'document.completed', {
+    await this.#deps.store.write(async (w) => {
+      await this.#record(w, 'document.completed', {
         type: documentRow.type,
         filename: documentRow.filename,
         stage: documentRow.stage,
         tokens_used: documentRow.tokensUsed,
         generated_at: documentRow.generatedAt.toISOString(),
       });
-      await insertDocument(tx, documentRow);
-      await insertProvenance(tx, {
+      await w.insertDocument(documentRow);
+      await w.insertProvenance({
         projectId: project.id,
         revision: n,
         kind: doc.kind,

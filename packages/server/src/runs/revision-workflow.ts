@@ -4,20 +4,18 @@ import type { ProjectEventHub } from '../events/hub.ts';
 import { GenerationFailedError, ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition, RequirementSlot } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import type { Db } from '../storage/db.ts';
-import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
-import {
-  type DocumentRow,
-  findProject,
-  listDocuments,
-  type ProjectRow,
-} from '../storage/sql/projects.ts';
-import { findRevision, type RevisionRow, updateRevision } from '../storage/sql/revisions.ts';
 import { documentPlan } from './catalogue.ts';
 import type { Simulation } from './estimate.ts';
 import { runRepository } from './grounding.ts';
 import type { ModelSelector } from './models.ts';
-import type { RevisionEnds } from './ports.ts';
+import {
+  type RevisionEnds,
+  type RunDocument,
+  RunEndedError,
+  type RunProject,
+  type RunRevision,
+  type RunStore,
+} from './ports.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';
 import { initialRegister } from './revision-plan.ts';
@@ -51,7 +49,7 @@ export interface RevisionWorkflowOptions {
  * revision current in one commit. A resumed run skips what is stored.
  */
 export class RevisionWorkflow {
-  readonly #db: Db;
+  readonly #store: RunStore;
   readonly #revisions: RevisionEnds;
   readonly #models: ModelSelector;
   readonly #caller: ModelCaller;
@@ -63,12 +61,12 @@ export class RevisionWorkflow {
   readonly #repositoryBudget: number;
 
   constructor(
-    db: Db,
+    store: RunStore,
     revisions: RevisionEnds,
     models: ModelSelector,
     options: RevisionWorkflowOptions = {},
   ) {
-    this.#db = db;
+    this.#store = store;
     this.#revisions = revisions;
     this.#models = models;
     this.#caller = options.caller ?? new ModelCaller();
@@ -89,8 +87,8 @@ export class RevisionWorkflow {
     revision: number;
     signal: AbortSignal;
   }): Promise<'completed' | 'failed' | 'skipped' | 'ended'> {
-    const project = await findProject(this.#db, projectId);
-    const row = await findRevision(this.#db, projectId, revision);
+    const project = await this.#store.project(projectId);
+    const row = await this.#store.revision(projectId, revision);
     if (
       project === undefined ||
       row === undefined ||
@@ -101,9 +99,10 @@ export class RevisionWorkflow {
       return 'skipped';
     const ended = new AbortController();
     const stopWatching = this.#events?.subscribe(projectId, () => {
-      findRevision(this.#db, projectId, revision)
+      this.#store
+        .revision(projectId, revision)
         .then((now) => {
-          if (now?.status !== 'in_progress') ended.abort(new ProjectEndedError('revision ended'));
+          if (now?.status !== 'in_progress') ended.abort(new RunEndedError('revision ended'));
         })
         .catch(() => {});
     });
@@ -115,7 +114,7 @@ export class RevisionWorkflow {
       }
     } catch (error) {
       if (signal.aborted) throw error;
-      if (ended.signal.aborted || error instanceof ProjectEndedError) return 'ended';
+      if (ended.signal.aborted || error instanceof RunEndedError) return 'ended';
       if (error instanceof GenerationFailedError) {
         this.#log.warn(
           { projectId, revision, engine: error.engine, reason: error.reason },
@@ -138,10 +137,10 @@ export class RevisionWorkflow {
     await this.#revisions.fail(projectId, revision);
   }
 
-  async #base(project: ProjectRow): Promise<Base> {
+  async #base(project: RunProject): Promise<Base> {
     const revision = project.currentRevision;
-    const documents = await listDocuments(this.#db, project.id, revision);
-    const prior = revision > 1 ? await findRevision(this.#db, project.id, revision) : undefined;
+    const documents = await this.#store.documents(project.id, revision);
+    const prior = revision > 1 ? await this.#store.revision(project.id, revision) : undefined;
     const definition: ProjectDefinition = {
       name: project.name!,
       description: project.description!,
@@ -162,8 +161,8 @@ export class RevisionWorkflow {
   }
 
   async #revise(
-    project: ProjectRow,
-    row: RevisionRow,
+    project: RunProject,
+    row: RunRevision,
     signal: AbortSignal,
   ): Promise<'done' | 'unreadable'> {
     const n = row.revision;
@@ -172,10 +171,10 @@ export class RevisionWorkflow {
     const simulate = (row.simulate as Simulation | null) ?? null;
     // The digest in force at this revision; one it sent itself also rewrites what describes
     // the code (revision-plan.ts).
-    const repository = await runRepository(this.#db, project, n, this.#repositoryBudget);
+    const repository = await runRepository(this.#store, project, n, this.#repositoryBudget);
     // Stages announced by an earlier attempt at this revision (a crash, a hand-back) are
     // not announced again.
-    const announced = (await listProjectEvents(this.#db, project.id))
+    const announced = (await this.#store.events(project.id))
       .filter(
         (event) =>
           event.type === 'stage.started' && (event.data as { revision?: number }).revision === n,
@@ -183,7 +182,7 @@ export class RevisionWorkflow {
       .map((event) => (event.data as { stage: string }).stage);
     const run = new RevisionRun(
       {
-        db: this.#db,
+        store: this.#store,
         caller: this.#caller,
         log: this.#log,
         now: this.#now,
@@ -200,7 +199,7 @@ export class RevisionWorkflow {
       },
     );
     if ((await run.analyse(signal)) === 'unreadable') return 'unreadable';
-    const revised = (await findRevision(this.#db, project.id, n))!;
+    const revised = (await this.#store.revision(project.id, n))!;
     const { rewrites, done } = await this.#rewrites(project, base, trace, revised, run.scope);
     const affected = revised.affected as string[];
     await runSchedule({
@@ -215,7 +214,7 @@ export class RevisionWorkflow {
     // is retired with the removed requirements: no later revision gives it out again.
     const now = new Set(buildTrace([...rewrites.stored.values()]).nodes.map((node) => node.id));
     const dropped = trace.nodes.map((node) => node.id).filter((id) => !now.has(id));
-    await updateRevision(this.#db, project.id, n, {
+    await this.#store.updateRevision(project.id, n, {
       retired: [...new Set([...(revised.retired as string[]), ...dropped])],
     });
     return 'done';
@@ -223,17 +222,17 @@ export class RevisionWorkflow {
 
   /** What the rewrites read, from the revision as the impact step stored it. */
   async #rewrites(
-    project: ProjectRow,
+    project: RunProject,
     base: Base,
     trace: Trace,
-    revised: RevisionRow,
+    revised: RunRevision,
     scope: { grounded: boolean; newDigest: boolean },
   ): Promise<{ rewrites: Rewrites; done: string[] }> {
     const retired = revised.retired as string[];
     const byKind = new Map(base.documents.map((doc) => [doc.type, doc]));
-    const stored = new Map<string, DocumentRow>(byKind);
+    const stored = new Map<string, RunDocument>(byKind);
     // What an earlier attempt at this revision stored is done.
-    const done = await listDocuments(this.#db, project.id, revised.revision);
+    const done = await this.#store.documents(project.id, revised.revision);
     for (const doc of done) stored.set(doc.type, doc);
     const rewrites: Rewrites = {
       plan: documentPlan(project.type as ProjectType, scope),

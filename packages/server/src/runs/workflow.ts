@@ -2,17 +2,18 @@ import type { ProjectEventHub } from '../events/hub.ts';
 import { type GenerationMeter, NO_METER } from '../metrics/meter.ts';
 import { Budget, BudgetExceededError } from '../models/budget.ts';
 import { GenerationFailedError, ModelCaller } from '../models/calls.ts';
-import type { Db } from '../storage/db.ts';
-import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
-import { findProject, listDocuments, type ProjectRow } from '../storage/sql/projects.ts';
-import { spentMicroUsd } from '../storage/sql/provenance.ts';
-import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import { documentPlan } from './catalogue.ts';
 import { CreationRun } from './creation-run.ts';
 import { durationsFor, type Simulation } from './estimate.ts';
 import { runRepository } from './grounding.ts';
 import type { ModelSelector } from './models.ts';
-import { type CreationEnds, FAILURE_MESSAGES } from './ports.ts';
+import {
+  type CreationEnds,
+  FAILURE_MESSAGES,
+  RunEndedError,
+  type RunProject,
+  type RunStore,
+} from './ports.ts';
 import { CONTEXT_TOKEN_BUDGET } from './prompts/render.ts';
 import { REPOSITORY_TOKEN_BUDGET } from './prompts/repository.ts';
 import { runSchedule } from './schedule.ts';
@@ -61,7 +62,7 @@ const silent: Logger = { info() {}, warn() {} };
  * await workflow.run({ projectId, signal });
  */
 export class GenerationWorkflow {
-  readonly #db: Db;
+  readonly #store: RunStore;
   readonly #projects: CreationEnds;
   readonly #models: ModelSelector;
   readonly #caller: ModelCaller;
@@ -71,12 +72,12 @@ export class GenerationWorkflow {
   readonly #meter: GenerationMeter;
 
   constructor(
-    db: Db,
+    store: RunStore,
     projects: CreationEnds,
     models: ModelSelector,
     options: WorkflowOptions = {},
   ) {
-    this.#db = db;
+    this.#store = store;
     this.#projects = projects;
     this.#models = models;
     this.#caller = options.caller ?? new ModelCaller();
@@ -99,15 +100,16 @@ export class GenerationWorkflow {
     projectId: string;
     signal: AbortSignal;
   }): Promise<'completed' | 'failed' | 'skipped' | 'ended'> {
-    const project = await findProject(this.#db, projectId);
+    const project = await this.#store.project(projectId);
     if (project === undefined || project.status !== 'in_progress' || project.type === null)
       return 'skipped';
     // A project that ends meanwhile (cancelled, deleted) stops its model calls at once.
     const ended = new AbortController();
     const stopWatching = this.#events?.subscribe(projectId, () => {
-      findProject(this.#db, projectId)
+      this.#store
+        .project(projectId)
         .then((row) => {
-          if (row?.status !== 'in_progress') ended.abort(new ProjectEndedError('project ended'));
+          if (row?.status !== 'in_progress') ended.abort(new RunEndedError('project ended'));
         })
         .catch(() => {});
     });
@@ -118,7 +120,7 @@ export class GenerationWorkflow {
         ? undefined
         : new Budget(
             project.maxCostMicroUsd / 1e6,
-            (await spentMicroUsd(this.#db, projectId)) / 1e6,
+            (await this.#store.spentMicroUsd(projectId)) / 1e6,
           );
     try {
       await this.#generate(project, AbortSignal.any([signal, ended.signal]), budget);
@@ -141,7 +143,7 @@ export class GenerationWorkflow {
         });
         return 'failed';
       }
-      if (ended.signal.aborted || error instanceof ProjectEndedError) {
+      if (ended.signal.aborted || error instanceof RunEndedError) {
         this.#log.info({ projectId }, 'generation stopped: the project ended');
         return 'ended';
       }
@@ -172,7 +174,7 @@ export class GenerationWorkflow {
   }
 
   async #generate(
-    project: ProjectRow,
+    project: RunProject,
     signal: AbortSignal,
     budget: Budget | undefined,
   ): Promise<void> {
@@ -180,15 +182,16 @@ export class GenerationWorkflow {
     const chain = this.#models.forProject({ ...project, simulate });
     // Every prompt of a grounded project opens with its digest, fitted once for the run.
     const { repositoryTokenBudget } = this.#options;
-    const repository = (await runRepository(this.#db, project, 1, repositoryTokenBudget))?.prompt;
-    const stats = await cachedGenerationStats(this.#db);
+    const repository = (await runRepository(this.#store, project, 1, repositoryTokenBudget))
+      ?.prompt;
+    const stats = await this.#store.generationStats();
     // Stages announced by an earlier run of this project are not announced again.
-    const announced = (await listProjectEvents(this.#db, project.id))
+    const announced = (await this.#store.events(project.id))
       .filter((event) => event.type === 'stage.started')
       .map((event) => (event.data as { stage: string }).stage);
     const run = new CreationRun(
       {
-        db: this.#db,
+        store: this.#store,
         caller: this.#caller,
         log: this.#log,
         meter: this.#meter,
@@ -202,7 +205,7 @@ export class GenerationWorkflow {
     const step = {
       plan,
       definition,
-      stored: new Map((await listDocuments(this.#db, project.id)).map((doc) => [doc.type, doc])),
+      stored: new Map((await this.#store.documents(project.id)).map((doc) => [doc.type, doc])),
       running: new Map<string, number>(),
       durationOf: durationsFor(plan, simulate, stats, chain[0]!.engine),
     };

@@ -5,7 +5,6 @@ import { type CallResult, GenerationFailedError, type ModelCaller } from '../mod
 import type { ProjectDefinition } from '../models/context.ts';
 import type { ChainModel } from '../models/providers.ts';
 import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
-import type { DocumentRow, ProjectRow } from '../storage/sql/projects.ts';
 import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {
   checkDocument,
@@ -15,6 +14,7 @@ import {
   TRUNCATED,
   traceFindings,
 } from './gate.ts';
+import type { RunDocument, RunProject } from './ports.ts';
 import { digestOf, READS_AS_DIGEST } from './prompts/digest.ts';
 import {
   CONTINUE_MESSAGE,
@@ -76,9 +76,9 @@ export async function writeDocument(input: {
   served: (result: Pick<CallResult, 'index'>, from: readonly ChainModel[]) => void;
   plan: readonly DocumentKind[];
   doc: DocumentKind;
-  project: ProjectRow;
+  project: RunProject;
   definition: ProjectDefinition;
-  stored: ReadonlyMap<string, Pick<DocumentRow, 'type' | 'filename' | 'content'>>;
+  stored: ReadonlyMap<string, Pick<RunDocument, 'type' | 'filename' | 'content'>>;
   signal: AbortSignal;
   /** The project's limit on model calls, if it has one. */
   budget?: Budget | undefined;

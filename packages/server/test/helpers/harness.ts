@@ -14,6 +14,7 @@ import { DEFAULT_PRICES } from '../../src/models/prices.ts';
 import { type Dispatcher, Projects } from '../../src/projects/projects.ts';
 import { completedStatus } from '../../src/projects/result.ts';
 import { Revisions } from '../../src/projects/revisions.ts';
+import { runStore } from '../../src/projects/run-store.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
 import type { WebhookQueueOptions } from '../../src/queue/webhook-queue.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/runs/models.ts';
@@ -209,13 +210,13 @@ export async function startHarness(
     workerEvents = await ProjectEventHub.start(database);
     const caller = new ModelCaller({ retryDelayMs: 10, prices: DEFAULT_PRICES, ...options.caller });
     const workflow = new GenerationWorkflow(
-      database.db,
+      runStore(database.db),
       new Projects(database.db, queue, engineOf(models)),
       models,
       { ...options.workflow, caller, events: workerEvents },
     );
     const revising = new RevisionWorkflow(
-      database.db,
+      runStore(database.db),
       new Revisions(database.db, queue, engineOf(models)),
       models,
       { ...options.workflow, caller, events: workerEvents },

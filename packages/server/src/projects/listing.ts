@@ -4,7 +4,7 @@ import type { Db } from '../storage/db.ts';
 import { listOwnedProjects, ownsProject, type ProjectSummaryRow } from '../storage/sql/projects.ts';
 import { taskCounts } from '../storage/sql/tasks.ts';
 import { shareOf } from '../tasks/progress.ts';
-import type { ProjectOwner } from './projects.ts';
+import type { ProjectOwner } from './dispatch.ts';
 import { FAILURE_CODES } from './result.ts';
 
 /** Projects per page when the client does not say. */

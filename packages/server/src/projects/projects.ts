@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectFailed } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
@@ -17,11 +16,9 @@ import {
   insertProject,
   listDocuments,
   lockProject,
-  type ProjectRow,
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import type { TaskDispatcher } from '../tasks/notify.ts';
 import { syncTasks } from '../tasks/plan.ts';
 import {
   type AdmittedProject,
@@ -29,65 +26,19 @@ import {
   type ProjectRequest,
   type UnpricedEngines,
 } from './admission.ts';
-import {
-  budgetMessage,
-  cancellationMessage,
-  completedStatus,
-  etagOf,
-  FAILURE_CODES,
-  failedStatus,
-} from './result.ts';
+import type { Dispatcher, ProjectOwner } from './dispatch.ts';
+import { announceEnded, type CancelOutcome, cancelLocked, owner } from './project-end.ts';
+import { budgetMessage, completedStatus, etagOf, FAILURE_CODES } from './result.ts';
 import { abandonRevisionLocked } from './revisions.ts';
 
-/** Whose project: a caller's account and mode. */
-export interface ProjectOwner {
-  accountId: string;
-  mode: Mode;
-}
-
-/** What {@link Projects.cancel} did. */
-export type CancelOutcome =
-  | {
-      outcome: 'cancelled';
-      /** The status from now on, and its body as the status endpoint serves it. */
-      status: ProjectFailed;
-      body: string;
-      /** Documents generated before the cancel, the credits charged for them, and released. */
-      documents: number;
-      charged: number;
-      released: number;
-    }
-  | { outcome: 'not_found' }
-  | { outcome: 'not_in_progress'; status: 'completed' | 'failed' };
+export type { Dispatcher, ProjectEnded, ProjectOwner } from './dispatch.ts';
+// The types callers name with Projects (app.ts, the routes, the harness) stay importable from here.
+export type { CancelOutcome } from './project-end.ts';
 
 /** A project just created. */
 export interface CreatedProject {
   projectId: string;
   estimatedCompletionMs: number;
-}
-
-/** Puts a project's generation on the queue, inside the creating transaction. */
-export interface Dispatcher extends TaskDispatcher {
-  enqueue(projectId: string, tx: Tx): Promise<void>;
-  /**
-   * Told, inside the transaction that records it, of a project's final event (webhook
-   * deliveries are enqueued there, so they exist exactly when the event commits).
-   */
-  projectEnded?(tx: Tx, event: ProjectEnded): Promise<void>;
-  /** Puts a revision's run on the queue, inside the creating transaction. */
-  enqueueRevision?(projectId: string, revision: number, tx: Tx): Promise<void>;
-}
-
-/** A project's final event, as {@link Dispatcher.projectEnded} is told of it. */
-export interface ProjectEnded {
-  projectId: string;
-  accountId: string;
-  mode: Mode;
-  type: 'project.completed' | 'project.failed' | 'project.revised';
-  status: 'completed' | 'failed';
-  at: Date;
-  /** `project.revised`: the revision that completed. */
-  revision?: number;
 }
 
 /**
@@ -107,6 +58,8 @@ export class Projects {
   readonly #meter: GenerationMeter;
 
   readonly #unpricedEngines: UnpricedEngines;
+  /** What ending a project early needs (project-end.ts). */
+  readonly #endDeps: { dispatcher: Dispatcher; now: () => number };
 
   /**
    * @param engineFor The engine that generates a key mode's projects (for estimates).
@@ -128,6 +81,7 @@ export class Projects {
     this.#now = now;
     this.#meter = meter;
     this.#unpricedEngines = unpricedEngines;
+    this.#endDeps = { dispatcher, now };
   }
 
   /**
@@ -267,7 +221,7 @@ export class Projects {
         documentsGenerated: documents.length,
         creditsConsumed: consumed,
       });
-      await this.#ended(tx, row, 'completed', now);
+      await announceEnded(this.#dispatcher, tx, row, 'completed', now);
       settled = {
         mode: row.mode,
         consumed,
@@ -300,7 +254,7 @@ export class Projects {
         status: 'failed',
         error: { code: FAILURE_CODES.failed, message },
       });
-      await this.#ended(tx, row, 'failed', this.#now());
+      await announceEnded(this.#dispatcher, tx, row, 'failed', this.#now());
       refunded = { mode: row.mode, amount: row.creditsReserved };
       return true;
     });
@@ -333,7 +287,7 @@ export class Projects {
       const row = await lockProject(tx, projectId, options.owner);
       if (row === undefined) return { outcome: 'not_found' };
       if (row.status !== 'in_progress') return { outcome: 'not_in_progress', status: row.status };
-      const cancelled = await this.#cancelLocked(tx, row);
+      const cancelled = await cancelLocked(this.#endDeps, tx, row);
       await options.withinTransaction?.(tx, cancelled.body);
       mode = row.mode;
       return cancelled;
@@ -363,7 +317,7 @@ export class Projects {
       // The worker running it learns from the project.failed event; its job then finds
       // no project and ends (run() skips a missing project).
       if (row.status === 'in_progress') {
-        const cancelled = await this.#cancelLocked(tx, row);
+        const cancelled = await cancelLocked(this.#endDeps, tx, row);
         settled = { mode: row.mode, consumed: cancelled.charged, released: cancelled.released };
       }
       // A revision running on it is cancelled and refunded the same way.
@@ -375,16 +329,6 @@ export class Projects {
     });
     if (settled) this.#settled(settled.mode, settled.consumed, settled.released);
     return deleted;
-  }
-
-  async #ended(tx: Tx, row: ProjectRow, status: 'completed' | 'failed', at: number) {
-    await this.#dispatcher.projectEnded?.(tx, {
-      projectId: row.id,
-      ...owner(row),
-      type: status === 'completed' ? 'project.completed' : 'project.failed',
-      status,
-      at: new Date(at),
-    });
   }
 
   /**
@@ -400,7 +344,7 @@ export class Projects {
     await this.#db.transaction(async (tx) => {
       const row = await lockProject(tx, projectId);
       if (row === undefined || row.status !== 'in_progress') return;
-      const stopped = await this.#cancelLocked(tx, row, {
+      const stopped = await cancelLocked(this.#endDeps, tx, row, {
         code: FAILURE_CODES.budget,
         message: (done) => budgetMessage(budget, done),
       });
@@ -409,61 +353,4 @@ export class Projects {
     if (settled) this.#settled(settled.mode, settled.consumed, settled.released);
     return settled !== undefined;
   }
-
-  /**
-   * Cancels a project whose row `tx` holds locked and found in progress; `why` names another
-   * reason to stop it the same way (its budget).
-   */
-  async #cancelLocked(
-    tx: Tx,
-    row: ProjectRow,
-    why: {
-      code: string;
-      message: (settled: { documents: number; charged: number; released: number }) => string;
-    } = { code: FAILURE_CODES.cancelled, message: cancellationMessage },
-  ): Promise<Extract<CancelOutcome, { outcome: 'cancelled' }>> {
-    const documents = await listDocuments(tx, row.id);
-    const charged =
-      row.type === null
-        ? 0
-        : priceOfKinds(
-            row.type,
-            documents.map((doc) => doc.type),
-            row.detail,
-            { grounded: row.grounded },
-          );
-    const released = Math.max(0, row.creditsReserved - charged);
-    const message = why.message({ documents: documents.length, charged, released });
-    const now = this.#now();
-    const updated = await transitionProject(tx, row.id, {
-      status: 'failed',
-      errorCode: why.code,
-      errorMessage: message,
-      creditsConsumed: charged,
-      generationTimeMs: Math.max(0, now - row.createdAt.getTime()),
-      estimatedCompletionAt: null,
-      completedAt: new Date(now),
-    });
-    // The row is locked and was in progress: nothing else can have ended it.
-    if (!updated) throw new Error(`project ${row.id} left in_progress under its lock`);
-    await settleCredits(tx, {
-      ...owner(row),
-      projectId: row.id,
-      reserved: row.creditsReserved,
-      consumed: charged,
-    });
-    const status = failedStatus(row.id, why.code, message);
-    await recordEvent(tx, row.id, 'project.failed', { status: 'failed', error: status.error });
-    await this.#ended(tx, row, 'failed', now);
-    return {
-      outcome: 'cancelled',
-      status,
-      body: JSON.stringify({ success: true, data: status }),
-      documents: documents.length,
-      charged,
-      released,
-    };
-  }
 }
-
-const owner = (row: ProjectRow) => ({ accountId: row.accountId, mode: row.mode });

@@ -8,8 +8,8 @@ import type { Db } from '../storage/db.ts';
 import { findOwnedDocument } from '../storage/sql/documents.ts';
 import type { ProjectRow } from '../storage/sql/projects.ts';
 import { findRevision } from '../storage/sql/revisions.ts';
+import type { ProjectOwner } from './dispatch.ts';
 import { listProjects } from './listing.ts';
-import type { ProjectOwner } from './projects.ts';
 import { readProvenance } from './provenance.ts';
 import {
   completedRevision,

@@ -27,7 +27,7 @@ import {
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
 import { syncTasks } from '../tasks/plan.ts';
 import { type AdmittedRevision, admitRevision, revisableProject } from './admission.ts';
-import type { Dispatcher, ProjectOwner } from './projects.ts';
+import type { Dispatcher, ProjectOwner } from './dispatch.ts';
 import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
 
 /** The longest change request accepted, in characters. */

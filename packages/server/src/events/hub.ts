@@ -153,6 +153,89 @@ export class ProjectEventHub {
   }
 
   /**
+   * The one wait on a project's announcements: yields at once, then once after each
+   * announcement (several while the caller was busy count as one), until `signal` aborts
+   * or `waitMs` pass without one; ends at once when `signal` has aborted. It subscribes
+   * before its first yield, so what the caller reads then sees every event committed
+   * since, and unsubscribes when the loop ends or the caller leaves it (`break`).
+   *
+   * @example
+   * for await (const _ of hub.wakes(projectId, { signal, waitMs: 30_000 })) {
+   *   if (done(await read())) break;
+   * }
+   */
+  async *wakes(
+    projectId: string,
+    { signal, waitMs }: { signal?: AbortSignal | undefined; waitMs?: number | undefined } = {},
+  ): AsyncGenerator<void, void, undefined> {
+    let pending = true;
+    let wake: (() => void) | undefined;
+    const unsubscribe = this.subscribe(projectId, () => {
+      pending = true;
+      wake?.();
+    });
+    const deadline = waitMs === undefined ? undefined : Date.now() + waitMs;
+    try {
+      for (;;) {
+        if (signal?.aborted) return;
+        if (pending) {
+          pending = false;
+          yield;
+          continue;
+        }
+        const left = deadline === undefined ? undefined : deadline - Date.now();
+        if (left !== undefined && left <= 0) return;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            wake = undefined;
+            resolve();
+          };
+          const timer = left === undefined ? undefined : setTimeout(done, left);
+          signal?.addEventListener('abort', done, { once: true });
+          wake = done;
+          if (pending || signal?.aborted) done();
+        });
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /**
+   * A project's stored events after `after`, as they are stored: each `read` (the events
+   * after a position, oldest first) follows a wake of {@link wakes}, so nothing polls. It
+   * ends when `signal` aborts, when `waitMs` pass with nothing new, or right after an event
+   * `until` says ends what the caller follows (a run's end, for a stream that ends with it).
+   *
+   * @example
+   * for await (const event of hub.follow(id, { read: (after) => reads.read(id, after), signal })) {
+   *   send(event);
+   * }
+   */
+  async *follow<E extends { seq: number }>(
+    projectId: string,
+    options: {
+      read: (after: number) => Promise<readonly E[]>;
+      after?: number | undefined;
+      signal?: AbortSignal | undefined;
+      waitMs?: number | undefined;
+      until?: ((event: E) => boolean) | undefined;
+    },
+  ): AsyncGenerator<E, void, undefined> {
+    const { read, until } = options;
+    let seen = options.after ?? 0;
+    for await (const _ of this.wakes(projectId, options)) {
+      for (const event of await read(seen)) {
+        seen = event.seq;
+        yield event;
+        if (until?.(event)) return;
+      }
+    }
+  }
+
+  /**
    * Resolves on the project's next announcement, or after `ms`, or when `signal` aborts:
    * `true` when woken by an event.
    */
@@ -209,37 +292,11 @@ export async function holdUntil<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
 ): Promise<T> {
-  let pending = false;
-  let wake: (() => void) | undefined;
-  const stop = hub.subscribe(projectId, () => {
-    pending = true;
-    wake?.();
-  });
-  const deadline = Date.now() + ms;
-  try {
-    let value = await read();
-    while (!done(value) && !signal.aborted) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      if (!pending) {
-        await new Promise<void>((resolve) => {
-          const finish = () => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', finish);
-            wake = undefined;
-            resolve();
-          };
-          const timer = setTimeout(finish, left);
-          signal.addEventListener('abort', finish, { once: true });
-          wake = finish;
-        });
-      }
-      if (!pending) continue;
-      pending = false;
-      value = await read();
-    }
-    return value;
-  } finally {
-    stop();
+  let last: { value: T } | undefined;
+  for await (const _ of hub.wakes(projectId, { signal, waitMs: ms })) {
+    last = { value: await read() };
+    if (done(last.value)) break;
   }
+  // Aborted before the first wake: the value as it is.
+  return last === undefined ? read() : last.value;
 }

@@ -1,6 +1,6 @@
 import type { McpProgress } from '@pgs/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProjectEventHub } from '../../events/hub.ts';
+import { ProjectEventHub } from '../../events/hub.ts';
 import type { SharedEventReads } from '../../events/reads.ts';
 import type { ProjectEventRow } from '../../storage/sql/events.ts';
 import { followProject } from './follow.ts';
@@ -9,12 +9,13 @@ import { followProject } from './follow.ts';
 function fakeProject() {
   const log: Pick<ProjectEventRow, 'seq' | 'type' | 'data'>[] = [];
   const waiters = new Set<() => void>();
-  const hub = {
+  // The hub's own follow and wakes, over a subscribe the test announces through.
+  const hub: ProjectEventHub = Object.assign(Object.create(ProjectEventHub.prototype), {
     subscribe: (_id: string, onEvent: () => void) => {
       waiters.add(onEvent);
       return () => waiters.delete(onEvent);
     },
-  } as unknown as ProjectEventHub;
+  });
   const reads = {
     read: async (_id: string, after = 0) => log.filter((e) => e.seq > after),
   } as unknown as SharedEventReads;

@@ -41,43 +41,15 @@ export async function followProject(
     // signal ends it.
     if (step !== undefined) await report?.(step).catch(() => {});
   };
-  let pending = true;
-  let wake: (() => void) | undefined;
-  const unsubscribe = hub.subscribe(projectId, () => {
-    pending = true;
-    wake?.();
+  const events = hub.follow(projectId, {
+    read: (after) => reads.read(projectId, after),
+    signal,
+    waitMs: options.maxWaitMs,
   });
-  const deadline = Date.now() + options.maxWaitMs;
-  try {
-    await tell(progress.start(options.estimatedCompletionMs));
-    let seen = 0;
-    for (;;) {
-      if (signal.aborted) return 'aborted';
-      if (pending) {
-        pending = false;
-        for (const event of await reads.read(projectId, seen)) {
-          seen = event.seq;
-          await tell(progress.next({ type: event.type, data: event.data }));
-          if (FINAL_EVENTS.has(event.type)) return 'ended';
-        }
-        continue;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) return 'timed_out';
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          wake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, left);
-        signal.addEventListener('abort', done, { once: true });
-        wake = done;
-        if (pending || signal.aborted) done();
-      });
-    }
-  } finally {
-    unsubscribe();
+  await tell(progress.start(options.estimatedCompletionMs));
+  for await (const event of events) {
+    await tell(progress.next({ type: event.type, data: event.data }));
+    if (FINAL_EVENTS.has(event.type)) return 'ended';
   }
+  return signal.aborted ? 'aborted' : 'timed_out';
 }

@@ -126,18 +126,9 @@ export async function eventRoutes(
       const stream = reply.raw;
       stream.writeHead(200, { ...reply.getHeaders(), ...headers } as OutgoingHttpHeaders);
       const closed = closedSignal(reply);
-      let pending = true;
-      let wake: (() => void) | undefined;
-      // Subscribed before the first read, so an event committed in between is not missed.
-      const unsubscribe = events.subscribe(id, () => {
-        pending = true;
-        wake?.();
-      });
       const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
       const release = () => {
         clearInterval(keepAlive);
-        unsubscribe();
-        wake?.();
         const left = (open.get(keyId) ?? 1) - 1;
         if (left > 0) open.set(keyId, left);
         else open.delete(keyId);
@@ -169,24 +160,16 @@ export async function eventRoutes(
           }
           return;
         }
-        while (!closed.aborted) {
-          if (pending) {
-            pending = false;
-            for (const event of await reads.read(id, sent)) {
-              stream.write(frame(event.type, event.seq, event.data));
-              sent = event.seq;
-              // The run ended: the stream ends with it (task updates may follow in the log;
-              // a stream following them does not end).
-              if (!forever && endsRun(event.type)) return;
-            }
-            continue;
-          }
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            if (pending || closed.aborted) resolve();
-          });
-          wake = undefined;
-        }
+        // Live from `sent` until the client leaves or, unless the stream follows the work
+        // (task updates may follow in the log), the run ends. The hub's first read is from
+        // `sent` too, so an event stored since the log above was read is not missed.
+        const live = events.follow(id, {
+          read: (position) => reads.read(id, position),
+          after: sent,
+          signal: closed,
+          until: forever ? undefined : (event) => endsRun(event.type),
+        });
+        for await (const event of live) stream.write(frame(event.type, event.seq, event.data));
       };
       pump()
         .catch((error: unknown) => request.log.warn({ err: error }, 'event stream failed'))

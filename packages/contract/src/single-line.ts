@@ -35,3 +35,14 @@ export const SINGLE_LINE_RULE =
 export function patternRule(pattern: string): string {
   return pattern === SINGLE_LINE_PATTERN ? SINGLE_LINE_RULE : `must match pattern "${pattern}"`;
 }
+
+/**
+ * The `format` of a single-line text field (a name, an agent's name): the contract's
+ * {@link SINGLE_LINE_PATTERN}, said in two words instead of its 56 tokens, which every
+ * agent's context would carry once per field. JSON Schema leaves formats open; both MCP
+ * servers check it with `checkArguments` (mcp/arguments.ts), word for word as the API refuses it.
+ *
+ * @example
+ * const agent = { type: 'string', maxLength: 100, format: SINGLE_LINE_FORMAT };
+ */
+export const SINGLE_LINE_FORMAT = 'single-line';

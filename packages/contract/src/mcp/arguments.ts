@@ -1,4 +1,9 @@
-import { patternRule, SINGLE_LINE_PATTERN, SINGLE_LINE_RULE } from '../single-line.ts';
+import {
+  patternRule,
+  SINGLE_LINE_FORMAT,
+  SINGLE_LINE_PATTERN,
+  SINGLE_LINE_RULE,
+} from '../single-line.ts';
 import type { McpJsonSchema, McpToolDefinition } from './tools.ts';
 
 /** Why arguments were refused, as the API's VALIDATION_ERROR says it (`details`). */
@@ -29,16 +34,8 @@ export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
   'description',
 ]);
 
-/**
- * The `format` of a single-line text field (a name, an agent's name): the contract's
- * {@link SINGLE_LINE_PATTERN}, said in two words instead of its 56 tokens, which every
- * agent's context would carry once per field. JSON Schema leaves formats open; both MCP
- * servers check it with {@link checkArguments}, word for word as the API refuses it.
- *
- * @example
- * const agent = { type: 'string', maxLength: 100, format: SINGLE_LINE_FORMAT };
- */
-export const SINGLE_LINE_FORMAT = 'single-line';
+export { SINGLE_LINE_FORMAT };
+
 const SINGLE_LINE = new RegExp(SINGLE_LINE_PATTERN, 'u');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

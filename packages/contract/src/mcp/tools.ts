@@ -5,8 +5,7 @@
  * every session: the server's test measures it (o200k) and holds it under 1,500 tokens,
  * so schemas say what a caller needs and no more (constraints, not prose).
  */
-import { SINGLE_LINE_PATTERN } from '../single-line.ts';
-import { SINGLE_LINE_FORMAT } from './arguments.ts';
+import { SINGLE_LINE_FORMAT, SINGLE_LINE_PATTERN } from '../single-line.ts';
 
 /**
  * The contract's constraints the tools repeat. Literals rather than reads of

@@ -18,6 +18,10 @@
  *   through the offline engine (type pinned and not) and through a fake model: capabilities
  *   kept in the requirements, type accuracy, long lines shared between projects, trace
  *   findings and coverage; see scripts/bench-quality.ts.
+ * - `--corpus` (only this group, never by default): the offline engine, in process, on the
+ *   reading corpus of issue 29 (packages/offline/test/corpus/), held-out part first:
+ *   capabilities and names kept, FR titles that are fragments or filler, wishes read as Must,
+ *   change requests applied and what they left alone; see scripts/bench-corpus.ts.
  * - `--cost` (only this group, never by default): one project per type through OpenAI and
  *   Anthropic against the fake provider in its prompt-cache mode: requests, input tokens,
  *   the share served from the cache, cache writes, output tokens and the cost at the default
@@ -47,6 +51,7 @@ import {
   startServer,
   stop,
 } from './bench-common.ts';
+import { corpusBench } from './bench-corpus.ts';
 import { costBench } from './bench-cost.ts';
 import { groundedBench } from './bench-grounded.ts';
 import { pickupBench } from './bench-pickup.ts';
@@ -184,6 +189,8 @@ async function main() {
   if (process.argv.includes('--scale-out')) return scaleOutBench();
   // `--quality` runs only that group: 48 projects whose documents are read, not a load to time.
   if (process.argv.includes('--quality')) return qualityBench();
+  // `--corpus` runs only that group: the engine in process on issue 29's corpus, no server.
+  if (process.argv.includes('--corpus')) return corpusBench();
   // `--cost` runs only that group: six projects whose tokens are counted, not a load to time.
   if (process.argv.includes('--cost')) return costBench();
   // `--grounded` runs only that group: three grounded projects whose documents are read.

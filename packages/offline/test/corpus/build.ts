@@ -5,6 +5,7 @@
  * Run: `node packages/offline/test/corpus/build.ts`, then `npx biome check --write` on the files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { PRODUCTS } from './products.ts';
 import { changesOf, ideasOf } from './render.ts';
 import type { CorpusIdea } from './types.ts';
@@ -39,49 +40,49 @@ function shuffled<T>(items: readonly T[], next: () => number): T[] {
   return copy;
 }
 
-const next = random(SEED);
-// Products are split whole (every shape of a product and its change requests on one side), so
-// no held-out idea is a rewording of a development one.
-const products = shuffled(
-  PRODUCTS.map((product) => product.name),
-  next,
-);
-const sourced = shuffled(
-  SOURCED.map((entry) => entry.id),
-  next,
-);
-const cut = (names: string[]) => new Set(names.slice(0, Math.round(names.length * 0.7)));
-const devProducts = cut(products);
-const devSourced = cut(sourced);
+/**
+ * The corpus's files by name, as build.ts writes them (before Biome formats them): the ideas
+ * and change requests of each part and the split's record. A test checks the committed files
+ * against it, so the split cannot drift from its seed.
+ *
+ * @example
+ * corpusFiles()['split.json']; // { seed: 29, … }
+ */
+export function corpusFiles(): Record<string, unknown> {
+  const next = random(SEED);
+  // Products are split whole (every shape of a product and its change requests on one side),
+  // so no held-out idea is a rewording of a development one.
+  const products = shuffled(
+    PRODUCTS.map((product) => product.name),
+    next,
+  );
+  const sourced = shuffled(
+    SOURCED.map((entry) => entry.id),
+    next,
+  );
+  const cut = (names: string[]) => new Set(names.slice(0, Math.round(names.length * 0.7)));
+  const devProducts = cut(products);
+  const devSourced = cut(sourced);
+  const ideas = [...PRODUCTS.flatMap(ideasOf), ...SOURCED];
+  const changes = PRODUCTS.flatMap(changesOf);
+  const isDev = (id: string) =>
+    devSourced.has(id) || devProducts.has(id.replace(/^written:/, '').split('/')[0]!);
+  return {
+    'ideas.dev.json': ideas.filter((idea) => isDev(idea.id)),
+    'ideas.held-out.json': ideas.filter((idea) => !isDev(idea.id)),
+    'changes.dev.json': changes.filter((change) => isDev(change.id)),
+    'changes.held-out.json': changes.filter((change) => !isDev(change.id)),
+    'split.json': {
+      seed: SEED,
+      generator: 'mulberry32, Fisher-Yates; products first, then sourced ideas',
+      share: 0.7,
+      products: { order: products, dev: [...devProducts] },
+      sourced: { order: sourced, dev: [...devSourced] },
+    },
+  };
+}
 
-const ideas = [...PRODUCTS.flatMap(ideasOf), ...SOURCED];
-const changes = PRODUCTS.flatMap(changesOf);
-const isDev = (id: string) =>
-  devSourced.has(id) || devProducts.has(id.replace(/^written:/, '').split('/')[0]!);
-
-const dir = new URL('./', import.meta.url);
-const write = (file: string, value: unknown) =>
-  writeFileSync(new URL(file, dir), `${JSON.stringify(value, null, 2)}\n`);
-write(
-  'ideas.dev.json',
-  ideas.filter((idea) => isDev(idea.id)),
-);
-write(
-  'ideas.held-out.json',
-  ideas.filter((idea) => !isDev(idea.id)),
-);
-write(
-  'changes.dev.json',
-  changes.filter((change) => isDev(change.id)),
-);
-write(
-  'changes.held-out.json',
-  changes.filter((change) => !isDev(change.id)),
-);
-write('split.json', {
-  seed: SEED,
-  generator: 'mulberry32, Fisher-Yates; products first, then sourced ideas',
-  share: 0.7,
-  products: { order: products, dev: [...devProducts] },
-  sourced: { order: sourced, dev: [...devSourced] },
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [file, value] of Object.entries(corpusFiles()))
+    writeFileSync(new URL(file, import.meta.url), `${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,216 @@
+/**
+ * `npm run bench -- --corpus`: the offline engine on the reading corpus of issue 29
+ * (packages/offline/test/corpus/, ideas and change requests as people write them), the
+ * held-out part first. In process, no server: for each idea `defineProject` (type pinned; once
+ * more unpinned for the type), `writeDocument` for the product requirements, then its FR
+ * groups; for each change request `readChangeRequest` against the FR groups of the idea it
+ * revises. The aims are issue 29's.
+ *
+ * Options (environment): BENCH_CORPUS_PART (`held-out`, `dev` or both, the default).
+ */
+import { readFileSync } from 'node:fs';
+import type { ProjectDefinition, RequirementDelta } from '@pgs/contract/generation';
+import { defineProject, readChangeRequest, writeDocument } from '@pgs/offline';
+import type { CorpusChange, CorpusIdea } from '../packages/offline/test/corpus/types.ts';
+import { documentRequest } from '../packages/offline/test/plan.ts';
+import {
+  applied,
+  type FrGroup,
+  fragmentOrFiller,
+  frGroups,
+  groupOf,
+  touchedElsewhere,
+} from './bench-corpus-metrics.ts';
+import { columns, percent } from './bench-quality-metrics.ts';
+
+const PARTS = ['held-out', 'dev'] as const;
+type Part = (typeof PARTS)[number];
+
+const load = <T>(file: string): T[] =>
+  JSON.parse(
+    readFileSync(new URL(`../packages/offline/test/corpus/${file}`, import.meta.url), 'utf8'),
+  ) as T[];
+
+/** An idea as the engine read it: its definition, FR groups and the unpinned type. */
+interface Read {
+  entry: CorpusIdea;
+  definition: ProjectDefinition;
+  groups: FrGroup[];
+  unpinnedType: string;
+}
+
+function readIdea(entry: CorpusIdea): Read {
+  const definition = defineProject({ idea: entry.idea, type: entry.type });
+  const markdown = writeDocument({
+    idea: entry.idea,
+    definition,
+    document: documentRequest('product-requirements'),
+    related: [],
+  });
+  const unpinnedType = defineProject({ idea: entry.idea }).type;
+  return { entry, definition, groups: frGroups(markdown), unpinnedType };
+}
+
+/** `a of b (x %)`, with the aim and whether it is met. */
+function figure(found: number, total: number, aim: string, met: boolean): string {
+  const share = total === 0 ? 1 : found / total;
+  return `${found} of ${total} (${percent(share)}); aim ${aim}: ${met ? 'met' : 'NOT met'}`;
+}
+
+const sameName = (a: string, b: string) =>
+  a.toLowerCase().replace(/\s+/g, ' ').trim() === b.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The idea measures of one part, printed; returns the reads for its change requests. */
+function ideaMeasures(part: Part, ideas: readonly CorpusIdea[]): Map<string, Read> {
+  const reads = ideas.map(readIdea);
+  let caps = 0;
+  let capsKept = 0;
+  let named = 0;
+  let nameKept = 0;
+  let titles = 0;
+  let wishes = 0;
+  let wishesMust = 0;
+  let musts = 0;
+  let mustsMust = 0;
+  let typeRight = 0;
+  let strangers = 0;
+  const lostNames: string[] = [];
+  const fragments = new Map<string, string[]>();
+  const byShape = new Map<string, { caps: number; kept: number }>();
+  for (const { entry, definition, groups, unpinnedType } of reads) {
+    if (unpinnedType === entry.type) typeRight += 1;
+    if (entry.name !== null) {
+      named += 1;
+      if (sameName(definition.name, entry.name)) nameKept += 1;
+      else lostNames.push(`${entry.name} → ${definition.name}`);
+    }
+    const shape = byShape.get(entry.shape) ?? { caps: 0, kept: 0 };
+    byShape.set(entry.shape, shape);
+    for (const capability of entry.capabilities) {
+      const at = groupOf(capability, groups);
+      if (capability.priority === 'could') {
+        wishes += 1;
+        if (at !== -1 && groups[at]!.priority === 'Must') wishesMust += 1;
+        continue;
+      }
+      caps += 1;
+      shape.caps += 1;
+      if (at !== -1) {
+        capsKept += 1;
+        shape.kept += 1;
+      }
+      if (capability.priority === 'must') {
+        musts += 1;
+        if (at !== -1 && groups[at]!.priority === 'Must') mustsMust += 1;
+      }
+    }
+    for (const group of groups) {
+      titles += 1;
+      const why = fragmentOrFiller(group.title, entry.name);
+      if (!entry.capabilities.some((capability) => groupOf(capability, [group]) === 0))
+        strangers += 1;
+      if (why !== null) fragments.set(why, [...(fragments.get(why) ?? []), group.title]);
+    }
+  }
+  const bad = [...fragments.values()].flat();
+  console.log(`\n${part}: ${ideas.length} ideas`);
+  console.log(
+    `  capabilities kept (wishes apart): ${figure(capsKept, caps, '≥ 95 %', capsKept >= 0.95 * caps)}`,
+  );
+  console.log(`  product's own name kept: ${figure(nameKept, named, '100 %', nameKept === named)}`);
+  console.log(
+    `  FR titles that are fragments or filler: ${bad.length} of ${titles}; aim 0: ${bad.length === 0 ? 'met' : 'NOT met'}`,
+  );
+  for (const [why, list] of fragments)
+    console.log(`    ${why}: ${list.length} (${list.slice(0, 4).join('; ')})`);
+  console.log(
+    `  FR groups carrying none of the idea's capabilities (stock features included): ${strangers} of ${titles}`,
+  );
+  console.log(
+    `  "later" wishes read as Must: ${wishesMust} of ${wishes}; aim 0: ${wishesMust === 0 ? 'met' : 'NOT met'}`,
+  );
+  console.log(`  "must" capabilities read as Must: ${mustsMust} of ${musts}`);
+  console.log(`  type (not pinned): ${typeRight} of ${ideas.length}`);
+  if (lostNames.length > 0) console.log(`  names lost, e.g.: ${lostNames.slice(0, 6).join('; ')}`);
+  const rows = [...byShape].map(([shape, s]) => [
+    shape,
+    `${s.kept}/${s.caps}`,
+    percent(s.caps === 0 ? 1 : s.kept / s.caps),
+  ]);
+  console.log(columns([['shape', 'kept', ''], ...rows]));
+  return new Map(reads.map((read) => [read.entry.id, read]));
+}
+
+/** The change-request measures of one part, printed. */
+function changeMeasures(part: Part, changes: readonly CorpusChange[], reads: Map<string, Read>) {
+  let expected = 0;
+  let met = 0;
+  let unrelated = 0;
+  let survived = 0;
+  let unread = 0;
+  let empty = 0;
+  const misses = new Map<string, number>();
+  for (const change of changes) {
+    const read = reads.get(change.idea);
+    if (read === undefined) throw new Error(`${change.id}: no idea ${change.idea} in ${part}`);
+    const { entry, definition, groups } = read;
+    const targets = change.expected.map((want) => {
+      if (want.target === undefined) return undefined;
+      const at = groupOf(entry.capabilities[want.target]!, groups);
+      return at === -1 ? undefined : groups[at]!.id;
+    });
+    unread += change.expected.filter((w, i) => w.target !== undefined && !targets[i]).length;
+    const numbers = groups.map((group) => Number(group.id.slice(3)));
+    const deltas: RequirementDelta[] = readChangeRequest({
+      idea: entry.idea,
+      changeRequest: change.request,
+      definition,
+      requirements: groups.map(({ id, title }) => ({ id, title })),
+      nextNumber: Math.max(0, ...numbers) + 1,
+    });
+    if (deltas.length === 0) empty += 1;
+    const results = applied(change.expected, targets, deltas);
+    expected += results.length;
+    met += results.filter(Boolean).length;
+    if (results.some((ok) => !ok)) misses.set(change.shape, (misses.get(change.shape) ?? 0) + 1);
+    const named = new Set(targets.filter((id) => id !== undefined));
+    const touched = new Set(touchedElsewhere(named, deltas));
+    const others = groups.filter((group) => !named.has(group.id));
+    unrelated += others.length;
+    survived += others.filter((group) => !touched.has(group.id)).length;
+  }
+  console.log(`  ${changes.length} change requests`);
+  console.log(
+    `  named changes applied: ${figure(met, expected, '≥ 95 %', met >= 0.95 * expected)}`,
+  );
+  console.log(
+    `  unrelated features surviving: ${figure(survived, unrelated, '100 %', survived === unrelated)}`,
+  );
+  console.log(
+    `  targets the requirements never carried: ${unread}; requests read as no change: ${empty}`,
+  );
+  if (misses.size > 0)
+    console.log(
+      `  requests with a change missed, by kind: ${[...misses].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    );
+}
+
+/**
+ * Runs the corpus bench: each part (held-out first) read and printed.
+ *
+ * @example
+ * await corpusBench(); // prints the figures of docs/quality.md's issue 29 section
+ */
+export async function corpusBench() {
+  const chosen = process.env.BENCH_CORPUS_PART;
+  const started = performance.now();
+  console.log(
+    `PGS corpus bench ${new Date().toISOString().slice(0, 10)} on Node ${process.versions.node} (the offline engine, in process)`,
+  );
+  for (const part of PARTS) {
+    if (chosen !== undefined && chosen !== part) continue;
+    const reads = ideaMeasures(part, load<CorpusIdea>(`ideas.${part}.json`));
+    changeMeasures(part, load<CorpusChange>(`changes.${part}.json`), reads);
+  }
+  console.log(`\n  ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -3,7 +3,7 @@
  * to replay once the request succeeded, forgotten after a day. The HTTP side (headers,
  * hashing, replay) is api/idempotency.ts; this is what it keeps.
  */
-import type { Tx } from '../storage/db.ts';
+import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import {
   claimIdempotencyKey,
@@ -40,9 +40,9 @@ export type Remember = (tx: Tx, response: StoredResponse) => Promise<void>;
  * if (existing === undefined) await keys.complete(scope, response);
  */
 export class IdempotencyKeys {
-  readonly #db: Tx;
+  readonly #db: Db;
 
-  constructor(db: Tx) {
+  constructor(db: Db) {
     this.#db = db;
   }
 

@@ -110,10 +110,16 @@ const holds = (text: string, phrase: string) => {
   const have = contentWords(text);
   return [...contentWords(phrase)].every((word) => have.has(word));
 };
-/** No content word of `phrase` is among the words of `text`. */
+/**
+ * The old value is gone: `phrase` no longer appears in `text` as whole words ("60 days" is
+ * gone from "90 days before expiry", though "days" is not).
+ */
 const lacks = (text: string, phrase: string) => {
-  const have = contentWords(text);
-  return [...contentWords(phrase)].every((word) => !have.has(word));
+  const normal = (value: string) => value.toLowerCase().replace(/\s+/g, ' ').trim();
+  const escaped = normal(phrase).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return !new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'u').test(
+    normal(text),
+  );
 };
 
 /** A delta's new words: an added or modified one's title and text, a renamed one's new title. */

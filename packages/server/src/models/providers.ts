@@ -8,6 +8,16 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelSpec, ProviderSettings } from '../config.ts';
 
+/**
+ * The AI SDK's types other rooms name (a prompt's messages, the JSON Schema of a structured
+ * answer), re-exported so that only this adapter imports the SDK.
+ *
+ * @example
+ * import type { JSONSchema7, ModelMessage } from '../models/providers.ts';
+ */
+export type { JSONSchema7 } from '@ai-sdk/provider';
+export type { ModelMessage } from 'ai';
+
 /** A model of a chain, ready to call. */
 export interface ChainModel {
   readonly model: LanguageModelV4;

@@ -1,11 +1,10 @@
 import type { ProjectType } from '@pgs/contract';
-import type { ModelMessage } from 'ai';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
 import { missingTerms } from '../models/offline-model.ts';
-import type { ChainModel } from '../models/providers.ts';
+import type { ChainModel, ModelMessage } from '../models/providers.ts';
 import { type CallUsage, emptyUsage, sumUsage } from '../models/usage.ts';
 import type { RunProject } from './ports.ts';
 import {

@@ -2,9 +2,10 @@
  * The prompts of a revision (docs/revisions.md): the impact call, which reads a change
  * request into requirement deltas, and the rewrite of one affected document.
  */
-import type { JSONSchema7 } from '@ai-sdk/provider';
+
 import { contextBlock, type ImpactContext, type RevisionContext } from '../../models/context.ts';
 import type { RequirementDelta } from '../../models/deltas.ts';
+import type { JSONSchema7 } from '../../models/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {

@@ -57,6 +57,24 @@ export function groupOf(
 }
 
 /** Words a capability's title neither opens nor ends with. */
+/**
+ * The FR group a change request's clause names through one capability: the group that holds
+ * all of it, or else the first that holds its verb and object (a qualifier the reader split
+ * off does not make the feature another one); -1 when none does.
+ *
+ * @example
+ * targetOf({ verb: 'remind', object: 'patients', qualifiers: ['insulin'] }, groups); // the "Remind patients" group
+ */
+export function targetOf(
+  capability: Parameters<typeof kept>[0],
+  groups: readonly FrGroup[],
+): number {
+  const whole = groupOf(capability, groups);
+  return whole !== -1
+    ? whole
+    : groupOf({ verb: capability.verb, object: capability.object }, groups);
+}
+
 const FUNCTION_WORDS = new Set(
   'and or but with in for of to by from at on as than the a an'.split(' '),
 );

@@ -6,7 +6,9 @@
  * groups; for each change request `readChangeRequest` against the FR groups of the idea it
  * revises. The aims are issue 29's.
  *
- * Options (environment): BENCH_CORPUS_PART (`held-out`, `dev` or both, the default).
+ * Options (environment): BENCH_CORPUS_PART (`held-out`, `dev` or both, the default);
+ * BENCH_CORPUS_MISSES (any value: list what each development idea and change request missed;
+ * examples and lists come only from the development part, the held-out one is never shown).
  */
 import { readFileSync } from 'node:fs';
 import type { ProjectDefinition, RequirementDelta } from '@pgs/contract/generation';
@@ -19,6 +21,7 @@ import {
   fragmentOrFiller,
   frGroups,
   groupOf,
+  targetOf,
   touchedElsewhere,
 } from './bench-corpus-metrics.ts';
 import { columns, percent } from './bench-quality-metrics.ts';
@@ -121,8 +124,10 @@ function ideaMeasures(part: Part, ideas: readonly CorpusIdea[]): Map<string, Rea
   console.log(
     `  FR titles that are fragments or filler: ${bad.length} of ${titles}; aim 0: ${bad.length === 0 ? 'met' : 'NOT met'}`,
   );
-  for (const [why, list] of fragments)
-    console.log(`    ${why}: ${list.length} (${list.slice(0, 4).join('; ')})`);
+  // Examples only from the development part: the held-out part is measured, never read.
+  const examples = (list: readonly string[]) =>
+    part === 'dev' ? ` (${[...new Set(list)].slice(0, 4).join('; ')})` : '';
+  for (const [why, list] of fragments) console.log(`    ${why}: ${list.length}${examples(list)}`);
   console.log(
     `  FR groups carrying none of the idea's capabilities (stock features included): ${strangers} of ${titles}`,
   );
@@ -131,7 +136,8 @@ function ideaMeasures(part: Part, ideas: readonly CorpusIdea[]): Map<string, Rea
   );
   console.log(`  "must" capabilities read as Must: ${mustsMust} of ${musts}`);
   console.log(`  type (not pinned): ${typeRight} of ${ideas.length}`);
-  if (lostNames.length > 0) console.log(`  names lost, e.g.: ${lostNames.slice(0, 6).join('; ')}`);
+  if (part === 'dev' && lostNames.length > 0)
+    console.log(`  names lost, e.g.: ${lostNames.slice(0, 6).join('; ')}`);
   const rows = [...byShape].map(([shape, s]) => [
     shape,
     `${s.kept}/${s.caps}`,
@@ -156,7 +162,7 @@ function changeMeasures(part: Part, changes: readonly CorpusChange[], reads: Map
     const { entry, definition, groups } = read;
     const targets = change.expected.map((want) => {
       if (want.target === undefined) return undefined;
-      const at = groupOf(entry.capabilities[want.target]!, groups);
+      const at = targetOf(entry.capabilities[want.target]!, groups);
       return at === -1 ? undefined : groups[at]!.id;
     });
     unread += change.expected.filter((w, i) => w.target !== undefined && !targets[i]).length;
@@ -196,6 +202,37 @@ function changeMeasures(part: Part, changes: readonly CorpusChange[], reads: Map
 }
 
 /**
+ * With BENCH_CORPUS_MISSES set, what each development idea and change request missed, to
+ * write rules against; the held-out part is never listed.
+ */
+function listMisses(reads: Map<string, Read>, changes: readonly CorpusChange[]) {
+  console.log('\n  development misses (BENCH_CORPUS_MISSES):');
+  for (const { entry, definition, groups } of reads.values()) {
+    const missed = entry.capabilities
+      .filter((capability) => capability.priority !== 'could' && groupOf(capability, groups) === -1)
+      .map((capability) => `${[capability.verb].flat()[0]} ${capability.object}`);
+    const name = entry.name !== null && !sameName(definition.name, entry.name);
+    if (missed.length === 0 && !name) continue;
+    console.log(
+      `  ${entry.id}: ${[...missed, ...(name ? [`name → ${definition.name}`] : [])].join('; ')}`,
+    );
+    console.log(`    FRs: ${groups.map((group) => group.title).join(' | ')}`);
+  }
+  for (const change of changes) {
+    const { entry, definition, groups } = reads.get(change.idea)!;
+    const deltas = readChangeRequest({
+      idea: entry.idea,
+      changeRequest: change.request,
+      definition,
+      requirements: groups.map(({ id, title }) => ({ id, title })),
+      nextNumber: groups.length + 1,
+    });
+    const shown = deltas.map((d) => `${d.op} ${d.id} ${d.op === 'renamed' ? d.to : d.title}`);
+    console.log(`  ${change.id}: "${change.request}" → ${shown.join(' | ') || 'no delta'}`);
+  }
+}
+
+/**
  * Runs the corpus bench: each part (held-out first) read and printed.
  *
  * @example
@@ -210,7 +247,9 @@ export async function corpusBench() {
   for (const part of PARTS) {
     if (chosen !== undefined && chosen !== part) continue;
     const reads = ideaMeasures(part, load<CorpusIdea>(`ideas.${part}.json`));
-    changeMeasures(part, load<CorpusChange>(`changes.${part}.json`), reads);
+    const changes = load<CorpusChange>(`changes.${part}.json`);
+    changeMeasures(part, changes, reads);
+    if (part === 'dev' && process.env.BENCH_CORPUS_MISSES) listMisses(reads, changes);
   }
   console.log(`\n  ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -537,7 +537,7 @@ export const PRODUCTS: readonly Product[] = [
     who: 'construction site managers',
     caps: [
       ['record', 'snags', 'with photos'],
-      ['assign', 'snags', 'to subcontractors'],
+      ['assign', 'repairs', 'to subcontractors'],
       ['sign off', 'inspections', 'on site'],
     ],
     wish: ['overlay', 'snags', 'on BIM models'],

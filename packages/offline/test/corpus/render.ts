@@ -165,6 +165,12 @@ const swapped = (p: Product): ExpectedDelta => ({
 /** A capability other than the swapped one, so that one request does not drop what it modifies. */
 const other = (p: Product) => (p.swap[0] === 1 ? 2 : 1);
 
+/** " for the <object>", unless the value replaced is the object itself ("instead of parents"). */
+const forObject = (p: Product) => {
+  const object = p.caps[p.swap[0]][1];
+  return object.includes(p.swap[1]) ? '' : ` for the ${object}`;
+};
+
 const KINDS: Record<string, Kind> = {
   add: (p) => ({ request: `Add a way to ${phrase(p.add)}.`, expected: [added(p.add)] }),
   drop: (p) => ({
@@ -180,7 +186,7 @@ const KINDS: Record<string, Kind> = {
     expected: [{ op: 'removed', target: 0 }],
   }),
   'X instead of Y': (p) => ({
-    request: `Use ${p.swap[2]} instead of ${p.swap[1]} for the ${p.caps[p.swap[0]][1]}.`,
+    request: `Use ${p.swap[2]} instead of ${p.swap[1]}${forObject(p)}.`,
     expected: [swapped(p)],
   }),
   'replace Y with X': (p) => ({

@@ -63,79 +63,85 @@ function figure(found: number, total: number, aim: string, met: boolean): string
 const sameName = (a: string, b: string) =>
   a.toLowerCase().replace(/\s+/g, ' ').trim() === b.toLowerCase().replace(/\s+/g, ' ').trim();
 
-/** The idea measures of one part, printed; returns the reads for its change requests. */
-function ideaMeasures(part: Part, ideas: readonly CorpusIdea[]): Map<string, Read> {
-  const reads = ideas.map(readIdea);
-  let caps = 0;
-  let capsKept = 0;
-  let named = 0;
-  let nameKept = 0;
-  let titles = 0;
-  let wishes = 0;
-  let wishesMust = 0;
-  let musts = 0;
-  let mustsMust = 0;
-  let typeRight = 0;
-  let strangers = 0;
+/** The idea measures' counts over a part's reads. */
+function countIdeas(reads: readonly Read[]) {
+  const n = {
+    caps: 0,
+    capsKept: 0,
+    named: 0,
+    nameKept: 0,
+    titles: 0,
+    wishes: 0,
+    wishesMust: 0,
+    musts: 0,
+    mustsMust: 0,
+    typeRight: 0,
+    strangers: 0,
+  };
   const lostNames: string[] = [];
   const fragments = new Map<string, string[]>();
   const byShape = new Map<string, { caps: number; kept: number }>();
   for (const { entry, definition, groups, unpinnedType } of reads) {
-    if (unpinnedType === entry.type) typeRight += 1;
+    if (unpinnedType === entry.type) n.typeRight += 1;
     if (entry.name !== null) {
-      named += 1;
-      if (sameName(definition.name, entry.name)) nameKept += 1;
+      n.named += 1;
+      if (sameName(definition.name, entry.name)) n.nameKept += 1;
       else lostNames.push(`${entry.name} → ${definition.name}`);
     }
     const shape = byShape.get(entry.shape) ?? { caps: 0, kept: 0 };
     byShape.set(entry.shape, shape);
     for (const capability of entry.capabilities) {
       const at = groupOf(capability, groups);
+      const must = at !== -1 && groups[at]!.priority === 'Must';
       if (capability.priority === 'could') {
-        wishes += 1;
-        if (at !== -1 && groups[at]!.priority === 'Must') wishesMust += 1;
+        n.wishes += 1;
+        if (must) n.wishesMust += 1;
         continue;
       }
-      caps += 1;
+      n.caps += 1;
       shape.caps += 1;
-      if (at !== -1) {
-        capsKept += 1;
-        shape.kept += 1;
-      }
-      if (capability.priority === 'must') {
-        musts += 1;
-        if (at !== -1 && groups[at]!.priority === 'Must') mustsMust += 1;
-      }
+      if (at !== -1) n.capsKept += 1;
+      if (at !== -1) shape.kept += 1;
+      if (capability.priority === 'must') n.musts += 1;
+      if (capability.priority === 'must' && must) n.mustsMust += 1;
     }
     for (const group of groups) {
-      titles += 1;
-      const why = fragmentOrFiller(group.title, entry.name);
+      n.titles += 1;
       if (!entry.capabilities.some((capability) => groupOf(capability, [group]) === 0))
-        strangers += 1;
+        n.strangers += 1;
+      const why = fragmentOrFiller(group.title, entry.name);
       if (why !== null) fragments.set(why, [...(fragments.get(why) ?? []), group.title]);
     }
   }
-  const bad = [...fragments.values()].flat();
+  return { n, lostNames, fragments, byShape };
+}
+
+/** The idea measures of one part, printed; returns the reads for its change requests. */
+function ideaMeasures(part: Part, ideas: readonly CorpusIdea[]): Map<string, Read> {
+  const reads = ideas.map(readIdea);
+  const { n, lostNames, fragments, byShape } = countIdeas(reads);
+  const bad = [...fragments.values()].flat().length;
+  const aimZero = (count: number) => `aim 0: ${count === 0 ? 'met' : 'NOT met'}`;
   console.log(`\n${part}: ${ideas.length} ideas`);
   console.log(
-    `  capabilities kept (wishes apart): ${figure(capsKept, caps, '≥ 95 %', capsKept >= 0.95 * caps)}`,
+    `  capabilities kept (wishes apart): ${figure(n.capsKept, n.caps, '≥ 95 %', n.capsKept >= 0.95 * n.caps)}`,
   );
-  console.log(`  product's own name kept: ${figure(nameKept, named, '100 %', nameKept === named)}`);
   console.log(
-    `  FR titles that are fragments or filler: ${bad.length} of ${titles}; aim 0: ${bad.length === 0 ? 'met' : 'NOT met'}`,
+    `  product's own name kept: ${figure(n.nameKept, n.named, '100 %', n.nameKept === n.named)}`,
   );
+  console.log(`  FR titles that are fragments or filler: ${bad} of ${n.titles}; ${aimZero(bad)}`);
   // Examples only from the development part: the held-out part is measured, never read.
   const examples = (list: readonly string[]) =>
     part === 'dev' ? ` (${[...new Set(list)].slice(0, 4).join('; ')})` : '';
   for (const [why, list] of fragments) console.log(`    ${why}: ${list.length}${examples(list)}`);
   console.log(
-    `  FR groups carrying none of the idea's capabilities (stock features included): ${strangers} of ${titles}`,
+    `  FR groups carrying none of the idea's capabilities (stock features included): ${n.strangers} of ${n.titles}`,
   );
   console.log(
-    `  "later" wishes read as Must: ${wishesMust} of ${wishes}; aim 0: ${wishesMust === 0 ? 'met' : 'NOT met'}`,
+    `  "later" wishes read as Must: ${n.wishesMust} of ${n.wishes}; ${aimZero(n.wishesMust)}`,
   );
-  console.log(`  "must" capabilities read as Must: ${mustsMust} of ${musts}`);
-  console.log(`  type (not pinned): ${typeRight} of ${ideas.length}`);
+  console.log(`  "must" capabilities read as Must: ${n.mustsMust} of ${n.musts}`);
+  console.log(`  type (not pinned): ${n.typeRight} of ${ideas.length}`);
   if (part === 'dev' && lostNames.length > 0)
     console.log(`  names lost, e.g.: ${lostNames.slice(0, 6).join('; ')}`);
   const rows = [...byShape].map(([shape, s]) => [

@@ -103,6 +103,7 @@ describe.each(await backends())('listing projects on %s', (backend) => {
           'errorCode',
           'ideaExcerpt',
           'name',
+          'progress',
           'projectId',
           'status',
           'type',

@@ -77,6 +77,15 @@ describe.each(await backends())('revisions on %s', (backend) => {
     const etagsBefore = await Promise.all(
       cached.map(async (path) => header(await api(key, 'GET', `/projects/${id}${path}`), 'etag')),
     );
+    // Pinned to revision 1 before the change (the current archive also carries the plan's live
+    // tasks, which a pinned one, immutable, does not: issue 30).
+    const pinnedBefore = await Promise.all(
+      cached.map(async (path) =>
+        path === '/revisions'
+          ? undefined
+          : header(await api(key, 'GET', `/projects/${id}${path}?revision=1`), 'etag'),
+      ),
+    );
     const balance = (await credits(key)).balance;
 
     const res = await revise(key, id, { changeRequest: CHANGE });
@@ -153,17 +162,20 @@ describe.each(await backends())('revisions on %s', (backend) => {
     expect(header(old, 'cache-control')).toBe('private, max-age=86400, immutable');
     // Each current read's ETag followed the revision; pinned to revision 1, the old one holds.
     for (const [i, path] of cached.entries()) {
-      const conditional = (query: string) =>
+      const conditional = (query: string, etag: string) =>
         harness().request({
           method: 'GET',
           url: `/api/v1/projects/${id}${path}${query}`,
-          headers: { ...bearer(key.key), 'if-none-match': etagsBefore[i]! },
+          headers: { ...bearer(key.key), 'if-none-match': etag },
         });
-      const changed = await conditional('');
+      const changed = await conditional('', etagsBefore[i]!);
       expect(changed.statusCode, path).toBe(200);
       expect(header(changed, 'etag'), path).not.toBe(etagsBefore[i]);
-      if (path !== '/revisions') expect((await conditional('?revision=1')).statusCode).toBe(304);
+      if (path === '/revisions') continue;
+      expect((await conditional('?revision=1', pinnedBefore[i]!)).statusCode, path).toBe(304);
     }
+    // Provenance has no live part: the current read before the change was revision 1's.
+    expect(pinnedBefore[0]).toBe(etagsBefore[0]);
 
     // History, newest first.
     const history = (await api(key, 'GET', `/projects/${id}/revisions`)).json().data;

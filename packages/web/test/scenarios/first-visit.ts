@@ -499,6 +499,8 @@ export function firstVisit(current: () => Suite): void {
         ...watched.project.documents.map((doc) => doc.filename),
         'project.json',
         'trace.json',
+        // The plan's tasks with their live status (issue 30).
+        'tasks.json',
         'CHANGELOG.md',
       ]
         .map((name) => `${folder}/${name}`)

@@ -7,7 +7,15 @@
 import { clauseKey } from '@pgs/contract/document';
 import { namesPeople } from './reading-people.ts';
 import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
-import { canBeVerb, gerundBase, isNoun, nlp, SCOPE, type Tok, verbBase } from './reading-tokens.ts';
+import {
+  canBeVerb,
+  gerundBase,
+  isKnownWord,
+  isNoun,
+  SCOPE,
+  type Tok,
+  verbBase,
+} from './reading-tokens.ts';
 
 /** A capability with the tokens behind it. */
 export interface ParsedCapability {
@@ -392,9 +400,8 @@ class Parser extends PhraseReader {
     const match = /^(.+?)(?:er|or)$/.exec(head.lower);
     if (!match?.[1] || /^(serv|us|comput)/.test(head.lower)) return;
     const stem = match[1];
-    const doc = nlp().readDoc('');
     const verb = [stem, `${stem}e`, stem.slice(0, -1)].find(
-      (candidate) => candidate.length > 2 && doc.isLexeme(candidate) && canBeVerb(candidate),
+      (candidate) => candidate.length > 2 && isKnownWord(candidate) && canBeVerb(candidate),
     );
     if (verb)
       this.emit(verb, -1, { start: product.start, body: product.start, end: product.end - 1 }, []);

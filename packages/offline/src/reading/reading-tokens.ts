@@ -66,13 +66,25 @@ export interface RawTok {
 }
 
 /**
+ * Whether the model's own lexicon holds a word. Not `isLexeme`: wink-nlp adds every word it
+ * reads to the lexicon, so `isLexeme` answered by what the process had read before (an idea
+ * read as PortalDesk, then as IntakeFormDesk); `isOOV` tells the model's words from those.
+ *
+ * @example
+ * isKnownWord('schedule'); // true
+ * isKnownWord('schedul'); // false, whatever was read before
+ */
+export function isKnownWord(word: string): boolean {
+  return !nlp().readDoc('').isOOV(word);
+}
+
+/**
  * wink-nlp tags a capitalised first word as a proper noun ("Track expenses", "Users can …"), so
  * a first word the lexicon knows in lower case is tagged in lower case.
  */
 function lowerSentenceStarts(text: string): string {
-  const doc = nlp().readDoc('');
   return text.replace(/(^|[.!?;:]\s+)([A-Z][a-z]+)\b/g, (whole, lead: string, word: string) =>
-    doc.isLexeme(word.toLowerCase()) ? `${lead}${word.toLowerCase()}` : whole,
+    isKnownWord(word.toLowerCase()) ? `${lead}${word.toLowerCase()}` : whole,
   );
 }
 
@@ -268,10 +280,9 @@ export function gerundBase(word: string): string {
   );
   if (!lemma.endsWith('ing')) return lemma;
   const stem = lower.slice(0, -3);
-  const doc = readDoc('');
   const candidates = [`${stem}e`, stem, stem.slice(0, -1)];
   if (/(.)\1$/.test(stem)) candidates.unshift(stem.slice(0, -1));
-  return candidates.find((candidate) => doc.isLexeme(candidate)) ?? stem;
+  return candidates.find(isKnownWord) ?? stem;
 }
 
 /**

@@ -10,11 +10,11 @@ import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phras
 import {
   canBeVerb,
   gerundBase,
-  isKnownWord,
   isNoun,
   SCOPE,
   type Tok,
   verbBase,
+  verbOfAgentNoun,
 } from './reading-tokens.ts';
 
 /** A capability with the tokens behind it. */
@@ -396,13 +396,7 @@ class Parser extends PhraseReader {
   private capabilityFromProduct(): void {
     const product = this.product;
     if (!product || product.end - product.start < 2) return;
-    const head = this.t[product.end - 1]!;
-    const match = /^(.+?)(?:er|or)$/.exec(head.lower);
-    if (!match?.[1] || /^(serv|us|comput)/.test(head.lower)) return;
-    const stem = match[1];
-    const verb = [stem, `${stem}e`, stem.slice(0, -1)].find(
-      (candidate) => candidate.length > 2 && isKnownWord(candidate) && canBeVerb(candidate),
-    );
+    const verb = verbOfAgentNoun(this.t[product.end - 1]!.lower);
     if (verb)
       this.emit(verb, -1, { start: product.start, body: product.start, end: product.end - 1 }, []);
   }

@@ -79,6 +79,23 @@ export function isKnownWord(word: string): boolean {
 }
 
 /**
+ * The verb an agent noun is made from, when the lexicon has it and it can be a verb: what a
+ * "habit tracker" does. Not for nouns that only look like one (server, user, computer).
+ *
+ * @example
+ * verbOfAgentNoun('tracker'); // 'track'
+ * verbOfAgentNoun('server'); // undefined
+ */
+export function verbOfAgentNoun(noun: string): string | undefined {
+  const match = /^(.+?)(?:er|or)$/.exec(noun);
+  if (!match?.[1] || /^(serv|us|comput)/.test(noun)) return undefined;
+  const stem = match[1];
+  return [stem, `${stem}e`, stem.slice(0, -1)].find(
+    (candidate) => candidate.length > 2 && isKnownWord(candidate) && canBeVerb(candidate),
+  );
+}
+
+/**
  * wink-nlp tags a capitalised first word as a proper noun ("Track expenses", "Users can …"), so
  * a first word the lexicon knows in lower case is tagged in lower case.
  */

@@ -113,10 +113,10 @@ describe('pgs tasks, task, next and done against the real server', { timeout: 12
       'Waiting for the weather API key.',
     ]);
     expect(blocked.code, blocked.stderr).toBe(EXIT.OK);
-    expect(blocked.stdout).toMatch(new RegExp(`^${id} is blocked \\(ETag "v\\d+"\\)\\n$`));
+    expect(blocked.stdout).toMatch(new RegExp(`^${id} is blocked \\(ETag "${id}\\.v\\d+"\\)\\n$`));
     const shown = await pgs(['task', projectId, id]);
     const lines = shown.stdout.trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^Status: blocked; assignee: ana; ETag "v\d+"$/);
+    expect(lines[1]).toMatch(/^Status: blocked; assignee: ana; ETag "T-\d+\.v\d+"$/);
     expect(lines.at(-1)).toMatch(/ todo → blocked by key_\w+: Waiting for the weather API key\.$/);
     const json = JSON.parse((await pgs(['task', projectId, id, '--json'])).stdout);
     expect(json).toEqual(await sdk.projects.tasks.get(projectId, id));

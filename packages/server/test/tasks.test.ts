@@ -144,6 +144,16 @@ describe('tasks as a resource', () => {
     // An empty body changes nothing and is refused as such.
     const empty = await call('PATCH', path, { body: {}, headers: { 'if-match': second } });
     expect(empty.statusCode).toBe(400);
+    // Another task's ETag at the same version does not match: every task starts at version 1.
+    const other = header(await call('GET', `${project}/tasks/T-3`), 'etag');
+    const wrongTask = await call('PATCH', `${project}/tasks/T-2`, {
+      body: { status: 'blocked' },
+      headers: { 'if-match': other },
+    });
+    expect(wrongTask.statusCode).toBe(412);
+    // A task that does not exist answers 404 before any If-Match is asked for.
+    const absent = await call('PATCH', `${project}/tasks/T-999`, { body: { status: 'done' } });
+    expect(absent.statusCode).toBe(404);
   });
 
   it('refuses a move the machine does not allow, naming the allowed ones', async () => {

@@ -218,7 +218,7 @@ export const done: Command = {
 Options:
 ${UPDATE_HELP}
 
-Prints "T-3 is done (ETag "v4")". A task already done stays done (the note is added). A
+Prints "T-3 is done (ETag "T-3.v4")". A task already done stays done (the note is added). A
 task the plan does not have exits 4; a move the status machine refuses (an obsolete task)
 exits 12. With --json, one line: {"task":{...},"etag":"..."}.`,
   options: { ...API_OPTIONS, note: { type: 'string' }, 'if-match': { type: 'string' } },

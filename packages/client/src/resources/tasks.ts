@@ -25,7 +25,7 @@ export interface TaskListParams {
 /** A task as one read or write left it, with that version's `ETag` (send it as `ifMatch`). */
 export interface TaskVersion<T = TaskDetail> {
   task: T;
-  /** `"v3"`: the task's version, quotes included, as the `ETag` header gave it. */
+  /** `"T-3.v3"`: the task's id and version, quotes included, as the `ETag` header gave it. */
   etag: string;
 }
 

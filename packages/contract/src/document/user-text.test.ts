@@ -251,6 +251,9 @@ describe('plainText', () => {
     expect(plainText(inertText('Visas for T-1 holders <and> FR-2.1 teams'))).toBe(
       'Visas for T-1 holders <and> FR-2.1 teams',
     );
+    expect(plainText(inertText('Notes on javascript: the good parts'))).toBe(
+      'Notes on javascript: the good parts',
+    );
     // A backslash before a hyphen that is not an ID's is the user's own.
     expect(plainText('a \\-1 b\\-2')).toBe('a \\-1 b\\-2');
   });

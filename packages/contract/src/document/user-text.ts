@@ -225,6 +225,9 @@ export function inertText(text: string): string {
   return escapeIds(defang(neutraliseMarkdown(text, { layout: false }).replaceAll('<', '&lt;')));
 }
 
+/** A script scheme's colon as `defang` wrote it: `javascript&#58;`. */
+const DEFANGED_SCHEME = /(javascript|vbscript|livescript|data)(\s*)&#58;/gi;
+
 /** The hyphen of an ID escaped by {@link inertText}: `US\\-1`, `FR\\-2.1`. */
 const ESCAPED_ID_HYPHEN = /(?<=\b(?:FR|NFR|US|G|A|Q|R|T))\\-(?=\d)/g;
 
@@ -238,7 +241,10 @@ const ESCAPED_ID_HYPHEN = /(?<=\b(?:FR|NFR|US|G|A|Q|R|T))\\-(?=\d)/g;
  * plainText(inertText('Visas for T-1 <holders>')); // 'Visas for T-1 <holders>'
  */
 export function plainText(text: string): string {
-  return text.replaceAll('&lt;', '<').replace(ESCAPED_ID_HYPHEN, '-');
+  return text
+    .replaceAll('&lt;', '<')
+    .replace(ESCAPED_ID_HYPHEN, '-')
+    .replace(DEFANGED_SCHEME, '$1$2:');
 }
 
 /**

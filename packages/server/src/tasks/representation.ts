@@ -47,12 +47,15 @@ export function historyEntryOf(row: TaskHistoryRow): TaskHistoryEntry {
 }
 
 /**
- * A task's ETag: its version, which every change moves on (a lease renewed or expired too).
+ * A task's ETag: its id and its version, which every change moves on (a lease renewed or
+ * expired too). The id is in it because every task starts at version 1: an update sent to the
+ * wrong task with another task's ETag must fail, not match.
  *
  * @example
- * taskEtag(row); // '"v3"'
+ * taskEtag(row); // '"T-3.v3"'
  */
-export const taskEtag = (row: Pick<TaskRow, 'version'>) => `"v${row.version}"`;
+export const taskEtag = (row: Pick<TaskRow, 'taskId' | 'version'>) =>
+  `"${row.taskId}.v${row.version}"`;
 
 const CSV_COLUMNS = [
   'id',

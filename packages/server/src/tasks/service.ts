@@ -124,16 +124,17 @@ export class Tasks {
     ifMatch: string | undefined,
     change: UpdateTaskRequest,
   ): Promise<TaskAnswer> {
-    if (ifMatch === undefined || ifMatch.trim() === '') {
-      throw new DomainError(
-        'PRECONDITION_REQUIRED',
-        'Send the ETag of your last read of the task as If-Match.',
-        { missing_fields: ['If-Match'] },
-      );
-    }
     return this.#db.transaction(async (tx) => {
       const { id } = await this.#open(tx, caller, projectId, { write: true });
       const row = await this.#row(tx, id, taskId);
+      // After the project and the task are found: a foreign or missing one answers 404 first.
+      if (ifMatch === undefined || ifMatch.trim() === '') {
+        throw new DomainError(
+          'PRECONDITION_REQUIRED',
+          'Send the ETag of your last read of the task as If-Match.',
+          { missing_fields: ['If-Match'] },
+        );
+      }
       if (!ifMatches(ifMatch, taskEtag(row))) throw stale(row);
       const to = change.status ?? row.status;
       checkTransition(row.taskId, row.status, to);

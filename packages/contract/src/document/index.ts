@@ -16,6 +16,7 @@ export * from './build.ts';
 export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
+export { mapStrings, plainText } from './plain-text.ts';
 export { cellMarkdown, RENDER_OPTIONS, renderDocument } from './render.ts';
 export {
   applyIds,
@@ -34,9 +35,7 @@ export {
   clauseKey,
   inertJson,
   inertText,
-  mapStrings,
   neutraliseMarkdown,
-  plainText,
   proseOf,
   stripControls,
 } from './user-text.ts';

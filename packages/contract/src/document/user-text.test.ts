@@ -4,13 +4,12 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
+import { mapStrings, plainText } from './plain-text.ts';
 import {
   clauseKey,
   inertJson,
   inertText,
-  mapStrings,
   neutraliseMarkdown,
-  plainText,
   proseOf,
   stripControls,
 } from './user-text.ts';

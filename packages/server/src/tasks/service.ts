@@ -216,7 +216,9 @@ export class Tasks {
     request: ClaimTaskRequest,
   ): Promise<TaskAnswer> {
     return this.#db.transaction(async (tx) => {
-      const { id } = await this.#open(tx, caller, projectId);
+      // Locked as every task writer locks (the project row first), so an update cannot slip
+      // between this read and the renewal and turn it into an undeclared 412.
+      const { id } = await this.#open(tx, caller, projectId, { write: true });
       const row = await this.#row(tx, id, taskId);
       if (row.status !== 'in_progress' || row.leaseAgent !== request.agent) {
         throw new DomainError(

@@ -17,7 +17,7 @@ const ROOT = `${SERVER}(main|runtime|app|banner)[.]ts$`;
 const TOP_LEVEL = `${SERVER}[^/]+[.]tsx?$`;
 const ROOM = `${SERVER}[^/]+/`;
 const EDGE = `${SERVER}api/`;
-const DOMAIN = `${SERVER}(projects|runs|export|tasks)/`;
+const DOMAIN = `${SERVER}(projects|runs|export|tasks|trackers|conformance)/`;
 const SERVICES = `${SERVER}(models|events|credits|queue|accounts|webhooks|limits|metrics)/`;
 const STORAGE = `${SERVER}storage/`;
 // The database drivers: node-postgres, PGlite, and drizzle's adapters over them (drizzle's
@@ -25,6 +25,8 @@ const STORAGE = `${SERVER}storage/`;
 const DATABASE_DRIVER =
   '^node_modules/(pg|@types/pg|@electric-sql/pglite)/|^node_modules/drizzle-orm/(node-postgres|pglite)/';
 const AI_SDK = '^node_modules/(ai|@ai-sdk/[^/]+)/';
+// The trackers' official SDKs (docs/trackers.md).
+const TRACKER_SDK = '^node_modules/(@octokit/[^/]+|@linear/sdk|jira[.]js)/';
 // Not yet followed by the code, so not yet checked by `npm test`: see the header.
 const NOT_YET = 'ignore';
 
@@ -177,6 +179,13 @@ const server = [
     severity: NOT_YET,
     from: { pathNot: `${SERVER}storage/db[.]ts$` },
     to: { path: DATABASE_DRIVER },
+  },
+  {
+    name: 'only-tracker-adapters-touch-a-tracker-sdk',
+    comment: 'Only trackers/providers/ imports Octokit, @linear/sdk or jira.js.',
+    severity: 'error',
+    from: { pathNot: `${SERVER}trackers/providers/` },
+    to: { path: TRACKER_SDK },
   },
   {
     name: 'only-the-provider-adapter-touches-an-ai-sdk',

@@ -175,9 +175,10 @@ const server = [
   },
   {
     name: 'only-db-touches-the-database-driver',
-    comment: 'Only storage/db.ts imports pg, PGlite or a drizzle driver.',
-    severity: NOT_YET,
-    from: { pathNot: `${SERVER}storage/db[.]ts$` },
+    comment:
+      'Only storage/db.ts and what it is made of (storage/driver/: LISTEN/NOTIFY, PGlite turns) import pg, PGlite or a drizzle driver.',
+    severity: 'error',
+    from: { pathNot: [`${SERVER}storage/db[.]ts$`, `${SERVER}storage/driver/`] },
     to: { path: DATABASE_DRIVER },
   },
   {

@@ -3,7 +3,7 @@ import { grantCredits } from '../credits/ledger.ts';
 import { DomainError } from '../errors.ts';
 import { newAccountId, newKeyId } from '../ids.ts';
 import type { Database, Db } from '../storage/db.ts';
-import { listen, notify } from '../storage/notifications.ts';
+import { listen, notify } from '../storage/driver/notifications.ts';
 import {
   type AccountRow,
   type ApiKeyRow,

@@ -3,7 +3,7 @@
  * storage needs them without the database: the MCP endpoint's cancellations.
  */
 import type { Database } from '../storage/db.ts';
-import { listen, notify } from '../storage/notifications.ts';
+import { listen, notify } from '../storage/driver/notifications.ts';
 
 /**
  * Announces a message on a channel to every process, and hears them.

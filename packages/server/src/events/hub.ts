@@ -4,8 +4,8 @@
  * them here instead of polling the database.
  */
 import type { Database, Tx } from '../storage/db.ts';
-import { type ChannelListener, listenChannels } from '../storage/listener.ts';
-import { notify } from '../storage/notifications.ts';
+import { type ChannelListener, listenChannels } from '../storage/driver/listener.ts';
+import { notify } from '../storage/driver/notifications.ts';
 import { appendProjectEvent } from '../storage/sql/events.ts';
 
 /** The channel on which a deleted project's id is announced (status caches forget it). */

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type pg from 'pg';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -7,6 +6,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import type { Database } from '../storage/db.ts';
 
 /** A limit: `points` requests per `durationSec`, counted per key in fixed windows. */
 export interface RateLimitRule {
@@ -40,7 +40,7 @@ export interface RateLimiter {
 /** Where counters live: in this process, or shared by every API process. */
 export type RateLimitStore =
   | { kind: 'memory' }
-  | { kind: 'postgres'; pool: pg.Pool }
+  | { kind: 'postgres'; pool: NonNullable<Database['pool']> }
   | { kind: 'redis'; client: Redis };
 
 function decision(rule: RateLimitRule, res: RateLimiterRes, allowed: boolean): RateLimitDecision {

@@ -7,7 +7,7 @@ import { documentPlan, inferProjectType } from '../runs/catalogue.ts';
 import { durationsFor, estimateRemainingMs } from '../runs/estimate.ts';
 import { priceOf, priceOfKinds, priceWithoutType } from '../runs/pricing.ts';
 import type { Db, Tx } from '../storage/db.ts';
-import { notify } from '../storage/notifications.ts';
+import { notify } from '../storage/driver/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { insertRepositoryContext } from '../storage/sql/contexts.ts';
 import {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Db, Tx } from '../storage/db.ts';
-import { listen, notify } from '../storage/notifications.ts';
+import { listen, notify } from '../storage/driver/notifications.ts';
 import { allowOneMoreRetry, retryNow } from '../storage/sql/queue.ts';
 import {
   type ProjectEndedEvent,

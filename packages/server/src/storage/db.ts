@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { timeSliceTransactions } from './pglite-turns.ts';
+import { timeSliceTransactions } from './driver/pglite-turns.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle database, the same type on PGlite and PostgreSQL. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Database, Tx } from './db.ts';
+import type { Database, Tx } from '../db.ts';
 
 /** Sends a notification to every process listening on `channel` (on commit, inside a transaction). */
 export async function notify(tx: Tx, channel: string, payload: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Database } from './db.ts';
+import type { Database } from '../db.ts';
 
 /** What {@link listenChannels} is told of, in the order the database delivers it. */
 export interface ListenerHandlers {

@@ -114,6 +114,16 @@ export type ProjectContext = Schemas['ProjectContext'];
 export type RepositoryDigest = Schemas['RepositoryDigest'];
 /** One file of a {@link RepositoryDigest}: `{ path, content }`. */
 export type RepositoryFile = Schemas['RepositoryFile'];
+/** A test line citing a spec ID, in a digest's `citations`: `{ id, path, line, text }`. */
+export type RepositoryCitation = Schemas['RepositoryCitation'];
+/** Body of `POST /projects/{projectId}/conformance`: `{ context: { repository } }`. */
+export type CreateConformanceCheckRequest = Schemas['CreateConformanceCheckRequest'];
+/** A check of a repository against a project's spec (docs/conformance.md). */
+export type ConformanceCheck = Schemas['ConformanceCheck'];
+/** What a conformance check found: per requirement, criterion and task, drift, suggested change. */
+export type ConformanceReport = Schemas['ConformanceReport'];
+/** The latest check's totals on the trace. */
+export type TraceConformance = Schemas['TraceConformance'];
 /** Provenance's `context`: the digest's file list, sizes, commit and redactions, never its text. */
 export type ContextProvenance = Schemas['ContextProvenance'];
 /** Tokens and cost added up over parts of a project (a provenance's `totals`). */

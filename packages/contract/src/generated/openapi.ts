@@ -2770,6 +2770,286 @@ export const openapiDocument = {
         }
       }
     },
+    "/projects/{projectId}/conformance": {
+      "post": {
+        "operationId": "createConformanceCheck",
+        "summary": "Check a repository against the project's spec",
+        "description": "Reads a repository digest (`context.repository`, the one grounded projects take, with\nits optional `citations`) against the current revision's spec (docs/conformance.md):\nper criterion the tests that cite its ID, per task its files and whether each is in\nthe digest, per requirement `tested`, `implemented` or `missing`, the routes, tables\nand components in the code that no requirement covers (`drift`), and a\n`suggestedChange` to submit as a revision (createRevision). Deterministic: the\noffline codebase reader, no model call, no credits.\n\nThe check is made before the answer (it takes milliseconds) and stored with the\nrevision it read; the answer is 202 with `Location` (getConformanceCheck) so that a\ncheck made later by a worker changes nothing for clients: read `status` and poll\n`Location` while it is `queued` or `running`.\n\nThe digest obeys the rules of createProject's `context` (400 naming the field and the\nfile's path; 413 past 1,048,576 bytes of text); secrets in files and citations are\nredacted before anything is stored, and the report never quotes a file's text\nbeyond a cited line's first 160 characters. Only a completed project can be checked\n(409 PROJECT_NOT_COMPLETED).\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the manage limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateConformanceCheckRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Accepted; the check, with its report once `succeeded`.",
+            "headers": {
+              "Location": {
+                "description": "The check's URL (getConformanceCheck), `/api/v1/projects/{projectId}/conformance/{checkId}`.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConformanceCheckResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listConformanceChecks",
+        "summary": "The project's conformance checks, latest first",
+        "description": "The project's checks (every revision), latest first, at most 50, each with its totals\nand without its report (read one with getConformanceCheck).\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key (the list limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The checks, latest first.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConformanceCheckListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/conformance/{checkId}": {
+      "get": {
+        "operationId": "getConformanceCheck",
+        "summary": "One conformance check and its report",
+        "description": "The check in its state (`queued`, `running`, `succeeded` with `report`, `failed` with\n`error`), the revision it read and the repository's name, commit, file and citation\ncounts (never a file's text). 404 when the project has no such check.\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "100 requests per 1 minute per API key (the status limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "name": "checkId",
+            "in": "path",
+            "required": true,
+            "description": "The check's id (`chk_` and a ULID).",
+            "schema": {
+              "type": "string",
+              "pattern": "^chk_[0-9A-HJKMNP-TV-Z]{26}$"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The check.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConformanceCheckResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
     "/webhook-endpoints": {
       "get": {
         "operationId": "listWebhookEndpoints",
@@ -4870,6 +5150,9 @@ export const openapiDocument = {
           },
           "progress": {
             "$ref": "#/components/schemas/TraceProgress"
+          },
+          "conformance": {
+            "$ref": "#/components/schemas/TraceConformance"
           }
         }
       },
@@ -5890,6 +6173,14 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/RepositoryFile"
             }
+          },
+          "citations": {
+            "type": "array",
+            "maxItems": 2000,
+            "description": "Lines of test files that cite spec IDs (`FR-3.2`, `FR-3`, `T-4`), for a conformance\ncheck (docs/conformance.md); project creation and revisions ignore them.\n",
+            "items": {
+              "$ref": "#/components/schemas/RepositoryCitation"
+            }
           }
         }
       },
@@ -5914,6 +6205,593 @@ export const openapiDocument = {
             "type": "string",
             "maxLength": 262144,
             "description": "The file's text (UTF-8), at most 262,144 bytes."
+          }
+        }
+      },
+      "RepositoryCitation": {
+        "type": "object",
+        "description": "A line of a test file that cites a spec ID: a test's name or description, or a\ncomment. `pgs check --repo` and `buildRepositoryDigest` find them in every test file\nof the working tree, also those the token budget leaves out of `files`.\n",
+        "required": [
+          "id",
+          "path",
+          "line",
+          "text"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^(FR-[0-9]{1,4}(\\.[0-9]{1,4})?|NFR-[0-9]{1,4}|T-[0-9]{1,4})$",
+            "examples": [
+              "FR-3.2"
+            ]
+          },
+          "path": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 512,
+            "description": "The test file, relative to the repository's root, with `/` between segments.",
+            "examples": [
+              "test/reminders.test.ts"
+            ]
+          },
+          "line": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10000000,
+            "description": "1-based line of the citation."
+          },
+          "text": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "The cited line, trimmed and cut at 200 characters, secrets redacted.",
+            "examples": [
+              "it('FR-3.2 sends the reminder two days before', async () => {"
+            ]
+          }
+        }
+      },
+      "CreateConformanceCheckRequest": {
+        "type": "object",
+        "required": [
+          "context"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "context": {
+            "$ref": "#/components/schemas/ProjectContext"
+          }
+        }
+      },
+      "ConformanceTestRef": {
+        "type": "object",
+        "description": "A test that cites an ID, where it does.",
+        "required": [
+          "path",
+          "line",
+          "text"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "path": {
+            "type": "string"
+          },
+          "line": {
+            "type": "integer"
+          },
+          "text": {
+            "type": "string",
+            "maxLength": 160,
+            "description": "The citing line's first 160 characters, secrets redacted."
+          },
+          "id": {
+            "type": "string",
+            "description": "The ID the line cites, when it is not the entry's own (a criterion cited for its requirement)."
+          }
+        }
+      },
+      "ConformanceEvidence": {
+        "type": "object",
+        "description": "Code that shows a requirement is implemented.",
+        "required": [
+          "kind",
+          "name",
+          "path"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "file",
+              "route",
+              "table",
+              "component"
+            ]
+          },
+          "name": {
+            "type": "string",
+            "description": "The file's path, `GET /appointments/:id`, the table's or the component's name."
+          },
+          "path": {
+            "type": "string",
+            "description": "Where it is found."
+          }
+        }
+      },
+      "ConformanceRequirement": {
+        "type": "object",
+        "required": [
+          "id",
+          "title",
+          "status",
+          "tests",
+          "tasks",
+          "evidence"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "FR-3"
+            ]
+          },
+          "title": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "tested",
+              "implemented",
+              "missing"
+            ],
+            "description": "`tested`: a test cites the requirement or one of its criteria; `implemented`: no\nciting test, but code matches (a file its tasks name is in the digest, or a\nroute, table or component its design names is found); `missing`: neither.\n"
+          },
+          "tests": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/ConformanceTestRef"
+            }
+          },
+          "tasks": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The tasks implementing it."
+          },
+          "evidence": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/ConformanceEvidence"
+            }
+          }
+        }
+      },
+      "ConformanceCriterion": {
+        "type": "object",
+        "required": [
+          "id",
+          "requirement",
+          "tests"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "FR-3.2"
+            ]
+          },
+          "requirement": {
+            "type": "string",
+            "examples": [
+              "FR-3"
+            ]
+          },
+          "tests": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/ConformanceTestRef"
+            }
+          }
+        }
+      },
+      "ConformanceTask": {
+        "type": "object",
+        "required": [
+          "id",
+          "title",
+          "files",
+          "tests"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "T-4"
+            ]
+          },
+          "title": {
+            "type": "string"
+          },
+          "files": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "path",
+                "exists"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "path": {
+                  "type": "string"
+                },
+                "exists": {
+                  "type": "boolean",
+                  "description": "Whether the digest holds this path (a file the budget left out counts as absent)."
+                }
+              }
+            }
+          },
+          "tests": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/ConformanceTestRef"
+            }
+          }
+        }
+      },
+      "ConformanceDrift": {
+        "type": "object",
+        "description": "What the code has that no requirement covers (no requirement's text or design excerpt names it).",
+        "required": [
+          "routes",
+          "tables",
+          "components"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "routes": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "method",
+                "path",
+                "file"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "method": {
+                  "type": "string"
+                },
+                "path": {
+                  "type": "string"
+                },
+                "file": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "tables": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "file"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "file": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "components": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "path"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "path": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "ConformanceTotals": {
+        "type": "object",
+        "required": [
+          "requirements",
+          "tested",
+          "implemented",
+          "missing",
+          "criteria",
+          "criteriaCited",
+          "drift"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "requirements": {
+            "type": "integer"
+          },
+          "tested": {
+            "type": "integer"
+          },
+          "implemented": {
+            "type": "integer"
+          },
+          "missing": {
+            "type": "integer"
+          },
+          "criteria": {
+            "type": "integer"
+          },
+          "criteriaCited": {
+            "type": "integer",
+            "description": "Criteria at least one test cites."
+          },
+          "drift": {
+            "type": "integer",
+            "description": "Routes, tables and components in the drift, together."
+          }
+        }
+      },
+      "ConformanceReport": {
+        "type": "object",
+        "required": [
+          "requirements",
+          "criteria",
+          "tasks",
+          "drift",
+          "suggestedChange",
+          "totals"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "requirements": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConformanceRequirement"
+            }
+          },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConformanceCriterion"
+            }
+          },
+          "tasks": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConformanceTask"
+            }
+          },
+          "drift": {
+            "$ref": "#/components/schemas/ConformanceDrift"
+          },
+          "suggestedChange": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 4000,
+            "description": "A change request that would bring the spec to the code (what the drift shows),\nready to send as createRevision's `changeRequest`; `null` when there is no drift.\n"
+          },
+          "totals": {
+            "$ref": "#/components/schemas/ConformanceTotals"
+          }
+        }
+      },
+      "ConformanceCheck": {
+        "type": "object",
+        "required": [
+          "id",
+          "projectId",
+          "revision",
+          "status",
+          "repository",
+          "totals",
+          "error",
+          "createdAt",
+          "finishedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "chk_01JD3Q2V8Y7K6M5N4P3R2S1T0V"
+            ]
+          },
+          "projectId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "revision": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The revision whose spec was read (the current one when the check was asked)."
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "running",
+              "succeeded",
+              "failed"
+            ]
+          },
+          "repository": {
+            "type": "object",
+            "required": [
+              "name",
+              "commit",
+              "files",
+              "citations"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "commit": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "files": {
+                "type": "integer"
+              },
+              "citations": {
+                "type": "integer"
+              }
+            }
+          },
+          "totals": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ConformanceTotals"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "report": {
+            "$ref": "#/components/schemas/ConformanceReport",
+            "description": "Once `succeeded`; absent in lists."
+          },
+          "error": {
+            "oneOf": [
+              {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "string"
+                  }
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "finishedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "ConformanceCheckResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/ConformanceCheck"
+          }
+        }
+      },
+      "ConformanceCheckListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "$ref": "#/components/schemas/ConformanceCheck"
+            }
+          }
+        }
+      },
+      "TraceConformance": {
+        "type": "object",
+        "description": "The latest conformance check of this revision (docs/conformance.md): its totals per\nrequirement status. Only on the current revision's trace, once a check succeeded.\n",
+        "required": [
+          "checkId",
+          "createdAt",
+          "tested",
+          "implemented",
+          "missing",
+          "drift"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "checkId": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "tested": {
+            "type": "integer"
+          },
+          "implemented": {
+            "type": "integer"
+          },
+          "missing": {
+            "type": "integer"
+          },
+          "drift": {
+            "type": "integer"
           }
         }
       },

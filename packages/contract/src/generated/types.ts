@@ -614,6 +614,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/conformance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's conformance checks, latest first
+         * @description The project's checks (every revision), latest first, at most 50, each with its totals
+         *     and without its report (read one with getConformanceCheck).
+         */
+        get: operations["listConformanceChecks"];
+        put?: never;
+        /**
+         * Check a repository against the project's spec
+         * @description Reads a repository digest (`context.repository`, the one grounded projects take, with
+         *     its optional `citations`) against the current revision's spec (docs/conformance.md):
+         *     per criterion the tests that cite its ID, per task its files and whether each is in
+         *     the digest, per requirement `tested`, `implemented` or `missing`, the routes, tables
+         *     and components in the code that no requirement covers (`drift`), and a
+         *     `suggestedChange` to submit as a revision (createRevision). Deterministic: the
+         *     offline codebase reader, no model call, no credits.
+         *
+         *     The check is made before the answer (it takes milliseconds) and stored with the
+         *     revision it read; the answer is 202 with `Location` (getConformanceCheck) so that a
+         *     check made later by a worker changes nothing for clients: read `status` and poll
+         *     `Location` while it is `queued` or `running`.
+         *
+         *     The digest obeys the rules of createProject's `context` (400 naming the field and the
+         *     file's path; 413 past 1,048,576 bytes of text); secrets in files and citations are
+         *     redacted before anything is stored, and the report never quotes a file's text
+         *     beyond a cited line's first 160 characters. Only a completed project can be checked
+         *     (409 PROJECT_NOT_COMPLETED).
+         */
+        post: operations["createConformanceCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/conformance/{checkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conformance check and its report
+         * @description The check in its state (`queued`, `running`, `succeeded` with `report`, `failed` with
+         *     `error`), the revision it read and the repository's name, commit, file and citation
+         *     counts (never a file's text). 404 when the project has no such check.
+         */
+        get: operations["getConformanceCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1032,6 +1096,7 @@ export interface components {
             coverage: components["schemas"]["TraceCoverage"];
             findings: components["schemas"]["TraceFinding"][];
             progress?: components["schemas"]["TraceProgress"];
+            conformance?: components["schemas"]["TraceConformance"];
         };
         /**
          * @description Delivery of the plan (docs/tasks.md): how much of each requirement the tasks marked
@@ -1374,6 +1439,11 @@ export interface components {
             /** @description The commit the files were read at, when known. */
             commit?: string;
             files: components["schemas"]["RepositoryFile"][];
+            /**
+             * @description Lines of test files that cite spec IDs (`FR-3.2`, `FR-3`, `T-4`), for a conformance
+             *     check (docs/conformance.md); project creation and revisions ignore them.
+             */
+            citations?: components["schemas"]["RepositoryCitation"][];
         };
         RepositoryFile: {
             /**
@@ -1383,6 +1453,171 @@ export interface components {
             path: string;
             /** @description The file's text (UTF-8), at most 262,144 bytes. */
             content: string;
+        };
+        /**
+         * @description A line of a test file that cites a spec ID: a test's name or description, or a
+         *     comment. `pgs check --repo` and `buildRepositoryDigest` find them in every test file
+         *     of the working tree, also those the token budget leaves out of `files`.
+         */
+        RepositoryCitation: {
+            /** @example FR-3.2 */
+            id: string;
+            /**
+             * @description The test file, relative to the repository's root, with `/` between segments.
+             * @example test/reminders.test.ts
+             */
+            path: string;
+            /** @description 1-based line of the citation. */
+            line: number;
+            /**
+             * @description The cited line, trimmed and cut at 200 characters, secrets redacted.
+             * @example it('FR-3.2 sends the reminder two days before', async () => {
+             */
+            text: string;
+        };
+        CreateConformanceCheckRequest: {
+            context: components["schemas"]["ProjectContext"];
+        };
+        /** @description A test that cites an ID, where it does. */
+        ConformanceTestRef: {
+            path: string;
+            line: number;
+            /** @description The citing line's first 160 characters, secrets redacted. */
+            text: string;
+            /** @description The ID the line cites, when it is not the entry's own (a criterion cited for its requirement). */
+            id?: string;
+        };
+        /** @description Code that shows a requirement is implemented. */
+        ConformanceEvidence: {
+            /** @enum {string} */
+            kind: "file" | "route" | "table" | "component";
+            /** @description The file's path, `GET /appointments/:id`, the table's or the component's name. */
+            name: string;
+            /** @description Where it is found. */
+            path: string;
+        };
+        ConformanceRequirement: {
+            /** @example FR-3 */
+            id: string;
+            title: string;
+            /**
+             * @description `tested`: a test cites the requirement or one of its criteria; `implemented`: no
+             *     citing test, but code matches (a file its tasks name is in the digest, or a
+             *     route, table or component its design names is found); `missing`: neither.
+             * @enum {string}
+             */
+            status: "tested" | "implemented" | "missing";
+            tests: components["schemas"]["ConformanceTestRef"][];
+            /** @description The tasks implementing it. */
+            tasks: string[];
+            evidence: components["schemas"]["ConformanceEvidence"][];
+        };
+        ConformanceCriterion: {
+            /** @example FR-3.2 */
+            id: string;
+            /** @example FR-3 */
+            requirement: string;
+            tests: components["schemas"]["ConformanceTestRef"][];
+        };
+        ConformanceTask: {
+            /** @example T-4 */
+            id: string;
+            title: string;
+            files: {
+                path: string;
+                /** @description Whether the digest holds this path (a file the budget left out counts as absent). */
+                exists: boolean;
+            }[];
+            tests: components["schemas"]["ConformanceTestRef"][];
+        };
+        /** @description What the code has that no requirement covers (no requirement's text or design excerpt names it). */
+        ConformanceDrift: {
+            routes: {
+                method: string;
+                path: string;
+                file: string;
+            }[];
+            tables: {
+                name: string;
+                file: string;
+            }[];
+            components: {
+                name: string;
+                path: string;
+            }[];
+        };
+        ConformanceTotals: {
+            requirements: number;
+            tested: number;
+            implemented: number;
+            missing: number;
+            criteria: number;
+            /** @description Criteria at least one test cites. */
+            criteriaCited: number;
+            /** @description Routes, tables and components in the drift, together. */
+            drift: number;
+        };
+        ConformanceReport: {
+            requirements: components["schemas"]["ConformanceRequirement"][];
+            criteria: components["schemas"]["ConformanceCriterion"][];
+            tasks: components["schemas"]["ConformanceTask"][];
+            drift: components["schemas"]["ConformanceDrift"];
+            /**
+             * @description A change request that would bring the spec to the code (what the drift shows),
+             *     ready to send as createRevision's `changeRequest`; `null` when there is no drift.
+             */
+            suggestedChange: string | null;
+            totals: components["schemas"]["ConformanceTotals"];
+        };
+        ConformanceCheck: {
+            /** @example chk_01JD3Q2V8Y7K6M5N4P3R2S1T0V */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            /** @description The revision whose spec was read (the current one when the check was asked). */
+            revision: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            repository: {
+                name: string;
+                commit: string | null;
+                files: number;
+                citations: number;
+            };
+            totals: components["schemas"]["ConformanceTotals"] | null;
+            /** @description Once `succeeded`; absent in lists. */
+            report?: components["schemas"]["ConformanceReport"];
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        ConformanceCheckResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ConformanceCheck"];
+        };
+        ConformanceCheckListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ConformanceCheck"][];
+        };
+        /**
+         * @description The latest conformance check of this revision (docs/conformance.md): its totals per
+         *     requirement status. Only on the current revision's trace, once a check succeeded.
+         */
+        TraceConformance: {
+            checkId: string;
+            /** Format: date-time */
+            createdAt: string;
+            tested: number;
+            implemented: number;
+            missing: number;
+            drift: number;
         };
         /** @description The codebase a project (or the revision read) is grounded in, without its content. */
         ContextProvenance: {
@@ -4035,6 +4270,153 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["ValidationError"];
             409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConformanceChecks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checks, latest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceCheckListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createConformanceCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConformanceCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the check, with its report once `succeeded`. */
+            202: {
+                headers: {
+                    /** @description The check's URL (getConformanceCheck), `/api/v1/projects/{projectId}/conformance/{checkId}`. */
+                    Location: string;
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceCheckResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConformanceCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The check's id (`chk_` and a ULID). */
+                checkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceCheckResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];

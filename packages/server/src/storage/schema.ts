@@ -438,7 +438,7 @@ export const projectTasks = pgTable(
     leaseAgent: text('lease_agent'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     version: integer('version').notNull().default(1),
-    /** The revision whose plan the row was last read from. */
+    /** The revision whose plan last changed the row: one that leaves a task as it was does not write it (its ETag holds). */
     revision: integer('revision').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -16,6 +16,7 @@ import {
   type NewTaskRow,
   saveRevisionTaskChanges,
   saveTaskPlan,
+  type TaskRow,
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
 import { droppedNote, impactOf, verdictOf } from './impact.ts';
@@ -88,8 +89,8 @@ type HistoryStatus = NewTaskHistoryRow['fromStatus'];
  * all removed becomes `obsolete`; a new task starts `todo` and one the plan no longer has
  * becomes `obsolete`. Each change is a history entry made by PGS (no key) whose note names
  * the revision and the requirement, and each revision's share of the changes is stored with
- * it (`task_changes`). Returns the changes, or undefined when the rows already reflect that
- * revision.
+ * it (`task_changes`). A row the revision leaves as it was is not written, so its version
+ * (ETag) holds. Returns the changes, or undefined when the rows already reflect that revision.
  *
  * @example
  * await syncTasks(tx, projectId, 2, documents, new Date(now)); // { added: ['T-12'], reopened: ['T-4'], obsoleted: [] }
@@ -162,6 +163,10 @@ export async function syncTasks(
     const verdict = verdictOf(row.status, row.requirements, task.requirements, impact);
     const status =
       verdict.kind === 'reopen' ? 'todo' : verdict.kind === 'obsolete' ? 'obsolete' : row.status;
+    // A row the revision leaves as it was keeps its version: an agent's ETag of a task the
+    // revision did not touch stays good. A verdict other than keep always writes (a note for
+    // whoever holds the task is a change they must read before they finish it).
+    if (verdict.kind === 'keep' && samePlan(row, task)) continue;
     const lease = status === 'obsolete' ? { leaseAgent: null, leaseExpiresAt: null } : {};
     await updateTaskRow(tx, projectId, task.taskId, row.version, {
       ...task,
@@ -202,4 +207,21 @@ export async function syncTasks(
     reopened: [...byRevision.values()].flatMap((c) => c.reopened),
     obsoleted: [...byRevision.values()].flatMap((c) => c.obsoleted),
   };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/** Whether the plan says of a task what its row already holds (status and lease aside). */
+function samePlan(row: TaskRow, task: PlannedTask): boolean {
+  return (
+    row.position === task.position &&
+    row.title === task.title &&
+    row.phase === task.phase &&
+    row.estimate === task.estimate &&
+    sameList(row.requirements, task.requirements) &&
+    sameList(row.criteria, task.criteria) &&
+    sameList(row.dependsOn, task.dependsOn) &&
+    sameList(row.files, task.files)
+  );
 }

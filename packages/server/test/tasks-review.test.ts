@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedKey } from '../src/accounts/service.ts';
+import type { RequirementDelta } from '../src/models/deltas.ts';
+import type { Database } from '../src/storage/db.ts';
+import { insertDocument, updateProject } from '../src/storage/sql/projects.ts';
+import { insertRevision } from '../src/storage/sql/revisions.ts';
+import { header } from './helpers/creation.ts';
+import { bearer, harnessFor } from './helpers/harness.ts';
+import { completedWithPlan, planDocument, type SeedDocument } from './helpers/tasks.ts';
+
+/**
+ * Issue 30's review: what the plan's tasks keep across a revision and how a write is told
+ * apart from a read. Revisions here are laid down as a completed revision leaves them (its
+ * documents, its deltas, the project's current revision) with the tasks not yet brought up
+ * to it, so the first task request does the bringing, as after a sync that failed.
+ */
+
+const clock = Date.parse('2026-11-28T09:00:00Z');
+
+/** Completes revision `revision` of a project with `documents`, leaving the tasks behind it. */
+async function revise(
+  database: Database,
+  projectId: string,
+  revision: number,
+  documents: readonly SeedDocument[],
+  deltas: RequirementDelta[] = [],
+): Promise<void> {
+  await insertRevision(database.db, {
+    projectId,
+    revision,
+    status: 'completed',
+    changeRequest: `Change ${revision}`,
+    deltas,
+    completedAt: new Date(clock),
+  });
+  for (const [position, doc] of documents.entries()) {
+    await insertDocument(database.db, {
+      projectId,
+      revision,
+      writtenIn: revision,
+      type: doc.kind,
+      filename: doc.filename,
+      content: doc.content,
+      stage: doc.stage,
+      tokensUsed: 100,
+      generatedAt: new Date(clock),
+      position,
+    });
+  }
+  await updateProject(database.db, projectId, { currentRevision: revision });
+}
+
+describe('tasks after review', () => {
+  const harness = harnessFor('pglite', { now: () => clock });
+  let key: CreatedKey;
+  beforeAll(async () => {
+    key = await harness().createKey('test');
+  });
+  const call = (method: 'GET' | 'PATCH' | 'POST', path: string, body?: unknown, headers = {}) =>
+    harness().request({
+      method,
+      url: `/api/v1/projects/${path}`,
+      headers: {
+        ...bearer(key.key),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  const etagOf = async (project: string, task: string) =>
+    header(await call('GET', `${project}/tasks/${task}`), 'etag');
+
+  it('keeps the ETag of a task a revision leaves as it was', async () => {
+    const project = await completedWithPlan(harness().database, key, [planDocument(3)]);
+    const claimed = await call('POST', `${project}/tasks/next`, { agent: 'claude-1' });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const held = header(claimed, 'etag');
+    const before = { t2: await etagOf(project, 'T-2'), t3: await etagOf(project, 'T-3') };
+    // Revision 2's plan words T-3 anew and leaves T-1 and T-2 as they were.
+    const plan = planDocument(3);
+    plan.content = plan.content.replace('Task number 3', 'Task number three, reworded');
+    await revise(harness().database, project, 2, [plan]);
+    expect(await etagOf(project, 'T-2')).toBe(before.t2);
+    expect(await etagOf(project, 'T-3')).not.toBe(before.t3);
+    // The agent's ETag from its claim still finishes its task.
+    const done = await call(
+      'PATCH',
+      `${project}/tasks/T-1`,
+      { status: 'done', note: 'Built.' },
+      { 'if-match': held },
+    );
+    expect(done.statusCode, done.body).toBe(200);
+  });
+});

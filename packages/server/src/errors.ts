@@ -110,6 +110,30 @@ export const ERROR_CATALOGUE = {
     description:
       'Updates of a task are conditional, so two people or agents never overwrite each other unseen: send the ETag of your last read (GET …/tasks/{taskId}) as If-Match.',
   },
+  TRACKER_REJECTED: {
+    status: 422,
+    message: 'The tracker refused the credentials or the target.',
+    description:
+      'The issue tracker refused what a connection was made with: a wrong or expired token, a token without the rights PGS needs, or a repository, team or project that does not exist. details.provider names the tracker, details.reason gives its own words, details.provider_status its HTTP status. Fix the token or the target and send the request again (docs/trackers.md).',
+  },
+  TRACKER_UNAVAILABLE: {
+    status: 502,
+    message: 'The tracker could not be reached or did not answer.',
+    description:
+      'The issue tracker did not answer in time, answered a 5xx, or limited the rate of our calls. details.provider names it, details.reason says what happened and details.retry_after (when the tracker gave one) how many seconds to wait. Retry later.',
+  },
+  ENCRYPTION_NOT_CONFIGURED: {
+    status: 503,
+    message: 'Tracker connections need an encryption key on the server.',
+    description:
+      "The server keeps trackers' credentials encrypted and has no key: on PostgreSQL (DATABASE_URL), the operator sets PGS_ENCRYPTION_KEY (32 random bytes, base64) on every PGS process (docs/security.md). Retrying does not help until then.",
+  },
+  WEBHOOK_SIGNATURE_INVALID: {
+    status: 401,
+    message: 'The webhook signature is not valid.',
+    description:
+      "A tracker's delivery to POST /connections/{connectionId}/webhook was unsigned, signed with another secret, or too old. Configure the tracker's webhook with the secret shown when the connection was created (docs/trackers.md).",
+  },
   INTERNAL_ERROR: {
     status: 500,
     message: 'An unexpected error occurred. Quote the request id if you contact support.',
@@ -137,6 +161,9 @@ export type DomainCode = Extract<
   | 'LEASE_NOT_HELD'
   | 'PRECONDITION_FAILED'
   | 'PRECONDITION_REQUIRED'
+  | 'TRACKER_REJECTED'
+  | 'TRACKER_UNAVAILABLE'
+  | 'ENCRYPTION_NOT_CONFIGURED'
 >;
 
 interface DomainErrorOptions {

@@ -5096,7 +5096,11 @@ export const openapiDocument = {
           "TASK_TRANSITION_NOT_ALLOWED",
           "LEASE_NOT_HELD",
           "PRECONDITION_FAILED",
-          "PRECONDITION_REQUIRED"
+          "PRECONDITION_REQUIRED",
+          "TRACKER_REJECTED",
+          "TRACKER_UNAVAILABLE",
+          "ENCRYPTION_NOT_CONFIGURED",
+          "WEBHOOK_SIGNATURE_INVALID"
         ]
       },
       "TraceResponse": {

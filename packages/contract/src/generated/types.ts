@@ -1083,7 +1083,7 @@ export interface components {
          * @description Codes of operations beyond the published status interface (never answered by getProjectStatus).
          * @enum {string}
          */
-        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED" | "REVISION_IN_PROGRESS" | "TASK_TRANSITION_NOT_ALLOWED" | "LEASE_NOT_HELD" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED";
+        OperationErrorCode: "INSUFFICIENT_CREDITS" | "IDEMPOTENCY_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PROJECT_NOT_IN_PROGRESS" | "PROJECT_NOT_COMPLETED" | "REVISION_IN_PROGRESS" | "TASK_TRANSITION_NOT_ALLOWED" | "LEASE_NOT_HELD" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "TRACKER_REJECTED" | "TRACKER_UNAVAILABLE" | "ENCRYPTION_NOT_CONFIGURED" | "WEBHOOK_SIGNATURE_INVALID";
         TraceResponse: {
             /** @constant */
             success: true;

@@ -88,6 +88,9 @@ export const DOMAIN_STATUS = {
   LEASE_NOT_HELD: () => ERROR_CATALOGUE.LEASE_NOT_HELD.status,
   PRECONDITION_FAILED: () => ERROR_CATALOGUE.PRECONDITION_FAILED.status,
   PRECONDITION_REQUIRED: () => ERROR_CATALOGUE.PRECONDITION_REQUIRED.status,
+  TRACKER_REJECTED: () => ERROR_CATALOGUE.TRACKER_REJECTED.status,
+  TRACKER_UNAVAILABLE: () => ERROR_CATALOGUE.TRACKER_UNAVAILABLE.status,
+  ENCRYPTION_NOT_CONFIGURED: () => ERROR_CATALOGUE.ENCRYPTION_NOT_CONFIGURED.status,
 } as const satisfies Record<DomainCode, (error: DomainError) => number>;
 
 /** A domain rule's refusal as the API answers it: its code, message and details. */

@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import type { RepositoryDigest } from '@pgs/contract';
 import { looksBinary, REPOSITORY_LIMITS, redactSecrets, utf8Bytes } from '@pgs/contract/repository';
+import { collectCitations } from './citations.ts';
 import { readCommit, readName } from './git.ts';
 import { type FileCategory, rankPaths } from './rank.ts';
 import { type Candidate, type SkippedFile, tooLarge, walkRepository } from './walk.ts';
@@ -78,6 +79,11 @@ export interface RepositoryDigestOptions {
   maxFileBytes?: number | undefined;
   /** Stops the walk and the reads (rejects with the signal's reason). */
   signal?: AbortSignal | undefined;
+  /**
+   * Adds `citations`: the lines of every test file (also those left out of `files`) that
+   * cite spec IDs, for a conformance check (`pgs check --repo`, docs/conformance.md).
+   */
+  citations?: boolean | undefined;
 }
 
 /** One file of a digest as the report describes it: never its content. */
@@ -101,6 +107,8 @@ export interface DigestReport {
   tokens: number;
   budgetTokens: number;
   redactions: number;
+  /** Citations found in test files, when asked for. */
+  citations?: number;
 }
 
 /** What {@link buildRepositoryDigest} returns: the digest to send and its report. */
@@ -326,10 +334,24 @@ export async function buildRepositoryDigest(
 
   const name = options.name?.trim() || (await readName(real, (p) => walked.rootFiles.has(p)));
   const commit = await readCommit(real);
+  const citations = options.citations
+    ? await collectCitations(
+        ranked.filter((r) => r.category === 'test').map((r) => r.path),
+        async (path) => {
+          const kept = taken.find((file) => file.path === path);
+          if (kept !== undefined) return kept.content;
+          const read = await readText(byPath.get(path)!, maxFileBytes);
+          return 'skip' in read ? undefined : read.content;
+        },
+        async (path, text) => (await redactSecrets(path, text)).content,
+        signal,
+      )
+    : undefined;
   const repository: RepositoryDigest = {
     name: name.slice(0, 200),
     ...(commit === undefined ? {} : { commit }),
     files: taken.map(({ path, content }) => ({ path, content })),
+    ...(citations === undefined ? {} : { citations }),
   };
   return {
     repository,
@@ -346,6 +368,7 @@ export async function buildRepositoryDigest(
       tokens,
       budgetTokens,
       redactions: taken.reduce((n, file) => n + file.redactions, 0),
+      ...(citations === undefined ? {} : { citations: citations.length }),
     },
   };
 }

@@ -14,6 +14,7 @@
 
 /** The API's limits of a digest (files, bytes in all, bytes in one file, path length). */
 export { REPOSITORY_LIMITS } from '@pgs/contract/repository';
+export { CITATION_LIMITS, collectCitations, findCitations } from './citations.ts';
 export {
   type BuiltDigest,
   buildRepositoryDigest,

@@ -76,6 +76,21 @@ export interface Config {
   readonly consoleDir: string;
   /** Model prices: the defaults, with the file `PGS_MODEL_PRICES` names merged over them. */
   readonly modelPrices: PriceTable;
+  /**
+   * The key trackers' credentials are sealed with (`PGS_ENCRYPTION_KEY`, 32 bytes); absent
+   * means a key generated into `dataDir` on the embedded database, and no tracker
+   * connections on PostgreSQL (docs/security.md).
+   */
+  readonly encryptionKey: Buffer | undefined;
+  /** Earlier keys, to open what they sealed during a rotation (`PGS_ENCRYPTION_KEYS_PREVIOUS`). */
+  readonly encryptionKeysPrevious: readonly Buffer[];
+  /**
+   * A connection's `baseUrl` may be http and point to private addresses (development and
+   * tests only, as `webhooksAllowPrivate`).
+   */
+  readonly connectionsAllowPrivate: boolean;
+  /** Seconds between two reconciles of a tracker connection (`PGS_TRACKER_RECONCILE_SECONDS`). */
+  readonly trackerReconcileSeconds: number;
 }
 
 /**
@@ -274,6 +289,18 @@ function modelPrices(env: Env, cwd: string): PriceTable {
   }
 }
 
+/** A 32-byte key written as base64, or a {@link ConfigError} naming the variable. */
+function encryptionKey(name: string, raw: string): Buffer {
+  const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) {
+    // Never quote the value: it is a secret.
+    throw new ConfigError(
+      `${name} is invalid: expected 32 random bytes written as base64 (e.g. openssl rand -base64 32)`,
+    );
+  }
+  return key;
+}
+
 /**
  * Reads and validates the configuration; throws {@link ConfigError} naming the variable.
  *
@@ -372,5 +399,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         : integer(env, 'PGS_METRICS_PORT', 0, 0, 65535),
     consoleDir: path.resolve(cwd, read(env, 'PGS_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
     modelPrices: modelPrices(env, cwd),
+    encryptionKey:
+      read(env, 'PGS_ENCRYPTION_KEY') === undefined
+        ? undefined
+        : encryptionKey('PGS_ENCRYPTION_KEY', read(env, 'PGS_ENCRYPTION_KEY')!),
+    encryptionKeysPrevious: (read(env, 'PGS_ENCRYPTION_KEYS_PREVIOUS') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => encryptionKey('PGS_ENCRYPTION_KEYS_PREVIOUS', entry)),
+    connectionsAllowPrivate: boolean(env, 'PGS_CONNECTIONS_ALLOW_PRIVATE', false),
+    trackerReconcileSeconds: integer(env, 'PGS_TRACKER_RECONCILE_SECONDS', 300, 10, 86_400),
   });
 }

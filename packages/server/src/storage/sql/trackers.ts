@@ -219,3 +219,19 @@ export async function recordLinkObserved(
       ),
     );
 }
+
+/** Forgets a delivery (one that could not be applied, so its retry is not a replay). */
+export async function deleteTrackerDelivery(
+  tx: Tx,
+  connectionId: string,
+  deliveryId: string,
+): Promise<void> {
+  await tx
+    .delete(trackerDeliveries)
+    .where(
+      and(
+        eq(trackerDeliveries.connectionId, connectionId),
+        eq(trackerDeliveries.deliveryId, deliveryId),
+      ),
+    );
+}

@@ -1,0 +1,126 @@
+/**
+ * A task moved by someone outside PGS: an issue tracker whose linked issue was closed or
+ * reopened (docs/trackers.md). The tracker speaks of open and closed, PGS of statuses:
+ * closed makes the task `done`, reopened makes a done task `todo`; anything else (an open
+ * issue of work in hand, a closed issue of an obsolete task) changes nothing.
+ */
+import type { Db, Tx } from '../storage/db.ts';
+import type { Mode } from '../storage/sql/accounts.ts';
+import {
+  findTaskProject,
+  findTaskRow,
+  type TaskRow,
+  type TaskStatus,
+  updateTaskRow,
+} from '../storage/sql/tasks.ts';
+import { recordTaskHistory, type TaskAudience, type TaskDispatcher } from './notify.ts';
+import { TASK_TRANSITIONS } from './transitions.ts';
+
+/** What a tracker says of a task's issue. */
+export interface ExternalChange {
+  state: 'open' | 'closed';
+  /** Who made the change, as history shows it: the tracker (`github`, `linear`, `jira`). */
+  agent: string;
+  /** Names the issue: `Closed on github: owner/repo#12`. */
+  note: string;
+  /**
+   * When given, a task changed in PGS at or after this time keeps its status: the newest
+   * change wins (the reconcile, which reads an issue's last change, not each change).
+   */
+  notAfterTaskChange?: Date | undefined;
+}
+
+/** A move a tracker made of a task. */
+export interface ExternalMove {
+  taskId: string;
+  from: TaskStatus;
+  to: TaskStatus;
+}
+
+/** The status a tracker's state asks of a task in `from`, if it asks a move at all. */
+export function statusFor(state: 'open' | 'closed', from: TaskStatus): TaskStatus | undefined {
+  const to: TaskStatus | undefined =
+    state === 'closed' ? (from === 'done' ? undefined : 'done') : from === 'done' ? 'todo' : undefined;
+  return to !== undefined && TASK_TRANSITIONS[from].includes(to) ? to : undefined;
+}
+
+/**
+ * Applies a tracker's change to a task of a project whose row the caller holds locked (as
+ * every task writer does, before task rows), with a history entry by the tracker, the
+ * `task.updated` event and webhook. Undefined when nothing moved.
+ *
+ * @example
+ * await applyExternalChange(tx, projectId, 'T-3', change, at, audience);
+ */
+export async function applyExternalChange(
+  tx: Tx,
+  projectId: string,
+  taskId: string,
+  change: ExternalChange,
+  at: Date,
+  audience: TaskAudience,
+): Promise<ExternalMove | undefined> {
+  const row: TaskRow | undefined = await findTaskRow(tx, projectId, taskId);
+  if (row === undefined) return undefined;
+  const to = statusFor(change.state, row.status);
+  if (to === undefined) return undefined;
+  if (change.notAfterTaskChange !== undefined && row.updatedAt >= change.notAfterTaskChange) {
+    return undefined;
+  }
+  // Leaving in_progress ends the lease, as an update does.
+  const updated = await updateTaskRow(tx, projectId, taskId, row.version, {
+    status: to,
+    leaseAgent: null,
+    leaseExpiresAt: null,
+    updatedAt: at,
+  });
+  if (updated === undefined) return undefined;
+  await recordTaskHistory(
+    tx,
+    projectId,
+    [
+      {
+        projectId,
+        taskId,
+        at,
+        keyId: null,
+        agent: change.agent,
+        fromStatus: row.status,
+        toStatus: to,
+        assignee: row.assignee,
+        note: change.note,
+      },
+    ],
+    audience,
+  );
+  return { taskId, from: row.status, to };
+}
+
+/** Whose project, when, and who hears of the change. */
+export interface ExternalContext {
+  owner: { accountId: string; mode: Mode };
+  at: Date;
+  dispatcher?: TaskDispatcher | undefined;
+}
+
+/**
+ * A tracker's change of one task, in a transaction of its own: the project row locked first
+ * (as every task writer locks it), then {@link applyExternalChange}. Undefined when nothing
+ * moved, the project is not the owner's or not completed, or the plan has no such task.
+ *
+ * @example
+ * await applyTrackerChange(db, projectId, 'T-3', change, { owner, at: new Date(), dispatcher });
+ */
+export function applyTrackerChange(
+  db: Db,
+  projectId: string,
+  taskId: string,
+  change: ExternalChange,
+  { owner, at, dispatcher }: ExternalContext,
+): Promise<ExternalMove | undefined> {
+  return db.transaction(async (tx) => {
+    const project = await findTaskProject(tx, projectId, owner, { lock: true });
+    if (project?.status !== 'completed') return undefined;
+    return applyExternalChange(tx, projectId, taskId, change, at, { ...owner, dispatcher });
+  });
+}

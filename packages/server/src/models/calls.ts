@@ -4,21 +4,13 @@
  * takes over; permanent failures skip the retries. The SDK's own retries are off
  * (`maxRetries: 0`) so the attempts made are exactly the ones counted here.
  */
-import type { JSONSchema7 } from '@ai-sdk/provider';
-import {
-  generateText,
-  jsonSchema,
-  type ModelMessage,
-  NoObjectGeneratedError,
-  Output,
-  streamText,
-} from 'ai';
 import { type Budget, BudgetExceededError } from './budget.ts';
 import type { GenerationContext } from './context.ts';
 import { type Classified, ContentRefusedError, classify, type FailureReason } from './failures.ts';
-import { offlineCallOptions } from './offline-model.ts';
 import { type PriceTable, priceOf, worstCaseCostUsd } from './prices.ts';
-import type { ChainModel } from './providers.ts';
+import { generateStructured, type Invocation, streamAnswer } from './sdk/invoke.ts';
+import { offlineCallOptions } from './sdk/offline-model.ts';
+import type { ChainModel, JSONSchema7, ModelMessage } from './sdk/providers.ts';
 import { Semaphore } from './semaphore.ts';
 import { countTokens } from './tokens.ts';
 import {
@@ -279,57 +271,44 @@ export class ModelCaller {
     let hold: number | undefined;
     try {
       hold = spec.budget?.hold(this.#worstCase(model, spec));
-      const common = {
+      const invocation: Invocation = {
         model: model.model,
         system: spec.system,
         messages: spec.messages,
         maxOutputTokens: spec.maxOutputTokens,
-        maxRetries: 0,
         abortSignal: signal,
         ...providerOptionsOf(model, spec),
       };
       if (spec.schema !== undefined) {
-        try {
-          const result = await generateText({
-            ...common,
-            ...(model.scripted ? {} : { timeout: { totalMs: this.#options.timeoutMs } }),
-            output: Output.object({ schema: jsonSchema(spec.schema) }),
-          });
-          this.#add(usage, model, result.totalUsage);
-          return { text: result.text, output: result.output, finishReason: result.finishReason };
-        } catch (error) {
-          // An answer that is not JSON is the caller's to correct, not a failed call.
-          if (NoObjectGeneratedError.isInstance(error)) {
-            if (error.usage) this.#add(usage, model, error.usage);
-            return { text: error.text ?? '', output: undefined };
-          }
-          throw error;
-        }
+        const result = await generateStructured(
+          model.scripted
+            ? invocation
+            : { ...invocation, timeout: { totalMs: this.#options.timeoutMs } },
+          spec.schema,
+        );
+        if (result.usage) this.#add(usage, model, result.usage);
+        return result.finishReason === undefined
+          ? { text: result.text, output: result.output }
+          : { text: result.text, output: result.output, finishReason: result.finishReason };
       }
-      const result = streamText({
-        ...common,
-        ...(model.scripted
-          ? {}
+      const streamed = streamAnswer(
+        model.scripted
+          ? invocation
           : {
+              ...invocation,
               timeout: {
                 totalMs: this.#options.timeoutMs,
                 firstChunkMs: this.#options.idleTimeoutMs,
                 chunkMs: this.#options.idleTimeoutMs,
               },
-            }),
-        // Failures arrive below as `error` parts and are classified there. Without a handler the
-        // SDK prints each one to stderr, request and prompt included, outside the logger.
-        onError: () => {},
-      });
+            },
+      );
       let text = '';
       let finishReason: string | undefined;
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') text += part.text;
-        else if (part.type === 'error') throw part.error;
-        else if (part.type === 'abort')
-          throw new DOMException('the stream was aborted', 'AbortError');
-        else if (part.type === 'finish') {
-          this.#add(usage, model, part.totalUsage);
+      for await (const part of streamed) {
+        if (part.type === 'text') text += part.text;
+        else {
+          this.#add(usage, model, part.usage);
           finishReason = part.finishReason;
           if (part.finishReason === 'content-filter') {
             throw new ContentRefusedError(`${model.engine} refused to write the ${spec.kind}`);

@@ -2,7 +2,7 @@
  * The one retry policy's vocabulary: every failure of a model call is classified once,
  * here, and the caller acts on the class alone.
  */
-import { APICallError } from '@ai-sdk/provider';
+import { apiAnswerOf } from './sdk/api-error.ts';
 
 /**
  * What a failed call calls for:
@@ -104,7 +104,7 @@ export function classify(error: unknown): Classified {
   if (causes.some((e) => e instanceof ContentRefusedError)) {
     return { action: 'next-model', reason: 'refused' };
   }
-  const api = causes.find((e) => APICallError.isInstance(e));
+  const api = causes.map(apiAnswerOf).find((answer) => answer !== undefined);
   if (api !== undefined) {
     const status = api.statusCode;
     const after = retryAfterMs(api.responseHeaders);

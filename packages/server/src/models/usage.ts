@@ -3,8 +3,9 @@
  * them (prompt-cache reads and writes included), summed over attempts, priced per engine
  * (prices.ts), and the user message laid out for prompt caches (docs/cost.md).
  */
-import type { ModelMessage } from 'ai';
+
 import { costUsd, type PriceTable, priceOf } from './prices.ts';
+import type { ModelMessage } from './sdk/providers.ts';
 
 /**
  * Tokens a call used, as the providers reported them, and what they cost. `input` is all

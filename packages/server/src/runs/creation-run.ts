@@ -7,7 +7,7 @@ import type { GenerationMeter } from '../metrics/meter.ts';
 import type { Budget } from '../models/budget.ts';
 import type { CallResult, ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
-import type { ChainModel } from '../models/providers.ts';
+import type { ChainModel } from '../models/sdk/providers.ts';
 import { type DocumentKind, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import { DEFINITION_KIND, estimateRemainingMs, type Simulation, statKey } from './estimate.ts';

@@ -3,8 +3,8 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
-import { missingTerms } from '../models/offline-model.ts';
-import type { ChainModel, ModelMessage } from '../models/providers.ts';
+import { missingTerms } from '../models/sdk/offline-model.ts';
+import type { ChainModel, ModelMessage } from '../models/sdk/providers.ts';
 import { type CallUsage, emptyUsage, sumUsage } from '../models/usage.ts';
 import type { RunProject } from './ports.ts';
 import {

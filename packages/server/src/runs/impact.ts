@@ -7,7 +7,7 @@
 import type { ModelCaller } from '../models/calls.ts';
 import type { ImpactContext } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import type { ChainModel } from '../models/providers.ts';
+import type { ChainModel } from '../models/sdk/providers.ts';
 import type { CallUsage } from '../models/usage.ts';
 import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
 

@@ -1,7 +1,7 @@
 import type { ProjectType } from '@pgs/contract';
 import { type Config, type ModelSpec, OFFLINE_MODEL_ID } from '../config.ts';
-import { createOfflineModel, type ProjectSimulation } from '../models/offline-model.ts';
-import { type ChainModel, modelBuilder } from '../models/providers.ts';
+import { createOfflineModel, type ProjectSimulation } from '../models/sdk/offline-model.ts';
+import { type ChainModel, modelBuilder } from '../models/sdk/providers.ts';
 import { documentPlan } from './catalogue.ts';
 import { type Simulation, spreadDuration } from './estimate.ts';
 import type { RunProject } from './ports.ts';

@@ -12,7 +12,7 @@ import type {
   StableIds,
 } from '../models/context.ts';
 import { nextFreeNumber, type RequirementDelta } from '../models/deltas.ts';
-import type { ChainModel } from '../models/providers.ts';
+import type { ChainModel } from '../models/sdk/providers.ts';
 import { type DocumentKind, documentPlan } from './catalogue.ts';
 import type { RunRepository } from './grounding.ts';
 import { analyseImpact } from './impact.ts';

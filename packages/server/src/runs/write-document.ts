@@ -2,7 +2,7 @@ import { neutraliseMarkdown } from '@pgs/contract/document';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
-import type { ChainModel, ModelMessage } from '../models/providers.ts';
+import type { ChainModel, ModelMessage } from '../models/sdk/providers.ts';
 import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
 import { ancestors, contextOrder, type DocumentKind } from './catalogue.ts';
 import {

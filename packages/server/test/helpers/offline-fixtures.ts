@@ -5,7 +5,7 @@
  */
 import type { ProjectType } from '@pgs/contract';
 import type { ProjectDefinition } from '../../src/models/context.ts';
-import { answerCall } from '../../src/models/offline-model.ts';
+import { answerCall } from '../../src/models/sdk/offline-model.ts';
 import { documentPlan } from '../../src/runs/catalogue.ts';
 
 /** A project as the offline engine writes it. */

@@ -2,7 +2,7 @@
  * A stand-in for a hosted model, for tests and benchmarks: it reads a PGS prompt's text the
  * way a model reads it (the `<pgs-context>` and `<pgs-task>` blocks, the `<pgs-repository>`
  * block before them) and answers with the offline engine. The product never does this: the
- * offline engine is handed the typed context (models/offline-model.ts). The fake provider of
+ * offline engine is handed the typed context (models/sdk/offline-model.ts). The fake provider of
  * `fake-ai.ts` answers with it, so the provider packages and the prompts are on the path.
  */
 
@@ -12,7 +12,7 @@ import {
   type GenerationContext,
   REPOSITORY_CLOSE,
 } from '../../src/models/context.ts';
-import { answerCall } from '../../src/models/offline-model.ts';
+import { answerCall } from '../../src/models/sdk/offline-model.ts';
 
 const { open: OPEN, close: CLOSE, taskOpen: TASK_OPEN, taskClose: TASK_CLOSE } = CONTEXT_TAGS;
 

@@ -1,6 +1,6 @@
 import type { ProjectType } from '@pgs/contract';
 import { contextBlock, type DefinitionContext } from '../../models/context.ts';
-import type { JSONSchema7 } from '../../models/providers.ts';
+import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import {
   GROUNDED_DEFINITION_RULES,
   GROUNDED_DEFINITION_SYSTEM,

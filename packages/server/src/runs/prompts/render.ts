@@ -52,7 +52,7 @@ export interface RenderedPrompt {
   trimmed: string[];
   /**
    * The call as typed data, what the prompt's `<pgs-context>` block says in text: the offline
-   * engine is handed this, never the prompt (models/offline-model.ts).
+   * engine is handed this, never the prompt (models/sdk/offline-model.ts).
    */
   context: DocumentContext | RevisionContext;
 }

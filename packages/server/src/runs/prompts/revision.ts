@@ -5,7 +5,7 @@
 
 import { contextBlock, type ImpactContext, type RevisionContext } from '../../models/context.ts';
 import type { RequirementDelta } from '../../models/deltas.ts';
-import type { JSONSchema7 } from '../../models/providers.ts';
+import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {

@@ -18,9 +18,9 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { defineProject, readChangeRequest, writeDocument } from '@pgs/offline';
-import type { GenerationContext } from './context.ts';
-import { FinalTimeoutError } from './failures.ts';
-import { countTokens } from './tokens.ts';
+import type { GenerationContext } from '../context.ts';
+import { FinalTimeoutError } from '../failures.ts';
+import { countTokens } from '../tokens.ts';
 
 /** The idea reader's check of a definition: the idea's content words it lost (runs/definition.ts). */
 export { missingTerms } from '@pgs/offline';

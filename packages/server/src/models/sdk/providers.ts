@@ -6,14 +6,14 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { ModelSpec, ProviderSettings } from '../config.ts';
+import type { ModelSpec, ProviderSettings } from '../../config.ts';
 
 /**
  * The AI SDK's types other rooms name (a prompt's messages, the JSON Schema of a structured
  * answer), re-exported so that only this adapter imports the SDK.
  *
  * @example
- * import type { JSONSchema7, ModelMessage } from '../models/providers.ts';
+ * import type { JSONSchema7, ModelMessage } from '../models/sdk/providers.ts';
  */
 export type { JSONSchema7 } from '@ai-sdk/provider';
 export type { ModelMessage } from 'ai';

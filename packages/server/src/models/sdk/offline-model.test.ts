@@ -3,10 +3,10 @@ import { generateText, jsonSchema, Output, streamText } from 'ai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { documentPlan } from '../runs/catalogue.ts';
-import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../runs/prompts/definition.ts';
-import { DOCUMENT_SYSTEM as SYSTEM_PROMPT } from '../runs/prompts/system.ts';
-import { contextBlock, type GenerationContext, type ProjectDefinition } from './context.ts';
+import { documentPlan } from '../../runs/catalogue.ts';
+import { DEFINITION_RULES, DEFINITION_SCHEMA } from '../../runs/prompts/definition.ts';
+import { DOCUMENT_SYSTEM as SYSTEM_PROMPT } from '../../runs/prompts/system.ts';
+import { contextBlock, type GenerationContext, type ProjectDefinition } from '../context.ts';
 import { createOfflineModel, offlineCallOptions } from './offline-model.ts';
 
 /** Words of a markdown text, as the engine counts them (table rules and symbols do not count). */

@@ -1,0 +1,319 @@
+/**
+ * The sync engine (docs/trackers.md, "Pushing a project"): makes a tracker hold one issue per
+ * task (and, with parents, one per FR group), idempotently. It sees the tracker through a
+ * {@link TrackerClient} and the mapping through a {@link LinkStore}, so it runs the same
+ * against an adapter and a fake, on the database and in memory.
+ *
+ * Order of work: (1) when an item has no link, the tracker is searched for the project's
+ * marked issues first and any it finds is adopted (a crash after a create, before its link
+ * row): never a duplicate; (2) parents, then tasks in plan order: create, update when the
+ * draft's digest changed, close or reopen when the wanted state differs from the issue's;
+ * (3) a second look at what this sync wrote, for blockers and parents created after the
+ * item that names them. Every link row is written right after the call that makes it true.
+ */
+import {
+  type DraftContext,
+  type DraftTask,
+  draftDigest,
+  type ProjectSpec,
+  parentOf,
+  type RequirementText,
+  requirementDraft,
+  type SyncScope,
+  taskDraft,
+  withParents,
+} from './drafts.ts';
+import type { ExternalIssue, IssueDraft, IssueState, TrackerClient } from './providers/provider.ts';
+import { failureReason, type RetryPolicy, type Sleep, withRetries } from './retry.ts';
+
+/** What a sync did (or, in a dry run, would do) to one item. */
+export type SyncAction = 'created' | 'updated' | 'closed' | 'reopened' | 'unchanged' | 'failed';
+
+/** One item of a sync's result (the contract's `SyncItem`). */
+export interface SyncItem {
+  id: string;
+  action: SyncAction;
+  externalId: string | null;
+  url: string | null;
+  /** The provider's reason, when `failed`. */
+  error?: string;
+}
+
+/** The mapping of one item to its issue, as stored. */
+export interface ItemLink {
+  itemId: string;
+  externalId: string;
+  key: string;
+  url: string;
+  /** The digest of the draft last written; `''` for an adopted issue (rewritten once). */
+  digest: string;
+  state: IssueState;
+  externalUpdatedAt: Date | null;
+}
+
+/** Where the engine keeps links (tracker_links, or memory in tests). */
+export interface LinkStore {
+  list(): Promise<ItemLink[]>;
+  save(link: ItemLink): Promise<void>;
+}
+
+/** What one sync pushes, and with what. */
+export interface SyncInput {
+  projectId: string;
+  /** The revision the tasks reflect (named in close and reopen comments). */
+  revision: number;
+  scope: SyncScope;
+  dryRun: boolean;
+  /** The project's tasks in plan order. */
+  tasks: readonly DraftTask[];
+  spec: ProjectSpec;
+  projectUrl: string | undefined;
+  client: TrackerClient;
+  links: LinkStore;
+  sleep: Sleep;
+  signal?: AbortSignal | undefined;
+  policy?: RetryPolicy;
+  random?: () => number;
+}
+
+/** A sync's end: `failed` as soon as one item failed (never a silent partial success). */
+export interface SyncOutcome {
+  status: 'succeeded' | 'failed';
+  items: SyncItem[];
+}
+
+/** The tracker could not be searched for marked issues: nothing was written. */
+export class SyncRecoveryError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`The tracker could not be searched for issues PGS made before: ${reason}`);
+    this.reason = reason;
+    this.name = 'SyncRecoveryError';
+  }
+}
+
+type Work =
+  | { kind: 'parent'; id: string; requirement: RequirementText | undefined; tasks: DraftTask[] }
+  | { kind: 'task'; id: string; task: DraftTask };
+
+/** The wanted state of an item's issue, and the comment a change to it carries. */
+function wanted(work: Work, revision: number): { state: IssueState; comment?: string } {
+  if (work.kind === 'parent') {
+    if (work.requirement === undefined) {
+      const comment = `${work.id} is no longer in the spec after revision ${revision}; closed by PGS.`;
+      return { state: 'closed', comment };
+    }
+    const live = work.tasks.filter((t) => t.status !== 'obsolete');
+    const delivered = live.length > 0 && live.every((t) => t.status === 'done');
+    return delivered
+      ? { state: 'closed', comment: `Every task of ${work.id} is done in PGS.` }
+      : { state: 'open', comment: `${work.id} has work to do again after revision ${revision}.` };
+  }
+  const { status } = work.task;
+  if (status === 'obsolete') {
+    const comment = `${work.id} is obsolete after revision ${revision} of the spec: the plan no longer needs it. Closed by PGS.`;
+    return { state: 'closed', comment };
+  }
+  if (status === 'done') return { state: 'closed', comment: `${work.id} is done in PGS.` };
+  return {
+    state: 'open',
+    comment: `${work.id} is to do again after revision ${revision} of the spec. Reopened by PGS.`,
+  };
+}
+
+/**
+ * Runs one sync to its end and says what it did per item. Throws {@link SyncRecoveryError}
+ * when the tracker cannot be searched before a create (nothing is written then), and the
+ * signal's reason when aborted (a retry of the sync resumes safely: links are kept per item).
+ *
+ * @example
+ * const outcome = await runSync({ projectId, revision: 1, scope: 'tasks', dryRun: false, tasks, spec, projectUrl, client, links, sleep });
+ */
+export async function runSync(input: SyncInput): Promise<SyncOutcome> {
+  const links = new Map((await input.links.list()).map((link) => [link.itemId, link] as const));
+  const works = plan(input, links);
+  const retry = <T>(call: () => Promise<T>) =>
+    withRetries(call, {
+      sleep: input.sleep,
+      signal: input.signal,
+      ...(input.policy ? { policy: input.policy } : {}),
+      ...(input.random ? { random: input.random } : {}),
+    });
+  const save = async (link: ItemLink) => {
+    links.set(link.itemId, link);
+    if (!input.dryRun) await input.links.save(link);
+  };
+
+  // Searching costs a listing of the tracker: only worth it when something would be created.
+  const creates = works.some(
+    (w) => !links.has(w.id) && !(w.kind === 'task' && w.task.status === 'obsolete'),
+  );
+  if (creates) {
+    let marked: ExternalIssue[];
+    try {
+      marked = await retry(() => input.client.findMarked(input.projectId, input.signal));
+    } catch (error) {
+      input.signal?.throwIfAborted();
+      throw new SyncRecoveryError(failureReason(error));
+    }
+    for (const issue of marked) {
+      const itemId = issue.marker?.projectId === input.projectId ? issue.marker.itemId : undefined;
+      if (itemId === undefined || links.has(itemId)) continue;
+      await save({ ...linkOf(itemId, issue, ''), state: issue.state });
+    }
+  }
+
+  const context: DraftContext = {
+    projectId: input.projectId,
+    scope: input.scope,
+    spec: input.spec,
+    projectUrl: input.projectUrl,
+    externalIdOf: (id) => links.get(id)?.externalId,
+    keyOf: (id) => links.get(id)?.key,
+  };
+  const draftOf = (work: Work): IssueDraft | undefined =>
+    work.kind === 'task'
+      ? taskDraft(work.task, context)
+      : work.requirement && requirementDraft(work.requirement, context);
+
+  const items = new Map<string, SyncItem>();
+  for (const work of works) {
+    input.signal?.throwIfAborted();
+    try {
+      const item = await step(work);
+      if (item !== undefined) items.set(work.id, item);
+    } catch (error) {
+      input.signal?.throwIfAborted();
+      const link = links.get(work.id);
+      items.set(work.id, {
+        id: work.id,
+        action: 'failed',
+        externalId: link?.externalId ?? null,
+        url: link?.url ?? null,
+        error: failureReason(error),
+      });
+    }
+  }
+  // Blockers and parents made after the item naming them: its draft now says more.
+  if (!input.dryRun) {
+    for (const work of works) {
+      const item = items.get(work.id);
+      const link = links.get(work.id);
+      const draft = draftOf(work);
+      if (item === undefined || item.action === 'failed' || !link || !draft) continue;
+      if (work.kind === 'task' && work.task.status === 'obsolete') continue;
+      const digest = draftDigest(draft);
+      if (digest === link.digest) continue;
+      try {
+        await retry(() => input.client.update(link.externalId, draft, input.signal));
+        await save({ ...link, digest });
+        if (item.action === 'unchanged') item.action = 'updated';
+      } catch (error) {
+        input.signal?.throwIfAborted();
+        items.set(work.id, { ...item, action: 'failed', error: failureReason(error) });
+      }
+    }
+  }
+  const list = works.flatMap((w) => items.get(w.id) ?? []);
+  return { status: list.some((i) => i.action === 'failed') ? 'failed' : 'succeeded', items: list };
+
+  async function step(work: Work): Promise<SyncItem | undefined> {
+    const draft = draftOf(work);
+    const target = wanted(work, input.revision);
+    let link = links.get(work.id);
+    const obsolete = work.kind === 'task' && work.task.status === 'obsolete';
+    if (link === undefined) {
+      // Nothing on the tracker for an item the plan no longer needs: nothing to do.
+      if (obsolete || draft === undefined) return undefined;
+      if (input.dryRun) return { id: work.id, action: 'created', externalId: null, url: null };
+      const issue = await retry(() => input.client.create(draft, input.signal));
+      link = linkOf(work.id, issue, draftDigest(draft));
+      await save(link);
+      if (target.state === 'closed' && issue.state !== 'closed') {
+        const closed = await retry(() =>
+          input.client.setState(issue.externalId, 'closed', undefined, input.signal),
+        );
+        link = { ...link, state: 'closed', externalUpdatedAt: dateOf(closed.updatedAt) };
+        await save(link);
+      }
+      return done(link, 'created');
+    }
+    let action: SyncAction = 'unchanged';
+    // An obsolete task's issue is closed as it stands: its words are the plan's old ones.
+    if (draft !== undefined && !obsolete) {
+      const digest = draftDigest(draft);
+      if (digest !== link.digest) {
+        if (!input.dryRun) {
+          const externalId = link.externalId;
+          await retry(() => input.client.update(externalId, draft, input.signal));
+          link = { ...link, digest };
+          await save(link);
+        }
+        action = 'updated';
+      }
+    }
+    if (target.state !== link.state) {
+      if (!input.dryRun) {
+        const externalId = link.externalId;
+        const changed = await retry(() =>
+          input.client.setState(externalId, target.state, target.comment, input.signal),
+        );
+        link = { ...link, state: target.state, externalUpdatedAt: dateOf(changed.updatedAt) };
+        await save(link);
+      }
+      action = target.state === 'closed' ? 'closed' : 'reopened';
+    }
+    return done(link, action);
+  }
+}
+
+const done = (link: ItemLink, action: SyncAction): SyncItem => ({
+  id: link.itemId,
+  action,
+  externalId: link.externalId,
+  url: link.url,
+});
+
+const dateOf = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+function linkOf(itemId: string, issue: ExternalIssue, digest: string): ItemLink {
+  return {
+    itemId,
+    externalId: issue.externalId,
+    key: issue.key,
+    url: issue.url,
+    digest,
+    state: issue.state,
+    externalUpdatedAt: dateOf(issue.updatedAt),
+  };
+}
+
+/**
+ * The items of one sync in the order they are written: FR parents (spec order, then parents
+ * of requirements a revision removed), then tasks in plan order.
+ */
+function plan(input: SyncInput, links: ReadonlyMap<string, ItemLink>): Work[] {
+  const works: Work[] = [];
+  if (withParents(input.scope)) {
+    const children = new Map<string, DraftTask[]>();
+    for (const task of input.tasks) {
+      const parent = parentOf(task, input);
+      if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), task]);
+    }
+    for (const requirement of input.spec.requirements) {
+      const tasks = children.get(requirement.id) ?? [];
+      works.push({ kind: 'parent', id: requirement.id, requirement, tasks });
+    }
+    const inSpec = new Set(input.spec.requirements.map((r) => r.id));
+    for (const id of [...links.keys()].sort()) {
+      if (id.startsWith('FR-') && !inSpec.has(id)) {
+        works.push({ kind: 'parent', id, requirement: undefined, tasks: [] });
+      }
+    }
+  }
+  for (const task of input.tasks) works.push({ kind: 'task', id: task.id, task });
+  return works;
+}

@@ -2,9 +2,12 @@
  * The tracker adapters by provider. Each adapter file registers itself here with one line;
  * the rest of PGS finds an adapter through {@link adapterFor}, never by importing a provider.
  */
+import { jiraAdapter } from './jira.ts';
 import type { TrackerAdapter, TrackerProvider } from './provider.ts';
 
-const ADAPTERS: Partial<Record<TrackerProvider, TrackerAdapter>> = {};
+const ADAPTERS: Partial<Record<TrackerProvider, TrackerAdapter>> = {
+  jira: jiraAdapter,
+};
 
 /** The adapter for a provider, or undefined while it is not built. */
 export function adapterFor(provider: TrackerProvider): TrackerAdapter | undefined {

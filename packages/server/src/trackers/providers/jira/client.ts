@@ -1,0 +1,269 @@
+/**
+ * One Jira connection's {@link TrackerClient}, on jira.js's cloud client (REST v3). Every call
+ * goes through {@link JiraCalls.run}, which turns jira.js's errors into
+ * {@link TrackerRequestError}s and bounds the call by the caller's signal and timeout.
+ */
+import { type CloudClient, createCloudClient, type SchemaMismatchBehavior } from 'jira.js';
+import type {
+  ConnectOptions,
+  ExternalIssue,
+  IssueDraft,
+  IssueState,
+  TrackerClient,
+} from '../provider.ts';
+import { readMarker, TrackerRequestError } from '../provider.ts';
+import { jiraDocumentText, markdownToJiraDocument } from './adf.ts';
+import { toTrackerError } from './errors.ts';
+import { discoverTarget, type JiraTarget, storedTarget } from './project.ts';
+import { jiraSite, jiraTime } from './wire.ts';
+
+/** Options for tests and tools beyond the adapter's: what jira.js does on a response shape
+ *  its schemas do not describe (`'throw'` in tests, so the fake stays true to Jira). */
+export interface JiraClientOptions {
+  onSchemaMismatch?: SchemaMismatchBehavior;
+}
+
+// The fields PGS reads of an issue; asking for fewer keeps searches light.
+const ISSUE_FIELDS = ['summary', 'status', 'updated', 'description', 'labels', 'parent'];
+const PAGE_SIZE = 100;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+type JiraIssue = Awaited<ReturnType<CloudClient['issues']['getIssue']>>;
+type JiraLink = {
+  id?: string;
+  type?: { name?: string };
+  inwardIssue?: { id?: string };
+  outwardIssue?: { id?: string };
+};
+
+/** A Jira connection's client. Throws no error itself: a missing site fails each call. */
+export function connectJira(options: ConnectOptions, extra: JiraClientOptions = {}): TrackerClient {
+  const site = jiraSite(options.baseUrl);
+  const credentials = options.credentials as { email: string; apiToken: string };
+  const jira = site
+    ? createCloudClient({
+        host: site,
+        auth: { type: 'basic', email: credentials.email, apiToken: credentials.apiToken },
+        // No `retry`: jira.js then never waits; the sync engine's policy decides (provider.ts).
+        onSchemaMismatch: extra.onSchemaMismatch ?? 'silent',
+      })
+    : undefined;
+  const calls = new JiraCalls(jira, site ?? '', options);
+  return {
+    verify: (signal) =>
+      calls.run(signal, async (client) => ({ ...(await calls.discover(client)) })),
+    findMarked: (projectId, signal) =>
+      calls.run(signal, (client) => calls.findMarked(client, projectId)),
+    get: (externalId, signal) => calls.run(signal, (client) => calls.get(client, externalId)),
+    create: (draft, signal) => calls.run(signal, (client) => calls.create(client, draft)),
+    update: (externalId, draft, signal) =>
+      calls.run(signal, (client) => calls.update(client, externalId, draft)),
+    setState: (externalId, state, comment, signal) =>
+      calls.run(signal, (client) => calls.setState(client, externalId, state, comment)),
+  };
+}
+
+class JiraCalls {
+  private target: JiraTarget | undefined;
+  private readonly jira: CloudClient | undefined;
+  private readonly site: string;
+  private readonly options: ConnectOptions;
+
+  constructor(jira: CloudClient | undefined, site: string, options: ConnectOptions) {
+    this.jira = jira;
+    this.site = site;
+    this.options = options;
+    this.target = storedTarget(options.target as Record<string, unknown>);
+  }
+
+  /**
+   * Runs one operation against Jira. jira.js's transport takes no AbortSignal, so the caller's
+   * signal and the timeout end the wait, not the request: a late answer is dropped.
+   */
+  async run<T>(signal: AbortSignal | undefined, operation: (jira: CloudClient) => Promise<T>) {
+    const jira = this.jira;
+    if (!jira) {
+      throw new TrackerRequestError(
+        "Jira needs the site's address as baseUrl (https://your-site.atlassian.net)",
+        { status: 400, retryable: false },
+      );
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const bound = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    bound.throwIfAborted();
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(bound.reason);
+      bound.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      return await Promise.race([operation(jira), aborted]);
+    } catch (error) {
+      throw toTrackerError(error);
+    } finally {
+      if (stop) bound.removeEventListener('abort', stop);
+    }
+  }
+
+  async discover(jira: CloudClient): Promise<JiraTarget> {
+    const { projectKey } = this.options.target as { projectKey: string };
+    this.target = await discoverTarget(jira, projectKey);
+    return this.target;
+  }
+
+  private async resolved(jira: CloudClient): Promise<JiraTarget> {
+    return this.target ?? (await this.discover(jira));
+  }
+
+  async findMarked(jira: CloudClient, projectId: string): Promise<ExternalIssue[]> {
+    const target = await this.resolved(jira);
+    const found: ExternalIssue[] = [];
+    let nextPageToken: string | undefined;
+    do {
+      const page = await jira.issueSearch.searchAndReconsileIssuesUsingJql({
+        jql: `project = "${target.projectKey}" AND labels = pgs ORDER BY created ASC`,
+        fields: ISSUE_FIELDS,
+        maxResults: PAGE_SIZE,
+        ...(nextPageToken ? { nextPageToken } : {}),
+      });
+      for (const issue of page.issues ?? []) {
+        const mapped = this.toExternal(issue);
+        if (mapped.marker?.projectId === projectId) found.push(mapped);
+      }
+      nextPageToken = page.isLast === false ? (page.nextPageToken ?? undefined) : undefined;
+    } while (nextPageToken);
+    return found;
+  }
+
+  async get(jira: CloudClient, externalId: string): Promise<ExternalIssue> {
+    return this.toExternal(
+      await jira.issues.getIssue({ issueIdOrKey: externalId, fields: ISSUE_FIELDS }),
+    );
+  }
+
+  async create(jira: CloudClient, draft: IssueDraft): Promise<ExternalIssue> {
+    const target = await this.resolved(jira);
+    const created = await jira.issues.createIssue({
+      fields: {
+        project: { id: target.projectId },
+        issuetype: { id: this.issueTypeFor(target, draft) },
+        ...this.draftFields(target, draft),
+      },
+    });
+    // The issue exists from here on: should a link fail, the marker lets a re-sync find it and
+    // its update add the missing links.
+    for (const blocker of draft.blockedBy) await this.link(jira, blocker, created.id);
+    return this.get(jira, created.id);
+  }
+
+  async update(jira: CloudClient, externalId: string, draft: IssueDraft): Promise<ExternalIssue> {
+    const target = await this.resolved(jira);
+    const current = await jira.issues.getIssue({
+      issueIdOrKey: externalId,
+      fields: ['parent', 'issuelinks'],
+    });
+    const hadParent = Boolean((current.fields?.parent as { id?: string } | undefined)?.id);
+    const fields = this.draftFields(target, draft);
+    await jira.issues.editIssue({
+      issueIdOrKey: externalId,
+      fields,
+      // Jira removes a parent only through the update verb, not by a null field.
+      ...(hadParent && !fields.parent ? { update: { parent: [{ set: { none: true } }] } } : {}),
+    });
+    const links = ((current.fields?.issuelinks ?? []) as JiraLink[]).filter(
+      (link) => link.type?.name === 'Blocks' && link.inwardIssue?.id,
+    );
+    const wanted = new Set(draft.blockedBy);
+    for (const link of links) {
+      if (!wanted.has(link.inwardIssue!.id!) && link.id) {
+        await jira.issueLinks.deleteIssueLink({ linkId: link.id });
+      }
+    }
+    const present = new Set(links.map((link) => link.inwardIssue!.id!));
+    for (const blocker of draft.blockedBy) {
+      if (!present.has(blocker)) await this.link(jira, blocker, current.id ?? externalId);
+    }
+    return this.get(jira, externalId);
+  }
+
+  async setState(
+    jira: CloudClient,
+    externalId: string,
+    state: IssueState,
+    comment: string | undefined,
+  ): Promise<ExternalIssue> {
+    if (comment) {
+      await jira.issueComments.addComment({
+        issueIdOrKey: externalId,
+        body: markdownToJiraDocument(comment) as never,
+      });
+    }
+    const current = await this.get(jira, externalId);
+    if (current.state === state) return current;
+    // Closing moves to a status of the Done category, reopening to one of To Do ('new'):
+    // workflows name their statuses freely, the categories are fixed.
+    const category = state === 'closed' ? 'done' : 'new';
+    const { transitions = [] } = await jira.issues.getTransitions({ issueIdOrKey: externalId });
+    const transition = transitions.find(
+      (candidate) =>
+        candidate.to?.statusCategory?.key === category && candidate.isAvailable !== false,
+    );
+    if (!transition?.id) {
+      throw new TrackerRequestError(
+        `Jira's workflow offers ${current.key} no transition to a ${state === 'closed' ? 'Done' : 'To Do'} status`,
+        { status: 409, retryable: false },
+      );
+    }
+    await jira.issues.doTransition({ issueIdOrKey: externalId, transition: { id: transition.id } });
+    return this.get(jira, externalId);
+  }
+
+  /** `blocker` blocks `blocked`: Jira shows `blocked` as "is blocked by" `blocker`. */
+  private async link(jira: CloudClient, blocker: string, blocked: string): Promise<void> {
+    await jira.issueLinks.linkIssues({
+      type: { name: 'Blocks' },
+      inwardIssue: { id: blocker },
+      outwardIssue: { id: blocked },
+    });
+  }
+
+  private issueTypeFor(target: JiraTarget, draft: IssueDraft): string {
+    if (draft.itemId.startsWith('FR-')) return target.parentIssueTypeId;
+    const underTask = target.parentIssueTypeId === target.issueTypeId;
+    return draft.parent && underTask && target.subtaskIssueTypeId
+      ? target.subtaskIssueTypeId
+      : target.issueTypeId;
+  }
+
+  private draftFields(target: JiraTarget, draft: IssueDraft) {
+    // A parent is set where the project's hierarchy allows one (see project.ts).
+    const parentAllowed =
+      target.parentIssueTypeId !== target.issueTypeId || target.subtaskIssueTypeId !== '';
+    return {
+      summary: draft.title.slice(0, 255),
+      description: markdownToJiraDocument(draft.body),
+      // Jira labels cannot hold spaces.
+      labels: [...new Set(draft.labels.map((label) => label.replace(/\s+/g, '-')))],
+      ...(draft.parent && parentAllowed ? { parent: { id: draft.parent } } : {}),
+    };
+  }
+
+  private toExternal(issue: JiraIssue): ExternalIssue {
+    const fields = (issue.fields ?? {}) as {
+      status?: { statusCategory?: { key?: string } };
+      updated?: string;
+      description?: unknown;
+    };
+    const key = issue.key ?? '';
+    const marker = readMarker(jiraDocumentText(fields.description));
+    return {
+      externalId: issue.id ?? '',
+      key,
+      url: `${this.site}/browse/${key}`,
+      state: fields.status?.statusCategory?.key === 'done' ? 'closed' : 'open',
+      // An issue always has `updated`; the epoch only stands in for a malformed answer.
+      updatedAt: jiraTime(fields.updated) ?? new Date(0).toISOString(),
+      ...(marker ? { marker } : {}),
+    };
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * One Linear connection through the official `@linear/sdk`: a team's issues with PGS's
+ * labels, parents (Linear's sub-issues) and "blocks" relations, closed and reopened through
+ * the team's workflow states. Every SDK failure leaves as a {@link TrackerRequestError}
+ * (errors.ts); nothing here waits or retries.
+ */
+import { type Issue, IssueRelationType, LinearClient } from '@linear/sdk';
+import {
+  type ConnectOptions,
+  type ExternalIssue,
+  type IssueDraft,
+  type IssueState,
+  readMarker,
+  type TrackerClient,
+  TrackerRequestError,
+} from '../provider.ts';
+import { toTrackerError } from './errors.ts';
+
+/** Linear's page size ceiling is 250; 100 keeps each page's complexity modest. */
+const PAGE = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface TeamRef {
+  id: string;
+  key: string;
+  name: string;
+}
+
+interface StateRef {
+  id: string;
+  type: string;
+  position: number;
+}
+
+/** Workflow state types that mean the work is over, for PGS: closed. */
+const CLOSED_TYPES = new Set(['completed', 'canceled']);
+
+function notFound(reason: string): TrackerRequestError {
+  return new TrackerRequestError(reason, { status: 404, retryable: false });
+}
+
+/** A connection's client; ids of the team, its states and labels are cached per client. */
+export class LinearTracker implements TrackerClient {
+  readonly #token: string;
+  readonly #apiUrl: string | undefined;
+  readonly #team: string;
+  readonly #timeoutMs: number | undefined;
+  #teamRef: TeamRef | undefined;
+  #states: Map<string, StateRef> | undefined;
+  readonly #labels = new Map<string, string>();
+
+  constructor(options: ConnectOptions, team: string) {
+    this.#token = 'token' in options.credentials ? options.credentials.token : '';
+    this.#apiUrl = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, '')}/graphql` : undefined;
+    this.#team = team;
+    this.#timeoutMs = options.timeoutMs;
+  }
+
+  /**
+   * A fresh SDK client per call so that each call carries its own abort signal and timeout
+   * (the SDK takes fetch options only at construction); constructing one costs nothing.
+   */
+  async #run<T>(signal: AbortSignal | undefined, work: (sdk: LinearClient) => Promise<T>) {
+    const signals = [signal, this.#timeoutMs ? AbortSignal.timeout(this.#timeoutMs) : undefined];
+    const present = signals.filter((one): one is AbortSignal => one !== undefined);
+    // Personal API keys go bare in Authorization; OAuth tokens as Bearer.
+    const auth = this.#token.startsWith('lin_api_')
+      ? { apiKey: this.#token }
+      : { accessToken: this.#token };
+    const sdk = new LinearClient({
+      ...auth,
+      ...(this.#apiUrl ? { apiUrl: this.#apiUrl } : {}),
+      ...(present.length > 0 ? { signal: AbortSignal.any(present) } : {}),
+    });
+    try {
+      return await work(sdk);
+    } catch (error) {
+      throw toTrackerError(error, signal);
+    }
+  }
+
+  async #teamOf(sdk: LinearClient): Promise<TeamRef> {
+    if (this.#teamRef) return this.#teamRef;
+    const filter = UUID.test(this.#team)
+      ? { id: { eq: this.#team } }
+      : { key: { eqIgnoreCase: this.#team } };
+    const teams = await sdk.teams({ filter, first: 1 });
+    const team = teams.nodes[0];
+    if (!team) {
+      throw notFound(`no Linear team "${this.#team}" is visible to this API key`);
+    }
+    this.#teamRef = { id: team.id, key: team.key, name: team.name };
+    return this.#teamRef;
+  }
+
+  async #statesOf(sdk: LinearClient, refresh = false): Promise<Map<string, StateRef>> {
+    if (this.#states && !refresh) return this.#states;
+    const team = await this.#teamOf(sdk);
+    const page = await sdk.workflowStates({
+      filter: { team: { id: { eq: team.id } } },
+      first: PAGE,
+    });
+    while (page.pageInfo.hasNextPage) await page.fetchNext();
+    this.#states = new Map(
+      page.nodes.map((state) => [
+        state.id,
+        { id: state.id, type: state.type, position: state.position },
+      ]),
+    );
+    return this.#states;
+  }
+
+  /** The team's state to move an issue to: its first completed one, or first unstarted. */
+  async #stateFor(sdk: LinearClient, state: IssueState): Promise<StateRef> {
+    const states = [...(await this.#statesOf(sdk)).values()].sort(
+      (a, b) => a.position - b.position,
+    );
+    const wanted = state === 'closed' ? ['completed'] : ['unstarted', 'backlog'];
+    for (const type of wanted) {
+      const found = states.find((one) => one.type === type);
+      if (found) return found;
+    }
+    throw new TrackerRequestError(
+      `the Linear team "${this.#team}" has no ${wanted.join(' or ')} workflow state`,
+      { retryable: false },
+    );
+  }
+
+  async #external(sdk: LinearClient, issue: Issue): Promise<ExternalIssue> {
+    const stateId = issue.stateId;
+    let states = await this.#statesOf(sdk);
+    // A state added on Linear since the cache was filled.
+    if (stateId && !states.has(stateId)) states = await this.#statesOf(sdk, true);
+    const type = stateId ? states.get(stateId)?.type : undefined;
+    const marker = readMarker(issue.description);
+    return {
+      externalId: issue.id,
+      key: issue.identifier,
+      url: issue.url,
+      state: type && CLOSED_TYPES.has(type) ? 'closed' : 'open',
+      updatedAt: issue.updatedAt.toISOString(),
+      ...(marker ? { marker } : {}),
+    };
+  }
+
+  /** The team's (or the workspace's) labels by name, creating the missing ones on the team. */
+  async #labelIds(sdk: LinearClient, names: string[]): Promise<string[]> {
+    const team = await this.#teamOf(sdk);
+    const missing = names.filter((name) => !this.#labels.has(name.toLowerCase()));
+    if (missing.length > 0) {
+      const page = await sdk.issueLabels({
+        filter: {
+          name: { in: missing },
+          or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }],
+        },
+        first: PAGE,
+      });
+      while (page.pageInfo.hasNextPage) await page.fetchNext();
+      for (const label of page.nodes) this.#labels.set(label.name.toLowerCase(), label.id);
+    }
+    for (const name of names) {
+      if (this.#labels.has(name.toLowerCase())) continue;
+      const created = await sdk.createIssueLabel({ name, teamId: team.id });
+      const id = created.issueLabelId;
+      if (!id)
+        throw new TrackerRequestError(`Linear did not create the label ${name}`, {
+          retryable: true,
+        });
+      this.#labels.set(name.toLowerCase(), id);
+    }
+    return names.map((name) => this.#labels.get(name.toLowerCase()) as string);
+  }
+
+  /** Adds the "blocks" relations this issue lacks; relations people added stay. */
+  async #addBlockers(sdk: LinearClient, issue: Issue, blockedBy: string[]): Promise<void> {
+    if (blockedBy.length === 0) return;
+    const existing = new Set<string>();
+    const page = await issue.inverseRelations({ first: PAGE });
+    while (page.pageInfo.hasNextPage) await page.fetchNext();
+    for (const relation of page.nodes) {
+      if (relation.type === IssueRelationType.Blocks && relation.issueId) {
+        existing.add(relation.issueId);
+      }
+    }
+    for (const blocker of blockedBy) {
+      if (existing.has(blocker)) continue;
+      await sdk.createIssueRelation({
+        issueId: blocker,
+        relatedIssueId: issue.id,
+        type: IssueRelationType.Blocks,
+      });
+      existing.add(blocker);
+    }
+  }
+
+  verify(signal?: AbortSignal): Promise<Record<string, string>> {
+    return this.#run(signal, async (sdk) => {
+      await sdk.viewer;
+      const team = await this.#teamOf(sdk);
+      await this.#stateFor(sdk, 'closed');
+      await this.#stateFor(sdk, 'open');
+      return { team: team.key, teamId: team.id, teamKey: team.key, teamName: team.name };
+    });
+  }
+
+  findMarked(projectId: string, signal?: AbortSignal): Promise<ExternalIssue[]> {
+    return this.#run(signal, async (sdk) => {
+      const team = await this.#teamOf(sdk);
+      const page = await sdk.issues({
+        filter: {
+          team: { id: { eq: team.id } },
+          description: { contains: `pgs:project=${projectId}` },
+        },
+        first: PAGE,
+      });
+      while (page.pageInfo.hasNextPage) await page.fetchNext();
+      const found: ExternalIssue[] = [];
+      for (const issue of page.nodes) {
+        if (readMarker(issue.description)?.projectId !== projectId) continue;
+        found.push(await this.#external(sdk, issue));
+      }
+      return found;
+    });
+  }
+
+  get(externalId: string, signal?: AbortSignal): Promise<ExternalIssue> {
+    return this.#run(signal, async (sdk) => this.#external(sdk, await sdk.issue(externalId)));
+  }
+
+  create(draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
+    return this.#run(signal, async (sdk) => {
+      const team = await this.#teamOf(sdk);
+      const labelIds = await this.#labelIds(sdk, draft.labels);
+      const payload = await sdk.createIssue({
+        teamId: team.id,
+        title: draft.title,
+        description: draft.body,
+        labelIds,
+        ...(draft.parent ? { parentId: draft.parent } : {}),
+      });
+      const id = payload.issueId;
+      if (!id)
+        throw new TrackerRequestError('Linear did not return the new issue', { retryable: true });
+      let issue = await sdk.issue(id);
+      if (draft.blockedBy.length > 0) {
+        await this.#addBlockers(sdk, issue, draft.blockedBy);
+        issue = await sdk.issue(id);
+      }
+      return this.#external(sdk, issue);
+    });
+  }
+
+  update(externalId: string, draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
+    return this.#run(signal, async (sdk) => {
+      const labelIds = await this.#labelIds(sdk, draft.labels);
+      // The parent is set when PGS gives one and left alone otherwise: a tasks-only sync
+      // must not undo the parents an earlier sync with requirements set.
+      await sdk.updateIssue(externalId, {
+        title: draft.title,
+        description: draft.body,
+        labelIds,
+        ...(draft.parent ? { parentId: draft.parent } : {}),
+      });
+      const issue = await sdk.issue(externalId);
+      if (draft.blockedBy.length === 0) return this.#external(sdk, issue);
+      await this.#addBlockers(sdk, issue, draft.blockedBy);
+      return this.#external(sdk, await sdk.issue(externalId));
+    });
+  }
+
+  setState(
+    externalId: string,
+    state: IssueState,
+    comment: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<ExternalIssue> {
+    return this.#run(signal, async (sdk) => {
+      const current = await this.#external(sdk, await sdk.issue(externalId));
+      // Already there (a retry, or a person was first): no second comment.
+      if (current.state === state) return current;
+      if (comment) await sdk.createComment({ issueId: externalId, body: comment });
+      const target = await this.#stateFor(sdk, state);
+      await sdk.updateIssue(externalId, { stateId: target.id });
+      return this.#external(sdk, await sdk.issue(externalId));
+    });
+  }
+}

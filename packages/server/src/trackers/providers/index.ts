@@ -3,10 +3,12 @@
  * the rest of PGS finds an adapter through {@link adapterFor}, never by importing a provider.
  */
 import { jiraAdapter } from './jira.ts';
+import { linearAdapter } from './linear.ts';
 import type { TrackerAdapter, TrackerProvider } from './provider.ts';
 
 const ADAPTERS: Partial<Record<TrackerProvider, TrackerAdapter>> = {
   jira: jiraAdapter,
+  linear: linearAdapter,
 };
 
 /** The adapter for a provider, or undefined while it is not built. */

@@ -26,9 +26,11 @@ interface LimitSeen {
   retryAfterSeconds: number;
 }
 
-// Keyed by the request's `request` options object, which Octokit hands both to the
-// plugin's hooks and, on failure, to the RequestError (`error.request.request`).
+// The plugin's hooks see a request's options, not its error: what they recognised is kept
+// by the options' `request` object, then moved onto the error by an error hook, which sees
+// both.
 const limitsSeen = new WeakMap<object, LimitSeen>();
+const limitOfError = new WeakMap<object, LimitSeen>();
 
 // GitHub asks integrations to space mutating requests (about one a second, more for those
 // that notify people): Octokit's default groups do that, keyed per token. GitHub Enterprise
@@ -86,6 +88,11 @@ export function createOctokit(options: {
       };
     });
   }
+  octokit.hook.error('request', (error, endpoint) => {
+    const seen = endpoint.request ? limitsSeen.get(endpoint.request) : undefined;
+    if (seen && typeof error === 'object' && error !== null) limitOfError.set(error, seen);
+    throw error;
+  });
   return octokit;
 }
 
@@ -102,7 +109,6 @@ interface OctokitFailure {
   message?: string;
   name?: string;
   response?: { headers?: Record<string, string | undefined>; data?: unknown };
-  request?: { request?: object };
 }
 
 /** GitHub's own words for a failure: `message`, and the field errors of a 422. */
@@ -149,7 +155,7 @@ export function toTrackerError(error: unknown, signal?: AbortSignal): Error {
   }
   const headers = response.headers ?? {};
   const message = githubMessage(failure);
-  const seen = failure.request?.request ? limitsSeen.get(failure.request.request) : undefined;
+  const seen = typeof error === 'object' && error !== null ? limitOfError.get(error) : undefined;
   const limited =
     seen ??
     (status === 429 || (status === 403 && headers['retry-after'] !== undefined)

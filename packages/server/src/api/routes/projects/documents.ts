@@ -7,6 +7,7 @@ import {
 } from '@pgs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../accounts/service.ts';
+import type { ConformanceChecks } from '../../../conformance/service.ts';
 import { archiveDate, archiveEntries, zipStream } from '../../../export/archive.ts';
 import type { ProjectReads } from '../../../projects/reads.ts';
 import { etagOf } from '../../../projects/result.ts';
@@ -21,6 +22,7 @@ import {
   projectIdParams,
   resultCache,
 } from './common.ts';
+import { traceWithConformance } from './conformance.ts';
 import { archiveWork, traceWithProgress } from './delivery.ts';
 import { type CompletedOnly, completedProject, ownedDocument, traceBody } from './reads.ts';
 import { pinnedRevision, revisionNumber } from './revision-reads.ts';
@@ -32,6 +34,8 @@ export interface DocumentRoutesOptions {
   traces?: TraceCache;
   /** The plan's tasks: delivery on the trace, tasks.json and checkboxes in the archive. */
   tasks?: Tasks;
+  /** Conformance checks: the latest one's totals on the current trace (docs/conformance.md). */
+  checks?: ConformanceChecks;
 }
 
 const parameters = openapiDocument.components.parameters;
@@ -50,7 +54,7 @@ const revisionQuery = {
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
-  { statusReader, reads, traces = new TraceCache(), tasks }: DocumentRoutesOptions,
+  { statusReader, reads, traces = new TraceCache(), tasks, checks }: DocumentRoutesOptions,
 ) {
   /** The completed data of the current revision, or of the one asked for. */
   const results = async (
@@ -224,13 +228,25 @@ export async function documentRoutes(
               await trace(),
             )
           : undefined;
+      // The latest conformance check of the current revision, live state too.
+      const checked =
+        revision === undefined && checks !== undefined
+          ? await traceWithConformance(
+              checks,
+              request.principal,
+              request.params.projectId,
+              found.revision,
+              live?.body ?? (await trace()),
+            )
+          : undefined;
+      const tags = [live?.tag, checked?.tag].filter((tag) => tag !== undefined && tag !== '');
       // The trace follows the documents, which the status body's ETag covers.
-      const etag = `"t-${found.etag.replace(/"/g, '')}${live ? `-${live.tag}` : ''}"`;
+      const etag = `"t-${found.etag.replace(/"/g, '')}${tags.map((tag) => `-${tag}`).join('')}"`;
       reply.header('etag', etag);
       reply.header('vary', 'Authorization');
       reply.header('cache-control', revision === undefined ? CURRENT_CACHE : PINNED_CACHE);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = live?.body ?? (await trace());
+      const body = checked?.body ?? live?.body ?? (await trace());
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

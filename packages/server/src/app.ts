@@ -19,11 +19,11 @@ import { versioning } from './api/plugins/versioning.ts';
 import { closedQuery, queryValidator } from './api/query.ts';
 import { auditRoutes } from './api/routes/admin/audit.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
+import { connectionRoutes, trackerWebhookRoutes } from './api/routes/connections.ts';
 import { consoleRoutes } from './api/routes/console.ts';
 import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { metricsRoutes } from './api/routes/metrics.ts';
-import { conformanceRoutes } from './api/routes/projects/conformance.ts';
 import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
@@ -32,7 +32,6 @@ import { revisionRoutes } from './api/routes/projects/revisions.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
-import { ConformanceChecks } from './conformance/service.ts';
 import { CreditReads } from './credits/reads.ts';
 import { databaseBroadcast } from './events/broadcast.ts';
 import { ProjectEventHub } from './events/hub.ts';
@@ -50,6 +49,9 @@ import { engineOf, type ModelSelector } from './runs/models.ts';
 import { TraceCache } from './runs/trace/project.ts';
 import type { Database } from './storage/db.ts';
 import { Tasks } from './tasks/service.ts';
+import { Connections } from './trackers/connections.ts';
+import type { TrackerAdapter, TrackerProvider } from './trackers/providers/index.ts';
+import { Sealer } from './trackers/sealed.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
 /** The time limits a config sets (an absent one keeps its default). */
@@ -109,6 +111,17 @@ export interface AppDeps {
    * means a registry of the app's own, so apps built side by side never collide.
    */
   metrics?: Metrics;
+  /**
+   * Tracker connections (docs/trackers.md): the sealer of their credentials (none: every
+   * creation answers 503 ENCRYPTION_NOT_CONFIGURED), whether `baseUrl` may be private
+   * (`PGS_CONNECTIONS_ALLOW_PRIVATE`), and, for tests, other adapters or DNS.
+   */
+  trackers?: {
+    sealer: Sealer;
+    allowPrivate: boolean;
+    adapters?: (provider: TrackerProvider) => TrackerAdapter | undefined;
+    resolve?: (host: string) => Promise<string[]>;
+  };
 }
 
 /**
@@ -222,8 +235,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One service for the REST task routes and the MCP task tools (and the sources it caches).
   const tasks = new Tasks(database.db, now, { dispatcher: deps.dispatcher });
-  // Checks of repositories against the spec (docs/conformance.md), for REST, MCP and the trace.
-  const checks = new ConformanceChecks(database.db, now);
   const revisions = new Revisions(
     database.db,
     deps.dispatcher,
@@ -239,6 +250,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Streams of one project (REST or MCP) that wake on the same event share the read that follows.
   const eventReads = new SharedEventReads(database.db, events);
   app.addHook('onClose', async () => eventReads.close());
+
+  const trackerDeps = {
+    db: database.db,
+    sealer: deps.trackers?.sealer ?? Sealer.of(undefined),
+    ...(deps.trackers?.adapters ? { adapters: deps.trackers.adapters } : {}),
+  };
+  const connections = new Connections(trackerDeps, {
+    allowPrivate: deps.trackers?.allowPrivate ?? false,
+    ...(deps.trackers?.resolve ? { resolve: deps.trackers.resolve } : {}),
+  });
 
   await app.register(errorHandling, {
     docsUrl: config.docsUrl,
@@ -278,13 +299,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         events,
         keepAliveMs: deps.keepAliveMs ?? 15_000,
       });
-      await api.register(documentRoutes, {
-        statusReader,
-        reads: projectReads,
-        traces,
-        tasks,
-        checks,
-      });
+      await api.register(documentRoutes, { statusReader, reads: projectReads, traces, tasks });
       await api.register(manageRoutes, {
         statusReader,
         projects,
@@ -299,8 +314,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now,
       });
       await api.register(taskRoutes, { tasks });
-      await api.register(conformanceRoutes, { checks });
       await api.register(creditRoutes, { credits });
+      await api.register(connectionRoutes, { connections, idempotency });
       await api.register(webhookRoutes, {
         endpoints: new WebhookEndpoints(database.db),
         idempotency,
@@ -309,6 +324,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+
+  // A tracker's deliveries: no API key (the tracker has none), its own signature instead.
+  await app.register(trackerWebhookRoutes, {
+    prefix: '/api/v1',
+    inbound: { ...trackerDeps, dispatcher: deps.dispatcher, now },
+    failures: deps.limiters.authFailures,
+  });
 
   // The Model Context Protocol (docs/mcp.md): the same key, limits and services as /api/v1.
   await app.register(async (mcp) => {

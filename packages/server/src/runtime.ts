@@ -27,6 +27,8 @@ import { listInProgressProjectIds } from './storage/sql/projects.ts';
 import { readQueueStats } from './storage/sql/queue.ts';
 import { listRevising } from './storage/sql/revisions.ts';
 import { sweepExpired } from './storage/sweep.ts';
+import { resealAll, sealerOf } from './trackers/keys.ts';
+import { startReconciler } from './trackers/reconcile.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
@@ -136,6 +138,21 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     Date.now,
     metrics.generation,
   );
+  const sealer = sealerOf(config);
+  let stopReconciler: (() => void) | undefined;
+  if (config.encryptionKeysPrevious.length > 0) {
+    // A rotation (docs/security.md): what the previous keys sealed is sealed again with the
+    // current one, so the previous keys can be dropped from the configuration afterwards.
+    const resealed = await resealAll(database.db, await sealer.ring());
+    log.info(resealed, 'tracker credentials re-sealed with the current key');
+  }
+  if (config.role !== 'api') {
+    stopReconciler = startReconciler(
+      { db: database.db, sealer, dispatcher: queue, now: Date.now },
+      config.trackerReconcileSeconds * 1000,
+      log.child({ component: 'trackers' }),
+    );
+  }
   if (config.role !== 'api') {
     // One caller per process: the AI concurrency limit spans creations and revisions.
     const caller = new ModelCaller({
@@ -217,6 +234,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       prices: config.modelPrices,
       logger: log,
       metrics,
+      trackers: { sealer, allowPrivate: config.connectionsAllowPrivate },
     });
     // Idempotency keys are kept 24 h and webhook delivery attempts 30 days; sweep the
     // expired ones now and then.
@@ -243,6 +261,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     devKey,
     async stop() {
       clearInterval(sweep);
+      stopReconciler?.();
       // Requests in flight may still create projects: the queue keeps accepting jobs until
       // HTTP has drained; only its workers stop now.
       await Promise.all([

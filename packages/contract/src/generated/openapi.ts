@@ -46,6 +46,10 @@ export const openapiDocument = {
       "description": "Signed notifications of projects' final events (Standard Webhooks)."
     },
     {
+      "name": "connections",
+      "description": "Issue trackers (GitHub, Linear, Jira) connected to an account, and their inbound webhook (docs/trackers.md)."
+    },
+    {
       "name": "admin",
       "description": "Operator API for accounts, API keys and credits (`/admin/v1`, admin token)."
     }
@@ -2454,7 +2458,7 @@ export const openapiDocument = {
       "patch": {
         "operationId": "updateTask",
         "summary": "Change a task's status, assignee or add a note",
-        "description": "Moves the task to `status` (along the transitions docs/tasks.md lists: 409\nTASK_TRANSITION_NOT_ALLOWED otherwise, `details.allowed` naming the statuses it may move\nto), sets or clears `assignee`, and records `note` in its history. `If-Match` with the\ntask's `ETag` is required: 428 PRECONDITION_REQUIRED without it, 412\nPRECONDITION_FAILED when the task changed since (read it again). Leaving `in_progress`\nends the task's lease. Answers the task as getTask does, with its new `ETag`.\n",
+        "description": "Moves the task to `status` (along the transitions docs/tasks.md lists: 409\nTASK_TRANSITION_NOT_ALLOWED otherwise, `details.allowed` naming the statuses it may move\nto), sets or clears `assignee`, and records `note` in its history. `If-Match` with the\ntask's `ETag` is required: 428 PRECONDITION_REQUIRED without it, 412\nPRECONDITION_FAILED when the task changed since (read it again). Leaving `in_progress`\nends the task's lease; entering it leases the task for 900 seconds to its assignee (the\ncalling key's id when it has none), renewed and expired as a claim's lease. Answers the\ntask as getTask does, with its new `ETag`.\n",
         "tags": [
           "tasks"
         ],
@@ -3036,6 +3040,770 @@ export const openapiDocument = {
             "$ref": "#/components/responses/ValidationError"
           },
           "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/syncs": {
+      "post": {
+        "operationId": "createProjectSync",
+        "summary": "Push a project's tasks to a connected tracker",
+        "description": "Pushes the project's tasks (and, with `scope: requirements` or `all`, one parent issue\nper FR group with its tasks as children) to the tracker of `connectionId`\n(docs/trackers.md, \"Pushing a project\"). One issue per task: title `T-3 <title>`, the\ntask's phase, requirements and dependencies, its criteria as a checklist with their\nfull text, a link back, labels `pgs` and the FR IDs, and \"blocked by\" its\ndependencies where the tracker has that relation.\n\nIdempotent: the mapping of each ID to its issue is stored, and every issue carries a\nmarker of its project and ID, so a sync updates only what changed (`unchanged`\notherwise) and never creates a duplicate, also after a crash mid-sync. After a\nrevision, obsolete tasks are closed with a comment and reopened ones reopened; done\ntasks are closed. `dryRun: true` lists what would be created, updated, closed or\nreopened and changes nothing (no write to the tracker, no mapping stored).\n\nThe sync runs as a job: the answer is 202 with `Location` (getProjectSync); poll it\nwhile `status` is `queued` or `running`. Each item ends with its action; a sync with\nany `failed` item (after retries with backoff honouring the tracker's rate limits)\nends `failed`, never as a silent partial success.\n\nOnly a completed project has tasks to push (409 PROJECT_NOT_COMPLETED); a connection\nof another account or mode, or one deleted, is 404. Send an `Idempotency-Key` to\nmake retries safe: the same key and body replay the first response for 24 hours.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the manage limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateSyncRequest"
+              },
+              "example": {
+                "connectionId": "con_01JD3Q2V8Y7K6M5N4P3R2S1T0V",
+                "scope": "all"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Accepted; the sync is queued.",
+            "headers": {
+              "Location": {
+                "description": "The sync's URL (getProjectSync), `/api/v1/projects/{projectId}/syncs/{syncId}`.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Retry-After": {
+                "description": "Suggested seconds before the first poll.",
+                "required": true,
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectSyncResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listProjectSyncs",
+        "summary": "The project's syncs, newest first",
+        "description": "The project's syncs to every connection, newest first, at most 50, each with its items.\n404 for a project the key cannot see.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "60 requests per 1 minute per API key (the list limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The syncs, newest first.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectSyncListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/syncs/{syncId}": {
+      "get": {
+        "operationId": "getProjectSync",
+        "summary": "One sync and what it did per item",
+        "description": "The sync in its state (`queued`, `running`, `succeeded`, or `failed` when any item\nfailed or the tracker could not be searched, then with `error`) and one item per ID it\ntouched, in the order written (FR parents first, then tasks in plan order): `action`\n(`created`, `updated`, `closed`, `reopened`, `unchanged` or `failed`), the issue's\n`externalId` and `url` (null for a dry run's creations) and, when failed, the\ntracker's reason. Poll while `queued` or `running` (honour `Retry-After`). 404 when the\nproject has no such sync.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "100 requests per 1 minute per API key (the status limit)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "name": "syncId",
+            "in": "path",
+            "required": true,
+            "description": "The sync's id (`sync_` and a ULID).",
+            "schema": {
+              "type": "string",
+              "pattern": "^sync_[0-9A-HJKMNP-TV-Z]{26}$"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The sync.",
+            "headers": {
+              "Retry-After": {
+                "description": "While `queued` or `running`, suggested seconds before the next poll.",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectSyncResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/connections": {
+      "get": {
+        "operationId": "listConnections",
+        "summary": "List tracker connections",
+        "description": "The issue-tracker connections of the key's account in the key's mode (docs/trackers.md),\noldest first. Credentials and webhook secrets are never listed: the credentials are never\nshown again after creation, the webhook secret only in the creation's answer.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the connections limit, shared by all connection operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The connections.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConnectionListResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createConnection",
+        "summary": "Connect an issue tracker",
+        "description": "Connects a GitHub repository (`{ owner, repo }`, credentials `{ token }`), a Linear team\n(`{ team }`, `{ token }`) or a Jira project (`{ projectKey }`, `{ email, apiToken }`) to\nthe key's account in the key's mode. The tracker is asked first: a wrong or expired\ntoken, missing rights or an unknown target answer 422 TRACKER_REJECTED with the\ntracker's own reason (`details.reason`); a tracker that does not answer, answers 5xx\nor limits our rate, 502 TRACKER_UNAVAILABLE. Nothing is stored then.\n\n`baseUrl` names GitHub Enterprise Server's API or a Jira site; it obeys the address\npolicy of webhook URLs (https, public addresses only; the operator lifts it for\ndevelopment with `PGS_CONNECTIONS_ALLOW_PRIVATE`). The credentials are stored\nencrypted (AES-256-GCM) and never returned. Answers 201 with the connection and, shown\nonly here, the inbound webhook's URL and secret to configure on the tracker\n(`webhook.help` says how). At most 20 connections per account and mode.\n\nSend an `Idempotency-Key` (the SDK always does): the same key and body replay the first\n201, webhook secret included, for 24 hours; the same key with another body → 422\nIDEMPOTENCY_KEY_REUSED.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the connections limit, shared by all connection operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CreateConnectionRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Connected; the only response that carries the webhook secret (and its replays under the same Idempotency-Key).",
+            "headers": {
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConnectionCreatedResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/IdempotencyConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "description": "TRACKER_REJECTED, the tracker refused the credentials or the target\n(`details.provider`, `details.reason`, `details.provider_status`), or\nIDEMPOTENCY_KEY_REUSED, this Idempotency-Key was used with a different request.\n",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OperationErrorResponse"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "502": {
+            "description": "TRACKER_UNAVAILABLE, the tracker did not answer in time, answered a 5xx or limited\nour rate (`details.retry_after` when it said how long to wait). Retry later.\n",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OperationErrorResponse"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "ENCRYPTION_NOT_CONFIGURED, the server has no key to encrypt credentials with (an\noperator sets `PGS_ENCRYPTION_KEY`; retrying does not help until then), or\nINTERNAL_ERROR, the database cannot be reached (retry after `Retry-After`).\n",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "Retry-After": {
+                "description": "Seconds to wait before retrying (INTERNAL_ERROR only).",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/OperationErrorResponse"
+                    },
+                    {
+                      "$ref": "#/components/schemas/ErrorResponse"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/connections/{connectionId}": {
+      "get": {
+        "operationId": "getConnection",
+        "summary": "Read a tracker connection",
+        "description": "One connection of the key's account and mode, without its credentials or webhook\nsecret. Another account's or mode's connection, or one deleted, is 404.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the connections limit, shared by all connection operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConnectionId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The connection.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConnectionResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteConnection",
+        "summary": "Delete a tracker connection",
+        "description": "Deletes the connection, its links of tasks to issues and its syncs; its credentials are\ngone with it. Issues already on the tracker stay there. Another account's or mode's\nconnection, or one already deleted, is 404.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the connections limit, shared by all connection operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConnectionId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted; no body.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/connections/{connectionId}/webhook": {
+      "post": {
+        "operationId": "receiveTrackerWebhook",
+        "summary": "Receive a tracker's webhook delivery",
+        "description": "Called by the tracker, not by API clients: no API key. The delivery is authenticated by\nthe provider's signature over the exact body received, with the secret shown when the\nconnection was created (GitHub `X-Hub-Signature-256`, Linear `Linear-Signature`, Jira\n`X-Hub-Signature`); an unsigned, wrongly signed or stale delivery is 401\nWEBHOOK_SIGNATURE_INVALID, and counts against the address's failed-authentication limit.\n\nEach issue change it carries moves the linked task, as the tracker: closed → `done`,\nreopened → `todo`, with a history entry naming the issue. A delivery received before\n(its delivery id) changes nothing and answers 200 with `replayed: true`; a change older\nthan what PGS last saw of the issue is ignored (the newest change wins). Events PGS does\nnot act on are acknowledged with 200. An unknown connection is 404.\n",
+        "tags": [
+          "connections"
+        ],
+        "x-rate-limit": "30 failed deliveries per 1 minute per client address (the failed-authentication limit)",
+        "security": [],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConnectionId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The tracker's own event payload, as it sends it.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Accepted (or a replay, which changed nothing).",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrackerDeliveryResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "description": "WEBHOOK_SIGNATURE_INVALID, the delivery is unsigned, wrongly signed or stale.",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OperationErrorResponse"
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
             "$ref": "#/components/responses/ValidationError"
           },
           "429": {
@@ -4006,6 +4774,16 @@ export const openapiDocument = {
       }
     },
     "parameters": {
+      "ConnectionId": {
+        "name": "connectionId",
+        "in": "path",
+        "required": true,
+        "description": "Identifier of the tracker connection (`tc_<ULID>`).",
+        "schema": {
+          "type": "string",
+          "pattern": "^tc_[0-9A-HJKMNP-TV-Z]{26}$"
+        }
+      },
       "WebhookEndpointId": {
         "name": "endpointId",
         "in": "path",
@@ -6765,6 +7543,225 @@ export const openapiDocument = {
           }
         }
       },
+      "CreateSyncRequest": {
+        "type": "object",
+        "required": [
+          "connectionId",
+          "scope"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "connectionId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "The tracker connection to push to (createConnection)."
+          },
+          "scope": {
+            "type": "string",
+            "enum": [
+              "tasks",
+              "requirements",
+              "all"
+            ],
+            "description": "`tasks`: one issue per task. `requirements` and `all` (the same today; `all` will\ntake any further kind of item): also one parent issue per FR group, each task a\nchild of its first FR.\n"
+          },
+          "dryRun": {
+            "type": "boolean",
+            "default": false,
+            "description": "List what would be created, updated, closed or reopened; change nothing."
+          }
+        }
+      },
+      "ProjectSyncItem": {
+        "type": "object",
+        "required": [
+          "id",
+          "action",
+          "externalId",
+          "url"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The PGS ID (`T-3`, `FR-2`).",
+            "examples": [
+              "T-3"
+            ]
+          },
+          "action": {
+            "type": "string",
+            "enum": [
+              "created",
+              "updated",
+              "closed",
+              "reopened",
+              "unchanged",
+              "failed"
+            ],
+            "description": "What the sync did (in a dry run, would do) to the item's issue."
+          },
+          "externalId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The tracker's id of the issue; null for a dry run's creation or a failed create."
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The issue's page; null when there is no issue yet."
+          },
+          "error": {
+            "type": "string",
+            "description": "When `failed`, the tracker's reason (and HTTP status), after retries."
+          }
+        }
+      },
+      "ProjectSync": {
+        "type": "object",
+        "required": [
+          "id",
+          "projectId",
+          "connectionId",
+          "status",
+          "scope",
+          "dryRun",
+          "items",
+          "error",
+          "createdAt",
+          "startedAt",
+          "finishedAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "examples": [
+              "sync_01JD3Q2V8Y7K6M5N4P3R2S1T0V"
+            ]
+          },
+          "projectId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "connectionId": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "queued",
+              "running",
+              "succeeded",
+              "failed"
+            ],
+            "description": "`failed` when any item failed, or when the tracker could not be searched (then `error`)."
+          },
+          "scope": {
+            "type": "string",
+            "enum": [
+              "tasks",
+              "requirements",
+              "all"
+            ]
+          },
+          "dryRun": {
+            "type": "boolean"
+          },
+          "items": {
+            "type": "array",
+            "description": "One per ID the sync touched, FR parents first, then tasks in plan order; empty until it ends.",
+            "items": {
+              "$ref": "#/components/schemas/ProjectSyncItem"
+            }
+          },
+          "error": {
+            "description": "Why the sync as a whole failed (no item was written), or null.",
+            "oneOf": [
+              {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "string"
+                  }
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "startedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "finishedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "ProjectSyncResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/ProjectSync"
+          }
+        }
+      },
+      "ProjectSyncListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "type": "boolean",
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "$ref": "#/components/schemas/ProjectSync"
+            }
+          }
+        }
+      },
       "TraceConformance": {
         "type": "object",
         "description": "The latest conformance check of this revision (docs/conformance.md): its totals per\nrequirement status. Only on the current revision's trace, once a check succeeded.\n",
@@ -8608,6 +9605,334 @@ export const openapiDocument = {
           "createdAt": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "TrackerProvider": {
+        "type": "string",
+        "enum": [
+          "github",
+          "linear",
+          "jira"
+        ]
+      },
+      "CreateConnectionRequest": {
+        "type": "object",
+        "required": [
+          "provider",
+          "credentials",
+          "target"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "provider": {
+            "$ref": "#/components/schemas/TrackerProvider"
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "A name for people; default the target (`owner/repo`, the team, the project key)."
+          },
+          "baseUrl": {
+            "type": "string",
+            "maxLength": 2048,
+            "description": "GitHub Enterprise Server's API address or a Jira site (`https://x.atlassian.net`); absent for github.com and Linear."
+          },
+          "credentials": {
+            "description": "`{ token }` for GitHub and Linear, `{ email, apiToken }` for Jira. Stored encrypted, never returned.",
+            "oneOf": [
+              {
+                "type": "object",
+                "required": [
+                  "token"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "token": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 1000
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "required": [
+                  "email",
+                  "apiToken"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "email": {
+                    "type": "string",
+                    "minLength": 3,
+                    "maxLength": 320
+                  },
+                  "apiToken": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 1000
+                  }
+                }
+              }
+            ]
+          },
+          "target": {
+            "description": "`{ owner, repo }` (GitHub), `{ team }` (Linear: the key or id), `{ projectKey }` (Jira).",
+            "oneOf": [
+              {
+                "type": "object",
+                "required": [
+                  "owner",
+                  "repo"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "owner": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100
+                  },
+                  "repo": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "required": [
+                  "team"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "team": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "required": [
+                  "projectKey"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "projectKey": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100
+                  }
+                }
+              }
+            ]
+          }
+        }
+      },
+      "Connection": {
+        "type": "object",
+        "description": "A tracker connection, never with its credentials or webhook secret.",
+        "required": [
+          "id",
+          "provider",
+          "name",
+          "baseUrl",
+          "target",
+          "webhookUrl",
+          "reconciledAt",
+          "createdAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^tc_[0-9A-HJKMNP-TV-Z]{26}$"
+          },
+          "provider": {
+            "$ref": "#/components/schemas/TrackerProvider"
+          },
+          "name": {
+            "type": "string"
+          },
+          "baseUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "target": {
+            "type": "object",
+            "description": "The target as given, with the identifiers the tracker gave it when the connection was verified.",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "webhookUrl": {
+            "type": "string",
+            "format": "uri",
+            "description": "Where the tracker sends its webhook deliveries (receiveTrackerWebhook)."
+          },
+          "reconciledAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When the workers last read the linked issues (the periodic reconcile)."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ConnectionResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/Connection"
+          }
+        }
+      },
+      "ConnectionListResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Connection"
+            }
+          }
+        }
+      },
+      "ConnectionCreatedResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "connection",
+              "webhook"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "connection": {
+                "$ref": "#/components/schemas/Connection"
+              },
+              "webhook": {
+                "type": "object",
+                "description": "What to configure on the tracker; the secret is shown only in this response.",
+                "required": [
+                  "url",
+                  "secret",
+                  "help"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "url": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "secret": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9_-]{32}$"
+                  },
+                  "help": {
+                    "type": "string",
+                    "description": "Where the tracker's webhook settings are and which events to choose."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "TrackerDeliveryResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "deliveryId",
+              "replayed",
+              "moved",
+              "ignored"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "deliveryId": {
+                "type": "string"
+              },
+              "replayed": {
+                "type": "boolean",
+                "description": "The delivery was received before; nothing changed."
+              },
+              "moved": {
+                "type": "array",
+                "description": "The tasks the delivery moved.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "taskId",
+                    "from",
+                    "to"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "taskId": {
+                      "type": "string"
+                    },
+                    "from": {
+                      "$ref": "#/components/schemas/TaskStatus"
+                    },
+                    "to": {
+                      "$ref": "#/components/schemas/TaskStatus"
+                    }
+                  }
+                }
+              },
+              "ignored": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Changes of linked issues that moved nothing (older than what PGS saw, or nothing to move)."
+              }
+            }
           }
         }
       },

@@ -1980,6 +1980,225 @@ export const schemaBundle = {
         }
       }
     },
+    "CreateSyncRequest": {
+      "type": "object",
+      "required": [
+        "connectionId",
+        "scope"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "connectionId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 64,
+          "description": "The tracker connection to push to (createConnection)."
+        },
+        "scope": {
+          "type": "string",
+          "enum": [
+            "tasks",
+            "requirements",
+            "all"
+          ],
+          "description": "`tasks`: one issue per task. `requirements` and `all` (the same today; `all` will\ntake any further kind of item): also one parent issue per FR group, each task a\nchild of its first FR.\n"
+        },
+        "dryRun": {
+          "type": "boolean",
+          "default": false,
+          "description": "List what would be created, updated, closed or reopened; change nothing."
+        }
+      }
+    },
+    "ProjectSyncItem": {
+      "type": "object",
+      "required": [
+        "id",
+        "action",
+        "externalId",
+        "url"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The PGS ID (`T-3`, `FR-2`).",
+          "examples": [
+            "T-3"
+          ]
+        },
+        "action": {
+          "type": "string",
+          "enum": [
+            "created",
+            "updated",
+            "closed",
+            "reopened",
+            "unchanged",
+            "failed"
+          ],
+          "description": "What the sync did (in a dry run, would do) to the item's issue."
+        },
+        "externalId": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The tracker's id of the issue; null for a dry run's creation or a failed create."
+        },
+        "url": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The issue's page; null when there is no issue yet."
+        },
+        "error": {
+          "type": "string",
+          "description": "When `failed`, the tracker's reason (and HTTP status), after retries."
+        }
+      }
+    },
+    "ProjectSync": {
+      "type": "object",
+      "required": [
+        "id",
+        "projectId",
+        "connectionId",
+        "status",
+        "scope",
+        "dryRun",
+        "items",
+        "error",
+        "createdAt",
+        "startedAt",
+        "finishedAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "examples": [
+            "sync_01JD3Q2V8Y7K6M5N4P3R2S1T0V"
+          ]
+        },
+        "projectId": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "connectionId": {
+          "type": "string"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "queued",
+            "running",
+            "succeeded",
+            "failed"
+          ],
+          "description": "`failed` when any item failed, or when the tracker could not be searched (then `error`)."
+        },
+        "scope": {
+          "type": "string",
+          "enum": [
+            "tasks",
+            "requirements",
+            "all"
+          ]
+        },
+        "dryRun": {
+          "type": "boolean"
+        },
+        "items": {
+          "type": "array",
+          "description": "One per ID the sync touched, FR parents first, then tasks in plan order; empty until it ends.",
+          "items": {
+            "$ref": "#/$defs/ProjectSyncItem"
+          }
+        },
+        "error": {
+          "description": "Why the sync as a whole failed (no item was written), or null.",
+          "oneOf": [
+            {
+              "type": "object",
+              "required": [
+                "code",
+                "message"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                }
+              }
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "startedAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time"
+        },
+        "finishedAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time"
+        }
+      }
+    },
+    "ProjectSyncResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/ProjectSync"
+        }
+      }
+    },
+    "ProjectSyncListResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "type": "boolean",
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "maxItems": 50,
+          "items": {
+            "$ref": "#/$defs/ProjectSync"
+          }
+        }
+      }
+    },
     "TraceConformance": {
       "type": "object",
       "description": "The latest conformance check of this revision (docs/conformance.md): its totals per\nrequirement status. Only on the current revision's trace, once a check succeeded.\n",
@@ -3806,6 +4025,334 @@ export const schemaBundle = {
         "createdAt": {
           "type": "string",
           "format": "date-time"
+        }
+      }
+    },
+    "TrackerProvider": {
+      "type": "string",
+      "enum": [
+        "github",
+        "linear",
+        "jira"
+      ]
+    },
+    "CreateConnectionRequest": {
+      "type": "object",
+      "required": [
+        "provider",
+        "credentials",
+        "target"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "provider": {
+          "$ref": "#/$defs/TrackerProvider"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "A name for people; default the target (`owner/repo`, the team, the project key)."
+        },
+        "baseUrl": {
+          "type": "string",
+          "maxLength": 2048,
+          "description": "GitHub Enterprise Server's API address or a Jira site (`https://x.atlassian.net`); absent for github.com and Linear."
+        },
+        "credentials": {
+          "description": "`{ token }` for GitHub and Linear, `{ email, apiToken }` for Jira. Stored encrypted, never returned.",
+          "oneOf": [
+            {
+              "type": "object",
+              "required": [
+                "token"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "token": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 1000
+                }
+              }
+            },
+            {
+              "type": "object",
+              "required": [
+                "email",
+                "apiToken"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "email": {
+                  "type": "string",
+                  "minLength": 3,
+                  "maxLength": 320
+                },
+                "apiToken": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 1000
+                }
+              }
+            }
+          ]
+        },
+        "target": {
+          "description": "`{ owner, repo }` (GitHub), `{ team }` (Linear: the key or id), `{ projectKey }` (Jira).",
+          "oneOf": [
+            {
+              "type": "object",
+              "required": [
+                "owner",
+                "repo"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "owner": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                },
+                "repo": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                }
+              }
+            },
+            {
+              "type": "object",
+              "required": [
+                "team"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "team": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                }
+              }
+            },
+            {
+              "type": "object",
+              "required": [
+                "projectKey"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "projectKey": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 100
+                }
+              }
+            }
+          ]
+        }
+      }
+    },
+    "Connection": {
+      "type": "object",
+      "description": "A tracker connection, never with its credentials or webhook secret.",
+      "required": [
+        "id",
+        "provider",
+        "name",
+        "baseUrl",
+        "target",
+        "webhookUrl",
+        "reconciledAt",
+        "createdAt"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^tc_[0-9A-HJKMNP-TV-Z]{26}$"
+        },
+        "provider": {
+          "$ref": "#/$defs/TrackerProvider"
+        },
+        "name": {
+          "type": "string"
+        },
+        "baseUrl": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "target": {
+          "type": "object",
+          "description": "The target as given, with the identifiers the tracker gave it when the connection was verified.",
+          "additionalProperties": {
+            "type": "string"
+          }
+        },
+        "webhookUrl": {
+          "type": "string",
+          "format": "uri",
+          "description": "Where the tracker sends its webhook deliveries (receiveTrackerWebhook)."
+        },
+        "reconciledAt": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "When the workers last read the linked issues (the periodic reconcile)."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time"
+        }
+      }
+    },
+    "ConnectionResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "$ref": "#/$defs/Connection"
+        }
+      }
+    },
+    "ConnectionListResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Connection"
+          }
+        }
+      }
+    },
+    "ConnectionCreatedResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "connection",
+            "webhook"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "connection": {
+              "$ref": "#/$defs/Connection"
+            },
+            "webhook": {
+              "type": "object",
+              "description": "What to configure on the tracker; the secret is shown only in this response.",
+              "required": [
+                "url",
+                "secret",
+                "help"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "url": {
+                  "type": "string",
+                  "format": "uri"
+                },
+                "secret": {
+                  "type": "string",
+                  "pattern": "^[A-Za-z0-9_-]{32}$"
+                },
+                "help": {
+                  "type": "string",
+                  "description": "Where the tracker's webhook settings are and which events to choose."
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "TrackerDeliveryResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "deliveryId",
+            "replayed",
+            "moved",
+            "ignored"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "deliveryId": {
+              "type": "string"
+            },
+            "replayed": {
+              "type": "boolean",
+              "description": "The delivery was received before; nothing changed."
+            },
+            "moved": {
+              "type": "array",
+              "description": "The tasks the delivery moved.",
+              "items": {
+                "type": "object",
+                "required": [
+                  "taskId",
+                  "from",
+                  "to"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "taskId": {
+                    "type": "string"
+                  },
+                  "from": {
+                    "$ref": "#/$defs/TaskStatus"
+                  },
+                  "to": {
+                    "$ref": "#/$defs/TaskStatus"
+                  }
+                }
+              }
+            },
+            "ignored": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "Changes of linked issues that moved nothing (older than what PGS saw, or nothing to move)."
+            }
+          }
         }
       }
     },

@@ -561,7 +561,9 @@ export interface paths {
          *     to), sets or clears `assignee`, and records `note` in its history. `If-Match` with the
          *     task's `ETag` is required: 428 PRECONDITION_REQUIRED without it, 412
          *     PRECONDITION_FAILED when the task changed since (read it again). Leaving `in_progress`
-         *     ends the task's lease. Answers the task as getTask does, with its new `ETag`.
+         *     ends the task's lease; entering it leases the task for 900 seconds to its assignee (the
+         *     calling key's id when it has none), renewed and expired as a claim's lease. Answers the
+         *     task as getTask does, with its new `ETag`.
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -672,6 +674,177 @@ export interface paths {
         get: operations["getConformanceCheck"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/syncs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's syncs, newest first
+         * @description The project's syncs to every connection, newest first, at most 50, each with its items.
+         *     404 for a project the key cannot see.
+         */
+        get: operations["listProjectSyncs"];
+        put?: never;
+        /**
+         * Push a project's tasks to a connected tracker
+         * @description Pushes the project's tasks (and, with `scope: requirements` or `all`, one parent issue
+         *     per FR group with its tasks as children) to the tracker of `connectionId`
+         *     (docs/trackers.md, "Pushing a project"). One issue per task: title `T-3 <title>`, the
+         *     task's phase, requirements and dependencies, its criteria as a checklist with their
+         *     full text, a link back, labels `pgs` and the FR IDs, and "blocked by" its
+         *     dependencies where the tracker has that relation.
+         *
+         *     Idempotent: the mapping of each ID to its issue is stored, and every issue carries a
+         *     marker of its project and ID, so a sync updates only what changed (`unchanged`
+         *     otherwise) and never creates a duplicate, also after a crash mid-sync. After a
+         *     revision, obsolete tasks are closed with a comment and reopened ones reopened; done
+         *     tasks are closed. `dryRun: true` lists what would be created, updated, closed or
+         *     reopened and changes nothing (no write to the tracker, no mapping stored).
+         *
+         *     The sync runs as a job: the answer is 202 with `Location` (getProjectSync); poll it
+         *     while `status` is `queued` or `running`. Each item ends with its action; a sync with
+         *     any `failed` item (after retries with backoff honouring the tracker's rate limits)
+         *     ends `failed`, never as a silent partial success.
+         *
+         *     Only a completed project has tasks to push (409 PROJECT_NOT_COMPLETED); a connection
+         *     of another account or mode, or one deleted, is 404. Send an `Idempotency-Key` to
+         *     make retries safe: the same key and body replay the first response for 24 hours.
+         */
+        post: operations["createProjectSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/syncs/{syncId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sync and what it did per item
+         * @description The sync in its state (`queued`, `running`, `succeeded`, or `failed` when any item
+         *     failed or the tracker could not be searched, then with `error`) and one item per ID it
+         *     touched, in the order written (FR parents first, then tasks in plan order): `action`
+         *     (`created`, `updated`, `closed`, `reopened`, `unchanged` or `failed`), the issue's
+         *     `externalId` and `url` (null for a dry run's creations) and, when failed, the
+         *     tracker's reason. Poll while `queued` or `running` (honour `Retry-After`). 404 when the
+         *     project has no such sync.
+         */
+        get: operations["getProjectSync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tracker connections
+         * @description The issue-tracker connections of the key's account in the key's mode (docs/trackers.md),
+         *     oldest first. Credentials and webhook secrets are never listed: the credentials are never
+         *     shown again after creation, the webhook secret only in the creation's answer.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        /**
+         * Connect an issue tracker
+         * @description Connects a GitHub repository (`{ owner, repo }`, credentials `{ token }`), a Linear team
+         *     (`{ team }`, `{ token }`) or a Jira project (`{ projectKey }`, `{ email, apiToken }`) to
+         *     the key's account in the key's mode. The tracker is asked first: a wrong or expired
+         *     token, missing rights or an unknown target answer 422 TRACKER_REJECTED with the
+         *     tracker's own reason (`details.reason`); a tracker that does not answer, answers 5xx
+         *     or limits our rate, 502 TRACKER_UNAVAILABLE. Nothing is stored then.
+         *
+         *     `baseUrl` names GitHub Enterprise Server's API or a Jira site; it obeys the address
+         *     policy of webhook URLs (https, public addresses only; the operator lifts it for
+         *     development with `PGS_CONNECTIONS_ALLOW_PRIVATE`). The credentials are stored
+         *     encrypted (AES-256-GCM) and never returned. Answers 201 with the connection and, shown
+         *     only here, the inbound webhook's URL and secret to configure on the tracker
+         *     (`webhook.help` says how). At most 20 connections per account and mode.
+         *
+         *     Send an `Idempotency-Key` (the SDK always does): the same key and body replay the first
+         *     201, webhook secret included, for 24 hours; the same key with another body → 422
+         *     IDEMPOTENCY_KEY_REUSED.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tracker connection
+         * @description One connection of the key's account and mode, without its credentials or webhook
+         *     secret. Another account's or mode's connection, or one deleted, is 404.
+         */
+        get: operations["getConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tracker connection
+         * @description Deletes the connection, its links of tasks to issues and its syncs; its credentials are
+         *     gone with it. Issues already on the tracker stay there. Another account's or mode's
+         *     connection, or one already deleted, is 404.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{connectionId}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a tracker's webhook delivery
+         * @description Called by the tracker, not by API clients: no API key. The delivery is authenticated by
+         *     the provider's signature over the exact body received, with the secret shown when the
+         *     connection was created (GitHub `X-Hub-Signature-256`, Linear `Linear-Signature`, Jira
+         *     `X-Hub-Signature`); an unsigned, wrongly signed or stale delivery is 401
+         *     WEBHOOK_SIGNATURE_INVALID, and counts against the address's failed-authentication limit.
+         *
+         *     Each issue change it carries moves the linked task, as the tracker: closed → `done`,
+         *     reopened → `todo`, with a history entry naming the issue. A delivery received before
+         *     (its delivery id) changes nothing and answers 200 with `replayed: true`; a change older
+         *     than what PGS last saw of the issue is ignored (the newest change wins). Events PGS does
+         *     not act on are acknowledged with 200. An unknown connection is 404.
+         */
+        post: operations["receiveTrackerWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1606,6 +1779,78 @@ export interface components {
             success: true;
             data: components["schemas"]["ConformanceCheck"][];
         };
+        CreateSyncRequest: {
+            /** @description The tracker connection to push to (createConnection). */
+            connectionId: string;
+            /**
+             * @description `tasks`: one issue per task. `requirements` and `all` (the same today; `all` will
+             *     take any further kind of item): also one parent issue per FR group, each task a
+             *     child of its first FR.
+             * @enum {string}
+             */
+            scope: "tasks" | "requirements" | "all";
+            /**
+             * @description List what would be created, updated, closed or reopened; change nothing.
+             * @default false
+             */
+            dryRun: boolean;
+        };
+        ProjectSyncItem: {
+            /**
+             * @description The PGS ID (`T-3`, `FR-2`).
+             * @example T-3
+             */
+            id: string;
+            /**
+             * @description What the sync did (in a dry run, would do) to the item's issue.
+             * @enum {string}
+             */
+            action: "created" | "updated" | "closed" | "reopened" | "unchanged" | "failed";
+            /** @description The tracker's id of the issue; null for a dry run's creation or a failed create. */
+            externalId: string | null;
+            /** @description The issue's page; null when there is no issue yet. */
+            url: string | null;
+            /** @description When `failed`, the tracker's reason (and HTTP status), after retries. */
+            error?: string;
+        };
+        ProjectSync: {
+            /** @example sync_01JD3Q2V8Y7K6M5N4P3R2S1T0V */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            connectionId: string;
+            /**
+             * @description `failed` when any item failed, or when the tracker could not be searched (then `error`).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @enum {string} */
+            scope: "tasks" | "requirements" | "all";
+            dryRun: boolean;
+            /** @description One per ID the sync touched, FR parents first, then tasks in plan order; empty until it ends. */
+            items: components["schemas"]["ProjectSyncItem"][];
+            /** @description Why the sync as a whole failed (no item was written), or null. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        ProjectSyncResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ProjectSync"];
+        };
+        ProjectSyncListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ProjectSync"][];
+        };
         /**
          * @description The latest conformance check of this revision (docs/conformance.md): its totals per
          *     requirement status. Only on the current revision's trace, once a check succeeded.
@@ -2254,6 +2499,96 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @enum {string} */
+        TrackerProvider: "github" | "linear" | "jira";
+        CreateConnectionRequest: {
+            provider: components["schemas"]["TrackerProvider"];
+            /** @description A name for people; default the target (`owner/repo`, the team, the project key). */
+            name?: string;
+            /** @description GitHub Enterprise Server's API address or a Jira site (`https://x.atlassian.net`); absent for github.com and Linear. */
+            baseUrl?: string;
+            /** @description `{ token }` for GitHub and Linear, `{ email, apiToken }` for Jira. Stored encrypted, never returned. */
+            credentials: {
+                token: string;
+            } | {
+                email: string;
+                apiToken: string;
+            };
+            /** @description `{ owner, repo }` (GitHub), `{ team }` (Linear: the key or id), `{ projectKey }` (Jira). */
+            target: {
+                owner: string;
+                repo: string;
+            } | {
+                team: string;
+            } | {
+                projectKey: string;
+            };
+        };
+        /** @description A tracker connection, never with its credentials or webhook secret. */
+        Connection: {
+            id: string;
+            provider: components["schemas"]["TrackerProvider"];
+            name: string;
+            baseUrl: string | null;
+            /** @description The target as given, with the identifiers the tracker gave it when the connection was verified. */
+            target: {
+                [key: string]: string;
+            };
+            /**
+             * Format: uri
+             * @description Where the tracker sends its webhook deliveries (receiveTrackerWebhook).
+             */
+            webhookUrl: string;
+            /**
+             * Format: date-time
+             * @description When the workers last read the linked issues (the periodic reconcile).
+             */
+            reconciledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ConnectionResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Connection"];
+        };
+        ConnectionListResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Connection"][];
+        };
+        ConnectionCreatedResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                connection: components["schemas"]["Connection"];
+                /** @description What to configure on the tracker; the secret is shown only in this response. */
+                webhook: {
+                    /** Format: uri */
+                    url: string;
+                    secret: string;
+                    /** @description Where the tracker's webhook settings are and which events to choose. */
+                    help: string;
+                };
+            };
+        };
+        TrackerDeliveryResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                deliveryId: string;
+                /** @description The delivery was received before; nothing changed. */
+                replayed: boolean;
+                /** @description The tasks the delivery moved. */
+                moved: {
+                    taskId: string;
+                    from: components["schemas"]["TaskStatus"];
+                    to: components["schemas"]["TaskStatus"];
+                }[];
+                /** @description Changes of linked issues that moved nothing (older than what PGS saw, or nothing to move). */
+                ignored: number;
+            };
+        };
         WebhookEndpointCreatedResponse: {
             /** @constant */
             success: true;
@@ -2686,6 +3021,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Identifier of the tracker connection (`tc_<ULID>`). */
+        ConnectionId: string;
         /** @description Identifier of the webhook endpoint (`we_<ULID>`). */
         WebhookEndpointId: string;
         /** @description Identifier of the project. */
@@ -4419,6 +4756,440 @@ export interface operations {
             408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProjectSyncs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The syncs, newest first. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSyncListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createProjectSync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "connectionId": "con_01JD3Q2V8Y7K6M5N4P3R2S1T0V",
+                 *       "scope": "all"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSyncRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the sync is queued. */
+            202: {
+                headers: {
+                    /** @description The sync's URL (getProjectSync), `/api/v1/projects/{projectId}/syncs/{syncId}`. */
+                    Location: string;
+                    /** @description Suggested seconds before the first poll. */
+                    "Retry-After": number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSyncResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProjectSync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The sync's id (`sync_` and a ULID). */
+                syncId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync. */
+            200: {
+                headers: {
+                    /** @description While `queued` or `running`, suggested seconds before the next poll. */
+                    "Retry-After"?: number;
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSyncResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Connected; the only response that carries the webhook secret (and its replays under the same Idempotency-Key). */
+            201: {
+                headers: {
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionCreatedResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            /**
+             * @description TRACKER_REJECTED, the tracker refused the credentials or the target
+             *     (`details.provider`, `details.reason`, `details.provider_status`), or
+             *     IDEMPOTENCY_KEY_REUSED, this Idempotency-Key was used with a different request.
+             */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description TRACKER_UNAVAILABLE, the tracker did not answer in time, answered a 5xx or limited
+             *     our rate (`details.retry_after` when it said how long to wait). Retry later.
+             */
+            502: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationErrorResponse"];
+                };
+            };
+            /**
+             * @description ENCRYPTION_NOT_CONFIGURED, the server has no key to encrypt credentials with (an
+             *     operator sets `PGS_ENCRYPTION_KEY`; retrying does not help until then), or
+             *     INTERNAL_ERROR, the database cannot be reached (retry after `Retry-After`).
+             */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    /** @description Seconds to wait before retrying (INTERNAL_ERROR only). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the tracker connection (`tc_<ULID>`). */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the tracker connection (`tc_<ULID>`). */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveTrackerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the tracker connection (`tc_<ULID>`). */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        /** @description The tracker's own event payload, as it sends it. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted (or a replay, which changed nothing). */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackerDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            /** @description WEBHOOK_SIGNATURE_INVALID, the delivery is unsigned, wrongly signed or stale. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationErrorResponse"];
+                };
+            };
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { deleteExpiredIdempotencyKeys } from './sql/idempotency.ts';
+import { deleteTrackerDeliveriesBefore } from './sql/trackers.ts';
 import { deleteWebhookDeliveriesBefore } from './sql/webhooks.ts';
 
 /** How long the log of webhook delivery attempts keeps an attempt: 30 days. */
@@ -12,10 +13,17 @@ export interface SweepOptions {
   batch?: number;
 }
 
+/**
+ * How long a tracker's delivery id is remembered (a replay within it changes nothing): 30
+ * days, beyond any tracker's own redelivery window.
+ */
+export const TRACKER_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** What one sweep deleted. */
 export interface SweepResult {
   idempotencyKeys: number;
   webhookDeliveries: number;
+  trackerDeliveries: number;
 }
 
 /**
@@ -40,5 +48,9 @@ export async function sweepExpired(
     webhookDeliveries += deleted;
     if (deleted < batch) break;
   }
-  return { idempotencyKeys, webhookDeliveries };
+  const trackerDeliveries = await deleteTrackerDeliveriesBefore(
+    db,
+    new Date(now - TRACKER_DELIVERY_RETENTION_MS),
+  );
+  return { idempotencyKeys, webhookDeliveries, trackerDeliveries };
 }

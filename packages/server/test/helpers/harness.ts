@@ -40,7 +40,17 @@ export type Backend = 'pglite' | 'postgres';
 export async function buildTestApp(
   database: Database,
   overrides: Partial<
-    Pick<AppDeps, 'limiters' | 'dispatcher' | 'models' | 'adminToken' | 'keepAliveMs' | 'now'>
+    Pick<
+      AppDeps,
+      | 'limiters'
+      | 'dispatcher'
+      | 'models'
+      | 'adminToken'
+      | 'keepAliveMs'
+      | 'now'
+      | 'trackers'
+      | 'logger'
+    >
   > & {
     bodyLimitBytes?: number;
     webhooksAllowPrivate?: boolean;
@@ -63,6 +73,8 @@ export async function buildTestApp(
     models: overrides.models ?? offlineModels(),
     ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
     ...(overrides.now === undefined ? {} : { now: overrides.now }),
+    ...(overrides.trackers === undefined ? {} : { trackers: overrides.trackers }),
+    ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
   });
 }
 
@@ -123,6 +135,10 @@ export interface HarnessOptions {
    * (deliveries); the rest (retry schedule, polling) the queue.
    */
   webhooks?: WebhookQueueOptions;
+  /** Tracker connections: the sealer, the address policy, adapters (see `AppDeps.trackers`). */
+  trackers?: AppDeps['trackers'];
+  /** The app's logger (default: none). */
+  logger?: AppDeps['logger'];
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -240,6 +256,8 @@ export async function startHarness(
     ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.trackers === undefined ? {} : { trackers: options.trackers }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     webhooksAllowPrivate: options.webhooks?.allowPrivate ?? false,
   });
   await options.extend?.(app);

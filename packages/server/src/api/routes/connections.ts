@@ -1,0 +1,226 @@
+import { openapiDocument, schemaRef } from '@pgs/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IdempotencyKeys } from '../../accounts/idempotency-keys.ts';
+import { ApiError } from '../../errors.ts';
+import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import type {
+  Connections,
+  ConnectionView,
+  CreateConnectionInput,
+} from '../../trackers/connections.ts';
+import { type InboundDeps, receiveDelivery } from '../../trackers/inbound.ts';
+import { withIdempotency } from '../idempotency.ts';
+import { withoutStack } from '../plugins/errors.ts';
+import { rateLimitError } from '../plugins/rate-limit.ts';
+import { errorResponses } from './schemas.ts';
+
+export interface ConnectionRoutesOptions {
+  connections: Connections;
+  /** Where Idempotency-Key claims and answers are kept. */
+  idempotency: IdempotencyKeys;
+}
+
+const connectionParams = {
+  type: 'object',
+  required: ['connectionId'],
+  additionalProperties: false,
+  properties: { connectionId: openapiDocument.components.parameters.ConnectionId.schema },
+} as const;
+const versionHeader = { type: 'object', properties: { 'api-version': { type: 'string' } } };
+
+/** Where the tracker is to send its deliveries: this server, as the request reached it. */
+function webhookUrl(request: FastifyRequest, connectionId: string): string {
+  return `${request.protocol}://${request.host}/api/v1/connections/${connectionId}/webhook`;
+}
+
+const shown = (request: FastifyRequest, view: ConnectionView) => ({
+  ...view,
+  webhookUrl: webhookUrl(request, view.id),
+});
+
+/**
+ * Tracker connections (`createConnection`, `listConnections`, `getConnection`,
+ * `deleteConnection`): always the caller's account and mode.
+ */
+export async function connectionRoutes(
+  app: FastifyInstance,
+  { connections, idempotency }: ConnectionRoutesOptions,
+) {
+  app.post<{ Body: CreateConnectionInput }>(
+    '/connections',
+    {
+      config: { operationId: 'createConnection', rateLimit: 'connections' },
+      schema: {
+        headers: {
+          type: 'object',
+          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
+        },
+        body: schemaRef('CreateConnectionRequest'),
+        response: {
+          201: schemaRef('ConnectionCreatedResponse'),
+          409: schemaRef('OperationErrorResponse'),
+          422: schemaRef('OperationErrorResponse'),
+          502: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 401, 403, 413, 415, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, mode } = request.principal;
+      // The webhook secret is in the 201: a retry whose answer was lost replays that 201
+      // rather than make a second connection with another secret.
+      return withIdempotency(idempotency, request, reply, 'createConnection', async (remember) => {
+        const created = (made: Awaited<ReturnType<Connections['create']>>) => ({
+          status: 201,
+          headers: {},
+          body: JSON.stringify({
+            success: true,
+            data: {
+              connection: shown(request, made.connection),
+              webhook: {
+                url: webhookUrl(request, made.connection.id),
+                secret: made.webhookSecret,
+                help: made.webhookHelp,
+              },
+            },
+          }),
+        });
+        const made = await connections.create({ accountId, mode }, request.body, (tx, made) =>
+          remember(tx, created(made)),
+        );
+        return created(made);
+      });
+    },
+  );
+
+  app.get(
+    '/connections',
+    {
+      config: { operationId: 'listConnections', rateLimit: 'connections' },
+      schema: {
+        headers: versionHeader,
+        response: {
+          200: schemaRef('ConnectionListResponse'),
+          ...errorResponses(400, 401, 403, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const views = await connections.list(request.principal);
+      return { success: true, data: views.map((view) => shown(request, view)) };
+    },
+  );
+
+  app.get<{ Params: { connectionId: string } }>(
+    '/connections/:connectionId',
+    {
+      config: { operationId: 'getConnection', rateLimit: 'connections' },
+      schema: {
+        params: connectionParams,
+        headers: versionHeader,
+        response: {
+          200: schemaRef('ConnectionResponse'),
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const view = await connections.get(request.principal, request.params.connectionId);
+      return { success: true, data: shown(request, view) };
+    },
+  );
+
+  app.delete<{ Params: { connectionId: string } }>(
+    '/connections/:connectionId',
+    {
+      config: { operationId: 'deleteConnection', rateLimit: 'connections' },
+      schema: {
+        params: connectionParams,
+        headers: versionHeader,
+        response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      await connections.delete(request.principal, request.params.connectionId);
+      return reply.code(204).send();
+    },
+  );
+}
+
+export interface TrackerWebhookOptions {
+  inbound: InboundDeps;
+  /** Counts refused deliveries per client address (the failed-authentication limit). */
+  failures: RateLimiter;
+}
+
+/** A refused delivery counts as a failed authentication of its address. */
+async function refusal(request: FastifyRequest, failures: RateLimiter, error: ApiError) {
+  const decision = await failures.consume(request.ip);
+  if (!decision.allowed) {
+    return rateLimitError(decision, 'Too many refused webhook deliveries from this address.');
+  }
+  return error;
+}
+
+/**
+ * `receiveTrackerWebhook`: registered outside the API key's scope (the tracker has no key),
+ * authenticated by the provider's signature over the raw body, which this scope keeps as
+ * bytes (its own content-type parser; the JSON parser of the API would re-serialise).
+ */
+export async function trackerWebhookRoutes(
+  app: FastifyInstance,
+  { inbound, failures }: TrackerWebhookOptions,
+) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.post<{ Params: { connectionId: string } }>(
+    '/connections/:connectionId/webhook',
+    {
+      config: { operationId: 'receiveTrackerWebhook' },
+      schema: {
+        params: connectionParams,
+        response: {
+          200: schemaRef('TrackerDeliveryResponse'),
+          401: schemaRef('OperationErrorResponse'),
+          ...errorResponses(400, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request) => {
+      const { connectionId } = request.params;
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const result = await receiveDelivery(inbound, connectionId, headers, body);
+      if (result.kind === 'unknown_connection') {
+        throw await refusal(
+          request,
+          failures,
+          new ApiError('RESOURCE_NOT_FOUND', 'No connection with this identifier exists.', {
+            details: { resource_type: 'connection', resource_id: connectionId },
+          }),
+        );
+      }
+      if (result.kind === 'refused') {
+        // The reason stays in the log: the answer tells an attacker nothing more.
+        request.log.info({ connectionId, reason: result.reason }, 'tracker delivery refused');
+        throw await refusal(
+          request,
+          failures,
+          withoutStack(() => new ApiError('WEBHOOK_SIGNATURE_INVALID', 'Signature invalid.')),
+        );
+      }
+      return {
+        success: true,
+        data: {
+          deliveryId: result.deliveryId,
+          replayed: result.replayed,
+          moved: result.moves,
+          ignored: result.ignored,
+        },
+      };
+    },
+  );
+}

@@ -24,6 +24,7 @@ import { consoleRoutes } from './api/routes/console.ts';
 import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { metricsRoutes } from './api/routes/metrics.ts';
+import { conformanceRoutes } from './api/routes/projects/conformance.ts';
 import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
@@ -32,6 +33,7 @@ import { revisionRoutes } from './api/routes/projects/revisions.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
+import { ConformanceChecks } from './conformance/service.ts';
 import { CreditReads } from './credits/reads.ts';
 import { databaseBroadcast } from './events/broadcast.ts';
 import { ProjectEventHub } from './events/hub.ts';
@@ -235,6 +237,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One service for the REST task routes and the MCP task tools (and the sources it caches).
   const tasks = new Tasks(database.db, now, { dispatcher: deps.dispatcher });
+  // Checks of repositories against the spec (docs/conformance.md), for REST, MCP and the trace.
+  const checks = new ConformanceChecks(database.db, now);
   const revisions = new Revisions(
     database.db,
     deps.dispatcher,
@@ -299,7 +303,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         events,
         keepAliveMs: deps.keepAliveMs ?? 15_000,
       });
-      await api.register(documentRoutes, { statusReader, reads: projectReads, traces, tasks });
+      await api.register(documentRoutes, {
+        statusReader,
+        reads: projectReads,
+        traces,
+        tasks,
+        checks,
+      });
       await api.register(manageRoutes, {
         statusReader,
         projects,
@@ -314,6 +324,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now,
       });
       await api.register(taskRoutes, { tasks });
+      await api.register(conformanceRoutes, { checks });
       await api.register(creditRoutes, { credits });
       await api.register(connectionRoutes, { connections, idempotency });
       await api.register(webhookRoutes, {

@@ -15,7 +15,7 @@ import { completedWithPlan, planDocument, type SeedDocument } from './helpers/ta
  * to it, so the first task request does the bringing, as after a sync that failed.
  */
 
-const clock = Date.parse('2026-11-28T09:00:00Z');
+let clock = Date.parse('2026-11-28T09:00:00Z');
 
 /** Completes revision `revision` of a project with `documents`, leaving the tasks behind it. */
 async function revise(
@@ -90,5 +90,42 @@ describe('tasks after review', () => {
       { 'if-match': held },
     );
     expect(done.statusCode, done.body).toBe(200);
+  });
+
+  it('leases a task a PATCH starts, to its assignee or the key, and expires it like a claim', async () => {
+    const project = await completedWithPlan(harness().database, key, [planDocument(2)]);
+    const started = await call(
+      'PATCH',
+      `${project}/tasks/T-1`,
+      { status: 'in_progress', assignee: 'ana' },
+      { 'if-match': await etagOf(project, 'T-1') },
+    );
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().data.lease).toEqual({
+      agent: 'ana',
+      expiresAt: new Date(clock + 900_000).toISOString(),
+    });
+    // Nobody assigned: the key that started it holds the lease.
+    const keyed = await call(
+      'PATCH',
+      `${project}/tasks/T-2`,
+      { status: 'in_progress' },
+      { 'if-match': await etagOf(project, 'T-2') },
+    );
+    expect(keyed.json().data.lease.agent).toBe(key.keyId);
+    // Renewed by the name that holds it, as a claim's lease is.
+    const renewed = await call('POST', `${project}/tasks/T-1/lease`, {
+      agent: 'ana',
+      leaseSeconds: 1800,
+    });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    clock += 901_000;
+    const tasks = (await call('GET', `${project}/tasks`)).json().data as {
+      id: string;
+      status: string;
+    }[];
+    expect(tasks.map((t) => `${t.id}:${t.status}`)).toEqual(['T-1:in_progress', 'T-2:todo']);
+    const history = (await call('GET', `${project}/tasks/T-2`)).json().data.history;
+    expect(history.at(-1)).toMatchObject({ from: 'in_progress', to: 'todo', keyId: null });
   });
 });

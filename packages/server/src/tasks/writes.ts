@@ -69,7 +69,7 @@ export async function updateTask(
   ifMatch: string | undefined,
   change: UpdateTaskRequest,
 ): Promise<TaskAnswer> {
-  const { tx, projectId: id, at } = scope;
+  const { tx, caller, projectId: id, at } = scope;
   const row = await taskRow(tx, id, taskId);
   // After the project and the task are found: a foreign or missing one answers 404 first.
   if (ifMatch === undefined || ifMatch.trim() === '') {
@@ -86,8 +86,18 @@ export async function updateTask(
   if (to === row.status && assignee === row.assignee && change.note === undefined) {
     return answerOf(tx, id, row);
   }
-  // Leaving in_progress ends the lease: nobody holds the task any more.
-  const lease = to === 'in_progress' ? {} : { leaseAgent: null, leaseExpiresAt: null };
+  // Leaving in_progress ends the lease: nobody holds the task any more. Entering it leases
+  // the task as a claim would, to its assignee (else the caller's key), so work started by
+  // hand returns to the pool when nobody renews it, instead of being held for ever.
+  const lease =
+    to !== 'in_progress'
+      ? { leaseAgent: null, leaseExpiresAt: null }
+      : row.status === 'in_progress'
+        ? {}
+        : {
+            leaseAgent: assignee ?? caller.keyId,
+            leaseExpiresAt: new Date(at.getTime() + DEFAULT_LEASE_SECONDS * 1000),
+          };
   const updated = await updateTaskRow(tx, id, row.taskId, row.version, {
     status: to,
     assignee,

@@ -22,6 +22,8 @@ export interface ParseOptions {
   filename?: string;
   /** The prefixes this document may define, overriding the filename's. */
   defines?: readonly IdPrefix[];
+  /** Whether architecture components are read, overriding the filename's. */
+  components?: boolean;
 }
 
 /**
@@ -152,7 +154,8 @@ export function parseDocument(markdown: string, options: ParseOptions = {}): Roo
       (options.filename === undefined ? ID_PREFIXES : ownedPrefixes(options.filename)),
   );
   const components =
-    options.filename === undefined || documentRole(options.filename) === 'architecture';
+    options.components ??
+    (options.filename === undefined || documentRole(options.filename) === 'architecture');
   return structure(root, { owns, components });
 }
 

@@ -2,7 +2,8 @@
  * Reading a document tree: its definitions by kind, its citations, its blocks in order.
  * Small walks over mdast, so readers never need a pattern over text.
  */
-import type { Nodes } from 'mdast';
+import type { Nodes, Root } from 'mdast';
+import { toString as textOf } from 'mdast-util-to-string';
 import {
   type Component,
   type Definition,
@@ -83,4 +84,17 @@ export function citedIds(tree: Nodes): string[] {
  */
 export function withoutPositions<T extends Nodes>(tree: T): T {
   return JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));
+}
+
+/**
+ * The text of a document's title: its first level-1 heading, or undefined.
+ *
+ * @example
+ * documentTitle(parseDocument('# Readme\n\nText')); // 'Readme'
+ */
+export function documentTitle(tree: Root): string | undefined {
+  for (const node of tree.children) {
+    if (node.type === 'heading' && node.depth === 1) return textOf(node).trim() || undefined;
+  }
+  return undefined;
 }

@@ -14,6 +14,7 @@ import {
   demoteHeadings,
   projectPlan,
   safeFilename,
+  titleOf,
   withNewline,
 } from './files.ts';
 import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
@@ -183,7 +184,7 @@ function agentsMd(data: ProjectCompleted): string {
   ].filter((step): step is string => typeof step === 'string');
   const describe = (doc: ProjectDocument) => {
     const kind = plan.find((k) => k.kind === doc.type);
-    if (kind === undefined) return doc.content.match(/^#\s+(.+)$/m)?.[1]?.trim() ?? doc.type;
+    if (kind === undefined) return titleOf(doc.content) ?? doc.type;
     return `${kind.title}: ${kind.sections.join(', ').toLowerCase()}.`;
   };
   const stack = project.questionnaire.techStack;

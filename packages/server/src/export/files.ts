@@ -4,7 +4,7 @@
  * another file's title.
  */
 import type { ProjectType } from '@pgs/contract';
-import { parseDocument, visit } from '@pgs/contract/document';
+import { documentTitle, parseDocument, visit } from '@pgs/contract/document';
 import { CODEBASE_OVERVIEW_KIND, type DocumentKind, documentPlan } from '../runs/catalogue.ts';
 
 /** One file of an archive: its path inside the zip and its text. */
@@ -18,6 +18,15 @@ export function safeFilename(filename: string): string {
   const cleaned = filename.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
   return cleaned === '' ? 'document.md' : cleaned;
 }
+
+/**
+ * A document's title (its first `#` heading), read from its tree.
+ *
+ * @example
+ * titleOf('# Project brief\n\nText'); // 'Project brief'
+ */
+export const titleOf = (markdown: string): string | undefined =>
+  documentTitle(parseDocument(markdown, { defines: [], components: false }));
 
 export const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 

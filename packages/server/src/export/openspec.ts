@@ -8,7 +8,7 @@
 import { type ProjectCompleted, type ProjectType, projectSlug } from '@pgs/contract';
 import type { RequirementDelta } from '../models/deltas.ts';
 import { deltaLine, quote, type RevisionRecord, revisionDate } from './changelog.ts';
-import { type ArchiveEntry, projectPlan, safeFilename } from './files.ts';
+import { type ArchiveEntry, projectPlan, safeFilename, titleOf } from './files.ts';
 import {
   groupBody,
   openspecRequirement,
@@ -54,9 +54,7 @@ function projectMd(data: ProjectCompleted): string {
   ];
   const platforms = strings(q.platforms);
   const describe = (doc: { type: string; content: string }) =>
-    plan.find((kind) => kind.kind === doc.type)?.title ??
-    doc.content.match(/^#\s+(.+)$/m)?.[1]?.trim() ??
-    doc.type;
+    plan.find((kind) => kind.kind === doc.type)?.title ?? titleOf(doc.content) ?? doc.type;
   return [
     `# Project Context: ${project.name}\n`,
     '## Purpose\n',

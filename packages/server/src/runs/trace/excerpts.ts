@@ -5,11 +5,10 @@
  * introduces, or the whole `###` part when it is small). Cut from a CommonMark + GFM parse,
  * as the trace reads documents, and given back as the document's own markdown.
  */
+
+import { parseDocument } from '@pgs/contract/document';
 import type { Nodes, Root, RootContent, TableRow } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString as plainText } from 'mdast-util-to-string';
-import { gfm } from 'micromark-extension-gfm';
 import { idsIn } from './parse.ts';
 
 /** A piece of a document, as its markdown. */
@@ -52,10 +51,8 @@ export class DocumentExcerpts {
 
   constructor(document: string, markdown: string) {
     this.document = document;
-    const root: Root = fromMarkdown(markdown, {
-      extensions: [gfm()],
-      mdastExtensions: [gfmFromMarkdown()],
-    });
+    // The blocks as written: IDs read, nothing grouped into definitions or components.
+    const root: Root = parseDocument(markdown, { defines: [], components: false });
     this.#read(root, markdown);
   }
 

@@ -4,11 +4,10 @@
  * so a task's dependencies are the IDs of its "Depends on" cell and never an ID its title
  * happens to mention ("Build … until T-3 passes").
  */
+
+import { parseDocument } from '@pgs/contract/document';
 import type { Root, RootContent, Table, TableCell } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString as plainText } from 'mdast-util-to-string';
-import { gfm } from 'micromark-extension-gfm';
 import { normalHeading } from './build.ts';
 import { idsIn, prefixOf } from './parse.ts';
 
@@ -48,10 +47,8 @@ const COLUMNS: Record<string, Column> = {
  * planTasks('## Tasks\n\n### M1\n\n| ID | Task | Implements | Depends on |\n| - | - | - | - |\n| T-1 | Set up | none | none |')[0]?.title; // 'Set up'
  */
 export function planTasks(markdown: string): PlanTask[] {
-  const root: Root = fromMarkdown(markdown, {
-    extensions: [gfm()],
-    mdastExtensions: [gfmFromMarkdown()],
-  });
+  // The blocks as written: IDs read, nothing grouped into definitions or components.
+  const root: Root = parseDocument(markdown, { defines: [], components: false });
   const tasks = new Map<string, PlanTask>();
   let inTasks = false;
   let phase = '';

@@ -119,8 +119,9 @@ describe('issues', () => {
     expect(stored?.body).toContain(itemMarker(projectId, 'T-2'));
   });
 
-  it('updates title, body and labels without duplicating a blocker', async () => {
+  it("updates title, body and labels, keeping people's labels, without duplicating a blocker", async () => {
     const [, , second] = fake.issues();
+    fake.label(second!.externalId, 'frontend');
     clock = new Date('2026-03-02T11:00:00.000Z');
     // A fresh client: the labels are found on Linear, not in a cache.
     const fresh = connect();
@@ -131,7 +132,8 @@ describe('issues', () => {
     expect(updated.updatedAt).toBe('2026-03-02T11:00:00.000Z');
     const stored = fake.issues()[2]!;
     expect(stored).toMatchObject({ title: 'T-2 Renamed', blockedBy: [first], parent });
-    expect(stored.labels).toEqual(['pgs', 'FR-2', 'Bug']);
+    // FR-1 is gone (the task moved to FR-2); the person's label stays.
+    expect(stored.labels).toEqual(['pgs', 'FR-2', 'Bug', 'frontend']);
     expect(fake.operations().filter((name) => name === 'createIssueRelation')).toHaveLength(1);
   });
 

@@ -28,6 +28,8 @@ export interface FakeLinear extends FakeTracker {
   readonly teamId: string;
   /** Adds an issue directly, as a person would in Linear's app; returns its id. */
   seed(issue: { title: string; body: string }): string;
+  /** Puts a label on an issue as a person would (a workspace label, created if missing). */
+  label(externalId: string, name: string): void;
   /** Operation names served so far, in order (`issueCreate`, `issues`, …). */
   operations(): string[];
   /** Any webhook payload, signed with `secret` as Linear signs deliveries. */
@@ -250,6 +252,15 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
     },
     seed(issue) {
       return store.add({ title: issue.title, description: issue.body }).id;
+    },
+    label(externalId, name) {
+      const issue = store.find(externalId);
+      let label = store.labels.find((one) => one.name === name);
+      if (!label) {
+        label = { id: randomUUID(), name, teamId: null };
+        store.labels.push(label);
+      }
+      issue.labelIds.push(label.id);
     },
     setState(externalId: string, state: IssueState, at?: Date) {
       const issue = store.find(externalId);

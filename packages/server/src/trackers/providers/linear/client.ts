@@ -18,6 +18,8 @@ import { toTrackerError } from './errors.ts';
 
 /** Linear's page size ceiling is 250; 100 keeps each page's complexity modest. */
 const PAGE = 100;
+/** The labels PGS writes: `pgs` and FR IDs; any other label on an issue is a person's. */
+const PGS_LABEL = /^(?:pgs|FR-\d+)$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface TeamRef {
@@ -48,6 +50,7 @@ export class LinearTracker implements TrackerClient {
   #teamRef: TeamRef | undefined;
   #states: Map<string, StateRef> | undefined;
   readonly #labels = new Map<string, string>();
+  readonly #labelNames = new Map<string, string>();
 
   constructor(options: ConnectOptions, team: string) {
     this.#token = 'token' in options.credentials ? options.credentials.token : '';
@@ -156,7 +159,7 @@ export class LinearTracker implements TrackerClient {
         first: PAGE,
       });
       while (page.pageInfo.hasNextPage) await page.fetchNext();
-      for (const label of page.nodes) this.#labels.set(label.name.toLowerCase(), label.id);
+      for (const label of page.nodes) this.#remember(label.id, label.name);
     }
     for (const name of names) {
       if (this.#labels.has(name.toLowerCase())) continue;
@@ -166,9 +169,31 @@ export class LinearTracker implements TrackerClient {
         throw new TrackerRequestError(`Linear did not create the label ${name}`, {
           retryable: true,
         });
-      this.#labels.set(name.toLowerCase(), id);
+      this.#remember(id, name);
     }
     return names.map((name) => this.#labels.get(name.toLowerCase()) as string);
+  }
+
+  #remember(id: string, name: string): void {
+    this.#labels.set(name.toLowerCase(), id);
+    this.#labelNames.set(id, name);
+  }
+
+  /**
+   * The labels an issue keeps besides PGS's: those people added. A label of PGS's own form
+   * (`pgs`, an FR ID) that the draft no longer names is dropped (a task moved to another FR).
+   */
+  async #peopleLabels(sdk: LinearClient, labelIds: string[]): Promise<string[]> {
+    const unknown = labelIds.filter((id) => !this.#labelNames.has(id));
+    if (unknown.length > 0) {
+      const page = await sdk.issueLabels({ filter: { id: { in: unknown } }, first: PAGE });
+      while (page.pageInfo.hasNextPage) await page.fetchNext();
+      for (const label of page.nodes) this.#remember(label.id, label.name);
+    }
+    return labelIds.filter((id) => {
+      const name = this.#labelNames.get(id);
+      return name !== undefined && !PGS_LABEL.test(name);
+    });
   }
 
   /** Adds the "blocks" relations this issue lacks; relations people added stay. */
@@ -252,7 +277,9 @@ export class LinearTracker implements TrackerClient {
 
   update(externalId: string, draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
     return this.#run(signal, async (sdk) => {
-      const labelIds = await this.#labelIds(sdk, draft.labels);
+      const before = await sdk.issue(externalId);
+      const kept = await this.#peopleLabels(sdk, before.labelIds ?? []);
+      const labelIds = [...new Set([...(await this.#labelIds(sdk, draft.labels)), ...kept])];
       // The parent is set when PGS gives one and left alone otherwise: a tasks-only sync
       // must not undo the parents an earlier sync with requirements set.
       await sdk.updateIssue(externalId, {
@@ -261,9 +288,7 @@ export class LinearTracker implements TrackerClient {
         labelIds,
         ...(draft.parent ? { parentId: draft.parent } : {}),
       });
-      const issue = await sdk.issue(externalId);
-      if (draft.blockedBy.length === 0) return this.#external(sdk, issue);
-      await this.#addBlockers(sdk, issue, draft.blockedBy);
+      await this.#addBlockers(sdk, before, draft.blockedBy);
       return this.#external(sdk, await sdk.issue(externalId));
     });
   }

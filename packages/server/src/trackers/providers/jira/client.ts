@@ -143,11 +143,12 @@ class JiraCalls {
 
   async create(jira: CloudClient, draft: IssueDraft): Promise<ExternalIssue> {
     const target = await this.resolved(jira);
+    const typeId = this.issueTypeFor(target, draft);
     const created = await jira.issues.createIssue({
       fields: {
         project: { id: target.projectId },
-        issuetype: { id: this.issueTypeFor(target, draft) },
-        ...this.draftFields(target, draft),
+        issuetype: { id: typeId },
+        ...this.draftFields(target, draft, typeId),
       },
     });
     // The issue exists from here on: should a link fail, the marker lets a re-sync find it and
@@ -160,15 +161,19 @@ class JiraCalls {
     const target = await this.resolved(jira);
     const current = await jira.issues.getIssue({
       issueIdOrKey: externalId,
-      fields: ['parent', 'issuelinks'],
+      fields: ['parent', 'issuelinks', 'issuetype'],
     });
+    // The issue keeps the type it was created with (Jira changes a type only by a move).
+    const typeId = (current.fields?.issuetype as { id?: string } | undefined)?.id ?? '';
     const hadParent = Boolean((current.fields?.parent as { id?: string } | undefined)?.id);
-    const fields = this.draftFields(target, draft);
+    const fields = this.draftFields(target, draft, typeId);
+    // Jira removes a parent only through the update verb, not by a null field; a sub-task
+    // cannot lose its parent at all.
+    const unparent = hadParent && !draft.parent && typeId !== target.subtaskIssueTypeId;
     await jira.issues.editIssue({
       issueIdOrKey: externalId,
       fields,
-      // Jira removes a parent only through the update verb, not by a null field.
-      ...(hadParent && !fields.parent ? { update: { parent: [{ set: { none: true } }] } } : {}),
+      ...(unparent ? { update: { parent: [{ set: { none: true } }] } } : {}),
     });
     const links = ((current.fields?.issuelinks ?? []) as JiraLink[]).filter(
       (link) => link.type?.name === 'Blocks' && link.inwardIssue?.id,
@@ -235,10 +240,14 @@ class JiraCalls {
       : target.issueTypeId;
   }
 
-  private draftFields(target: JiraTarget, draft: IssueDraft) {
-    // A parent is set where the project's hierarchy allows one (see project.ts).
-    const parentAllowed =
-      target.parentIssueTypeId !== target.issueTypeId || target.subtaskIssueTypeId !== '';
+  private draftFields(target: JiraTarget, draft: IssueDraft, typeId: string) {
+    // A parent is set where the hierarchy allows one (project.ts): under an Epic, any issue
+    // but an Epic; without Epics, only a sub-task (a Task created before its FR group was
+    // synced stays a Task, its group shown by the FR label).
+    const epics = target.parentIssueTypeId !== target.issueTypeId;
+    const parentAllowed = epics
+      ? typeId !== target.parentIssueTypeId
+      : typeId !== '' && typeId === target.subtaskIssueTypeId;
     return {
       summary: draft.title.slice(0, 255),
       description: markdownToJiraDocument(draft.body),

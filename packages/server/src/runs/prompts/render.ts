@@ -1,3 +1,4 @@
+import { definitionsOf, parseDocument } from '@pgs/contract/document';
 import {
   type DocumentContext,
   type ProjectDefinition,
@@ -145,7 +146,7 @@ export function documentPrompt(input: {
   const rules = [...brief.rules, ...(guidance?.rules ?? [])].map((rule) => `- ${rule}`).join('\n');
   const ids = kept
     .filter((doc) => ID_DEFINERS[doc.kind] !== undefined)
-    .flatMap((doc) => (doc.digest ? idsOfDigest(doc.content) : citableIds([doc])));
+    .flatMap((doc) => (doc.digest ? idsOfDigest(doc) : citableIds([doc])));
   const idLine =
     ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
   const call: DocumentContext = {
@@ -240,9 +241,11 @@ export function citableIds(documents: readonly { filename: string; content: stri
   return buildTrace(documents).nodes.map((node) => node.id);
 }
 
-/** The IDs a digest lists (digest.ts), in its order. */
-function idsOfDigest(digest: string): string[] {
-  return [...digest.matchAll(/^- ([A-Z]+-\d+(?:\.\d+)?)\b/gm)].map((match) => match[1]!);
+/** The IDs a digest lists (digest.ts: one list item per ID), in its order, read from its tree. */
+function idsOfDigest(digest: { filename: string; content: string }): string[] {
+  return definitionsOf(parseDocument(digest.content, { filename: digest.filename })).map(
+    (definition) => definition.id,
+  );
 }
 
 /** The follow-up that asks the model to repair its document after the quality gate. */

@@ -1,6 +1,7 @@
 import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
 import { type CommonClientOptions, createTransport, readEnv, type Transport } from './core.ts';
 import { PgsError } from './errors.ts';
+import { Connections } from './resources/connections.ts';
 import { Credits } from './resources/credits.ts';
 import { Projects } from './resources/projects.ts';
 import { WebhookEndpoints } from './resources/webhook-endpoints.ts';
@@ -43,6 +44,8 @@ export class Pgs {
   readonly credits: Credits;
   /** Webhook endpoints of the key's account and mode. */
   readonly webhookEndpoints: WebhookEndpoints;
+  /** Issue-tracker connections (GitHub, Linear, Jira) of the key's account and mode. */
+  readonly connections: Connections;
 
   constructor({
     apiKey = readEnv('PGS_API_KEY'),
@@ -65,5 +68,6 @@ export class Pgs {
     });
     this.credits = new Credits(request);
     this.webhookEndpoints = new WebhookEndpoints(request);
+    this.connections = new Connections(request);
   }
 }

@@ -16,7 +16,10 @@ export type {
   AdminKey,
   AnyErrorCode,
   ClaimTaskRequest,
+  Connection,
+  ConnectionCreated,
   ContextProvenance,
+  CreateConnectionRequest,
   CreateProjectRequest,
   CreateRevisionRequest,
   CreditsResponse,
@@ -81,6 +84,7 @@ export type {
   TraceRequirementCoverage,
   TraceResponse,
   TraceSeverity,
+  TrackerProvider,
   UpdateTaskRequest,
   UsageTotals,
   WebhookDelivery,
@@ -242,6 +246,7 @@ export {
   type LedgerAuditMovement,
   type LedgerDrift,
 } from './resources/admin/ledger.ts';
+export { Connections } from './resources/connections.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
 export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';
 export {

@@ -93,7 +93,14 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * @example
  * const server = await startRealServer(); // ... await server.stop();
  */
-export async function startRealServer(): Promise<RealServer> {
+export async function startRealServer(
+  options: {
+    /** More of the server's environment (e.g. PGS_CONNECTIONS_ALLOW_PRIVATE). */ env?: Record<
+      string,
+      string
+    >;
+  } = {},
+): Promise<RealServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pgs-real-server-'));
   await seedDataDir(dataDir);
   const child = spawn(NODE, [SERVER_MAIN], {
@@ -104,6 +111,7 @@ export async function startRealServer(): Promise<RealServer> {
       HOST: '127.0.0.1',
       PGS_DATA_DIR: dataDir,
       PGS_LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

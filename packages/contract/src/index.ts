@@ -102,6 +102,13 @@ export type WebhookEndpointCreated = Schemas['WebhookEndpointCreatedResponse']['
 export type CreateWebhookEndpointRequest = Schemas['CreateWebhookEndpointRequest'];
 /** One delivery attempt of a webhook message. */
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+/** An issue tracker PGS connects to: `github`, `linear`, `jira`. */
+export type TrackerProvider = Schemas['TrackerProvider'];
+/** A tracker connection as listed and read (never its credentials or webhook secret). */
+export type Connection = Schemas['Connection'];
+export type CreateConnectionRequest = Schemas['CreateConnectionRequest'];
+/** A connection as created: with its inbound webhook's URL and secret, shown only then. */
+export type ConnectionCreated = Schemas['ConnectionCreatedResponse']['data'];
 /** Body of a 200 from `POST /projects/{projectId}/cancel`: the failed (cancelled) status. */
 export type ProjectCancelledResponse = Schemas['ProjectCancelledResponse'];
 /** Body of a 200 from `GET /projects/{projectId}/provenance`. */

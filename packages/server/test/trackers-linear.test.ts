@@ -280,6 +280,6 @@ describe('webhooks', () => {
         delivery: { deliveryId: expect.any(String), changes: [] },
       });
     }
-    expect(linearAdapter.webhookHelp).toMatch(/Settings → API → Webhooks/);
+    expect(linearAdapter.webhookHelp).toMatch(/webhookCreate.*Settings → API → Webhooks/);
   });
 });

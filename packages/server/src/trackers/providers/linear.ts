@@ -34,6 +34,8 @@ export const linearAdapter: TrackerAdapter = {
     return new LinearTracker(options, team);
   },
   verifyWebhook: verifyLinearWebhook,
+  // Linear's settings page (Settings → API → Webhooks) makes its own signing secret and
+  // cannot take ours, so the webhook is made with the API's webhookCreate, which can.
   webhookHelp:
-    'In Linear, open Settings → API → Webhooks, create a webhook with this URL and this secret as its signing secret, and tick Issues events.',
+    "Linear's webhook page makes its own secret, so create the webhook with Linear's API (the webhookCreate mutation, as in docs/trackers.md#linear) with this URL, this secret, the team's id and the Issue resource type; it then shows under Settings → API → Webhooks.",
 };

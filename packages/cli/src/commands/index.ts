@@ -1,5 +1,12 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
+import {
+  connectGithub,
+  connectionsList,
+  connectJira,
+  connectLinear,
+  disconnect,
+} from './connections.ts';
 import { cost } from './cost.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
 import { diff } from './diff.ts';
@@ -50,6 +57,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['cancel', cancel],
   ['delete', remove],
   ['mcp', mcpServe],
+  ['connections', connectionsList],
+  ['disconnect', disconnect],
 ]);
 
 /**
@@ -73,6 +82,17 @@ export const GROUPS: ReadonlyMap<string, Group> = new Map([
   [
     'credits',
     { summary: 'Credits', default: creditsShow, verbs: new Map([['grant', creditsGrant]]) },
+  ],
+  [
+    'connect',
+    {
+      summary: 'Connect an issue tracker (GitHub, Linear, Jira)',
+      verbs: new Map([
+        ['github', connectGithub],
+        ['linear', connectLinear],
+        ['jira', connectJira],
+      ]),
+    },
   ],
   [
     'webhooks',

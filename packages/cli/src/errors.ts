@@ -127,3 +127,22 @@ export class NothingReadyError extends Error {
     this.projectId = projectId;
   }
 }
+
+/**
+ * `pgs check --strict` found a requirement missing or drift in the code (exit 15): the check
+ * itself succeeded; the code and the spec disagree.
+ *
+ * @example
+ * if (totals.missing + totals.drift > 0) throw new NotConformantError(projectId, totals.missing, totals.drift);
+ */
+export class NotConformantError extends Error {
+  override name = 'NotConformantError';
+  readonly projectId: string;
+
+  constructor(projectId: string, missing: number, drift: number) {
+    super(
+      `the code does not conform to the spec: ${missing} requirement${missing === 1 ? '' : 's'} missing, ${drift} item${drift === 1 ? '' : 's'} of drift`,
+    );
+    this.projectId = projectId;
+  }
+}

@@ -20,6 +20,7 @@ import {
   LedgerDriftError,
   MissingApiKeyError,
   MissingTokenError,
+  NotConformantError,
   NothingReadyError,
   RevisionNotCompletedError,
   UsageError,
@@ -47,6 +48,7 @@ export const EXIT = {
   CONFLICT: 12,
   LEDGER_DRIFT: 13,
   NOTHING_READY: 14,
+  NOT_CONFORMANT: 15,
   INTERRUPTED: 130,
 } as const;
 
@@ -73,6 +75,7 @@ export const EXIT_CODES_HELP = `Exit codes:
      status machine refuses; or a task changed since its --if-match ETag (412)
  13  ledger drift: pgs admin audit found balances that disagree with the ledger
  14  nothing ready: pgs next found no task to claim (each waits on another, or none is left)
+ 15  not conformant: pgs check --strict found a requirement missing or drift in the code
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
@@ -89,6 +92,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof GenerationFailedError) return EXIT.GENERATION_FAILED;
   if (error instanceof LedgerDriftError) return EXIT.LEDGER_DRIFT;
   if (error instanceof NothingReadyError) return EXIT.NOTHING_READY;
+  if (error instanceof NotConformantError) return EXIT.NOT_CONFORMANT;
   if (error instanceof RevisionNotCompletedError) return EXIT.CONFLICT;
   if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
   if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;

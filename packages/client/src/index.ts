@@ -16,9 +16,12 @@ export type {
   AdminKey,
   AnyErrorCode,
   ClaimTaskRequest,
+  ConformanceCheck,
+  ConformanceReport,
   Connection,
   ConnectionCreated,
   ContextProvenance,
+  CreateConformanceCheckRequest,
   CreateConnectionRequest,
   CreateProjectRequest,
   CreateRevisionRequest,
@@ -51,6 +54,7 @@ export type {
   ProvenanceResponse,
   Questionnaire,
   RenewLeaseRequest,
+  RepositoryCitation,
   RepositoryDigest,
   RepositoryFile,
   RequestId,
@@ -246,6 +250,7 @@ export {
   type LedgerAuditMovement,
   type LedgerDrift,
 } from './resources/admin/ledger.ts';
+export { Conformance, type ConformanceWaitOptions } from './resources/conformance.ts';
 export { Connections } from './resources/connections.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
 export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';

@@ -1,5 +1,6 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
+import { check } from './check.ts';
 import {
   connectGithub,
   connectionsList,
@@ -44,6 +45,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['watch', watch],
   ['download', download],
   ['trace', trace],
+  ['check', check],
   ['provenance', provenance],
   ['cost', cost],
   ['revise', revise],

@@ -79,6 +79,8 @@ export async function buildDigest(
   ctx: CommandContext,
   repo: RepoRequest,
   command: string,
+  /** Also the tests citing spec IDs (`pgs check`, docs/conformance.md). */
+  { citations = false }: { citations?: boolean } = {},
 ): Promise<BuiltDigest> {
   const root = resolve(ctx.io.cwd ?? process.cwd(), repo.dir);
   const found = await stat(root).catch(() => undefined);
@@ -97,6 +99,7 @@ export async function buildDigest(
       budgetTokens: repo.budgetTokens,
       countTokens: (text) => o200k.countTokens(text, special),
       signal: ctx.io.signal,
+      citations,
     });
   } catch (error) {
     // Ctrl-C while reading the tree: interrupted (exit 130), as during a wait.

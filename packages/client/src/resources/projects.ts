@@ -16,6 +16,7 @@ import {
 import { PgsError, parseRetryAfterMs } from '../errors.ts';
 import { type ProjectEvent, type ProjectEventsOptions, streamProjectEvents } from '../events.ts';
 import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
+import { Conformance } from './conformance.ts';
 import { type FetchPage, ProjectPage, ProjectPagePromise } from './project-pages.ts';
 import type {
   ProjectCreated,
@@ -71,6 +72,8 @@ export class Projects extends ProjectResults {
   readonly revisions: Revisions;
   /** The plan as live work: list, get, update, next (claim), renew, context. */
   readonly tasks: Tasks;
+  /** Checks of a repository against the spec: create, get, list, waitForCompletion. */
+  readonly conformance: Conformance;
   readonly #baseUrl: string | undefined;
   readonly #clock: PollClock;
 
@@ -89,6 +92,7 @@ export class Projects extends ProjectResults {
       absolute: (location) => this.#absolute(location),
     });
     this.tasks = new Tasks(request);
+    this.conformance = new Conformance(request, this.#clock);
   }
 
   /**

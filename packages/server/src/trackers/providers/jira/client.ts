@@ -3,7 +3,7 @@
  * goes through {@link JiraCalls.run}, which turns jira.js's errors into
  * {@link TrackerRequestError}s and bounds the call by the caller's signal and timeout.
  */
-import { type CloudClient, createCloudClient, type SchemaMismatchBehavior } from 'jira.js';
+import type { CloudClient, SchemaMismatchBehavior } from 'jira.js';
 import type {
   ConnectOptions,
   ExternalIssue,
@@ -36,19 +36,13 @@ type JiraLink = {
   outwardIssue?: { id?: string };
 };
 
-/** A Jira connection's client. Throws no error itself: a missing site fails each call. */
+// jira.js's cloud surface is hundreds of modules and zod schemas: loaded on the first Jira
+// call, not when the server starts (most servers never talk to Jira).
+let cloudModule: Promise<typeof import('jira.js/cloud')> | undefined;
+
+/** A Jira connection's client. Throws nothing itself: a missing site fails each call. */
 export function connectJira(options: ConnectOptions, extra: JiraClientOptions = {}): TrackerClient {
-  const site = jiraSite(options.baseUrl);
-  const credentials = options.credentials as { email: string; apiToken: string };
-  const jira = site
-    ? createCloudClient({
-        host: site,
-        auth: { type: 'basic', email: credentials.email, apiToken: credentials.apiToken },
-        // No `retry`: jira.js then never waits; the sync engine's policy decides (provider.ts).
-        onSchemaMismatch: extra.onSchemaMismatch ?? 'silent',
-      })
-    : undefined;
-  const calls = new JiraCalls(jira, site ?? '', options);
+  const calls = new JiraCalls(options, extra);
   return {
     verify: (signal) =>
       calls.run(signal, async (client) => ({ ...(await calls.discover(client)) })),
@@ -65,14 +59,15 @@ export function connectJira(options: ConnectOptions, extra: JiraClientOptions = 
 
 class JiraCalls {
   private target: JiraTarget | undefined;
-  private readonly jira: CloudClient | undefined;
+  private jira: Promise<CloudClient> | undefined;
   private readonly site: string;
   private readonly options: ConnectOptions;
+  private readonly extra: JiraClientOptions;
 
-  constructor(jira: CloudClient | undefined, site: string, options: ConnectOptions) {
-    this.jira = jira;
-    this.site = site;
+  constructor(options: ConnectOptions, extra: JiraClientOptions) {
+    this.site = jiraSite(options.baseUrl) ?? '';
     this.options = options;
+    this.extra = extra;
     this.target = storedTarget(options.target as Record<string, unknown>);
   }
 
@@ -81,28 +76,52 @@ class JiraCalls {
    * signal and the timeout end the wait, not the request: a late answer is dropped.
    */
   async run<T>(signal: AbortSignal | undefined, operation: (jira: CloudClient) => Promise<T>) {
-    const jira = this.jira;
-    if (!jira) {
-      throw new TrackerRequestError(
-        "Jira needs the site's address as baseUrl (https://your-site.atlassian.net)",
-        { status: 400, retryable: false },
-      );
-    }
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const bound = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    bound.throwIfAborted();
     let stop: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       stop = () => reject(bound.reason);
       bound.addEventListener('abort', stop, { once: true });
     });
     try {
-      return await Promise.race([operation(jira), aborted]);
+      bound.throwIfAborted();
+      return await Promise.race([this.client().then(operation), aborted]);
     } catch (error) {
       throw toTrackerError(error);
     } finally {
       if (stop) bound.removeEventListener('abort', stop);
     }
+  }
+
+  private client(): Promise<CloudClient> {
+    if (!this.site) {
+      return Promise.reject(
+        new TrackerRequestError(
+          "Jira needs the site's address as baseUrl (https://your-site.atlassian.net)",
+          { status: 400, retryable: false },
+        ),
+      );
+    }
+    this.jira ??= (async () => {
+      cloudModule ??= import('jira.js/cloud');
+      const { createCloudClient } = await cloudModule;
+      const { email, apiToken } = this.options.credentials as { email: string; apiToken: string };
+      try {
+        return createCloudClient({
+          host: this.site,
+          auth: { type: 'basic', email, apiToken },
+          // No `retry`: jira.js then never waits; the sync engine's policy decides (provider.ts).
+          onSchemaMismatch: this.extra.onSchemaMismatch ?? 'silent',
+        });
+      } catch {
+        // jira.js checks its configuration with zod; its message would quote the token.
+        throw new TrackerRequestError("Jira's baseUrl or credentials are not well-formed", {
+          status: 400,
+          retryable: false,
+        });
+      }
+    })();
+    return this.jira;
   }
 
   async discover(jira: CloudClient): Promise<JiraTarget> {

@@ -11,7 +11,7 @@ import {
   isRateLimitError,
   isSchemaMismatchError,
   isServerError,
-} from 'jira.js';
+} from 'jira.js/core';
 import { TrackerRequestError } from '../provider.ts';
 
 /** Jira's error body: `{ errorMessages: [...], errors: { field: message } }`. */

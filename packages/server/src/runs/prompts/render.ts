@@ -1,4 +1,4 @@
-import { definitionsOf, parseDocument } from '@pgs/contract/document';
+import { definitionsOf, parseDocument, sectionsOf } from '@pgs/contract/document';
 import {
   type DocumentContext,
   type ProjectDefinition,
@@ -84,7 +84,7 @@ export function fitToBudget(
     }
     trimmed.push(doc.kind);
     full = true;
-    const sections = doc.content.split(/\n(?=## )/);
+    const sections = sectionsOf(doc.content);
     let content = '';
     for (const section of sections) {
       const next = content === '' ? section : `${content}\n${section}`;

@@ -130,13 +130,24 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
     processMetrics: true,
     queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE]),
   });
-  const projects = new Projects(database.db, queue, engineOf(models), Date.now, metrics.generation);
+  // The workers complete projects and revisions: a task sync that fails there is logged.
+  const taskLog = log.child({ component: 'tasks' });
+  const projects = new Projects(
+    database.db,
+    queue,
+    engineOf(models),
+    Date.now,
+    metrics.generation,
+    undefined,
+    taskLog,
+  );
   const revisions = new Revisions(
     database.db,
     queue,
     engineOf(models),
     Date.now,
     metrics.generation,
+    taskLog,
   );
   const sealer = sealerOf(config);
   let stopReconciler: (() => void) | undefined;

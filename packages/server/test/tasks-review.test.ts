@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
 import type { RequirementDelta } from '../src/models/deltas.ts';
+import { Revisions } from '../src/projects/revisions.ts';
 import type { Database } from '../src/storage/db.ts';
 import { insertDocument, updateProject } from '../src/storage/sql/projects.ts';
 import { insertRevision } from '../src/storage/sql/revisions.ts';
@@ -127,5 +128,54 @@ describe('tasks after review', () => {
     expect(tasks.map((t) => `${t.id}:${t.status}`)).toEqual(['T-1:in_progress', 'T-2:todo']);
     const history = (await call('GET', `${project}/tasks/T-2`)).json().data.history;
     expect(history.at(-1)).toMatchObject({ from: 'in_progress', to: 'todo', keyId: null });
+  });
+
+  it('logs a task sync that fails when a revision completes, and the next task read makes it', async () => {
+    const { database } = harness();
+    const project = await completedWithPlan(database, key, [planDocument(2)]);
+    await insertRevision(database.db, {
+      projectId: project,
+      revision: 2,
+      status: 'in_progress',
+      changeRequest: 'Drop the only requirement',
+      deltas: [{ op: 'removed', id: 'FR-1', title: 'Tasks', reason: 'Dropped.' }],
+    });
+    await insertDocument(database.db, {
+      projectId: project,
+      revision: 2,
+      writtenIn: 2,
+      ...planDocument(2),
+      type: 'implementation-plan',
+      tokensUsed: 100,
+      generatedAt: new Date(clock),
+      position: 0,
+    });
+    await updateProject(database.db, project, { revising: 2 });
+    const lines: { obj: object; msg: string }[] = [];
+    // The webhook side of a task.updated failing makes the sync fail inside its savepoint.
+    const revisions = new Revisions(
+      database.db,
+      {
+        enqueue: async () => {},
+        taskUpdated: async () => {
+          throw Object.assign(new Error(`secret ${key.key}`), { code: 'WEBHOOK_DOWN' });
+        },
+      },
+      () => 'offline',
+      () => clock,
+      undefined,
+      { warn: (obj, msg) => lines.push({ obj, msg }) },
+    );
+    expect(await revisions.complete(project, 2)).toBe(true);
+    expect(lines).toEqual([
+      {
+        obj: { projectId: project, revision: 2, error: { name: 'Error', code: 'WEBHOOK_DOWN' } },
+        msg: 'tasks not brought up to the plan at completion; the next task request retries',
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(key.key);
+    // The revision completed; its tasks catch up on the next read.
+    const tasks = (await call('GET', `${project}/tasks`)).json().data as { status: string }[];
+    expect(tasks.map((t) => t.status)).toEqual(['obsolete', 'obsolete']);
   });
 });

@@ -19,7 +19,7 @@ import {
   transitionProject,
 } from '../storage/sql/projects.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import { syncTasks } from '../tasks/plan.ts';
+import { SILENT_TASK_LOG, syncAtCompletion, type TaskSyncLog } from '../tasks/completion.ts';
 import {
   type AdmittedProject,
   admitProject,
@@ -58,6 +58,7 @@ export class Projects {
   readonly #meter: GenerationMeter;
 
   readonly #unpricedEngines: UnpricedEngines;
+  readonly #log: TaskSyncLog;
   /** What ending a project early needs (project-end.ts). */
   readonly #endDeps: { dispatcher: Dispatcher; now: () => number };
 
@@ -74,6 +75,8 @@ export class Projects {
     now: () => number = Date.now,
     meter: GenerationMeter = NO_METER,
     unpricedEngines: UnpricedEngines = () => [],
+    /** Where a failed task sync at completion is told (the tasks catch up on their next read). */
+    log: TaskSyncLog = SILENT_TASK_LOG,
   ) {
     this.#db = db;
     this.#dispatcher = dispatcher;
@@ -81,6 +84,7 @@ export class Projects {
     this.#now = now;
     this.#meter = meter;
     this.#unpricedEngines = unpricedEngines;
+    this.#log = log;
     this.#endDeps = { dispatcher, now };
   }
 
@@ -211,11 +215,9 @@ export class Projects {
         consumed,
       });
       // The plan becomes live work in the same commit. A savepoint: should reading it fail,
-      // the project still completes, and the first task request reads the plan again (and
-      // answers the failure, logged).
-      await tx
-        .transaction((plan) => syncTasks(plan, projectId, 1, documents, new Date(now)))
-        .catch(() => undefined);
+      // the project still completes, the failure is logged, and the first task request reads
+      // the plan again.
+      await syncAtCompletion(tx, projectId, 1, documents, new Date(now), undefined, this.#log);
       await recordEvent(tx, projectId, 'project.completed', {
         status: 'completed',
         documentsGenerated: documents.length,

@@ -25,7 +25,7 @@ import {
   transitionRevision,
 } from '../storage/sql/revisions.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import { syncTasks } from '../tasks/plan.ts';
+import { SILENT_TASK_LOG, syncAtCompletion, type TaskSyncLog } from '../tasks/completion.ts';
 import { type AdmittedRevision, admitRevision, revisableProject } from './admission.ts';
 import type { Dispatcher, ProjectOwner } from './dispatch.ts';
 import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
@@ -80,6 +80,7 @@ export class Revisions {
   readonly #engineFor: (mode: Mode) => string;
   readonly #now: () => number;
   readonly #meter: GenerationMeter;
+  readonly #log: TaskSyncLog;
 
   constructor(
     db: Db,
@@ -87,12 +88,15 @@ export class Revisions {
     engineFor: (mode: Mode) => string,
     now: () => number = Date.now,
     meter: GenerationMeter = NO_METER,
+    /** Where a failed task sync at completion is told (the tasks catch up on their next read). */
+    log: TaskSyncLog = SILENT_TASK_LOG,
   ) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.#engineFor = engineFor;
     this.#now = now;
     this.#meter = meter;
+    this.#log = log;
   }
 
   /**
@@ -233,16 +237,16 @@ export class Revisions {
       // tasks of modified requirements reopen, those of removed ones go obsolete; their
       // task.updated events come after revision.completed, which ends the run's stream. A
       // savepoint, as at creation: should reading the plan fail, the revision still
-      // completes and the first task request brings the tasks up to it.
-      await tx
-        .transaction((plan) =>
-          syncTasks(plan, projectId, revision, documents, new Date(now), {
-            ...owner(project),
-            dispatcher: this.#dispatcher,
-            revision,
-          }),
-        )
-        .catch(() => undefined);
+      // completes, the failure is logged, and the first task request brings the tasks up to it.
+      await syncAtCompletion(
+        tx,
+        projectId,
+        revision,
+        documents,
+        new Date(now),
+        { ...owner(project), dispatcher: this.#dispatcher, revision },
+        this.#log,
+      );
       await this.#dispatcher.projectEnded?.(tx, {
         projectId,
         ...owner(project),

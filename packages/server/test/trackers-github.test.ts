@@ -309,6 +309,32 @@ describe('failures', () => {
     expect(away.reason).toMatch(/^GitHub could not be reached/);
   });
 
+  it("a create retried after its parent failed, or after GitHub's answer was lost, makes one issue", async () => {
+    const group = (await client.create(draft('FR-5', { labels: ['pgs', 'FR-5'] }))).externalId;
+    const count = fake.issues().length;
+    fake.failNext(/^POST .*\/sub_issues$/, 1);
+    const first = await failure(client.create(draft('T-60', { parent: group })));
+    expect(first).toMatchObject({ status: 502, retryable: true });
+    const made = await client.create(draft('T-60', { parent: group }));
+    expect(fake.issues().length).toBe(count + 1);
+    expect(issue(made.externalId).parent).toBe(group);
+
+    fake.failNext(/^POST \/repos\/acme\/booking\/issues$/, 1, { afterWriting: true });
+    expect((await failure(client.create(draft('T-61')))).retryable).toBe(true);
+    expect(fake.issues().length).toBe(count + 2);
+    const again = await client.create(draft('T-61', { title: 'T-61 Build it again' }));
+    expect(fake.issues().length).toBe(count + 2);
+    expect(issue(again.externalId).title).toBe('T-61 Build it again');
+  });
+
+  it('a close retried after its comment went in comments once', async () => {
+    const made = (await client.create(draft('T-62'))).externalId;
+    fake.failNext(new RegExp(`^PATCH /repos/acme/booking/issues/${made}$`), 1);
+    await failure(client.setState(made, 'closed', 'Obsolete.'));
+    await client.setState(made, 'closed', 'Obsolete.');
+    expect(issue(made)).toMatchObject({ state: 'closed', comments: ['Obsolete.'] });
+  });
+
   it('a caller who aborts gets the abort, not a tracker error', async () => {
     const stop = new AbortController();
     stop.abort(new Error('sync cancelled'));

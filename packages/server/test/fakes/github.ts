@@ -59,6 +59,15 @@ export interface FakeGitHub extends FakeTracker {
     labels?: string[];
     pullRequest?: boolean;
   }): number;
+  /**
+   * The next `times` requests whose `METHOD /path` matches `pattern` answer `status` (502),
+   * before doing anything, or after doing it (`afterWriting`: the answer is lost).
+   */
+  failNext(
+    pattern: RegExp,
+    times: number,
+    options?: { status?: 500 | 502 | 503; afterWriting?: boolean },
+  ): void;
   /** Changes an issue's labels or blockers as a person would on GitHub. */
   edit(externalId: string, changes: { labels?: string[]; blockedBy?: string[] }): void;
   /** Labels of the repository: name, colour, description. */
@@ -121,6 +130,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     limitStatus: 403,
   };
   const log: string[] = [];
+  const targeted: Array<{ pattern: RegExp; times: number; status: number; afterWriting: boolean }> =
+    [];
   let used = 0;
 
   const send = (response: ServerResponse, answer: Answer) => {
@@ -193,7 +204,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       send(response, githubError(403, 'Resource not accessible by personal access token'));
       return;
     }
-    send(response, routeGitHub(state, method, new URL(request.url ?? '/', state.base), body));
+    const url = new URL(request.url ?? '/', state.base);
+    const fault = targeted.find((f) => f.times > 0 && f.pattern.test(`${method} ${url.pathname}`));
+    if (fault) fault.times -= 1;
+    if (fault && !fault.afterWriting) {
+      send(response, githubError(fault.status, 'Server Error'));
+      return;
+    }
+    const answer = routeGitHub(state, method, url, body);
+    // GitHub did the work; the answer is lost on the way (a 502 from a proxy, a timeout).
+    send(response, fault ? githubError(fault.status, 'Server Error') : answer);
   };
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
@@ -270,6 +290,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         color,
         description,
       })),
+    failNext: (pattern, times, { status = 502, afterWriting = false } = {}) => {
+      targeted.push({ pattern, times, status, afterWriting });
+    },
     failWrites: (times, status = 500) => {
       faults.writes = times;
       faults.writeStatus = status;

@@ -45,6 +45,11 @@ function labelNames(issue: GitHubIssue): string[] {
     .filter((name) => name !== '');
 }
 
+function markerKey(body: string | null | undefined): string | undefined {
+  const marker = readMarker(body);
+  return marker ? `${marker.projectId} ${marker.itemId}` : undefined;
+}
+
 function issueNumber(externalId: string): number {
   if (!/^[1-9]\d{0,9}$/.test(externalId)) {
     throw new TrackerRequestError(`"${externalId}" is not a GitHub issue number`, {
@@ -60,6 +65,12 @@ export class GitHubClient implements TrackerClient {
   readonly #repo: { owner: string; repo: string };
   readonly #relations: Relations;
   #labels: Set<string> | undefined;
+  /** Issues this client created, by item (`<projectId> <itemId>`). */
+  readonly #made = new Map<string, number>();
+  /** Items whose create failed without knowing whether GitHub made the issue. */
+  readonly #uncertain = new Set<string>();
+  /** Comments made by a setState whose state change has not yet succeeded. */
+  readonly #commented = new Set<string>();
 
   constructor(octokit: GitHubOctokit, target: { owner: string; repo: string }) {
     this.#octokit = octokit;
@@ -129,6 +140,12 @@ export class GitHubClient implements TrackerClient {
   }
 
   async create(draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
+    // The engine retries a failed create as a whole: an issue this client already made for
+    // the item (its parent or blocker failed after), or that GitHub may have made before a
+    // lost answer, is found again and updated, never made twice.
+    const item = markerKey(draft.body);
+    const made = item ? (this.#made.get(item) ?? (await this.#recent(item, signal))) : undefined;
+    if (made !== undefined) return this.update(String(made), draft, signal);
     await this.#ensureLabels(draft.labels, signal);
     const created = await this.#call(signal, () =>
       this.#octokit.rest.issues.create({
@@ -138,8 +155,38 @@ export class GitHubClient implements TrackerClient {
         labels: draft.labels,
         ...callOptions(signal),
       }),
+    ).catch((error: unknown) => {
+      const unknownOutcome =
+        error instanceof TrackerRequestError && (error.status === undefined || error.status >= 500);
+      if (item && unknownOutcome) this.#uncertain.add(item);
+      throw error;
+    });
+    const issue = created.data as GitHubIssue;
+    if (item) this.#made.set(item, issue.number);
+    return this.#relate(issue, draft, null, signal);
+  }
+
+  // After a create whose answer was lost: the newest pgs issues (one page) carrying the item's
+  // marker. Only then, so a create costs no listing.
+  async #recent(item: string, signal?: AbortSignal): Promise<number | undefined> {
+    if (!this.#uncertain.has(item)) return undefined;
+    const page = await this.#call(signal, () =>
+      this.#octokit.rest.issues.listForRepo({
+        ...this.#repo,
+        labels: PGS_LABEL,
+        state: 'all',
+        sort: 'created',
+        direction: 'desc',
+        per_page: 30,
+        ...callOptions(signal),
+      }),
     );
-    return this.#relate(created.data as GitHubIssue, draft, null, signal);
+    const found = (page.data as GitHubIssue[]).find(
+      (issue) => !issue.pull_request && markerKey(issue.body) === item,
+    );
+    this.#uncertain.delete(item);
+    if (found) this.#made.set(item, found.number);
+    return found?.number;
   }
 
   async update(
@@ -171,7 +218,9 @@ export class GitHubClient implements TrackerClient {
     signal?: AbortSignal,
   ): Promise<ExternalIssue> {
     const issue_number = issueNumber(externalId);
-    if (comment) {
+    // A retry after the comment went in and the state change failed does not comment twice.
+    const once = `${issue_number}\n${state}\n${comment}`;
+    if (comment && !this.#commented.has(once)) {
       await this.#call(signal, () =>
         this.#octokit.rest.issues.createComment({
           ...this.#repo,
@@ -180,6 +229,7 @@ export class GitHubClient implements TrackerClient {
           ...callOptions(signal),
         }),
       );
+      this.#commented.add(once);
     }
     const updated = await this.#call(signal, () =>
       this.#octokit.rest.issues.update({
@@ -189,6 +239,7 @@ export class GitHubClient implements TrackerClient {
         ...callOptions(signal),
       }),
     );
+    this.#commented.delete(once);
     return toExternal(updated.data as GitHubIssue);
   }
 

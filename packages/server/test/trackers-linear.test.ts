@@ -70,6 +70,24 @@ describe('validate and verify', () => {
     expect(await connect({ team: 'eng' }).verify()).toMatchObject({ teamId: fake.teamId });
   });
 
+  it('takes a stored target as it is, but verifies a claimed one', async () => {
+    const stored = await client.verify();
+    const again = linearAdapter.connect({
+      baseUrl: fake.baseUrl,
+      credentials: fake.credentials,
+      target: stored as { team: string },
+    });
+    const before = fake.operations().length;
+    await again.findMarked(randomUUID());
+    expect(fake.operations().slice(before)).toEqual(['issues']);
+    const claimed = linearAdapter.connect({
+      baseUrl: fake.baseUrl,
+      credentials: fake.credentials,
+      target: { team: 'OPS', teamId: fake.teamId, teamKey: 'OPS' } as { team: string },
+    });
+    expect((await failure(claimed.verify())).reason).toMatch(/no Linear team "OPS"/);
+  });
+
   it('says the key was refused, without the key, and does not retry', async () => {
     const token = 'lin_api_wrongwrongwrong';
     const error = await failure(connect({ token }).verify());

@@ -57,6 +57,12 @@ export class LinearTracker implements TrackerClient {
     this.#apiUrl = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, '')}/graphql` : undefined;
     this.#team = team;
     this.#timeoutMs = options.timeoutMs;
+    // A stored connection's target carries what verify found: no lookup per client then.
+    const stored = options.target as Record<string, unknown>;
+    if (typeof stored.teamId === 'string' && typeof stored.teamKey === 'string') {
+      const name = typeof stored.teamName === 'string' ? stored.teamName : stored.teamKey;
+      this.#teamRef = { id: stored.teamId, key: stored.teamKey, name };
+    }
   }
 
   /**
@@ -221,6 +227,9 @@ export class LinearTracker implements TrackerClient {
   verify(signal?: AbortSignal): Promise<Record<string, string>> {
     return this.#run(signal, async (sdk) => {
       await sdk.viewer;
+      // Verification asks Linear, whatever the target claims.
+      this.#teamRef = undefined;
+      this.#states = undefined;
       const team = await this.#teamOf(sdk);
       await this.#stateFor(sdk, 'closed');
       await this.#stateFor(sdk, 'open');

@@ -300,8 +300,10 @@ export function factsFor(input: {
     const service = serviceOf(feature, integrations, type);
     const slot = input.register?.[i];
     const n = slot ? slotNumber(slot) : i + 1;
+    // The idea's own words first ("must", "should", "later", "v2"), then its order.
     const priority =
       slot?.priority ??
+      feature.priority ??
       ((anyFromIdea ? feature.fromIdea : i < 3)
         ? 'Must'
         : i < features.length - 1 || i < 4

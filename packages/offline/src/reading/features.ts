@@ -7,6 +7,7 @@ import type { ProjectType } from '@pgs/contract';
 import { capitalize, decapitalize, singular } from '../text/words.ts';
 import { type Capability, type IdeaCapabilities, readIdeaNlp } from './reading.ts';
 import { namesPeople } from './reading-people.ts';
+import type { Priority } from './reading-structure.ts';
 
 /** What a feature does to its entity, which decides its criteria, tools and tasks. */
 export type FeatureKind = 'create' | 'send' | 'read' | 'change';
@@ -26,6 +27,8 @@ export interface FeatureParts {
   kind: FeatureKind;
   /** Whether the feature is one of the idea's own capabilities (rather than one added). */
   fromIdea: boolean;
+  /** The priority the idea's words ask for it ("later" Could, "must" Must); absent when they say nothing. */
+  priority?: Priority;
 }
 
 const SEND = new Set(
@@ -140,6 +143,7 @@ function partsOfCapability(
       : capability.entity || entityOfObject(capability.object, verb, capability.qualifiers),
     kind,
     fromIdea,
+    ...(capability.priority ? { priority: capability.priority } : {}),
   };
 }
 

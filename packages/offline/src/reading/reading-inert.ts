@@ -22,6 +22,7 @@ export function inert(reading: IdeaCapabilities): IdeaCapabilities {
       qualifiers: c.qualifiers.map(t),
       text: t(c.text),
       entity: t(c.entity),
+      ...(c.priority ? { priority: c.priority } : {}),
     })),
     product: t(reading.product),
     name: maybe(reading.name),

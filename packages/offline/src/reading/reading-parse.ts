@@ -5,6 +5,19 @@
  */
 
 import { clauseKey } from '@pgs/contract/document';
+import { keptQualifiers } from './reading-filler.ts';
+import {
+  ASSISTANT,
+  ENABLERS,
+  LIGHT_VERBS,
+  MODALS,
+  NOMINAL_OPENERS,
+  type Parse,
+  type ParsedCapability,
+  PRODUCT_FILLER,
+  SEPARABLE,
+  type Span,
+} from './reading-parse-words.ts';
 import { namesPeople } from './reading-people.ts';
 import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
 import {
@@ -17,50 +30,7 @@ import {
   verbOfAgentNoun,
 } from './reading-tokens.ts';
 
-/** A capability with the tokens behind it. */
-export interface ParsedCapability {
-  verb: string;
-  object: string;
-  qualifiers: string[];
-  text: string;
-  objectTokens: Tok[];
-  /** The token of the verb; -1 for a capability named by a noun ("offline mode"). */
-  verbIndex: number;
-}
-
-/** A span of tokens, end exclusive. */
-export interface Span {
-  start: number;
-  end: number;
-}
-
-/** What the rules found in an idea. */
-export interface Parse {
-  product: Span | undefined;
-  audience: Span | undefined;
-  assistant: string | undefined;
-  /** The assistant is the one that acts ("lets Claude query …", "tools for Cursor to …"). */
-  assistantActs: boolean;
-  /** The product's own name: "Pocketvet" of "an app named Pocketvet". */
-  name: Span | undefined;
-  capabilities: ParsedCapability[];
-}
-
-const ENABLERS = new Set(['let', 'help', 'allow', 'enable', 'empower']);
-const LIGHT_VERBS = new Set(['have', 'include', 'feature', 'offer', 'contain']);
-const MODALS = new Set('can could will would should may might must'.split(' '));
-/** Particles that also go before an object ("look up drug interactions", "back up files"). */
-const SEPARABLE = new Set('up out off back down'.split(' '));
-const NOMINAL_OPENERS = new Set(['with', 'featuring', 'including', 'offering']);
-/** Words a product phrase drops: they qualify the product, they do not name it. */
-const PRODUCT_FILLER = new Set(
-  'simple small tiny lightweight minimal easy modern beautiful smart new free fast quick little friendly clean basic'.split(
-    ' ',
-  ),
-);
-/** Clients of an MCP server: the one that acts in "lets Claude …" is not an audience. */
-const ASSISTANT =
-  /\b(claude|chatgpt|gpt-?\d\w*|cursor|copilot|gemini|windsurf|codex|llms?|ai\s+(?:assistants?|agents?|models?|tools?)|coding\s+agents?)\b/i;
+export type { Parse, ParsedCapability, Span } from './reading-parse-words.ts';
 
 /**
  * Reads tagged tokens: product, audience, assistant and capabilities.
@@ -115,7 +85,9 @@ class Parser extends PhraseReader {
     for (let i = start; i < end; i++) this.used[i] = true;
   }
 
-  private emit(verb: string, verbIndex: number, p: Phrase | undefined, after: string[]): void {
+  private emit(verb: string, verbIndex: number, p: Phrase | undefined, said: string[]): void {
+    const after = keptQualifiers(verb, p ? this.t.slice(p.body, p.end) : [], said);
+    if (!after) return;
     const object = p ? this.span(p.body, p.end) : '';
     const inner = p ? this.numbersIn(p) : [];
     const text = [verb, p ? this.span(p.start, p.end) : '', ...after].filter(Boolean).join(' ');
@@ -165,14 +137,14 @@ class Parser extends PhraseReader {
       }
       const objects = this.phrases(after, form);
       const objectEnd = objects.at(-1)?.end ?? after;
-      if (objects.length === 0 && t[objectEnd]?.pos === 'CCONJ') {
-        if (this.verbAt(objectEnd + 1, form, { base: 0, pending: true })) {
-          // "view and export reports": both verbs take the object that follows.
-          pending.push({ verb, index: k });
-          this.mark(k, objectEnd + 1);
-          k = objectEnd + 1;
-          continue;
-        }
+      const joined = objects.length === 0 ? this.connector(objectEnd) : undefined;
+      if (joined && this.verbAt(joined.index, form, { base: 0, pending: true })) {
+        // "view and export reports", "manage, tag and search recipes": the verbs share the
+        // object that follows.
+        pending.push({ verb, index: k });
+        this.mark(k, joined.index);
+        k = joined.index;
+        continue;
       }
       const { texts, end } = this.qualifiers(objectEnd, form);
       const verbs = [...pending, { verb, index: k }];

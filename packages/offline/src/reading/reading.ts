@@ -7,16 +7,10 @@
  */
 import { inertText, proseOf } from '@pgs/contract/document';
 import { inert } from './reading-inert.ts';
-import { type Parse, type ParsedCapability, parse } from './reading-parse.ts';
-import {
-  isNoun,
-  nounLemma,
-  type RawTok,
-  rawTokens,
-  SCOPE,
-  type Tok,
-  tokensOf,
-} from './reading-tokens.ts';
+import { integrationsOf, numbersOf, qualifiersOf, spanText } from './reading-mentions.ts';
+import { type ParsedCapability, parse } from './reading-parse.ts';
+import { type Priority, priorityAt, structureOf } from './reading-structure.ts';
+import { isNoun, nounLemma, type RawTok, rawTokens, type Tok, tokensOf } from './reading-tokens.ts';
 import { inferType, type TypeReading } from './reading-type.ts';
 
 export type { TypeReading } from './reading-type.ts';
@@ -41,6 +35,8 @@ export interface Capability {
    * plan"; '' when the capability has no object.
    */
   entity: string;
+  /** What the idea's words ask ("must" Must, "should" Should, "later", "maybe", "v2" Could); undefined when they say nothing. */
+  priority?: Priority | undefined;
 }
 
 /** What readIdeaNlp() reads out of an idea. */
@@ -80,50 +76,9 @@ const GENERIC = new Set(
     .filter(Boolean),
 );
 
-/** Services the idea may name in lower case or as a common word ("by email", "SMS"). */
-const SERVICES = new Map(
-  `sms email e-mail stripe slack github gitlab bitbucket jira confluence aws gcp azure postgres postgresql
-  mysql sqlite mongodb redis notion shopify twilio zoom figma salesforce hubspot linear zendesk intercom
-  gmail outlook whatsapp telegram discord dropbox airtable quickbooks xero paypal s3 bigquery snowflake
-  sentry datadog pagerduty kubernetes docker vercel netlify heroku trello asana clickup mailchimp sendgrid
-  openai anthropic webhooks webhook rss ical`
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((name) => [name, name]),
-);
-
-/** Proper nouns that are platforms or languages, not services to integrate. */
-const NOT_SERVICES = new Set(
-  `iphone ipad ios android macos windows linux web mcp english spanish french german italian portuguese
-  dutch swahili arabic hindi chinese mandarin japanese korean russian turkish polish swedish greek
-  hebrew urdu bengali indonesian vietnamese thai csv pdf json xml html markdown yaml png jpeg`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-const COMPARATIVES = new Set([
-  'under',
-  'over',
-  'below',
-  'above',
-  'less than',
-  'more than',
-  'fewer than',
-  'at least',
-  'at most',
-  'up to',
-  'no more than',
-]);
-
 /** The idea's prose (fences, tags and link targets aside, see proseOf) on one line. */
 function oneLine(idea: string): string {
   return proseOf(idea).replace(/\s+/g, ' ').trim().slice(0, 2000);
-}
-
-function spanText(text: string, toks: readonly Tok[], start: number, end: number): string {
-  const first = toks[start];
-  const last = toks[end - 1];
-  return first && last && end > start ? text.slice(first.start, last.end) : '';
 }
 
 /** "clinics" → "clinic"; keeps the word where the lemma strays ("app" → "application"). */
@@ -197,77 +152,10 @@ function entitiesOf(
   return [...heads, ...others];
 }
 
-function integrationsOf(text: string, toks: readonly Tok[], parsed: Parse): string[] {
-  const skip = new Set<number>();
-  for (const span of [parsed.product, parsed.audience, parsed.name])
-    if (span) for (let i = span.start; i < span.end; i++) skip.add(i);
-  for (const cap of parsed.capabilities) if (cap.verbIndex >= 0) skip.add(cap.verbIndex);
-  const assistant = parsed.assistant?.toLowerCase();
-  const found: string[] = [];
-  const add = (name: string) => {
-    const lower = name.toLowerCase();
-    if (lower === assistant || NOT_SERVICES.has(lower) || lower.split(' ').some((w) => w === 'mcp'))
-      return;
-    if (!found.some((known) => known.toLowerCase() === lower)) found.push(name);
-  };
-  for (let i = 0; i < toks.length; i++) {
-    const tok = toks[i]!;
-    if (skip.has(i)) continue;
-    if (tok.pos === 'PROPN' && /\p{Lu}/u.test(tok.text)) {
-      let end = i + 1;
-      while (toks[end]?.pos === 'PROPN' && !skip.has(end) && /\p{Lu}/u.test(toks[end]!.text)) end++;
-      add(spanText(text, toks, i, end));
-      i = end - 1;
-    } else if (SERVICES.has(tok.lower)) add(tok.text);
-  }
-  return found;
-}
-
-function numbersOf(text: string, toks: readonly Tok[]): string[] {
-  const found: string[] = [];
-  for (let i = 0; i < toks.length; i++) {
-    const tok = toks[i]!;
-    if (!tok.numeric || !/\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)/.test(tok.lower))
-      continue;
-    let start = i;
-    const before = toks[i - 1];
-    const twoBefore = toks[i - 2];
-    if (before?.pos === 'SYM') start = i - 1;
-    else if (twoBefore && before && COMPARATIVES.has(`${twoBefore.lower} ${before.lower}`))
-      start = i - 2;
-    else if (before && COMPARATIVES.has(before.lower)) start = i - 1;
-    let end = i + 1;
-    if (!tok.compound) {
-      if (toks[end]?.text === '%') end++;
-      // The unit: the noun the number counts, within a couple of words ("24 hours", "2 failed answers").
-      for (let j = end; j < Math.min(toks.length, i + 4); j++) {
-        const unit = toks[j]!;
-        if (isNoun(unit)) {
-          end = j + 1;
-          break;
-        }
-        if (!['ADJ', 'VERB'].includes(unit.pos)) break;
-      }
-    }
-    const phrase = spanText(text, toks, start, end);
-    if (!found.includes(phrase)) found.push(phrase);
-    i = end - 1;
-  }
-  return found;
-}
-
-function qualifiersOf(text: string, toks: readonly Tok[]): string[] {
-  const found: string[] = [];
-  for (const [i, tok] of toks.entries()) {
-    if (!SCOPE.test(tok.lower)) continue;
-    const next = toks[i + 1];
-    // "end-to-end encrypted", "offline first": the qualifier keeps the word it leans on.
-    const pair = next && SCOPE.test(`${tok.lower}-${next.lower}`);
-    const phrase = pair ? spanText(text, toks, i, i + 2) : tok.text;
-    if (!found.some((known) => known.includes(phrase))) found.push(phrase);
-  }
-  for (const match of text.matchAll(/\bin real[- ]time\b/gi)) found.push(match[0]);
-  return found;
+/** The priority the idea's words ask at an offset, as an optional member. */
+function priorityOf(spans: Parameters<typeof priorityAt>[0], at: number): { priority?: Priority } {
+  const priority = priorityAt(spans, at);
+  return priority ? { priority } : {};
 }
 
 /**
@@ -279,42 +167,53 @@ function qualifiersOf(text: string, toks: readonly Tok[]): string[] {
  */
 export function readIdeaNlp(idea: string): IdeaCapabilities {
   const text = oneLine(idea);
-  const toks = tokensOf(text);
-  const parsed = parse(toks, text);
+  // The rules read the idea's sentences: its name taken out, its bullets and colon lists made
+  // sentences (reading-structure.ts); what the documents quote is the idea as written.
+  const structured = structureOf(proseOf(idea));
+  const read = structured.text.slice(0, 2000);
+  const toks = tokensOf(read);
+  const parsed = parse(toks, read);
   let product = parsed.product
-    ? spanText(text, toks, parsed.product.start, parsed.product.end)
+    ? spanText(read, toks, parsed.product.start, parsed.product.end)
     : 'product';
   // "Tools for Cursor …": a capital that only opens the sentence is not part of the name.
   if (parsed.product?.start === 0 && /^\p{Lu}\p{Ll}+\b/u.test(product))
     product = product.charAt(0).toLowerCase() + product.slice(1);
   const audience = parsed.audience
-    ? spanText(text, toks, parsed.audience.start, parsed.audience.end)
+    ? spanText(read, toks, parsed.audience.start, parsed.audience.end)
     : undefined;
-  const integrations = integrationsOf(text, toks, parsed);
+  const name =
+    structured.name ??
+    (parsed.name ? spanText(read, toks, parsed.name.start, parsed.name.end) : undefined);
+  const integrations = integrationsOf(read, toks, parsed, name);
   const productToks = parsed.product ? toks.slice(parsed.product.start, parsed.product.end) : [];
   const exclude = new Set([
-    ...integrations.map((name) => name.toLowerCase()),
+    ...integrations.map((service) => service.toLowerCase()),
     ...(parsed.assistant ? [parsed.assistant.toLowerCase()] : []),
   ]);
   return inert({
     text,
     capabilities: parsed.capabilities.map(
-      ({ verb, object, qualifiers, text: phrase, objectTokens }) => ({
-        verb,
-        object,
-        qualifiers,
-        text: phrase,
-        entity: entityOf(objectTokens, exclude),
-      }),
+      ({ verb, object, qualifiers, text: phrase, objectTokens, verbIndex }) => {
+        const at = toks[verbIndex]?.start ?? objectTokens[0]?.start ?? -1;
+        return {
+          verb,
+          object,
+          qualifiers,
+          text: phrase,
+          entity: entityOf(objectTokens, exclude),
+          ...priorityOf(structured.priorities, at),
+        };
+      },
     ),
     product,
-    name: parsed.name ? spanText(text, toks, parsed.name.start, parsed.name.end) : undefined,
+    name,
     audience,
     assistant: parsed.assistant,
     entities: entitiesOf(parsed.capabilities, productToks, exclude),
     integrations,
-    numbers: numbersOf(text, toks),
-    qualifiers: qualifiersOf(text, toks),
+    numbers: numbersOf(read, toks),
+    qualifiers: qualifiersOf(read, toks),
     terms: contentTerms(text),
     type: inferType({
       text,

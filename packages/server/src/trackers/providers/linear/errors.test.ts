@@ -38,13 +38,17 @@ describe('retryAfterMs', () => {
   });
 });
 
-/** An SDK error as LinearClient builds it from an answer. */
-function answer(status: number, message: string) {
-  const errors = [{ message, extensions: { userPresentableMessage: message } }];
-  return [
-    { response: { status, errors }, request: { query: '' } },
-    errors.map((one) => new LinearGraphQLError(one)),
-  ] as const;
+type Raw = ConstructorParameters<typeof ForbiddenLinearError>[0];
+type RawGraphQLError = ConstructorParameters<typeof LinearGraphQLError>[0];
+
+/** An SDK error's arguments as LinearClient builds them from an answer. */
+function answer(status: number, message: string): [Raw, LinearGraphQLError[]] {
+  // Only what the mapping reads: the answer's status and Linear's words.
+  const errors = [
+    { message, extensions: { userPresentableMessage: message } },
+  ] as RawGraphQLError[];
+  const raw = { response: { status, errors }, request: { query: '' } } as Raw;
+  return [raw, errors.map((one) => new LinearGraphQLError(one))];
 }
 
 describe('toTrackerError', () => {

@@ -46,12 +46,14 @@ export async function openProject(
   // a task locks that row first, then task rows, as a revision completing does (the
   // other order could deadlock with it). A read locks it only when it has work to do.
   let project = await findTaskProject(tx, id, caller, { lock: write });
+  let locked = write;
   if (
-    !write &&
+    !locked &&
     project?.status === 'completed' &&
     (project.plannedRevision !== project.currentRevision || (await hasExpiredLease(tx, id, at)))
   ) {
     project = await findTaskProject(tx, id, caller, { lock: true });
+    locked = true;
   }
   if (project === undefined) {
     throw new DomainError('RESOURCE_NOT_FOUND', 'No project with this identifier exists.', {
@@ -68,6 +70,11 @@ export async function openProject(
       { resource_type: 'project', resource_id: projectId, status: project.status },
     );
   }
+  // Only under the project row's lock does anything here write a task row: a read that
+  // found nothing to do returns without touching one, so no writer ever locks a task row
+  // before its project's (a lease that expires between the check and now waits for the
+  // next request; a writer always takes the lock, and so expires it).
+  if (!locked) return { id, revision: project.currentRevision };
   const audience: TaskAudience = { ...caller, dispatcher };
   if (project.plannedRevision !== project.currentRevision) {
     const documents = await listDocuments(tx, id, project.currentRevision);

@@ -173,9 +173,11 @@ export async function updateTaskRow(
 
 /**
  * Locks the first task in plan order that is `todo` and whose dependencies are all `done`
- * (or `obsolete`: work no longer needed holds nothing up), skipping rows another claim holds
- * locked, so concurrent claims each get a different task or none. The lock lasts to the end
- * of `tx`; the caller moves the task on in it.
+ * (or `obsolete`: work no longer needed holds nothing up). The caller holds the project row
+ * locked (every task writer takes it first), so claims on one project run one at a time and
+ * each sees the task the one before it took as `in_progress`: no `SKIP LOCKED`, which could
+ * never skip a row under that lock. The lock lasts to the end of `tx`; the caller moves the
+ * task on in it.
  *
  * @example
  * const next = await lockNextReadyTask(tx, projectId);
@@ -196,13 +198,14 @@ export async function lockNextReadyTask(tx: Tx, projectId: string): Promise<Task
     )
     .orderBy(asc(projectTasks.position))
     .limit(1)
-    .for('update', { skipLocked: true });
+    .for('update');
   return row;
 }
 
 /**
  * Returns to `todo` every task of the project whose lease ended at or before `now`, moving
- * their versions on; the tasks as they were (with their agent) for the history.
+ * their versions on; the tasks as they were (with their agent) for the history. The caller
+ * holds the project row locked, as every task writer does.
  */
 export async function expireLeases(
   tx: Tx,
@@ -227,7 +230,7 @@ export async function expireLeases(
         lte(projectTasks.leaseExpiresAt, now),
       ),
     )
-    .for('update', { skipLocked: true });
+    .for('update');
   if (expired.length === 0) return [];
   await tx
     .update(projectTasks)

@@ -200,6 +200,22 @@ describe('create, update, close and reopen', () => {
     expect(writes).toEqual([`PATCH /repos/acme/booking/issues/${second}`]);
   });
 
+  it('keeps a parent GitHub already has when issues do not say their parent', async () => {
+    fake.configure({ parentUrls: false });
+    try {
+      const group = issue(second).parent!;
+      const before = fake.requests().length;
+      await client.update(second, draft('T-2', { labels: ['pgs', 'FR-2'], parent: group }));
+      const asked = fake.requests().slice(before);
+      // replace_parent to the same parent is refused as a duplicate, and the parent checked.
+      expect(asked).toContain(`POST /repos/acme/booking/issues/${group}/sub_issues`);
+      expect(asked).toContain(`GET /repos/acme/booking/issues/${second}/parent`);
+      expect(issue(second).parent).toBe(group);
+    } finally {
+      fake.configure({ parentUrls: true });
+    }
+  });
+
   it('closes with a comment, then reopens', async () => {
     tick(60);
     const closed = await client.setState(first, 'closed', 'Obsolete after revision 2.');

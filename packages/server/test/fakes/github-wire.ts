@@ -41,6 +41,8 @@ export interface GitHubState {
   /** The `x-oauth-scopes` header (a classic token); null for a fine-grained token. */
   scopes: string | null;
   subIssues: boolean;
+  /** Whether issues carry `parent_issue_url` (GitHub has not always sent it). */
+  parentUrls: boolean;
   dependencies: boolean;
   maxPerPage: number;
   now: () => Date;
@@ -173,7 +175,9 @@ export function wireIssue(state: GitHubState, issue: StoredIssue) {
       : {}),
     ...(state.subIssues
       ? {
-          parent_issue_url: issue.parent ? `${api}/issues/${issue.parent}` : null,
+          ...(state.parentUrls
+            ? { parent_issue_url: issue.parent ? `${api}/issues/${issue.parent}` : null }
+            : {}),
           sub_issues_summary: {
             total: children.length,
             completed: children.filter((c) => c.state === 'closed').length,

@@ -33,6 +33,8 @@ export interface FakeGitHubOptions {
    *  GitHub Enterprise Server, where they answer 404). */
   subIssues?: boolean;
   dependencies?: boolean;
+  /** Whether issues carry `parent_issue_url` (default true). */
+  parentUrls?: boolean;
   /** The largest page a listing answers, whatever per_page asks (GitHub: 100). */
   maxPerPage?: number;
   /** The clock behind created_at, updated_at and the Date header (default: the wall clock). */
@@ -45,7 +47,10 @@ export interface FakeGitHub extends FakeTracker {
   requests(): string[];
   /** Changes what the token may do or which APIs exist, for the tests that follow. */
   configure(
-    changes: Pick<FakeGitHubOptions, 'permissions' | 'scopes' | 'subIssues' | 'dependencies'>,
+    changes: Pick<
+      FakeGitHubOptions,
+      'permissions' | 'scopes' | 'subIssues' | 'dependencies' | 'parentUrls'
+    >,
   ): void;
   /** The next `times` requests answer GitHub's primary limit: 403, remaining 0, a reset. */
   primaryRateLimit(times: number, resetInSeconds: number): void;
@@ -108,6 +113,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     scopes: options.scopes ?? null,
     subIssues: options.subIssues ?? true,
     dependencies: options.dependencies ?? true,
+    parentUrls: options.parentUrls ?? true,
     maxPerPage: options.maxPerPage ?? 100,
     now: options.now ?? (() => new Date()),
     issues: new Map(),
@@ -283,6 +289,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       if (changes.scopes !== undefined) state.scopes = changes.scopes;
       if (changes.subIssues !== undefined) state.subIssues = changes.subIssues;
       if (changes.dependencies !== undefined) state.dependencies = changes.dependencies;
+      if (changes.parentUrls !== undefined) state.parentUrls = changes.parentUrls;
     },
     labels: () =>
       [...state.labels.values()].map(({ name, color, description }) => ({

@@ -192,9 +192,13 @@ export function wire(base: string, projectKey: string, types: FakeIssueType[]) {
 /** The plain text of an ADF document, block by block (the fake's own reading, for tests). */
 export function adfText(node: unknown): string {
   if (!node || typeof node !== 'object') return '';
-  const { text, content } = node as { text?: unknown; content?: unknown };
+  const { type, text, content } = node as { type?: unknown; text?: unknown; content?: unknown };
   if (typeof text === 'string') return text;
+  if (type === 'hardBreak') return '\n';
   if (!Array.isArray(content)) return '';
-  const inline = content.every((child) => typeof (child as { text?: unknown })?.text === 'string');
+  const inline = content.every((child) => {
+    const { type: kind, text: leaf } = (child ?? {}) as { type?: unknown; text?: unknown };
+    return typeof leaf === 'string' || kind === 'hardBreak';
+  });
   return content.map(adfText).join(inline ? '' : '\n');
 }

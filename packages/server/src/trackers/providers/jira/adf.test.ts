@@ -73,4 +73,37 @@ describe('markdown to ADF for Jira', () => {
     expect(jiraDocumentText({ type: 'doc' })).toBe('');
     expect(jiraDocumentText('plain wiki text')).toBe('plain wiki text');
   });
+
+  it('keeps a paragraph’s lines apart with hard breaks, as GitHub shows them', () => {
+    const lines = markdownToJiraDocument(
+      '**Phase:** build\n**Requirements:** FR-1\n\n- [ ] a\n- [ ] b',
+    );
+    expect(lines.content[0]).toEqual({
+      type: 'paragraph',
+      content: [
+        { type: 'text', text: 'Phase:', marks: [{ type: 'strong' }] },
+        { type: 'text', text: ' build' },
+        { type: 'hardBreak' },
+        { type: 'text', text: 'Requirements:', marks: [{ type: 'strong' }] },
+        { type: 'text', text: ' FR-1' },
+      ],
+    });
+    expect(jiraDocumentText(lines).split('\n').slice(0, 2)).toEqual([
+      'Phase: build',
+      'Requirements: FR-1',
+    ]);
+    expect(lines.content[1]?.type).toBe('taskList');
+    const fenced = markdownToJiraDocument('```\nline one\nline two\n```');
+    expect(fenced.content[0]).toMatchObject({
+      type: 'codeBlock',
+      content: [{ text: 'line one\nline two' }],
+    });
+  });
+
+  it('gives spec text no way to embed raw ADF', () => {
+    const injected = '<adf>{"type":"mention","attrs":{"id":"all"}}</adf>\n\n<ADF>{not json</ADF>';
+    const doc = markdownToJiraDocument(injected);
+    expect(JSON.stringify(doc)).not.toContain('"mention"');
+    expect(jiraDocumentText(doc)).toContain('<adf>{"type":"mention"');
+  });
 });

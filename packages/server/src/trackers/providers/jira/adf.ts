@@ -6,6 +6,12 @@
  * The item marker is an HTML comment in the markdown (`itemMarker`), which ADF has no node
  * for and marklassian drops: it is carried as a last paragraph of plain text
  * (`pgs:project=… item=…`), which `readMarker` matches without the comment's delimiters.
+ *
+ * Two things are prepared before marklassian reads the markdown. Line breaks inside a
+ * paragraph become hard breaks: PGS writes `**Phase:**` and `**Requirements:**` on lines of
+ * their own, as GitHub shows them, and marklassian would run them together. And `<adf>` is
+ * escaped: marklassian embeds the JSON inside an `<adf>` block as raw ADF, which text from a
+ * spec must not be able to do (nor make the conversion throw on bad JSON).
  */
 import { markdownToAdf } from 'marklassian';
 
@@ -35,7 +41,7 @@ const COMMENTED_MARKER = /<!--\s*(pgs:project=[0-9a-f-]{36} item=(?:T|FR)-\d+)\s
  */
 export function markdownToJiraDocument(markdown: string): AdfDocument {
   const markers = [...markdown.matchAll(COMMENTED_MARKER)].map((found) => found[1]!);
-  const converted = markdownToAdf(markdown.replace(COMMENTED_MARKER, '')) as AdfDocument;
+  const converted = markdownToAdf(prepare(markdown.replace(COMMENTED_MARKER, ''))) as AdfDocument;
   const content = [
     ...(converted.content ?? []),
     ...markers.map((marker) => ({ type: 'paragraph', content: [{ type: 'text', text: marker }] })),
@@ -46,6 +52,31 @@ export function markdownToJiraDocument(markdown: string): AdfDocument {
     version: 1,
     content: content.length > 0 ? content : [{ type: 'paragraph', content: [] }],
   };
+}
+
+const FENCE = /^\s{0,3}(?:```|~~~)/;
+// Lines that start a block (or are blank): no hard break is added before or after them.
+const BLOCK_LINE =
+  /^\s*$|^\s{0,3}(?:[-*+]\s|\d+[.)]\s|#{1,6}(?:\s|$)|>|\||<!--|={2,}\s*$|-{2,}\s*$)/;
+
+/** Hard breaks for a paragraph's line breaks, and `<adf>` escaped, outside fenced code. */
+function prepare(markdown: string): string {
+  const lines = markdown.split('\n');
+  let fenced = false;
+  return lines
+    .map((line, index) => {
+      if (FENCE.test(line)) {
+        fenced = !fenced;
+        return line;
+      }
+      if (fenced) return line;
+      const safe = line.replace(/<(\/?adf)/gi, '\\<$1');
+      const next = lines[index + 1];
+      const inParagraph =
+        next !== undefined && !BLOCK_LINE.test(line) && !BLOCK_LINE.test(next) && !FENCE.test(next);
+      return inParagraph ? `${safe.trimEnd()}  ` : safe;
+    })
+    .join('\n');
 }
 
 // Blocks whose children are blocks: their text is joined line by line, so a heading never

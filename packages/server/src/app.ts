@@ -22,6 +22,7 @@ import { adminRoutes } from './api/routes/admin/index.ts';
 import { connectionRoutes, trackerWebhookRoutes } from './api/routes/connections.ts';
 import { consoleRoutes } from './api/routes/console.ts';
 import { creditRoutes } from './api/routes/credits.ts';
+import { ideaRoutes } from './api/routes/ideas.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { metricsRoutes } from './api/routes/metrics.ts';
 import { conformanceRoutes } from './api/routes/projects/conformance.ts';
@@ -30,6 +31,7 @@ import { eventRoutes } from './api/routes/projects/events.ts';
 import { projectRoutes } from './api/routes/projects/index.ts';
 import { manageRoutes } from './api/routes/projects/manage.ts';
 import { revisionRoutes } from './api/routes/projects/revisions.ts';
+import { syncRoutes } from './api/routes/projects/syncs.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type Config, HTTP_TIMEOUTS } from './config.ts';
@@ -54,6 +56,7 @@ import { Tasks } from './tasks/service.ts';
 import { Connections } from './trackers/connections.ts';
 import type { TrackerAdapter, TrackerProvider } from './trackers/providers/index.ts';
 import { Sealer } from './trackers/sealed.ts';
+import { ProjectSyncs, type SyncDispatcher } from './trackers/syncs.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
 /** The time limits a config sets (an absent one keeps its default). */
@@ -119,6 +122,8 @@ export interface AppDeps {
    * (`PGS_CONNECTIONS_ALLOW_PRIVATE`), and, for tests, other adapters or DNS.
    */
   trackers?: {
+    /** Puts a project's sync on the queue (`POST …/syncs`); none: syncs cannot be created. */
+    syncs?: SyncDispatcher;
     sealer: Sealer;
     allowPrivate: boolean;
     adapters?: (provider: TrackerProvider) => TrackerAdapter | undefined;
@@ -324,7 +329,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now,
       });
       await api.register(taskRoutes, { tasks });
+      await api.register(syncRoutes, {
+        syncs: new ProjectSyncs(database.db, tasks, deps.trackers?.syncs),
+        idempotency,
+      });
       await api.register(conformanceRoutes, { checks });
+      await api.register(ideaRoutes);
       await api.register(creditRoutes, { credits });
       await api.register(connectionRoutes, { connections, idempotency });
       await api.register(webhookRoutes, {
@@ -357,6 +367,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       events,
       traces,
       tasks,
+      checks,
       limiters: deps.limiters,
     });
   });

@@ -4,6 +4,7 @@ import { fromDrizzle, fromPglite, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Database, Db, Tx } from '../storage/db.ts';
 import { listen, notify } from '../storage/driver/notifications.ts';
 import { allowOneMoreRetry, retryNow } from '../storage/sql/queue.ts';
+import { SyncQueue, type SyncQueueOptions } from './sync-queue.ts';
 import {
   type ProjectEndedEvent,
   type TaskUpdatedEvent,
@@ -75,6 +76,8 @@ export interface GenerationQueueOptions {
   pollingIntervalSeconds?: number;
   /** Webhook deliveries (their own queue on the same pg-boss instance). */
   webhooks?: WebhookQueueOptions;
+  /** Tracker syncs (their own queue on the same pg-boss instance). */
+  syncs?: SyncQueueOptions;
 }
 
 /**
@@ -88,7 +91,9 @@ export interface GenerationQueueOptions {
  */
 export class GenerationQueue {
   readonly #boss: PgBoss;
-  readonly #options: Required<Omit<GenerationQueueOptions, 'webhooks'>>;
+  readonly #options: Required<Omit<GenerationQueueOptions, 'webhooks' | 'syncs'>>;
+  /** Tracker syncs: enqueued by the sync routes, run by {@link SyncQueue.start}. */
+  readonly syncs: SyncQueue;
   readonly #webhooks: WebhookQueue;
   readonly #db: Db;
   #working = false;
@@ -104,10 +109,12 @@ export class GenerationQueue {
 
   private constructor(
     boss: PgBoss,
-    options: Required<Omit<GenerationQueueOptions, 'webhooks'>>,
+    options: Required<Omit<GenerationQueueOptions, 'webhooks' | 'syncs'>>,
     webhooks: WebhookQueue,
     database: Database,
+    syncs: SyncQueue,
   ) {
+    this.syncs = syncs;
     this.#boss = boss;
     this.#options = options;
     this.#webhooks = webhooks;
@@ -159,7 +166,8 @@ export class GenerationQueue {
     // pg-boss's notification on.
     await boss.updateQueue(GENERATE_QUEUE, generate);
     const webhooks = await WebhookQueue.create(boss, database.db, options.webhooks);
-    return new GenerationQueue(boss, settings, webhooks, database);
+    const syncs = await SyncQueue.create(boss, options.syncs);
+    return new GenerationQueue(boss, settings, webhooks, database, syncs);
   }
 
   /** Enqueues, inside `tx`, the webhook messages of a project's final event. */
@@ -170,6 +178,11 @@ export class GenerationQueue {
   /** Enqueues, inside `tx`, the `task.updated` webhook messages of a task's change of status. */
   async taskUpdated(tx: Tx, event: TaskUpdatedEvent): Promise<void> {
     await this.#webhooks.taskUpdated(tx, event);
+  }
+
+  /** The same for a batch of changes (a revision's, an expiry's), in a fixed number of statements. */
+  async tasksUpdated(tx: Tx, events: readonly TaskUpdatedEvent[]): Promise<void> {
+    await this.#webhooks.tasksUpdated(tx, events);
   }
 
   /**
@@ -323,6 +336,8 @@ export class GenerationQueue {
       Promise.allSettled([
         this.#boss.offWork(GENERATE_QUEUE, { wait: true }),
         this.#boss.offWork(DEAD_QUEUE, { wait: true }),
+        // A sync stopped here is retried by its job; its links make that safe.
+        this.syncs.stop(),
       ]),
       new Promise((resolve) => {
         timer = setTimeout(resolve, timeoutMs);

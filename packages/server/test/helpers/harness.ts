@@ -28,6 +28,9 @@ import {
   listDocuments,
   updateProject,
 } from '../../src/storage/sql/projects.ts';
+import { Tasks } from '../../src/tasks/service.ts';
+import { openConnection } from '../../src/trackers/connections.ts';
+import { ProjectSyncs, type SyncWorkerOptions } from '../../src/trackers/syncs.ts';
 import { memoryDatabase } from './database.ts';
 import { createTestDatabase, postgresUnavailable } from './services.ts';
 
@@ -137,6 +140,11 @@ export interface HarnessOptions {
   webhooks?: WebhookQueueOptions;
   /** Tracker connections: the sealer, the address policy, adapters (see `AppDeps.trackers`). */
   trackers?: AppDeps['trackers'];
+  /**
+   * Tracker syncs' workers (with `generation: 'workers'` and `trackers`): the sleep and
+   * retry policy of their calls, the link back to a project.
+   */
+  syncs?: Omit<SyncWorkerOptions, 'open'>;
   /** The app's logger (default: none). */
   logger?: AppDeps['logger'];
   /** Adds routes or hooks to the app before it is ready (e.g. a route that throws). */
@@ -246,6 +254,25 @@ export async function startHarness(
         revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
     });
     dispatcher = queue;
+    const trackers = options.trackers;
+    if (trackers !== undefined) {
+      const deps = {
+        db: database.db,
+        sealer: trackers.sealer,
+        ...(trackers.adapters ? { adapters: trackers.adapters } : {}),
+      };
+      const syncs = new ProjectSyncs(
+        database.db,
+        new Tasks(database.db, options.now),
+        queue.syncs,
+        {
+          ...options.syncs,
+          open: (owner) => openConnection(deps, owner),
+        },
+      );
+      await queue.syncs.start((job) => syncs.run(job));
+      options = { ...options, trackers: { ...trackers, syncs: queue.syncs } };
+    }
   }
   const app = await buildTestApp(database, {
     adminToken,

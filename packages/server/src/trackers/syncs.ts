@@ -1,0 +1,305 @@
+/**
+ * Pushes of a project to a tracker as a resource (docs/trackers.md, "Pushing a project"):
+ * `POST …/syncs` records a sync and enqueues its job in one transaction; a worker runs it
+ * with the engine (`sync.ts`) and records what it did per item. A worker that dies mid-sync
+ * leaves the job to be retried; the links written so far and the search by marker make the
+ * retry create nothing twice.
+ */
+import type { components } from '@pgs/contract';
+import { DomainError } from '../errors.ts';
+import { newUlid } from '../ids.ts';
+import type { Db, Tx } from '../storage/db.ts';
+import type { Mode } from '../storage/sql/accounts.ts';
+import { findProject, listDocuments } from '../storage/sql/projects.ts';
+import { findTaskProject } from '../storage/sql/tasks.ts';
+import {
+  claimSync,
+  findSync,
+  finishSync,
+  insertSync,
+  listSyncLinks,
+  listSyncs,
+  type ProjectSyncRow,
+  saveSyncLink,
+} from '../storage/sql/tracker-syncs.ts';
+import { findOwnedTrackerConnection } from '../storage/sql/trackers.ts';
+import type { Tasks } from '../tasks/service.ts';
+import { readSpec, type SyncScope } from './drafts.ts';
+import type { TrackerClient, TrackerProvider } from './providers/provider.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, realSleep, type Sleep } from './retry.ts';
+import {
+  type ItemLink,
+  type LinkStore,
+  runSync,
+  type SyncItem,
+  SyncRecoveryError,
+} from './sync.ts';
+
+/** A sync as the API answers it (the contract's `ProjectSync`). */
+export type SyncView = components['schemas']['ProjectSync'];
+export type CreateSyncRequest = components['schemas']['CreateSyncRequest'];
+
+/** Who asks: an API key of an account in one mode. */
+export interface SyncCaller {
+  keyId: string;
+  accountId: string;
+  mode: Mode;
+}
+
+/** Puts a sync's job on the queue, inside the transaction that records the sync. */
+export interface SyncDispatcher {
+  enqueueSync(tx: Tx, syncId: string): Promise<void>;
+}
+
+/** Opens a connection's tracker client for its owner (trackers/connections.ts's openConnection). */
+export type OpenTracker = (owner: {
+  accountId: string;
+  mode: Mode;
+  connectionId: string;
+}) => Promise<{ connection: { id: string; provider: TrackerProvider }; client: TrackerClient }>;
+
+/** One attempt at a sync's job. */
+export interface SyncJob {
+  syncId: string;
+  /** No retry follows this attempt if it throws: the sync is recorded failed. */
+  lastAttempt: boolean;
+  signal: AbortSignal;
+}
+
+/** The most syncs a list answers (the newest). */
+export const SYNC_LIST_LIMIT = 50;
+
+/** What the worker's side needs besides the database. */
+export interface SyncWorkerOptions {
+  open: OpenTracker;
+  /** The project's page for people (`PGS_PUBLIC_URL`'s console), none when not configured. */
+  projectUrl?: (projectId: string) => string | undefined;
+  sleep?: Sleep;
+  policy?: RetryPolicy;
+  now?: () => number;
+}
+
+/** The view of a stored sync. */
+export function syncView(row: ProjectSyncRow): SyncView {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    connectionId: row.connectionId,
+    status: row.status,
+    scope: row.scope,
+    dryRun: row.dryRun,
+    items: row.items as SyncItem[],
+    error: row.error ?? null,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+const notFound = (type: string, id: string, message: string) =>
+  new DomainError('RESOURCE_NOT_FOUND', message, { resource_type: type, resource_id: id });
+
+/**
+ * The sync resource: create (check, record, enqueue), read, list, and run a job.
+ *
+ * @example
+ * const syncs = new ProjectSyncs(db, tasks, queue, { open });
+ * const sync = await syncs.create(caller, projectId, { connectionId, scope: 'tasks' });
+ */
+export class ProjectSyncs {
+  readonly #db: Db;
+  readonly #tasks: Tasks;
+  readonly #dispatcher: SyncDispatcher | undefined;
+  readonly #worker: SyncWorkerOptions | undefined;
+  readonly #now: () => number;
+
+  constructor(
+    db: Db,
+    tasks: Tasks,
+    dispatcher: SyncDispatcher | undefined,
+    worker?: SyncWorkerOptions,
+  ) {
+    this.#db = db;
+    this.#tasks = tasks;
+    this.#dispatcher = dispatcher;
+    this.#worker = worker;
+    this.#now = worker?.now ?? Date.now;
+  }
+
+  /**
+   * Records a sync and enqueues it. The project must be the caller's and completed (the
+   * task routes' 404 and 409) and the connection the caller's (404 otherwise).
+   */
+  async create(
+    caller: SyncCaller,
+    projectId: string,
+    request: CreateSyncRequest,
+    options: { withinTransaction?: (tx: Tx, sync: SyncView) => Promise<void> } = {},
+  ): Promise<SyncView> {
+    // Refuses as the task routes refuse, and brings the tasks up to the current revision.
+    await this.#tasks.list(caller, projectId);
+    const id = projectId.toLowerCase();
+    const dispatcher = this.#dispatcher;
+    if (dispatcher === undefined) throw new Error('no queue to run syncs on');
+    return this.#db.transaction(async (tx) => {
+      const connection = await findOwnedTrackerConnection(
+        tx,
+        request.connectionId,
+        caller.accountId,
+        caller.mode,
+      );
+      if (connection === undefined) {
+        throw notFound(
+          'connection',
+          request.connectionId,
+          'No connection with this identifier exists.',
+        );
+      }
+      const row = await insertSync(tx, {
+        id: `sync_${newUlid()}`,
+        projectId: id,
+        connectionId: connection.id,
+        scope: request.scope,
+        dryRun: request.dryRun ?? false,
+        status: 'queued',
+        createdAt: new Date(this.#now()),
+      });
+      await dispatcher.enqueueSync(tx, row.id);
+      const view = syncView(row);
+      await options.withinTransaction?.(tx, view);
+      return view;
+    });
+  }
+
+  /** One sync of the caller's project; 404 for another's project or an unknown sync. */
+  async get(caller: SyncCaller, projectId: string, syncId: string): Promise<SyncView> {
+    return this.#db.transaction(async (tx) => {
+      const id = await this.#project(tx, caller, projectId);
+      const row = await findSync(tx, id, syncId);
+      if (row === undefined)
+        throw notFound('sync', syncId, 'The project has no sync with this identifier.');
+      return syncView(row);
+    });
+  }
+
+  /** The project's syncs, newest first, at most {@link SYNC_LIST_LIMIT}. */
+  async list(caller: SyncCaller, projectId: string): Promise<SyncView[]> {
+    return this.#db.transaction(async (tx) => {
+      const id = await this.#project(tx, caller, projectId);
+      return (await listSyncs(tx, id, SYNC_LIST_LIMIT)).map(syncView);
+    });
+  }
+
+  async #project(tx: Tx, caller: SyncCaller, projectId: string): Promise<string> {
+    const id = projectId.toLowerCase();
+    if ((await findTaskProject(tx, id, caller)) === undefined) {
+      throw notFound('project', projectId, 'No project with this identifier exists.');
+    }
+    return id;
+  }
+
+  /**
+   * Runs one attempt of a sync's job. Throws to have it retried: while another sync of the
+   * same project and connection runs, and when the attempt was aborted (shutdown). On the
+   * last attempt an unexpected failure is recorded on the sync instead.
+   */
+  async run(job: SyncJob): Promise<void> {
+    const worker = this.#worker;
+    if (worker === undefined) throw new Error('this process runs no syncs');
+    const claimed = await this.#db.transaction((tx) =>
+      claimSync(tx, job.syncId, new Date(this.#now())),
+    );
+    if (claimed === 'ended') return;
+    if (claimed === undefined)
+      throw new Error('another sync of this project and connection is running');
+    try {
+      await this.#run(claimed, worker, job.signal);
+    } catch (error) {
+      if (job.signal.aborted || !job.lastAttempt) throw error;
+      await this.#end(claimed.id, 'failed', [], {
+        code: 'INTERNAL_ERROR',
+        message: 'The sync failed unexpectedly; run it again.',
+      });
+    }
+  }
+
+  async #run(sync: ProjectSyncRow, worker: SyncWorkerOptions, signal: AbortSignal) {
+    const project = await findProject(this.#db, sync.projectId);
+    if (project === undefined) return;
+    const owner = { accountId: project.accountId, mode: project.mode };
+    const tasks = await this.#tasks.list({ keyId: '', ...owner }, sync.projectId);
+    const documents = await listDocuments(this.#db, sync.projectId, project.currentRevision);
+    let client: TrackerClient;
+    try {
+      ({ client } = await worker.open({ ...owner, connectionId: sync.connectionId }));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return this.#end(sync.id, 'failed', [], { code: error.code, message: error.message });
+    }
+    try {
+      const outcome = await runSync({
+        projectId: sync.projectId,
+        revision: project.currentRevision,
+        scope: sync.scope as SyncScope,
+        dryRun: sync.dryRun,
+        tasks,
+        spec: readSpec(documents),
+        projectUrl: worker.projectUrl?.(sync.projectId),
+        client,
+        links: this.#links(sync.connectionId, sync.projectId),
+        sleep: worker.sleep ?? realSleep,
+        signal,
+        policy: worker.policy ?? DEFAULT_RETRY_POLICY,
+      });
+      await this.#end(sync.id, outcome.status, outcome.items, null);
+    } catch (error) {
+      if (!(error instanceof SyncRecoveryError)) throw error;
+      await this.#end(sync.id, 'failed', [], {
+        code: 'TRACKER_UNAVAILABLE',
+        message: error.message,
+      });
+    }
+  }
+
+  async #end(
+    syncId: string,
+    status: 'succeeded' | 'failed',
+    items: SyncItem[],
+    error: { code: string; message: string } | null,
+  ) {
+    await this.#db.transaction((tx) =>
+      finishSync(tx, syncId, { status, items, error, finishedAt: new Date(this.#now()) }),
+    );
+  }
+
+  #links(connectionId: string, projectId: string): LinkStore {
+    const db = this.#db;
+    return {
+      list: async () =>
+        (await listSyncLinks(db, connectionId, projectId)).map(
+          (row): ItemLink => ({
+            itemId: row.itemId,
+            externalId: row.externalId,
+            key: row.externalKey,
+            url: row.url,
+            digest: row.digest,
+            state: row.state,
+            externalUpdatedAt: row.externalUpdatedAt,
+          }),
+        ),
+      save: (link) =>
+        saveSyncLink(db, {
+          connectionId,
+          projectId,
+          itemId: link.itemId,
+          externalId: link.externalId,
+          externalKey: link.key,
+          url: link.url,
+          digest: link.digest,
+          state: link.state,
+          externalUpdatedAt: link.externalUpdatedAt,
+          updatedAt: new Date(this.#now()),
+        }),
+    };
+  }
+}

@@ -195,7 +195,6 @@ describe('issues', () => {
 
 describe("Linear's failures", () => {
   it('a rate-limit answer is retryable after the reset Linear gives', async () => {
-    clock = new Date();
     fake.rateLimit(1, 30);
     const error = await failure(client.get(fake.issues()[0]!.externalId));
     expect(error).toMatchObject({ retryable: true, status: 429 });

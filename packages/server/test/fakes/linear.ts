@@ -14,7 +14,7 @@ import { LinearStore, type StoredIssue } from './linear-store.ts';
 import type { FakeDelivery, FakeIssue, FakeTracker } from './tracker.ts';
 
 export interface FakeLinearOptions {
-  /** The clock issues are dated by (updatedAt, rate-limit resets); defaults to the process's. */
+  /** The clock issues are dated by (updatedAt); defaults to the process's. */
   now?: () => Date;
   /** The visible team's key; `ENG` by default. */
   teamKey?: string;
@@ -79,7 +79,7 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
   }
 
   function budgetHeaders(remaining: number): Record<string, string> {
-    const reset = String(now().getTime() + 3_600_000);
+    const reset = String(Date.now() + 3_600_000);
     return {
       'x-ratelimit-requests-limit': String(REQUESTS_LIMIT),
       'x-ratelimit-requests-remaining': String(remaining),
@@ -119,7 +119,9 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
     }
     if (limited.times > 0) {
       limited.times -= 1;
-      const reset = String(now().getTime() + limited.seconds * 1000);
+      // Dated by the process's clock, as the adapter turns a reset into a wait with it (the
+      // injected clock dates issues, and may be anywhere in time).
+      const reset = String(Date.now() + limited.seconds * 1000);
       // Linear answers a spent budget with HTTP 400 and the RATELIMITED code.
       send(
         response,

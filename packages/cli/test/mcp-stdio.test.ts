@@ -217,6 +217,23 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
         ),
       ).toMatchObject({ code: 'PRECONDITION_FAILED', details: { etag: done.etag } });
     },
+    async check_conformance() {
+      // The generated project checked against a small repository: the same check the API
+      // stores, read back through the SDK.
+      const { projectId } = generated.project;
+      const repository = {
+        name: 'habits',
+        files: [{ path: 'src/routes/habits.ts', content: "router.get('/habits', list);\n" }],
+        citations: [{ id: 'FR-1.1', path: 'test/habits.test.ts', line: 1, text: "it('FR-1.1')" }],
+      };
+      const result = structured<{ checkId: string; status: string; report: unknown }>(
+        await client.callTool({ name: 'check_conformance', arguments: { projectId, repository } }),
+      );
+      expect(result.status).toBe('succeeded');
+      expect(result.report).toEqual(
+        (await pgs.projects.conformance.get(projectId, result.checkId)).report,
+      );
+    },
   };
 
   it('lists the same tools as /mcp, each described, with schemas and a test of its own', async () => {

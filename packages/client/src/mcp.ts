@@ -1,6 +1,7 @@
 import {
   checkArguments,
   claimedTaskResult,
+  conformanceResult,
   creditsResult,
   DOCUMENT_RESOURCE_TEMPLATE,
   DOCUMENT_URI_TEMPLATE,
@@ -80,6 +81,7 @@ export const mcp = {
   taskListResult,
   claimedTaskResult,
   updatedTaskResult,
+  conformanceResult,
   toolError,
   GenerationProgress,
   SINGLE_LINE_FORMAT,

@@ -10,12 +10,14 @@ import {
   type ProjectState,
   type ProjectStatus,
   type ProjectType,
+  type RepositoryDigest,
   type TaskStatus,
 } from '@pgs/client';
 
 const {
   checkArguments,
   claimedTaskResult,
+  conformanceResult,
   creditsResult,
   documentResult,
   GenerationProgress,
@@ -124,6 +126,18 @@ export class BridgeTools {
           { signal: call.signal },
         );
         return taskListResult(projectId, tasks);
+      },
+      check_conformance: async (args, call) => {
+        const { projectId, repository } = args as {
+          projectId: string;
+          repository: RepositoryDigest;
+        };
+        const check = await pgs.projects.conformance.create(
+          projectId,
+          { context: { repository } },
+          { signal: call.signal },
+        );
+        return conformanceResult(check);
       },
       next_task: async (args, call) => {
         const { projectId, agent, leaseSeconds } = args as {

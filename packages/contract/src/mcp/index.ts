@@ -11,6 +11,7 @@ export {
   SINGLE_LINE_FORMAT,
   SUPPORTED_KEYWORDS,
 } from './arguments.ts';
+export { conformanceResult } from './conformance-results.ts';
 export { invalidParamsResponse, type McpErrorResponse, type McpRequestSchema } from './params.ts';
 export {
   DOCUMENT_RESOURCE_TEMPLATE,

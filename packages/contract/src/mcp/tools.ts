@@ -59,6 +59,7 @@ export const MCP_TOOL_NAMES = [
   'list_tasks',
   'next_task',
   'update_task',
+  'check_conformance',
 ] as const;
 
 /** The name of one of {@link MCP_TOOLS}. */
@@ -297,6 +298,23 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
       type: 'object',
       properties: { task: object, etag: string },
       required: ['task', 'etag'],
+    },
+    annotations: WRITES,
+  },
+  {
+    name: 'check_conformance',
+    description:
+      "Check a repository digest (@pgs/repository) against a completed project's spec: requirements tested, implemented or missing; drift; suggestedChange.",
+    inputSchema: {
+      type: 'object',
+      properties: { projectId, repository: object },
+      required: ['projectId', 'repository'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { checkId: string, status: string, report: object },
+      required: ['checkId', 'status'],
     },
     annotations: WRITES,
   },

@@ -75,3 +75,62 @@ async function redactAll(lines: string[]): Promise<string[]> {
   // A rule that spans lines changed their count: redact each line alone.
   return Promise.all(lines.map(async (line) => (await redactSecrets('c.txt', line)).content));
 }
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The shape of a digest sent where no route schema checked it (an MCP tool's argument): the
+ * contract's `RepositoryDigest`, field by field; DomainError VALIDATION_ERROR naming the
+ * first field that breaks it. The rules of content (paths, secrets, sizes) follow in
+ * {@link checkedDigest}.
+ *
+ * @example
+ * const repository = digestArgument(args.repository, 'repository');
+ */
+export function digestArgument(value: unknown, field: string): RepositoryDigest {
+  const refuse = (at: string, rule: string): never => {
+    throw new DomainError('VALIDATION_ERROR', `${at} ${rule}.`, {
+      invalid_fields: { [at]: rule },
+      field: at,
+    });
+  };
+  if (!isObject(value)) return refuse(field, 'must be an object { name, files, citations? }');
+  const { name, commit, files, citations, ...rest } = value;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) refuse(`${field}.${extra}`, 'is not a field of a digest');
+  if (!isString(name) || name.trim() === '' || name.length > 200) {
+    refuse(`${field}.name`, 'must be a string of 1 to 200 characters');
+  }
+  if (commit !== undefined && !(isString(commit) && /^[0-9a-f]{7,64}$/.test(commit))) {
+    refuse(`${field}.commit`, 'must be a commit hash (7 to 64 hexadecimal digits)');
+  }
+  if (!Array.isArray(files) || files.length === 0) {
+    return refuse(`${field}.files`, 'must be an array of at least one { path, content }');
+  }
+  for (const [i, file] of files.entries()) {
+    if (!isObject(file) || !isString(file.path) || !isString(file.content)) {
+      refuse(`${field}.files[${i}]`, 'must be { path, content }, both strings');
+    }
+  }
+  if (citations !== undefined) {
+    if (!Array.isArray(citations) || citations.length > 2_000) {
+      refuse(`${field}.citations`, 'must be an array of at most 2000 citations');
+    }
+    for (const [i, c] of (citations as unknown[]).entries()) {
+      const ok =
+        isObject(c) &&
+        isString(c.id) &&
+        /^(FR-\d{1,4}(\.\d{1,4})?|NFR-\d{1,4}|T-\d{1,4})$/.test(c.id) &&
+        isString(c.path) &&
+        Number.isSafeInteger(c.line) &&
+        (c.line as number) >= 1 &&
+        isString(c.text) &&
+        c.text.length <= 200;
+      if (!ok)
+        refuse(`${field}.citations[${i}]`, 'must be { id: FR-n[.m]|NFR-n|T-n, path, line, text }');
+    }
+  }
+  return value as unknown as RepositoryDigest;
+}

@@ -359,6 +359,65 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
       details: { resource_type: 'task', resource_id: 'T-9' },
     });
   },
+
+  async check_conformance() {
+    // The conformance fixture's spec and repository (docs/conformance.md): the same check as
+    // POST …/conformance, stored and read back by REST, its secrets never answered.
+    const { DIGEST, FIXTURE_SECRET, SPEC_DOCUMENTS } = await import(
+      '../../src/conformance/fixtures.ts'
+    );
+    const kinds: Record<string, string> = {
+      'PRODUCT_REQUIREMENTS.md': 'product-requirements',
+      'ARCHITECTURE.md': 'architecture',
+      'IMPLEMENTATION_PLAN.md': 'implementation-plan',
+    };
+    const projectId = await completedWithPlan(
+      h.database,
+      key,
+      SPEC_DOCUMENTS.map((doc) => ({ ...doc, kind: kinds[doc.filename]! })),
+    );
+    const result = await client.callTool({
+      name: 'check_conformance',
+      arguments: { projectId, repository: DIGEST },
+    });
+    expect(JSON.stringify(result)).not.toContain(FIXTURE_SECRET);
+    const out = structured<{ checkId: string; status: string; totals: Record<string, number> }>(
+      result,
+    );
+    expect(out).toMatchObject({
+      status: 'succeeded',
+      totals: { tested: 1, implemented: 1, missing: 1 },
+    });
+    const stored = (await rest(`/projects/${projectId}/conformance/${out.checkId}`)).json().data;
+    expect(structured(result)).toEqual({
+      checkId: stored.id,
+      status: 'succeeded',
+      totals: stored.totals,
+      report: stored.report,
+    });
+    expect(
+      toolErrorOf(
+        await client.callTool({
+          name: 'check_conformance',
+          arguments: { projectId, repository: { name: 'x', files: 'none' } },
+        }),
+      ),
+    ).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'repository.files' } });
+    const other = await h.createKey('test');
+    const outsider = await connectMcp(url, other.key);
+    try {
+      expect(
+        toolErrorOf(
+          await outsider.callTool({
+            name: 'check_conformance',
+            arguments: { projectId, repository: DIGEST },
+          }),
+        ),
+      ).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    } finally {
+      await outsider.close();
+    }
+  },
 };
 /** Credits the tests spent beyond the first project (kept exact for get_credits). */
 let spent = 0;
@@ -378,14 +437,16 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(tools).toEqual(JSON.parse(JSON.stringify(MCP_TOOLS)));
   });
 
-  it('keeps the tool definitions under 1,500 tokens (o200k)', async () => {
+  // 1,500 until check_conformance (125 tokens, issue 31); the owner of sync_project sets the
+  // number once both tools are in.
+  it('keeps the tool definitions under 1,650 tokens (o200k)', async () => {
     const { tools } = await client.listTools();
     const tokens = countTokens(JSON.stringify(tools));
     const instructions = countTokens(client.getInstructions() ?? '');
     console.info(
       `MCP tool definitions: ${tokens} tokens (o200k) for ${tools.length} tools; instructions ${instructions} more`,
     );
-    expect(tokens).toBeLessThan(1_500);
+    expect(tokens).toBeLessThan(1_650);
   });
 
   for (const name of MCP_TOOL_NAMES) {

@@ -19,6 +19,7 @@ import {
 } from '@pgs/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../accounts/service.ts';
+import type { ConformanceChecks } from '../../conformance/service.ts';
 import type { CreditReads } from '../../credits/reads.ts';
 import type { ProjectEventHub } from '../../events/hub.ts';
 import type { SharedEventReads } from '../../events/reads.ts';
@@ -32,6 +33,7 @@ import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
 import { CANCELLED_BY_CLIENT } from './cancellations.ts';
+import { conformanceTool } from './conformance-tool.ts';
 import { catalogued } from './errors.ts';
 import { type FollowOutcome, followProject } from './follow.ts';
 import { taskTools } from './task-tools.ts';
@@ -48,6 +50,8 @@ export interface McpServices {
   traces: TraceCache;
   /** The plan as live work, as the REST task routes share it. */
   tasks: Tasks;
+  /** Checks of a repository against the spec, as the REST conformance routes share them. */
+  checks: ConformanceChecks;
   limiters: Limiters;
   /** The longest generate_project with `wait: true` holds its call, in milliseconds. */
   maxWaitMs: number;
@@ -79,6 +83,7 @@ export const TOOL_LIMITS = {
   list_tasks: 'tasks',
   next_task: 'tasks',
   update_task: 'tasks',
+  check_conformance: 'manage',
 } as const satisfies Record<McpToolName, keyof Limiters>;
 
 /**
@@ -149,6 +154,7 @@ export class McpTools {
         return traceResult(projectId, (JSON.parse(body) as TraceResponse).data);
       },
       ...taskTools(services.tasks),
+      ...conformanceTool(services.checks),
     };
   }
 

@@ -41,9 +41,9 @@ const COMMENTED_MARKER = /<!--\s*(pgs:project=[0-9a-f-]{36} item=(?:T|FR)-\d+)\s
  */
 export function markdownToJiraDocument(markdown: string): AdfDocument {
   const markers = [...markdown.matchAll(COMMENTED_MARKER)].map((found) => found[1]!);
-  const converted = markdownToAdf(prepare(markdown.replace(COMMENTED_MARKER, ''))) as AdfDocument;
+  const text = prepare(markdown.replace(COMMENTED_MARKER, ''));
   const content = [
-    ...(converted.content ?? []),
+    ...convert(text),
     ...markers.map((marker) => ({ type: 'paragraph', content: [{ type: 'text', text: marker }] })),
   ];
   // Jira refuses a document without a block; an empty body is one empty paragraph.
@@ -52,6 +52,19 @@ export function markdownToJiraDocument(markdown: string): AdfDocument {
     version: 1,
     content: content.length > 0 ? content : [{ type: 'paragraph', content: [] }],
   };
+}
+
+/** marklassian's blocks, or, should it ever throw, the text as plain paragraphs: a body that
+ *  reads plainly beats an item that fails. */
+function convert(markdown: string): AdfNode[] {
+  try {
+    return (markdownToAdf(markdown) as AdfDocument).content ?? [];
+  } catch {
+    return markdown
+      .split(/\n{2,}/)
+      .filter((block) => block.trim() !== '')
+      .map((block) => ({ type: 'paragraph', content: [{ type: 'text', text: block.trim() }] }));
+  }
 }
 
 const FENCE = /^\s{0,3}(?:```|~~~)/;

@@ -20,6 +20,14 @@ export {
   STAGES,
   type Stage,
 } from './catalogue.ts';
+/** The whole contract as a constant: `openapiDocument.info.version`. */
+export {
+  applyAnswers,
+  CLARIFY_TOPICS,
+  type ClarifyAnswer,
+  type ClarifyQuestion,
+  type ClarifyTopic,
+} from './clarify.ts';
 /** What documents, projects and revisions cost in credits: `projectCredits('web')` is 47. */
 export {
   DETAIL_LEVELS,
@@ -33,7 +41,6 @@ export {
   revisableKindsOf,
   revisionCredits,
 } from './credits.ts';
-/** The whole contract as a constant: `openapiDocument.info.version`. */
 export { openapiDocument } from './generated/openapi.ts';
 /** The JSON Schema bundle, its `$id`, its schema names and refs into it: `schemaRef('ErrorResponse')`. */
 export { SCHEMA_BUNDLE_ID, type SchemaName, schemaBundle, schemaRef } from './generated/schemas.ts';

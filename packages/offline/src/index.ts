@@ -21,6 +21,7 @@
  * const definition = defineProject({ idea: 'A habit tracker for remote teams', type: 'web' });
  * const markdown = writeDocument({ idea, definition, document, related: [] });
  */
+import type { ClarifyQuestion } from '@pgs/contract';
 import type {
   DefinitionContext,
   DocumentContext,
@@ -29,6 +30,7 @@ import type {
   RepositorySource,
   RequirementDelta,
 } from '@pgs/contract/generation';
+import { type ClarifyRequest, clarifyQuestions } from './clarify/questions.ts';
 import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
@@ -101,4 +103,15 @@ export function readChangeRequest(request: ChangeRequest): RequirementDelta[] {
  */
 export function readRepository(source: RepositorySource): CodebaseFacts {
   return readCodebase(source);
+}
+
+/**
+ * What the idea leaves open, asked before writing: at most five questions, most consequential
+ * first, each with the answer the engine would otherwise assume (docs/clarify.md).
+ *
+ * @example
+ * clarifyIdea({ idea: 'A booking tool for dog groomers' }).map((q) => q.id); // ['sign-in', …]
+ */
+export function clarifyIdea(request: ClarifyRequest): ClarifyQuestion[] {
+  return clarifyQuestions(request.idea, define(request));
 }

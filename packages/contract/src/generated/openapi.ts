@@ -38,6 +38,10 @@ export const openapiDocument = {
       "description": "The plan of a completed project as live work (docs/tasks.md)."
     },
     {
+      "name": "ideas",
+      "description": "Questions PGS asks about an idea before writing (docs/clarify.md)."
+    },
+    {
       "name": "credits",
       "description": "The credit balance of the calling key's account, in the key's mode."
     },
@@ -250,6 +254,94 @@ export const openapiDocument = {
           },
           "422": {
             "$ref": "#/components/responses/IdempotencyKeyReused"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/ideas/clarify": {
+      "post": {
+        "operationId": "clarifyIdea",
+        "summary": "Ask what an idea leaves open",
+        "description": "At most five questions about what the idea leaves open (who it is for, sign-in,\ncompliance, payment, platforms, volumes), most consequential first, each with the\nanswer PGS would otherwise assume (`recommended`). Nothing is stored and no credits\nare used. The questions come from the embedded engine's reading of the idea, whatever\nmodels the key's mode writes with, so the same idea always gets the same questions\n(docs/clarify.md).\n",
+        "tags": [
+          "ideas"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ClarifyIdeaRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The questions, most consequential first; an empty list when the idea settles everything asked about.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ClarifyIdeaResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
           },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
@@ -9003,6 +9095,91 @@ export const openapiDocument = {
           },
           "message": {
             "type": "string"
+          }
+        }
+      },
+      "ClarifyIdeaRequest": {
+        "type": "object",
+        "required": [
+          "idea"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "idea": {
+            "type": "string",
+            "minLength": 10,
+            "maxLength": 5000,
+            "description": "The project idea, as it would be given to createProject."
+          },
+          "type": {
+            "$ref": "#/components/schemas/ProjectType",
+            "description": "The project type, when it is already decided."
+          }
+        }
+      },
+      "ClarifyQuestion": {
+        "type": "object",
+        "required": [
+          "id",
+          "question",
+          "why",
+          "recommended"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The topic asked about (`audience`, `sign-in`, `compliance`, `payment`, `platforms`,\n`volumes`): give it back as an answer's `question` to createProject.\n",
+            "examples": [
+              "sign-in"
+            ]
+          },
+          "question": {
+            "type": "string"
+          },
+          "why": {
+            "type": "string",
+            "description": "What the answer changes in the documents."
+          },
+          "options": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "Common answers, when there are a few; any other answer is accepted."
+          },
+          "recommended": {
+            "type": "string",
+            "description": "The answer PGS assumes when none is given."
+          }
+        }
+      },
+      "ClarifyIdeaResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "questions"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "questions": {
+                "type": "array",
+                "maxItems": 5,
+                "items": {
+                  "$ref": "#/components/schemas/ClarifyQuestion"
+                }
+              }
+            }
           }
         }
       },

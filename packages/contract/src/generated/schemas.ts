@@ -3426,6 +3426,91 @@ export const schemaBundle = {
         }
       }
     },
+    "ClarifyIdeaRequest": {
+      "type": "object",
+      "required": [
+        "idea"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "idea": {
+          "type": "string",
+          "minLength": 10,
+          "maxLength": 5000,
+          "description": "The project idea, as it would be given to createProject."
+        },
+        "type": {
+          "$ref": "#/$defs/ProjectType",
+          "description": "The project type, when it is already decided."
+        }
+      }
+    },
+    "ClarifyQuestion": {
+      "type": "object",
+      "required": [
+        "id",
+        "question",
+        "why",
+        "recommended"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The topic asked about (`audience`, `sign-in`, `compliance`, `payment`, `platforms`,\n`volumes`): give it back as an answer's `question` to createProject.\n",
+          "examples": [
+            "sign-in"
+          ]
+        },
+        "question": {
+          "type": "string"
+        },
+        "why": {
+          "type": "string",
+          "description": "What the answer changes in the documents."
+        },
+        "options": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Common answers, when there are a few; any other answer is accepted."
+        },
+        "recommended": {
+          "type": "string",
+          "description": "The answer PGS assumes when none is given."
+        }
+      }
+    },
+    "ClarifyIdeaResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "questions"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "questions": {
+              "type": "array",
+              "maxItems": 5,
+              "items": {
+                "$ref": "#/$defs/ClarifyQuestion"
+              }
+            }
+          }
+        }
+      }
+    },
     "CreditsResponse": {
       "type": "object",
       "required": [

@@ -43,6 +43,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ideas/clarify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask what an idea leaves open
+         * @description At most five questions about what the idea leaves open (who it is for, sign-in,
+         *     compliance, payment, platforms, volumes), most consequential first, each with the
+         *     answer PGS would otherwise assume (`recommended`). Nothing is stored and no credits
+         *     are used. The questions come from the embedded engine's reading of the idea, whatever
+         *     models the key's mode writes with, so the same idea always gets the same questions
+         *     (docs/clarify.md).
+         */
+        post: operations["clarifyIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credits": {
         parameters: {
             query?: never;
@@ -2298,6 +2323,34 @@ export interface components {
             severity: "critical" | "high" | "medium" | "low";
             message: string;
         };
+        ClarifyIdeaRequest: {
+            /** @description The project idea, as it would be given to createProject. */
+            idea: string;
+            /** @description The project type, when it is already decided. */
+            type?: components["schemas"]["ProjectType"];
+        };
+        ClarifyQuestion: {
+            /**
+             * @description The topic asked about (`audience`, `sign-in`, `compliance`, `payment`, `platforms`,
+             *     `volumes`): give it back as an answer's `question` to createProject.
+             * @example sign-in
+             */
+            id: string;
+            question: string;
+            /** @description What the answer changes in the documents. */
+            why: string;
+            /** @description Common answers, when there are a few; any other answer is accepted. */
+            options?: string[];
+            /** @description The answer PGS assumes when none is given. */
+            recommended: string;
+        };
+        ClarifyIdeaResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                questions: components["schemas"]["ClarifyQuestion"][];
+            };
+        };
         CreditsResponse: {
             /** @constant */
             success: true;
@@ -3237,6 +3290,52 @@ export interface operations {
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clarifyIdea: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClarifyIdeaRequest"];
+            };
+        };
+        responses: {
+            /** @description The questions, most consequential first; an empty list when the idea settles everything asked about. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClarifyIdeaResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

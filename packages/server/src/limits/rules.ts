@@ -14,6 +14,8 @@ export const RATE_LIMIT_RULES = {
   status: { name: 'status', points: 100, durationSec: 60, window: '1 minute' },
   /** POST /projects, per API key. */
   create: { name: 'create', points: 30, durationSec: 60, window: '1 minute' },
+  /** POST /ideas/clarify, per API key: free and stored nowhere, so bounded here. */
+  clarify: { name: 'clarify', points: 30, durationSec: 60, window: '1 minute' },
   /** GET /credits, per API key. */
   credits: { name: 'credits', points: 60, durationSec: 60, window: '1 minute' },
   /** GET /projects/{id}/documents/{filename} and /archive together, per API key. */

@@ -91,6 +91,11 @@ export interface Config {
   readonly connectionsAllowPrivate: boolean;
   /** Seconds between two reconciles of a tracker connection (`PGS_TRACKER_RECONCILE_SECONDS`). */
   readonly trackerReconcileSeconds: number;
+  /**
+   * Where people reach this server (`PGS_PUBLIC_URL`, e.g. `https://pgs.example.com`): a
+   * synced issue links back to its project's page in the console there; none, no link.
+   */
+  readonly publicUrl: string | undefined;
 }
 
 /**
@@ -410,5 +415,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       .map((entry) => encryptionKey('PGS_ENCRYPTION_KEYS_PREVIOUS', entry)),
     connectionsAllowPrivate: boolean(env, 'PGS_CONNECTIONS_ALLOW_PRIVATE', false),
     trackerReconcileSeconds: integer(env, 'PGS_TRACKER_RECONCILE_SECONDS', 300, 10, 86_400),
+    publicUrl: url(env, 'PGS_PUBLIC_URL', ['http', 'https'])?.replace(/\/+$/, ''),
   });
 }

@@ -17,6 +17,7 @@ import { Projects } from './projects/projects.ts';
 import { Revisions } from './projects/revisions.ts';
 import { runStore } from './projects/run-store.ts';
 import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
+import { SYNC_QUEUE } from './queue/sync-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
 import { engineOf, modelSelector } from './runs/models.ts';
 import { RevisionWorkflow } from './runs/revision-workflow.ts';
@@ -27,8 +28,11 @@ import { listInProgressProjectIds } from './storage/sql/projects.ts';
 import { readQueueStats } from './storage/sql/queue.ts';
 import { listRevising } from './storage/sql/revisions.ts';
 import { sweepExpired } from './storage/sweep.ts';
+import { Tasks } from './tasks/service.ts';
+import { openConnection } from './trackers/connections.ts';
 import { resealAll, sealerOf } from './trackers/keys.ts';
 import { startReconciler } from './trackers/reconcile.ts';
+import { ProjectSyncs } from './trackers/syncs.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
@@ -128,7 +132,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   const models = modelSelector(config);
   const metrics = new Metrics({
     processMetrics: true,
-    queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE]),
+    queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE, SYNC_QUEUE]),
   });
   // The workers complete projects and revisions: a task sync that fails there is logged.
   const taskLog = log.child({ component: 'tasks' });
@@ -163,6 +167,13 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       config.trackerReconcileSeconds * 1000,
       log.child({ component: 'trackers' }),
     );
+    // Pushes of projects to trackers (docs/trackers.md), on the queue beside generations.
+    const publicUrl = config.publicUrl;
+    const syncs = new ProjectSyncs(database.db, new Tasks(database.db), queue.syncs, {
+      open: (owner) => openConnection({ db: database.db, sealer }, owner),
+      projectUrl: (id) => (publicUrl === undefined ? undefined : `${publicUrl}/#/projects/${id}`),
+    });
+    await queue.syncs.start((job) => syncs.run(job));
   }
   if (config.role !== 'api') {
     // One caller per process: the AI concurrency limit spans creations and revisions.
@@ -245,7 +256,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       prices: config.modelPrices,
       logger: log,
       metrics,
-      trackers: { sealer, allowPrivate: config.connectionsAllowPrivate },
+      trackers: { sealer, allowPrivate: config.connectionsAllowPrivate, syncs: queue.syncs },
     });
     // Idempotency keys are kept 24 h and webhook delivery attempts 30 days; sweep the
     // expired ones now and then.

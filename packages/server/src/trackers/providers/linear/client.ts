@@ -15,11 +15,10 @@ import {
   TrackerRequestError,
 } from '../provider.ts';
 import { toTrackerError } from './errors.ts';
+import { LabelCache } from './labels.ts';
 
 /** Linear's page size ceiling is 250; 100 keeps each page's complexity modest. */
 const PAGE = 100;
-/** The labels PGS writes: `pgs` and FR IDs; any other label on an issue is a person's. */
-const PGS_LABEL = /^(?:pgs|FR-\d+)$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface TeamRef {
@@ -49,8 +48,7 @@ export class LinearTracker implements TrackerClient {
   readonly #timeoutMs: number | undefined;
   #teamRef: TeamRef | undefined;
   #states: Map<string, StateRef> | undefined;
-  readonly #labels = new Map<string, string>();
-  readonly #labelNames = new Map<string, string>();
+  readonly #labels = new LabelCache();
 
   constructor(options: ConnectOptions, team: string) {
     this.#token = 'token' in options.credentials ? options.credentials.token : '';
@@ -152,56 +150,6 @@ export class LinearTracker implements TrackerClient {
     };
   }
 
-  /** The team's (or the workspace's) labels by name, creating the missing ones on the team. */
-  async #labelIds(sdk: LinearClient, names: string[]): Promise<string[]> {
-    const team = await this.#teamOf(sdk);
-    const missing = names.filter((name) => !this.#labels.has(name.toLowerCase()));
-    if (missing.length > 0) {
-      const page = await sdk.issueLabels({
-        filter: {
-          name: { in: missing },
-          or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }],
-        },
-        first: PAGE,
-      });
-      while (page.pageInfo.hasNextPage) await page.fetchNext();
-      for (const label of page.nodes) this.#remember(label.id, label.name);
-    }
-    for (const name of names) {
-      if (this.#labels.has(name.toLowerCase())) continue;
-      const created = await sdk.createIssueLabel({ name, teamId: team.id });
-      const id = created.issueLabelId;
-      if (!id)
-        throw new TrackerRequestError(`Linear did not create the label ${name}`, {
-          retryable: true,
-        });
-      this.#remember(id, name);
-    }
-    return names.map((name) => this.#labels.get(name.toLowerCase()) as string);
-  }
-
-  #remember(id: string, name: string): void {
-    this.#labels.set(name.toLowerCase(), id);
-    this.#labelNames.set(id, name);
-  }
-
-  /**
-   * The labels an issue keeps besides PGS's: those people added. A label of PGS's own form
-   * (`pgs`, an FR ID) that the draft no longer names is dropped (a task moved to another FR).
-   */
-  async #peopleLabels(sdk: LinearClient, labelIds: string[]): Promise<string[]> {
-    const unknown = labelIds.filter((id) => !this.#labelNames.has(id));
-    if (unknown.length > 0) {
-      const page = await sdk.issueLabels({ filter: { id: { in: unknown } }, first: PAGE });
-      while (page.pageInfo.hasNextPage) await page.fetchNext();
-      for (const label of page.nodes) this.#remember(label.id, label.name);
-    }
-    return labelIds.filter((id) => {
-      const name = this.#labelNames.get(id);
-      return name !== undefined && !PGS_LABEL.test(name);
-    });
-  }
-
   /** Adds the "blocks" relations this issue lacks; relations people added stay. */
   async #addBlockers(sdk: LinearClient, issue: Issue, blockedBy: string[]): Promise<void> {
     if (blockedBy.length === 0) return;
@@ -264,7 +212,7 @@ export class LinearTracker implements TrackerClient {
   create(draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
     return this.#run(signal, async (sdk) => {
       const team = await this.#teamOf(sdk);
-      const labelIds = await this.#labelIds(sdk, draft.labels);
+      const labelIds = await this.#labels.ids(sdk, team.id, draft.labels);
       const payload = await sdk.createIssue({
         teamId: team.id,
         title: draft.title,
@@ -287,8 +235,10 @@ export class LinearTracker implements TrackerClient {
   update(externalId: string, draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
     return this.#run(signal, async (sdk) => {
       const before = await sdk.issue(externalId);
-      const kept = await this.#peopleLabels(sdk, before.labelIds ?? []);
-      const labelIds = [...new Set([...(await this.#labelIds(sdk, draft.labels)), ...kept])];
+      const team = await this.#teamOf(sdk);
+      const kept = await this.#labels.peoples(sdk, before.labelIds ?? []);
+      const ours = await this.#labels.ids(sdk, team.id, draft.labels);
+      const labelIds = [...new Set([...ours, ...kept])];
       // The parent is set when PGS gives one and left alone otherwise: a tasks-only sync
       // must not undo the parents an earlier sync with requirements set.
       await sdk.updateIssue(externalId, {

@@ -2,7 +2,14 @@ import type { CreditBalance } from '@pgs/client';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { PageHeading } from './components.tsx';
 import { describeError, type Problem } from './messages.ts';
-import { NEW_PROJECT_HREF, PROJECTS_HREF, parseHash, type Route } from './routes.ts';
+import {
+  CONNECTIONS_HREF,
+  NEW_PROJECT_HREF,
+  PROJECTS_HREF,
+  parseHash,
+  type Route,
+} from './routes.ts';
+import { ConnectionsScreen } from './screens/connections.tsx';
 import { KeyScreen } from './screens/key.tsx';
 import { NewProjectScreen } from './screens/new-project.tsx';
 import { ProjectScreen } from './screens/project.tsx';
@@ -109,6 +116,8 @@ function screenFor(route: Route) {
       return <ProjectsScreen />;
     case 'new':
       return <NewProjectScreen />;
+    case 'connections':
+      return <ConnectionsScreen />;
     case 'project':
       return <ProjectScreen key={route.projectId} projectId={route.projectId} />;
     case 'not-found':
@@ -151,6 +160,9 @@ function Header({
         </a>
         <a href={NEW_PROJECT_HREF} aria-current={route.name === 'new' ? 'page' : undefined}>
           New project
+        </a>
+        <a href={CONNECTIONS_HREF} aria-current={route.name === 'connections' ? 'page' : undefined}>
+          Connections
         </a>
         <button type="button" class="secondary" onClick={onSignOut}>
           Sign out

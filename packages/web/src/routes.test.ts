@@ -7,6 +7,7 @@ describe('parseHash', () => {
     ['#', { name: 'projects' }],
     ['#/', { name: 'projects' }],
     ['#/new', { name: 'new' }],
+    ['#/connections', { name: 'connections' }],
     ['#/projects/0b6f2c8e', { name: 'project', projectId: '0b6f2c8e' }],
     ['#/projects/0b6f2c8e/', { name: 'project', projectId: '0b6f2c8e' }],
     ['#/projects/', { name: 'not-found', hash: '#/projects/' }],

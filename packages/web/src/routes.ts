@@ -2,6 +2,7 @@
 export type Route =
   | { name: 'projects' }
   | { name: 'new' }
+  | { name: 'connections' }
   | { name: 'project'; projectId: string }
   | { name: 'not-found'; hash: string };
 
@@ -16,6 +17,7 @@ export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
   if (path === '' || path === '/') return { name: 'projects' };
   if (path === '/new') return { name: 'new' };
+  if (path === '/connections') return { name: 'connections' };
   const match = /^\/projects\/([^/]+)\/?$/.exec(path);
   if (match?.[1]) {
     try {
@@ -36,3 +38,5 @@ export function projectHref(projectId: string): string {
 export const PROJECTS_HREF = '#/';
 /** The hash of the new-project form. @example <a href={NEW_PROJECT_HREF}>New project</a> */
 export const NEW_PROJECT_HREF = '#/new';
+/** The hash of the tracker connections. @example <a href={CONNECTIONS_HREF}>Connections</a> */
+export const CONNECTIONS_HREF = '#/connections';

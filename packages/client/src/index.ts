@@ -279,6 +279,13 @@ export {
   type RevisionsOptions,
 } from './resources/revisions.ts';
 export {
+  type CreateSyncRequest,
+  type ProjectSync,
+  type ProjectSyncItem,
+  Syncs,
+  type SyncWaitOptions,
+} from './resources/syncs.ts';
+export {
   type ClaimedTask,
   type TaskClaimParams,
   type TaskContextOptions,

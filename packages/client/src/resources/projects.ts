@@ -28,6 +28,7 @@ import { ProjectResults } from './project-results.ts';
 import { segment } from './resource.ts';
 import { ResultCache } from './result-cache.ts';
 import { Revisions } from './revisions.ts';
+import { Syncs } from './syncs.ts';
 import { Tasks } from './tasks.ts';
 
 export * from './project-params.ts';
@@ -74,6 +75,8 @@ export class Projects extends ProjectResults {
   readonly tasks: Tasks;
   /** Checks of a repository against the spec: create, get, list, waitForCompletion. */
   readonly conformance: Conformance;
+  /** Pushes of the project's tasks to a connected tracker (`docs/trackers.md`). */
+  readonly syncs: Syncs;
   readonly #baseUrl: string | undefined;
   readonly #clock: PollClock;
 
@@ -93,6 +96,7 @@ export class Projects extends ProjectResults {
     });
     this.tasks = new Tasks(request);
     this.conformance = new Conformance(request, this.#clock);
+    this.syncs = new Syncs(request, this.#clock);
   }
 
   /**

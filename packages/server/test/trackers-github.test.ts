@@ -89,6 +89,12 @@ describe('verify', () => {
       const error = await failure(client.verify());
       expect(error.retryable).toBe(false);
       expect(error.reason).toContain('the token cannot write issues to acme/booking');
+      // A write tried anyway is refused with the permission GitHub wanted.
+      const refused = await failure(client.create(draft('T-90')));
+      expect(refused).toMatchObject({ status: 403, retryable: false });
+      expect(refused.reason).toBe(
+        'GitHub answered 403: Resource not accessible by personal access token (the token needs issues: write)',
+      );
     } finally {
       fake.configure({ permissions: { admin: true, maintain: true, push: true, triage: true } });
     }

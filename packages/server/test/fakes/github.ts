@@ -207,7 +207,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }
     }
     if (method !== 'GET' && !state.permissions.push && !state.permissions.triage) {
-      send(response, githubError(403, 'Resource not accessible by personal access token'));
+      send(response, {
+        ...githubError(403, 'Resource not accessible by personal access token'),
+        headers: { 'x-accepted-github-permissions': 'issues=write' },
+      });
       return;
     }
     const url = new URL(request.url ?? '/', state.base);

@@ -174,7 +174,13 @@ export function toTrackerError(error: unknown, signal?: AbortSignal): Error {
     });
   }
   const retryable = status === 408 || status >= 500;
-  return new TrackerRequestError(`GitHub answered ${status}: ${message}`, { status, retryable });
+  // A fine-grained token refused for a missing permission: GitHub names the one it wanted.
+  const wanted = status === 403 ? headers['x-accepted-github-permissions'] : undefined;
+  const hint = wanted ? ` (the token needs ${wanted.replace(/=/g, ': ')})` : '';
+  return new TrackerRequestError(`GitHub answered ${status}: ${message}${hint}`, {
+    status,
+    retryable,
+  });
 }
 
 // The reset is an epoch second on GitHub's clock: measured against the response's own Date

@@ -1,6 +1,7 @@
-import type { Task, Trace, TraceCoverage } from '@pgs/client';
+import type { ConformanceCheck, Task, Trace, TraceCoverage } from '@pgs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
+import { type CodeCell, codeCells, codeSummary } from '../conformance.ts';
 import { deliveryByRequirement, deliveryCell, type RequirementDelivery } from '../delivery.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
@@ -62,6 +63,19 @@ export function TraceSection({
     return () => controller.abort();
   }, [pgs, projectId, revision, signOut, attempt]);
 
+  // The latest conformance check (docs/conformance.md): the trace carries its totals, the
+  // check its per-requirement status. A check that cannot be read leaves the matrix as it is.
+  const checkId = trace?.conformance?.checkId;
+  const [check, setCheck] = useState<ConformanceCheck | undefined>(undefined);
+  useEffect(() => {
+    if (checkId === undefined) return;
+    const controller = new AbortController();
+    pgs.projects.conformance
+      .get(projectId, checkId, { signal: controller.signal })
+      .then(setCheck, () => {});
+    return () => controller.abort();
+  }, [pgs, projectId, checkId]);
+
   // Delivery is live: a trace that carries it is read again, quietly, when the plan changes.
   const live = trace?.progress !== undefined;
   const changes = plan?.changes ?? 0;
@@ -98,6 +112,7 @@ export function TraceSection({
           trace={trace}
           delivery={plan && deliveryByRequirement(trace, plan.tasks)}
           withDelivery={plan !== undefined}
+          check={check}
         />
       )}
     </section>
@@ -108,10 +123,12 @@ function TraceView({
   trace,
   delivery,
   withDelivery,
+  check,
 }: {
   trace: Trace;
   delivery: ReadonlyMap<string, RequirementDelivery> | undefined;
   withDelivery: boolean;
+  check: ConformanceCheck | undefined;
 }) {
   const { requirements, totals } = trace.coverage;
   const withGaps = requirements.filter((fr) => gapsOf(fr).length > 0).length;
@@ -127,10 +144,12 @@ function TraceView({
             {withGaps === 0 ? 'none with a gap' : `${withGaps} with a gap`}. Must requirements with
             a story: {totals.mustsWithStory} of {totals.musts}.
           </p>
+          {check && <p data-testid="code-summary">{codeSummary(check)}</p>}
           <CoverageMatrix
             coverage={trace.coverage}
             delivery={delivery}
             withDelivery={withDelivery}
+            code={check && codeCells(check)}
           />
         </>
       )}
@@ -165,10 +184,13 @@ function CoverageMatrix({
   coverage,
   delivery,
   withDelivery,
+  code,
 }: {
   coverage: TraceCoverage;
   delivery: ReadonlyMap<string, RequirementDelivery> | undefined;
   withDelivery: boolean;
+  /** Each requirement's status in the latest conformance check, when there is one. */
+  code: ReadonlyMap<string, CodeCell> | undefined;
 }) {
   const { requirements, totals } = coverage;
   const delivered = requirements.filter((fr) => delivery?.get(fr.id)?.delivered).length;
@@ -189,6 +211,7 @@ function CoverageMatrix({
               </th>
             ))}
             {withDelivery && <th scope="col">Delivery</th>}
+            {code && <th scope="col">Code</th>}
           </tr>
         </thead>
         <tbody>
@@ -215,6 +238,7 @@ function CoverageMatrix({
                 );
               })}
               {withDelivery && <DeliveryCell row={delivery?.get(fr.id)} loading={!delivery} />}
+              {code && <CodeStatusCell cell={code.get(fr.id)} />}
             </tr>
           ))}
         </tbody>
@@ -229,6 +253,12 @@ function CoverageMatrix({
             ))}
             {withDelivery && (
               <td>{delivery ? `${delivered} of ${totals.frs} delivered` : 'Loading…'}</td>
+            )}
+            {code && (
+              <td>
+                {[...code.values()].filter((cell) => cell.status === 'tested').length} of{' '}
+                {totals.frs} tested
+              </td>
             )}
           </tr>
         </tfoot>
@@ -251,6 +281,18 @@ function DeliveryCell({
       {cell.delivered && <span aria-hidden="true">✓ </span>}
       {cell.text}
       {cell.criteria && <span class="delivery-criteria">{cell.criteria}</span>}
+    </td>
+  );
+}
+
+function CodeStatusCell({ cell }: { cell: CodeCell | undefined }) {
+  // A requirement the check did not know (added by a later revision): nothing to say.
+  if (cell === undefined) return <td>-</td>;
+  return (
+    // Missing is highlighted as a gap is: what the spec asks and the code does not show.
+    <td class={cell.status === 'missing' ? 'gap' : undefined}>
+      {cell.text}
+      {cell.detail && <span class="delivery-criteria">{cell.detail}</span>}
     </td>
   );
 }

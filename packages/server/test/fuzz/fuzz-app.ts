@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { generateAdminToken } from '../../src/accounts/api-keys.ts';
@@ -10,8 +11,12 @@ import { documentPlan } from '../../src/runs/catalogue.ts';
 import { engineOf, offlineModels } from '../../src/runs/models.ts';
 import type { Database } from '../../src/storage/db.ts';
 import { insertDocument, updateProject } from '../../src/storage/sql/projects.ts';
+import { Sealer } from '../../src/trackers/sealed.ts';
 import { memoryDatabase } from '../helpers/database.ts';
 import { DOCS_URL, roomy } from '../helpers/harness.ts';
+
+/** The key ring the fuzz app seals tracker credentials with (tests seal seeded rows with it). */
+export const FUZZ_KEY_RING = { current: randomBytes(32), previous: [] };
 
 /** One route of the app, as its onRoute hook reported it. */
 export interface AppRoute {
@@ -123,6 +128,7 @@ export async function startFuzzApp({
     dispatcher: holdingDispatcher,
     models,
     onRoute,
+    trackers: { sealer: Sealer.of(FUZZ_KEY_RING), allowPrivate: false },
   });
   await app.ready();
 

@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/accounts/service.ts';
-import { startFuzzApp } from '../fuzz/fuzz-app.ts';
+import { trackerConnections } from '../../src/storage/schema.ts';
+import { sealContext } from '../../src/trackers/connections.ts';
+import { seal } from '../../src/trackers/sealed.ts';
+import { FUZZ_KEY_RING, startFuzzApp } from '../fuzz/fuzz-app.ts';
 import { bearer } from '../helpers/harness.ts';
 import { completedWithPlan, planDocument } from '../helpers/tasks.ts';
 
@@ -392,6 +395,62 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     }
   },
 };
+
+/** A Linear connection of `key`'s account and mode, stored as a creation stores one. */
+async function seededConnection(key: CreatedKey = owner): Promise<string> {
+  const id = `tc_01JD6WQ8V4Z9K3M2N5P7R8S${String(++connections).padStart(3, '0')}`;
+  await fuzz.database.db.insert(trackerConnections).values({
+    id,
+    accountId: key.accountId,
+    mode: key.mode,
+    provider: 'linear',
+    name: 'ENG',
+    target: { team: 'ENG' },
+    credentials: seal(FUZZ_KEY_RING, '{"token":"lin_api_x"}', sealContext.credentials(id)),
+    webhookSecret: seal(FUZZ_KEY_RING, 'secret', sealContext.webhookSecret(id)),
+  });
+  return id;
+}
+let connections = 0;
+
+Object.assign(CASES, {
+  'POST /api/v1/connections': async () => {
+    // A connection is made only once its tracker accepts it: none is reachable here, and a
+    // creation writes nothing before that. What one key made, no other key lists.
+    const mine = await seededConnection();
+    for (const key of [sameAccountOtherMode, otherAccount]) {
+      const listed = await call(key, { method: 'GET', url: '/api/v1/connections' });
+      expect(JSON.stringify(listed.json().data)).not.toContain(mine);
+    }
+  },
+  'GET /api/v1/connections': async (m: string) => {
+    const mine = await seededConnection();
+    const own = await call(owner, { method: m as 'GET', url: '/api/v1/connections' });
+    expect(own.statusCode).toBe(200);
+    if (m !== 'HEAD') expect(JSON.stringify(own.json().data)).toContain(mine);
+    for (const key of [sameAccountOtherMode, otherAccount]) {
+      const listed = await call(key, { method: 'GET', url: '/api/v1/connections' });
+      expect(JSON.stringify(listed.json().data)).not.toContain(mine);
+    }
+  },
+  'GET /api/v1/connections/:connectionId': async (m: string) =>
+    objectCase(m, `/api/v1/connections/${await seededConnection()}`, 200),
+  'DELETE /api/v1/connections/:connectionId': async () =>
+    objectCase('DELETE', `/api/v1/connections/${await seededConnection()}`, 204),
+  'POST /api/v1/connections/:connectionId/webhook': async () => {
+    // No API key opens it, none is needed: only the tracker's signature does.
+    const id = await seededConnection();
+    for (const key of [undefined, owner, sameAccountOtherMode, otherAccount]) {
+      const res = await call(key, {
+        method: 'POST',
+        url: `/api/v1/connections/${id}/webhook`,
+        payload: JSON.stringify({ type: 'Issue', action: 'update' }),
+      });
+      expect(res.statusCode, res.body).toBe(401);
+      expect(json(res).error.code).toBe('WEBHOOK_SIGNATURE_INVALID');
+    }
+  },
+});
 
 /** Routes with no object and no privilege, and why nothing can be crossed there. */
 const NO_OBJECT: Record<string, string> = {

@@ -259,6 +259,43 @@ describe('the Jira adapter: failures', () => {
     expect(fake.issues()).toHaveLength(count);
   });
 
+  it('never makes an issue twice when a create is retried', async () => {
+    const site = await fakeJira();
+    const retried = clientFor(site);
+    // The answer to the create is lost: Jira made the issue, the client heard 502.
+    site.faultOn('POST /rest/api/3/issue', 1, 'lose');
+    expect(await refusal(retried.create(draft(project, 'T-30')))).toMatchObject({
+      status: 502,
+      retryable: true,
+    });
+    const again = await retried.create(draft(project, 'T-30', { title: 'T-30 Retried' }));
+    expect(site.issues().map((issue) => [issue.externalId, issue.title])).toEqual([
+      [again.externalId, 'T-30 Retried'],
+    ]);
+    // The create succeeded but a blocker's link failed: the retry links, and makes nothing.
+    site.faultOn('POST /rest/api/3/issueLink', 1, 'fail');
+    const linked = draft(project, 'T-31', { blockedBy: [again.externalId] });
+    expect((await refusal(retried.create(linked))).retryable).toBe(true);
+    const made = await retried.create(linked);
+    expect(site.issues()).toHaveLength(2);
+    expect(site.issues()[1]).toMatchObject({
+      externalId: made.externalId,
+      blockedBy: [again.externalId],
+    });
+  });
+
+  it('comments once when a close is retried after its transition failed', async () => {
+    const site = await fakeJira();
+    const retried = clientFor(site);
+    const issue = await retried.create(draft(project, 'T-32'));
+    site.faultOn(`POST /rest/api/3/issue/${issue.externalId}/transitions`, 1, 'fail');
+    expect(
+      (await refusal(retried.setState(issue.externalId, 'closed', 'Obsolete.'))).retryable,
+    ).toBe(true);
+    expect((await retried.setState(issue.externalId, 'closed', 'Obsolete.')).state).toBe('closed');
+    expect(site.issues()[0]).toMatchObject({ state: 'closed', comments: ['Obsolete.'] });
+  });
+
   it('gives Jira’s field errors back as the reason of a 400', async () => {
     const error = await refusal(client.update('999999', draft(project, 'T-12')));
     expect(error).toMatchObject({ status: 404, retryable: false });

@@ -14,7 +14,7 @@ const COMMENT = /^\/rest\/api\/3\/issue\/([^/]+)\/comment$/;
 const PROJECT = /^\/rest\/api\/3\/project\/([^/]+)$/;
 const LINK = /^\/rest\/api\/3\/issueLink\/([^/]+)$/;
 const JQL =
-  /^project\s*=\s*"?([A-Z][A-Z0-9_]*)"?\s+AND\s+labels\s*=\s*"?([^\s"]+)"?(?:\s+ORDER BY created ASC)?$/i;
+  /^project\s*=\s*"?([A-Z][A-Z0-9_]*)"?\s+AND\s+labels\s*=\s*"?([^\s"]+)"?(?:\s+ORDER BY created (ASC|DESC))?$/i;
 
 /** Answers one authenticated request. */
 export function routeJira(state: JiraState, method: string, url: URL, raw: unknown): Answer {
@@ -275,10 +275,11 @@ function search(state: JiraState, query: URL): Answer {
       body: jiraError([`Error in the JQL Query: the fake Jira cannot read '${jql}'.`]),
     };
   }
-  const [, key, label] = match;
+  const [, key, label, order] = match;
   const all = [...state.issues.values()].filter(
     (issue) => key === state.projectKey && issue.labels.includes(label!),
   );
+  if (order?.toUpperCase() === 'DESC') all.reverse();
   const token = query.searchParams.get('nextPageToken');
   const start = token ? Number(Buffer.from(token, 'base64url').toString('utf8')) : 0;
   if (!Number.isInteger(start) || start < 0) {

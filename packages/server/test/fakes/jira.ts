@@ -57,6 +57,11 @@ export interface FakeJira extends FakeTracker {
   requests(): string[];
   /** Grants or withdraws the Create issues permission. */
   setCanCreate(allowed: boolean): void;
+  /**
+   * The next `times` requests to `route` (`POST /rest/api/3/issueLink`) answer 502: `fail`
+   * before doing anything, `lose` after doing it (the answer lost on the way back).
+   */
+  faultOn(route: string, times: number, mode: 'fail' | 'lose'): void;
 }
 
 /** The `X-Hub-Signature` Jira sends for a body. */
@@ -90,6 +95,13 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
   const projectKey = options.projectKey ?? 'PGS';
   const types = issueTypes(options.epics ?? true);
   const faults = { writes: 0, writeStatus: 500, limited: 0, retryAfter: 0 };
+  const routeFaults = new Map<string, { times: number; mode: 'fail' | 'lose' }>();
+  const routeFault = (route: string) => {
+    const fault = routeFaults.get(route);
+    if (!fault || fault.times <= 0) return undefined;
+    fault.times -= 1;
+    return fault.mode;
+  };
   const log: string[] = [];
   let calls = 0;
   let delivered = 0;
@@ -160,7 +172,16 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
       }
     }
     const url = new URL(request.url ?? '/', state.base);
+    const fault = routeFault(`${method} ${url.pathname}`);
+    if (fault === 'fail') {
+      send(response, 502, jiraError(['Bad gateway']));
+      return;
+    }
     const answer = routeJira(state, method, url, body);
+    if (fault === 'lose') {
+      send(response, 502, jiraError(['Bad gateway']));
+      return;
+    }
     send(response, answer.status, answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -197,6 +218,9 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
     requests: () => [...log],
     setCanCreate: (allowed) => {
       state.canCreate = allowed;
+    },
+    faultOn: (route, times, mode) => {
+      routeFaults.set(route, { times, mode });
     },
     failWrites: (times, status = 500) => {
       faults.writes = times;

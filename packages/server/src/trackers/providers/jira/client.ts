@@ -4,6 +4,7 @@
  * {@link TrackerRequestError}s and bounds the call by the caller's signal and timeout.
  */
 import type { CloudClient, SchemaMismatchBehavior } from 'jira.js';
+import { isApiError } from 'jira.js/core';
 import type {
   ConnectOptions,
   ExternalIssue,
@@ -60,6 +61,10 @@ export function connectJira(options: ConnectOptions, extra: JiraClientOptions = 
 class JiraCalls {
   private target: JiraTarget | undefined;
   private jira: Promise<CloudClient> | undefined;
+  /** Issues this client made, by `projectId itemId`; items whose creation had no answer. */
+  private readonly made = new Map<string, string>();
+  private readonly uncertain = new Set<string>();
+  private readonly commented = new Set<string>();
   private readonly site: string;
   private readonly options: ConnectOptions;
   private readonly extra: JiraClientOptions;
@@ -149,7 +154,7 @@ class JiraCalls {
         const mapped = this.toExternal(issue);
         if (mapped.marker?.projectId === projectId) found.push(mapped);
       }
-      nextPageToken = page.isLast === false ? (page.nextPageToken ?? undefined) : undefined;
+      nextPageToken = page.isLast ? undefined : (page.nextPageToken ?? undefined);
     } while (nextPageToken);
     return found;
   }
@@ -162,18 +167,54 @@ class JiraCalls {
 
   async create(jira: CloudClient, draft: IssueDraft): Promise<ExternalIssue> {
     const target = await this.resolved(jira);
+    // The engine retries a failed create as a whole. An issue this client already made for
+    // the item (a link failed after it) is updated instead; one whose creation had no certain
+    // answer (5xx, network, timeout: Jira may have made it) is looked for first.
+    const marker = readMarker(draft.body);
+    const item = marker ? `${marker.projectId} ${marker.itemId}` : undefined;
+    const known = item
+      ? (this.made.get(item) ??
+        (this.uncertain.has(item) ? await this.recent(jira, item) : undefined))
+      : undefined;
+    if (known) return this.update(jira, known, draft);
     const typeId = this.issueTypeFor(target, draft);
-    const created = await jira.issues.createIssue({
-      fields: {
-        project: { id: target.projectId },
-        issuetype: { id: typeId },
-        ...this.draftFields(target, draft, typeId),
-      },
-    });
-    // The issue exists from here on: should a link fail, the marker lets a re-sync find it and
-    // its update add the missing links.
+    if (item) this.uncertain.add(item);
+    const created = await jira.issues
+      .createIssue({
+        fields: {
+          project: { id: target.projectId },
+          issuetype: { id: typeId },
+          ...this.draftFields(target, draft, typeId),
+        },
+      })
+      .catch((error: unknown) => {
+        // A 4xx is a certain "no": nothing was made.
+        if (item && isApiError(error) && error.status < 500) this.uncertain.delete(item);
+        throw error;
+      });
+    if (item) {
+      this.uncertain.delete(item);
+      this.made.set(item, created.id);
+    }
     for (const blocker of draft.blockedBy) await this.link(jira, blocker, created.id);
     return this.get(jira, created.id);
+  }
+
+  // The newest pgs issues (one page) carrying the item's marker, after a create whose answer
+  // was lost. Jira's search index can lag a write by seconds: a miss means a second issue.
+  private async recent(jira: CloudClient, item: string): Promise<string | undefined> {
+    const target = await this.resolved(jira);
+    const page = await jira.issueSearch.searchAndReconsileIssuesUsingJql({
+      jql: `project = "${target.projectKey}" AND labels = pgs ORDER BY created DESC`,
+      fields: ISSUE_FIELDS,
+      maxResults: PAGE_SIZE,
+    });
+    const found = (page.issues ?? [])
+      .map((issue) => this.toExternal(issue))
+      .find((issue) => issue.marker && `${issue.marker.projectId} ${issue.marker.itemId}` === item);
+    if (found) this.made.set(item, found.externalId);
+    this.uncertain.delete(item);
+    return found?.externalId;
   }
 
   async update(jira: CloudClient, externalId: string, draft: IssueDraft): Promise<ExternalIssue> {
@@ -216,11 +257,14 @@ class JiraCalls {
     state: IssueState,
     comment: string | undefined,
   ): Promise<ExternalIssue> {
-    if (comment) {
+    // A retried close (its transition failed) does not comment twice.
+    const said = `${externalId} ${comment}`;
+    if (comment && !this.commented.has(said)) {
       await jira.issueComments.addComment({
         issueIdOrKey: externalId,
         body: markdownToJiraDocument(comment) as never,
       });
+      this.commented.add(said);
     }
     const current = await this.get(jira, externalId);
     if (current.state === state) return current;

@@ -1,7 +1,9 @@
 /**
  * jira.js's failures in PGS's words ({@link TrackerRequestError}). jira.js 6 throws its own
  * typed errors (fetch underneath, no axios): `RateLimitError` carries `Retry-After` as
- * `retryAfterMs`, `ApiError` carries Jira's parsed body. Its own retry is off unless asked
+ * `retryAfterMs`, `ApiError` carries Jira's parsed body. It keeps no other header, so
+ * `X-RateLimit-Reset` cannot be read: a 429 without `Retry-After` (Jira may leave it out)
+ * has no hint, and the engine's own backoff applies. Its own retry is off unless asked
  * for, and the adapter never asks: the sync engine's policy is the only one that waits.
  */
 import {

@@ -24,7 +24,8 @@ export interface GitHubIssue {
 
 /** The label every synced issue carries; findMarked lists by it. */
 export const PGS_LABEL = 'pgs';
-const OURS = /^(pgs|FR-\d+)$/;
+// GitHub matches label names without regard to case.
+const OURS = /^(pgs|FR-\d+)$/i;
 
 /** The ExternalIssue view of a GitHub issue. */
 export function toExternal(issue: GitHubIssue): ExternalIssue {

@@ -180,6 +180,7 @@ export function createTransport({
       }
 
       const error = APIError.from(response.status, parsed, response.headers);
+      error.attempts = attempt + 1;
       if (attempt >= retries || !isRetryableError(response.status, error.code)) throw error;
       const delay = retryDelayMs(response.headers, error, attempt, { random, now });
       // A server asking for a longer pause than we are willing to sit through: let the caller decide.

@@ -47,6 +47,11 @@ export class APIError extends PgsError {
   readonly headers: Headers;
   /** The parsed response body (or its text when it was not JSON). */
   readonly body: unknown;
+  /**
+   * How many attempts the call made, this answer's included: above 1 when an earlier one was
+   * retried, so a write refused now may be the call's own earlier write, which landed.
+   */
+  attempts = 1;
 
   constructor(status: number, message: string, init: APIErrorInit = {}) {
     super(message);

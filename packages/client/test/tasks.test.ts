@@ -131,6 +131,43 @@ describe('projects.tasks against the real server', { timeout: 120_000 }, () => {
     expect((await pgs.projects.tasks.get(projectId, claimed.task.id)).task.status).toBe('todo');
   });
 
+  it('a retried update whose first attempt landed answers the task, not a false 412', async () => {
+    // The first PATCH reaches the server and commits; its answer is lost on the way back.
+    let lose = true;
+    const losing: FetchLike = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      if (init.method !== 'PATCH' || !lose) return response;
+      lose = false;
+      await response.arrayBuffer();
+      throw new TypeError('fetch failed: socket hang up');
+    };
+    const flaky = new Pgs({
+      apiKey: server.apiKey,
+      baseUrl: server.url,
+      fetch: losing,
+      sleep: async () => {},
+    });
+    const claimed = await flaky.projects.tasks.next(projectId, { agent: 'sdk-flaky' });
+    if (claimed === null) throw new Error('the plan had no ready task');
+    const note = 'Landed once, answered late.';
+    const done = await flaky.projects.tasks.update(
+      projectId,
+      claimed.task.id,
+      { status: 'done', note },
+      { ifMatch: claimed.etag },
+    );
+    expect(lose).toBe(false);
+    expect(done.task.status).toBe('done');
+    expect(done.task.history.filter((entry) => entry.note === note)).toHaveLength(1);
+    expect(done.etag).toBe((await pgs.projects.tasks.get(projectId, claimed.task.id)).etag);
+    // A retry refused for a change the task does not show is still the 412 it was.
+    lose = true;
+    const refused = await flaky.projects.tasks
+      .update(projectId, claimed.task.id, { status: 'todo' }, { ifMatch: claimed.etag })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PreconditionFailedError);
+  });
+
   it('next is null once nothing is ready: an agent loop delivers the plan', async () => {
     const took: string[] = [];
     for (;;) {

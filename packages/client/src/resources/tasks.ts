@@ -10,7 +10,7 @@ import type {
   UpdateTaskRequest,
 } from '@pgs/contract';
 import type { APIResponse, RequestOptions } from '../core.ts';
-import { PgsError } from '../errors.ts';
+import { PgsError, PreconditionFailedError } from '../errors.ts';
 import { APIResource, segment } from './resource.ts';
 
 /** Filters of {@link Tasks.list}; each narrows the list, none reorders it. */
@@ -130,7 +130,9 @@ export class Tasks extends APIResource {
    * and answers it as changed with its new `ETag`. The change is conditional: made to the
    * version `options.ifMatch` names (`PreconditionFailedError` when the task moved on since:
    * read it again and decide), or without `ifMatch` to the version a read just before it
-   * finds. Leaving `in_progress` ends the task's lease.
+   * finds. Leaving `in_progress` ends the task's lease. When the update was retried (a lost
+   * answer) and the retry is refused with 412, the task is read again: if it already shows the
+   * change, the first attempt landed and that read is the answer.
    *
    * @example
    * const claimed = await pgs.projects.tasks.next(projectId, { agent: 'claude-1' });
@@ -144,14 +146,24 @@ export class Tasks extends APIResource {
   ): Promise<TaskVersion> {
     const { ifMatch, ...rest } = options;
     const etag = ifMatch ?? (await this.get(projectId, taskId, { signal: rest.signal })).etag;
-    const response = await this.request<TaskResponse>({
-      ...rest,
-      method: 'PATCH',
-      path: taskPath(projectId, taskId),
-      body: change,
-      headers: { ...rest.headers, 'If-Match': etag },
-    });
-    return { task: response.body.data, etag: etagOf(response) };
+    try {
+      const response = await this.request<TaskResponse>({
+        ...rest,
+        method: 'PATCH',
+        path: taskPath(projectId, taskId),
+        body: change,
+        headers: { ...rest.headers, 'If-Match': etag },
+      });
+      return { task: response.body.data, etag: etagOf(response) };
+    } catch (error) {
+      // A 412 after a retry may answer our own first attempt, which landed before its answer
+      // was lost: the task is then no longer at `etag` because of us. Read it, and when it
+      // shows the change asked for, that write was ours to report.
+      if (!(error instanceof PreconditionFailedError) || error.attempts < 2) throw error;
+      const now = await this.get(projectId, taskId, { signal: rest.signal });
+      if (showsChange(now.task, change)) return now;
+      throw error;
+    }
   }
 
   /**
@@ -244,4 +256,12 @@ export class Tasks extends APIResource {
     const { body } = await this.request<TaskContextResponse>({ ...rest, method: 'GET', path });
     return body.data;
   }
+}
+
+/** Whether a task read shows every part of `change`: its status, assignee and note. */
+function showsChange(task: TaskDetail, change: UpdateTaskRequest): boolean {
+  if (change.status !== undefined && task.status !== change.status) return false;
+  if (change.assignee !== undefined && task.assignee !== change.assignee) return false;
+  if (change.note !== undefined && task.history.at(-1)?.note !== change.note) return false;
+  return true;
 }

@@ -146,3 +146,24 @@ export class NotConformantError extends Error {
     this.projectId = projectId;
   }
 }
+
+/**
+ * `pgs sync` ended with items that failed (exit 16): the sync ran, the tracker refused or
+ * kept failing some writes; each failed row says why.
+ *
+ * @example
+ * if (sync.status === 'failed') throw new SyncFailedError(projectId, 2);
+ */
+export class SyncFailedError extends Error {
+  override name = 'SyncFailedError';
+  readonly projectId: string;
+
+  constructor(projectId: string, failed: number) {
+    super(
+      failed === 0
+        ? 'the sync failed: the tracker could not be searched, nothing was written'
+        : `the sync failed: ${failed} item${failed === 1 ? '' : 's'} could not be written to the tracker`,
+    );
+    this.projectId = projectId;
+  }
+}

@@ -23,6 +23,7 @@ import {
   NotConformantError,
   NothingReadyError,
   RevisionNotCompletedError,
+  SyncFailedError,
   UsageError,
 } from './errors.ts';
 
@@ -49,6 +50,7 @@ export const EXIT = {
   LEDGER_DRIFT: 13,
   NOTHING_READY: 14,
   NOT_CONFORMANT: 15,
+  SYNC_FAILED: 16,
   INTERRUPTED: 130,
 } as const;
 
@@ -76,6 +78,7 @@ export const EXIT_CODES_HELP = `Exit codes:
  13  ledger drift: pgs admin audit found balances that disagree with the ledger
  14  nothing ready: pgs next found no task to claim (each waits on another, or none is left)
  15  not conformant: pgs check --strict found a requirement missing or drift in the code
+ 16  sync failed: pgs sync ended with items the tracker refused or kept failing
 130  interrupted (Ctrl-C) while waiting (the project keeps generating)`;
 
 /**
@@ -93,6 +96,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof LedgerDriftError) return EXIT.LEDGER_DRIFT;
   if (error instanceof NothingReadyError) return EXIT.NOTHING_READY;
   if (error instanceof NotConformantError) return EXIT.NOT_CONFORMANT;
+  if (error instanceof SyncFailedError) return EXIT.SYNC_FAILED;
   if (error instanceof RevisionNotCompletedError) return EXIT.CONFLICT;
   if (error instanceof PollTimeoutError) return EXIT.WAIT_TIMEOUT;
   if (error instanceof APIUserAbortError) return EXIT.INTERRUPTED;

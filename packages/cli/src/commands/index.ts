@@ -21,6 +21,7 @@ import { mcpServe } from './mcp.ts';
 import { status, wait } from './projects.ts';
 import { provenance } from './provenance.ts';
 import { revise } from './revise.ts';
+import { sync } from './sync.ts';
 import { done, next, task, tasks } from './tasks.ts';
 import { trace } from './trace.ts';
 import { webhooksCreate, webhooksDelete, webhooksDeliveries, webhooksList } from './webhooks.ts';
@@ -60,6 +61,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['delete', remove],
   ['mcp', mcpServe],
   ['connections', connectionsList],
+  ['sync', sync],
   ['disconnect', disconnect],
 ]);
 

@@ -8,8 +8,10 @@ import { APIResource, segment } from './resource.ts';
 export type ProjectSync = components['schemas']['ProjectSync'];
 /** One item of a sync: `{ id: 'T-3', action: 'created', externalId, url, error? }`. */
 export type ProjectSyncItem = components['schemas']['ProjectSyncItem'];
-/** `connectionId`, `scope` (`tasks`, `requirements` or `all`) and `dryRun`. */
-export type CreateSyncRequest = components['schemas']['CreateSyncRequest'];
+/** `connectionId`, `scope` (`tasks`, `requirements` or `all`) and `dryRun` (default false). */
+export type CreateSyncRequest = Omit<components['schemas']['CreateSyncRequest'], 'dryRun'> & {
+  dryRun?: boolean | undefined;
+};
 
 /** A sync that is not over yet: read it again. */
 const RUNNING: ReadonlySet<ProjectSync['status']> = new Set(['queued', 'running']);

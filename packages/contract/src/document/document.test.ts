@@ -118,6 +118,10 @@ describe('parseDocument', () => {
 });
 
 describe('cellMarkdown', () => {
+  it('makes every line break one space: LF, CRLF and a lone CR', () => {
+    expect(cellMarkdown('one\ntwo\r\nthree\rfour')).toBe('one two three four');
+  });
+
   it('escapes the pipes of a cell, in code spans too, and reads back as the same cell', () => {
     const cell = cellMarkdown('TCP | UDP `a|b` and \\| kept\nnext line');
     expect(cell).toBe('TCP \\| UDP `a\\|b` and \\| kept next line');

@@ -113,9 +113,13 @@ export function renderDocument(tree: Root): string {
 export function cellMarkdown(fragment: string): string {
   let out = '';
   let backslashes = 0;
+  let previous = '';
   for (const char of fragment) {
-    if (char === '\n' || char === '\r') {
-      if (char === '\n') out += ' ';
+    // Every line break is one space: LF, CRLF (its LF counts) and a lone CR (old Mac files).
+    const lineBreak = char === '\n' || char === '\r';
+    if (lineBreak && !(char === '\n' && previous === '\r')) out += ' ';
+    previous = char;
+    if (lineBreak) {
       backslashes = 0;
       continue;
     }

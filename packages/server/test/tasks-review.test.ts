@@ -3,8 +3,10 @@ import type { CreatedKey } from '../src/accounts/service.ts';
 import type { RequirementDelta } from '../src/models/deltas.ts';
 import { Revisions } from '../src/projects/revisions.ts';
 import type { Database } from '../src/storage/db.ts';
+import { listProjectEvents } from '../src/storage/sql/events.ts';
 import { insertDocument, updateProject } from '../src/storage/sql/projects.ts';
 import { insertRevision } from '../src/storage/sql/revisions.ts';
+import type { TaskUpdatedEvent } from '../src/tasks/notify.ts';
 import { header } from './helpers/creation.ts';
 import { bearer, harnessFor } from './helpers/harness.ts';
 import { completedWithPlan, planDocument, type SeedDocument } from './helpers/tasks.ts';
@@ -130,9 +132,10 @@ describe('tasks after review', () => {
     expect(history.at(-1)).toMatchObject({ from: 'in_progress', to: 'todo', keyId: null });
   });
 
-  it('logs a task sync that fails when a revision completes, and the next task read makes it', async () => {
+  /** A project of `count` tasks serving FR-1, and its revision 2 removing FR-1, running. */
+  const removingRevision = async (count: number) => {
     const { database } = harness();
-    const project = await completedWithPlan(database, key, [planDocument(2)]);
+    const project = await completedWithPlan(database, key, [planDocument(count)]);
     await insertRevision(database.db, {
       projectId: project,
       revision: 2,
@@ -144,13 +147,19 @@ describe('tasks after review', () => {
       projectId: project,
       revision: 2,
       writtenIn: 2,
-      ...planDocument(2),
+      ...planDocument(count),
       type: 'implementation-plan',
       tokensUsed: 100,
       generatedAt: new Date(clock),
       position: 0,
     });
     await updateProject(database.db, project, { revising: 2 });
+    return project;
+  };
+
+  it('logs a task sync that fails when a revision completes, and the next task read makes it', async () => {
+    const { database } = harness();
+    const project = await removingRevision(2);
     const lines: { obj: object; msg: string }[] = [];
     // The webhook side of a task.updated failing makes the sync fail inside its savepoint.
     const revisions = new Revisions(
@@ -177,5 +186,35 @@ describe('tasks after review', () => {
     // The revision completed; its tasks catch up on the next read.
     const tasks = (await call('GET', `${project}/tasks`)).json().data as { status: string }[];
     expect(tasks.map((t) => t.status)).toEqual(['obsolete', 'obsolete']);
+  });
+
+  it('tells of the moves of a revision in one batch, numbered in order', async () => {
+    const { database } = harness();
+    const project = await removingRevision(5);
+    const batches: (readonly TaskUpdatedEvent[])[] = [];
+    const revisions = new Revisions(
+      database.db,
+      {
+        enqueue: async () => {},
+        tasksUpdated: async (_tx, events) => {
+          batches.push(events);
+        },
+      },
+      () => 'offline',
+      () => clock,
+    );
+    expect(await revisions.complete(project, 2)).toBe(true);
+    expect(batches.map((batch) => batch.map((e) => `${e.data.taskId}>${e.data.to}`))).toEqual([
+      ['T-1>obsolete', 'T-2>obsolete', 'T-3>obsolete', 'T-4>obsolete', 'T-5>obsolete'],
+    ]);
+    const events = await listProjectEvents(database.db, project);
+    const moved = events.filter((e) => e.type === 'task.updated');
+    expect(moved.map((e) => (e.data as { taskId: string }).taskId)).toEqual(
+      batches[0]!.map((e) => e.data.taskId),
+    );
+    // Numbered after revision.completed, one after another, with no gap or repeat.
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual(seqs.map((_, n) => seqs[0]! + n));
+    expect(events.at(-6)?.type).toBe('revision.completed');
   });
 });

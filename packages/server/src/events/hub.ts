@@ -6,7 +6,7 @@
 import type { Database, Tx } from '../storage/db.ts';
 import { type ChannelListener, listenChannels } from '../storage/driver/listener.ts';
 import { notify } from '../storage/driver/notifications.ts';
-import { appendProjectEvent } from '../storage/sql/events.ts';
+import { appendProjectEvent, appendProjectEvents } from '../storage/sql/events.ts';
 
 /** The channel on which a deleted project's id is announced (status caches forget it). */
 export const PROJECT_DELETED_CHANNEL = 'pgs_project_deleted';
@@ -52,6 +52,25 @@ export async function recordEvent(
   const seq = await appendProjectEvent(tx, projectId, type, data, options);
   await notify(tx, PROJECT_EVENTS_CHANNEL, projectId);
   return seq;
+}
+
+/**
+ * Records events of one type inside `tx` in a fixed number of statements, however many
+ * (a revision may move a whole plan's tasks), announced once when `tx` commits.
+ *
+ * @example
+ * await recordEvents(tx, projectId, 'task.updated', [first, second]);
+ */
+export async function recordEvents(
+  tx: Tx,
+  projectId: string,
+  type: ProjectEventType,
+  data: readonly Record<string, unknown>[],
+): Promise<number[]> {
+  if (data.length === 0) return [];
+  const seqs = await appendProjectEvents(tx, projectId, type, data);
+  await notify(tx, PROJECT_EVENTS_CHANNEL, projectId);
+  return seqs;
 }
 
 /**

@@ -134,6 +134,42 @@ export class WebhookQueue {
     await this.#enqueue(tx, event, 'task.updated', event.data);
   }
 
+  /**
+   * Enqueues, inside `tx`, a `task.updated` message per event and subscribed endpoint, in
+   * two statements however many tasks moved (one read of the endpoints, one insert of the
+   * jobs): the caller holds the project's lock. The events are of one account and mode.
+   */
+  async tasksUpdated(tx: Tx, events: readonly TaskUpdatedEvent[]): Promise<void> {
+    const [first] = events;
+    if (first === undefined) return;
+    const endpoints = await listSubscribedEndpoints(
+      tx,
+      first.accountId,
+      first.mode,
+      'task.updated',
+    );
+    if (endpoints.length === 0) return;
+    const jobs = events.flatMap((event) => {
+      const body = JSON.stringify({
+        type: 'task.updated',
+        timestamp: event.at.toISOString(),
+        data: event.data,
+      });
+      return endpoints.map((endpoint) => {
+        const job: WebhookJob = {
+          endpointId: endpoint.id,
+          messageId: `msg_${newUlid()}`,
+          eventType: 'task.updated',
+          projectId: event.projectId,
+          body,
+          attempt: 1,
+        };
+        return { data: job };
+      });
+    });
+    await this.#boss.insert(WEBHOOK_QUEUE, jobs, { db: fromDrizzle(tx as never, sql) });
+  }
+
   async #enqueue(
     tx: Tx,
     event: { projectId: string; accountId: string; mode: Mode; at: Date },

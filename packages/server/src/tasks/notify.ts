@@ -4,7 +4,7 @@
  * transaction that makes the change, so they exist exactly when it commits.
  */
 import type { components } from '@pgs/contract';
-import { recordEvent } from '../events/hub.ts';
+import { recordEvents } from '../events/hub.ts';
 import type { Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { insertTaskHistory, listTaskRows, type NewTaskHistoryRow } from '../storage/sql/tasks.ts';
@@ -25,6 +25,12 @@ export interface TaskUpdatedEvent {
 /** Told, inside the transaction that makes it, of each task's change of status (webhooks). */
 export interface TaskDispatcher {
   taskUpdated?(tx: Tx, event: TaskUpdatedEvent): Promise<void>;
+  /**
+   * Told of a batch of changes at once, in a fixed number of statements (preferred over
+   * `taskUpdated` when given: the caller holds the project's lock while a revision may move
+   * a whole plan).
+   */
+  tasksUpdated?(tx: Tx, events: readonly TaskUpdatedEvent[]): Promise<void>;
 }
 
 /** Whose project the tasks are, and who hears of their changes. */
@@ -56,7 +62,8 @@ export async function recordTaskHistory(
   const moves = entries.filter((e) => e.fromStatus != null && e.fromStatus !== e.toStatus);
   if (moves.length === 0) return;
   const progress = projectProgress(await listTaskRows(tx, projectId));
-  for (const entry of moves) {
+  // A fixed number of statements however many tasks moved: the project row is locked.
+  const events = moves.map((entry) => {
     const data: TaskUpdatedData = {
       projectId,
       taskId: entry.taskId,
@@ -70,15 +77,18 @@ export async function recordTaskHistory(
       ...(audience?.revision === undefined ? {} : { revision: audience.revision }),
       progress,
     };
-    await recordEvent(tx, projectId, 'task.updated', data);
-    if (audience !== undefined) {
-      await audience.dispatcher?.taskUpdated?.(tx, {
-        projectId,
-        accountId: audience.accountId,
-        mode: audience.mode,
-        at: entry.at,
-        data,
-      });
-    }
-  }
+    return data;
+  });
+  await recordEvents(tx, projectId, 'task.updated', events);
+  const dispatcher = audience?.dispatcher;
+  if (audience === undefined || dispatcher === undefined) return;
+  const told = events.map((data, n) => ({
+    projectId,
+    accountId: audience.accountId,
+    mode: audience.mode,
+    at: moves[n]!.at,
+    data,
+  }));
+  if (dispatcher.tasksUpdated !== undefined) await dispatcher.tasksUpdated(tx, told);
+  else for (const event of told) await dispatcher.taskUpdated?.(tx, event);
 }

@@ -44,6 +44,34 @@ export async function appendProjectEvent(
   return row.seq;
 }
 
+/**
+ * Appends events of one type to a project's log in two statements, whatever their number:
+ * one moves the project's `seq` on by their count (under its row lock, as
+ * {@link appendProjectEvent}), one inserts them numbered in order. Returns their `seq`s.
+ *
+ * @example
+ * await appendProjectEvents(tx, projectId, 'task.updated', [a, b]); // [41, 42]
+ */
+export async function appendProjectEvents(
+  tx: Tx,
+  projectId: string,
+  type: string,
+  data: readonly unknown[],
+): Promise<number[]> {
+  if (data.length === 0) return [];
+  const [row] = await tx
+    .update(projects)
+    .set({ eventSeq: sql`${projects.eventSeq} + ${data.length}` })
+    .where(eq(projects.id, projectId))
+    .returning({ seq: projects.eventSeq });
+  if (row === undefined)
+    throw new ProjectEndedError(`project ${projectId} is gone; ${type} not recorded`);
+  const first = row.seq - data.length + 1;
+  const rows = data.map((item, i) => ({ projectId, seq: first + i, type, data: item }));
+  await tx.insert(projectEvents).values(rows);
+  return rows.map((r) => r.seq);
+}
+
 /** A project's events after `afterSeq`, in order. */
 export async function listProjectEvents(
   tx: Tx,

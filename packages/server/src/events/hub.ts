@@ -174,7 +174,8 @@ export class ProjectEventHub {
   /**
    * The one wait on a project's announcements: yields at once, then once after each
    * announcement (several while the caller was busy count as one), until `signal` aborts
-   * or `waitMs` pass without one; ends at once when `signal` has aborted. It subscribes
+   * or `waitMs` have passed since the wait began: an absolute deadline, which announcements
+   * do not push back (not an idle timeout); ends at once when `signal` has aborted. It subscribes
    * before its first yield, so what the caller reads then sees every event committed
    * since, and unsubscribes when the loop ends or the caller leaves it (`break`).
    *
@@ -225,7 +226,8 @@ export class ProjectEventHub {
   /**
    * A project's stored events after `after`, as they are stored: each `read` (the events
    * after a position, oldest first) follows a wake of {@link wakes}, so nothing polls. It
-   * ends when `signal` aborts, when `waitMs` pass with nothing new, or right after an event
+   * ends when `signal` aborts, when `waitMs` have passed since it began (an absolute
+   * deadline, however many events came; not an idle timeout), or right after an event
    * `until` says ends what the caller follows (a run's end, for a stream that ends with it).
    *
    * @example

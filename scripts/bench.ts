@@ -29,6 +29,10 @@
  * - `--grounded` (only this group, never by default): the three test repositories through the
  *   SDK's digest builder and the offline engine: what the documents name of each codebase,
  *   and secrets leaked; see scripts/bench-grounded.ts.
+ * - `--trackers` (only this group, never by default): 300 tasks and 30 FR parents pushed to
+ *   the GitHub fake through the real adapter and the sync engine, with 10 % transient
+ *   failures and one rate-limit window, then again after losing every link: calls, time,
+ *   duplicates (0) and items mapped; see scripts/bench-trackers.ts.
  *
  * Options (environment): BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds per status case, the median ratio and its spread printed; default 5),
@@ -59,6 +63,7 @@ import { qualityBench } from './bench-quality.ts';
 import { ScaleOutUnavailable, scaleOutBench } from './bench-scale-out.ts';
 import { statusBench } from './bench-status.ts';
 import { tasksBench } from './bench-tasks.ts';
+import { trackersBench } from './bench-trackers.ts';
 import { watchersBench } from './bench-watchers.ts';
 
 async function createAndWait(
@@ -195,6 +200,8 @@ async function main() {
   if (process.argv.includes('--cost')) return costBench();
   // `--grounded` runs only that group: three grounded projects whose documents are read.
   if (process.argv.includes('--grounded')) return groundedBench();
+  // `--trackers` runs only that group: the sync engine against the GitHub fake, in process.
+  if (process.argv.includes('--trackers')) return trackersBench();
   const only = (process.env.BENCH_ONLY ?? Object.keys(GROUPS).join(','))
     .split(',')
     .map((name) => name.trim())

@@ -163,4 +163,44 @@ describe('runSchedule', () => {
     await step.finish('a');
     await run;
   });
+
+  it('starts nothing after an abort from outside, and throws its reason once the rest settle', async () => {
+    const step = controlled();
+    const caller = new AbortController();
+    const run = runSchedule({
+      label: 'plan',
+      documents: [doc('a'), doc('b'), doc('c', 'a')],
+      done: [],
+      concurrency: 1,
+      signal: caller.signal,
+      write: step.write,
+    });
+    const outcome = run.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await step.settle();
+    caller.abort(new Error('cancelled'));
+    // The write in flight ignores the signal and finishes: b and c must still not start.
+    await step.finish('a');
+    expect(step.started).toEqual(['a']);
+    expect(await outcome).toBe('cancelled');
+  });
+
+  it('refuses a concurrency below one instead of blaming the graph', async () => {
+    for (const concurrency of [0, -1, 0.5, Number.NaN]) {
+      const step = controlled();
+      await expect(
+        runSchedule({
+          label: 'plan',
+          documents: [doc('a')],
+          done: [],
+          concurrency,
+          signal: new AbortController().signal,
+          write: step.write,
+        }),
+      ).rejects.toBeInstanceOf(RangeError);
+      expect(step.started).toEqual([]);
+    }
+  });
 });

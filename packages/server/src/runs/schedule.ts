@@ -32,7 +32,9 @@ export class UnreachableDocumentsError extends Error {
  * `documents` is not waited on: it is not this run's to write (a revision reads the base's
  * version of a document it does not rewrite). The first `write` that throws aborts the
  * signal the others were given, waits for them to settle (what they cost is settled), and
- * is rethrown; nothing more starts. A resumed run passes what it stored as `done`.
+ * is rethrown; nothing more starts. So does an abort of `signal`: nothing starts after it, and
+ * the run throws its reason once the writes in flight settle. `concurrency` is a whole number
+ * of at least 1 (RangeError otherwise). A resumed run passes what it stored as `done`.
  *
  * @example
  * const { written } = await runSchedule({
@@ -54,6 +56,12 @@ export async function runSchedule<D extends ScheduledDocument>(input: {
   write: (doc: D, signal: AbortSignal) => Promise<void>;
 }): Promise<ScheduleReport> {
   const { documents, concurrency } = input;
+  // Below one nothing could ever start, and the run would blame its graph for it.
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(
+      `${input.label}: concurrency must be a whole number of at least 1, not ${concurrency}`,
+    );
+  }
   const scheduled = new Set(documents.map((doc) => doc.kind));
   const done = new Set(input.done);
   const written: string[] = [];
@@ -64,6 +72,9 @@ export async function runSchedule<D extends ScheduledDocument>(input: {
   const inFlight = new Map<string, Promise<string>>();
   try {
     while (remaining().length > 0) {
+      // An abort from outside (a cancel, a shutdown) starts nothing more: what is in flight
+      // was told and is awaited below, and the reason is what the run throws.
+      signal.throwIfAborted();
       for (const doc of documents) {
         if (inFlight.size >= concurrency) break;
         if (done.has(doc.kind) || inFlight.has(doc.kind)) continue;

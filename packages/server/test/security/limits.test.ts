@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.ts';
  */
 
 const LIMIT = 2_048;
-const DIGEST_ROUTES = new Set(['createProject', 'createRevision']);
+const DIGEST_ROUTES = new Set(['createProject', 'createRevision', 'createConformanceCheck']);
 const IDEA = 'A web dashboard where community gardeners share compost schedules and seed swaps.';
 
 describe('size and count limits', () => {

@@ -103,6 +103,7 @@ describe('every route is in the OpenAPI document', () => {
       accountId: targets.accounts[0]!,
       keyId: targets.spareKeyIds[0]!,
       taskId: 'T-1',
+      checkId: `chk_${'0'.repeat(26)}`,
     };
     // Valid bodies: Fastify validates the body before the query.
     const bodies: Record<string, unknown> = {
@@ -115,6 +116,9 @@ describe('every route is in the OpenAPI document', () => {
       claimNextTask: { agent: 'probe' },
       updateTask: { note: 'probe' },
       renewTaskLease: { agent: 'probe' },
+      createConformanceCheck: {
+        context: { repository: { name: 'probe', files: [{ path: 'a.ts', content: '' }] } },
+      },
     };
     const problems: string[] = [];
     const before = await fuzz.snapshot();

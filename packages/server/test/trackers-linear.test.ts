@@ -219,6 +219,53 @@ describe("Linear's failures", () => {
     expect(refused.reason).toMatch(/Could not find referenced Issue/);
   });
 
+  it('a create retried after its answer was lost makes no second issue', async () => {
+    const count = fake.issues().length;
+    fake.failOperation('createIssue', { after: true, status: 502 });
+    const lost = await failure(client.create(draft('T-4')));
+    expect(lost.retryable).toBe(true);
+    expect(fake.issues()).toHaveLength(count + 1);
+    const retried = await client.create(draft('T-4', { title: 'T-4 Retried' }));
+    expect(fake.issues()).toHaveLength(count + 1);
+    expect(retried.externalId).toBe(fake.issues()[count]!.externalId);
+    expect(fake.issues()[count]!.title).toBe('T-4 Retried');
+  });
+
+  it('a create that failed after its issue, at a blocker, finishes on retry', async () => {
+    const count = fake.issues().length;
+    const blocker = fake.issues()[0]!.externalId;
+    fake.failOperation('createIssueRelation', { after: true, status: 500 });
+    await failure(client.create(draft('T-5', { blockedBy: [blocker] })));
+    const retried = await client.create(draft('T-5', { blockedBy: [blocker] }));
+    expect(fake.issues()).toHaveLength(count + 1);
+    expect(fake.issues()[count]).toMatchObject({
+      externalId: retried.externalId,
+      blockedBy: [blocker],
+    });
+  });
+
+  it('a state change retried after its comment comments once', async () => {
+    const id = fake.issues()[0]!.externalId;
+    fake.setState(id, 'open');
+    const before = fake.issues()[0]!.comments.length;
+    fake.failOperation('updateIssue', { after: false, status: 503 });
+    expect(
+      (await failure(client.setState(id, 'closed', 'Obsolete in revision 3.'))).retryable,
+    ).toBe(true);
+    expect((await client.setState(id, 'closed', 'Obsolete in revision 3.')).state).toBe('closed');
+    expect(fake.issues()[0]!.comments.slice(before)).toEqual(['Obsolete in revision 3.']);
+    // The reopen's comment lands but its answer is lost: the retry finds it on the issue.
+    fake.failOperation('createComment', { after: true, status: 502 });
+    expect((await failure(client.setState(id, 'open', 'Back in revision 4.'))).retryable).toBe(
+      true,
+    );
+    expect((await client.setState(id, 'open', 'Back in revision 4.')).state).toBe('open');
+    expect(fake.issues()[0]!.comments.slice(before)).toEqual([
+      'Obsolete in revision 3.',
+      'Back in revision 4.',
+    ]);
+  });
+
   it('an unreachable Linear is retryable', async () => {
     const closed = await startFakeLinear();
     const { baseUrl } = closed;
@@ -272,7 +319,7 @@ describe('webhooks', () => {
     );
     expect(stale).toEqual({ ok: false, reason: expect.stringMatching(/stale/) });
     const tampered = fake.delivery(id, { secret, at });
-    tampered.body = tampered.body.replace('"completed"', '"unstarted"');
+    tampered.body = `${tampered.body} `;
     expect((await linearAdapter.verifyWebhook(input(tampered, at))).ok).toBe(false);
   });
 

@@ -207,6 +207,20 @@ export class LinearStore {
           (one) => this.relationView(one),
           this.pageSize,
         ),
+      comments: (args) =>
+        connection(
+          issue.comments.map((body, index) => ({
+            __typename: 'Comment',
+            id: `${issue.id.slice(0, 24)}${String(index).padStart(12, '0')}`,
+            body,
+            issue: { id: issue.id },
+            createdAt: issue.updatedAt,
+            updatedAt: issue.updatedAt,
+          })),
+          args,
+          (comment) => comment,
+          this.pageSize,
+        ),
       relations: (args) =>
         connection(
           this.relations.filter((one) => one.issueId === issue.id),

@@ -28,6 +28,12 @@ export interface FakeLinear extends FakeTracker {
   readonly teamId: string;
   /** Adds an issue directly, as a person would in Linear's app; returns its id. */
   seed(issue: { title: string; body: string }): string;
+  /**
+   * The next request of this operation (`createIssue`, `createComment`, `updateIssue`…)
+   * answers `status`, before doing anything or, with `after`, once it is done (its answer
+   * lost, as when a gateway fails on the way back).
+   */
+  failOperation(name: string, options: { after: boolean; status?: 500 | 502 | 503 }): void;
   /** Puts a label on an issue as a person would (a workspace label, created if missing). */
   label(externalId: string, name: string): void;
   /** Operation names served so far, in order (`issueCreate`, `issues`, …). */
@@ -63,6 +69,7 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
   let failing: { times: number; status: number } = { times: 0, status: 500 };
   let limited: { times: number; seconds: number } = { times: 0, seconds: 0 };
   const served: string[] = [];
+  const chosen = new Map<string, { after: boolean; status: number }>();
 
   function send(
     response: ServerResponse,
@@ -168,9 +175,13 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
       return;
     }
     served.push(operation.name ?? '(anonymous)');
-    if (operation.kind === 'mutation' && failing.times > 0) {
-      failing.times -= 1;
-      if (failing.status === 500) {
+    const fault = chosen.get(operation.name ?? '');
+    if (fault) chosen.delete(operation.name ?? '');
+    if (fault?.after) execute(operation, variables, store.root());
+    if (fault || (operation.kind === 'mutation' && failing.times > 0)) {
+      if (!fault) failing.times -= 1;
+      const status = fault?.status ?? failing.status;
+      if (status === 500) {
         send(
           response,
           500,
@@ -184,7 +195,7 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
         );
       } else {
         // A gateway's answer, not Linear's: HTML, no GraphQL body.
-        send(response, failing.status, `<html><body>${failing.status}</body></html>`);
+        send(response, status, `<html><body>${status}</body></html>`);
       }
       return;
     }
@@ -254,6 +265,9 @@ export async function startFakeLinear(options: FakeLinearOptions = {}): Promise<
     },
     seed(issue) {
       return store.add({ title: issue.title, description: issue.body }).id;
+    },
+    failOperation(name, { after, status = 500 }) {
+      chosen.set(name, { after, status });
     },
     label(externalId, name) {
       const issue = store.find(externalId);

@@ -40,6 +40,21 @@ function notFound(reason: string): TrackerRequestError {
   return new TrackerRequestError(reason, { status: 404, retryable: false });
 }
 
+/** The item a draft is for, across projects (the marker names both). */
+function itemKey(draft: IssueDraft): string {
+  const marker = readMarker(draft.body);
+  return marker ? `${marker.projectId}:${marker.itemId}` : draft.itemId;
+}
+
+/**
+ * True when a failed write may have been done all the same: its answer was lost (5xx, a
+ * network failure). A rate-limit answer or a refusal says it was not.
+ */
+function mayHaveLanded(error: unknown): boolean {
+  const mapped = toTrackerError(error);
+  return !(mapped instanceof TrackerRequestError) || (mapped.retryable && mapped.status !== 429);
+}
+
 /** A connection's client; ids of the team, its states and labels are cached per client. */
 export class LinearTracker implements TrackerClient {
   readonly #token: string;
@@ -49,6 +64,13 @@ export class LinearTracker implements TrackerClient {
   #teamRef: TeamRef | undefined;
   #states: Map<string, StateRef> | undefined;
   readonly #labels = new LabelCache();
+  // The sync engine retries a failed call as a whole; these keep a retry from writing twice.
+  /** Issues made by a create that failed after (blockers, the read back), by item. */
+  readonly #created = new Map<string, string>();
+  /** Items whose issueCreate failed without saying it did nothing. */
+  readonly #uncertain = new Set<string>();
+  /** Comments made (or perhaps made) before a state change that failed, by issue and state. */
+  readonly #commented = new Map<string, 'made' | 'perhaps'>();
 
   constructor(options: ConnectOptions, team: string) {
     this.#token = 'token' in options.credentials ? options.credentials.token : '';
@@ -209,47 +231,100 @@ export class LinearTracker implements TrackerClient {
     return this.#run(signal, async (sdk) => this.#external(sdk, await sdk.issue(externalId)));
   }
 
+  /** An issue made by an earlier, failed create of this item, if there is one. */
+  async #earlier(sdk: LinearClient, draft: IssueDraft): Promise<string | undefined> {
+    const key = itemKey(draft);
+    const known = this.#created.get(key);
+    if (known || !this.#uncertain.has(key)) return known;
+    const marker = readMarker(draft.body);
+    if (!marker) return undefined;
+    const team = await this.#teamOf(sdk);
+    const page = await sdk.issues({
+      filter: {
+        team: { id: { eq: team.id } },
+        description: { contains: `pgs:project=${marker.projectId} item=${marker.itemId}` },
+      },
+      first: PAGE,
+    });
+    while (page.pageInfo.hasNextPage) await page.fetchNext();
+    const found = page.nodes.find((issue) => {
+      const its = readMarker(issue.description);
+      return its?.projectId === marker.projectId && its.itemId === marker.itemId;
+    });
+    return found?.id;
+  }
+
   create(draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
     return this.#run(signal, async (sdk) => {
+      const key = itemKey(draft);
+      const earlier = await this.#earlier(sdk, draft);
+      if (earlier) {
+        // A retry of a create that got as far as the issue: finish it as an update.
+        const done = await this.#write(sdk, earlier, draft);
+        this.#created.delete(key);
+        this.#uncertain.delete(key);
+        return done;
+      }
       const team = await this.#teamOf(sdk);
       const labelIds = await this.#labels.ids(sdk, team.id, draft.labels);
-      const payload = await sdk.createIssue({
-        teamId: team.id,
-        title: draft.title,
-        description: draft.body,
-        labelIds,
-        ...(draft.parent ? { parentId: draft.parent } : {}),
-      });
-      const id = payload.issueId;
-      if (!id)
+      let id: string | undefined;
+      try {
+        const payload = await sdk.createIssue({
+          teamId: team.id,
+          title: draft.title,
+          description: draft.body,
+          labelIds,
+          ...(draft.parent ? { parentId: draft.parent } : {}),
+        });
+        id = payload.issueId;
+      } catch (error) {
+        if (mayHaveLanded(error)) this.#uncertain.add(key);
+        throw error;
+      }
+      this.#uncertain.delete(key);
+      if (!id) {
+        this.#uncertain.add(key);
         throw new TrackerRequestError('Linear did not return the new issue', { retryable: true });
+      }
+      this.#created.set(key, id);
       let issue = await sdk.issue(id);
       if (draft.blockedBy.length > 0) {
         await this.#addBlockers(sdk, issue, draft.blockedBy);
         issue = await sdk.issue(id);
       }
-      return this.#external(sdk, issue);
+      const done = await this.#external(sdk, issue);
+      this.#created.delete(key);
+      return done;
     });
   }
 
-  update(externalId: string, draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
-    return this.#run(signal, async (sdk) => {
-      const before = await sdk.issue(externalId);
-      const team = await this.#teamOf(sdk);
-      const kept = await this.#labels.peoples(sdk, before.labelIds ?? []);
-      const ours = await this.#labels.ids(sdk, team.id, draft.labels);
-      const labelIds = [...new Set([...ours, ...kept])];
-      // The parent is set when PGS gives one and left alone otherwise: a tasks-only sync
-      // must not undo the parents an earlier sync with requirements set.
-      await sdk.updateIssue(externalId, {
-        title: draft.title,
-        description: draft.body,
-        labelIds,
-        ...(draft.parent ? { parentId: draft.parent } : {}),
-      });
-      await this.#addBlockers(sdk, before, draft.blockedBy);
-      return this.#external(sdk, await sdk.issue(externalId));
+  /** Rewrites an issue from a draft (title, body, labels, parent, blockers). */
+  async #write(sdk: LinearClient, externalId: string, draft: IssueDraft): Promise<ExternalIssue> {
+    const before = await sdk.issue(externalId);
+    const team = await this.#teamOf(sdk);
+    const kept = await this.#labels.peoples(sdk, before.labelIds ?? []);
+    const ours = await this.#labels.ids(sdk, team.id, draft.labels);
+    // The parent is set when PGS gives one and left alone otherwise: a tasks-only sync
+    // must not undo the parents an earlier sync with requirements set.
+    await sdk.updateIssue(externalId, {
+      title: draft.title,
+      description: draft.body,
+      labelIds: [...new Set([...ours, ...kept])],
+      ...(draft.parent ? { parentId: draft.parent } : {}),
     });
+    await this.#addBlockers(sdk, before, draft.blockedBy);
+    return this.#external(sdk, await sdk.issue(externalId));
+  }
+
+  update(externalId: string, draft: IssueDraft, signal?: AbortSignal): Promise<ExternalIssue> {
+    return this.#run(signal, (sdk) => this.#write(sdk, externalId, draft));
+  }
+
+  /** True when the issue already carries this comment (one whose answer was lost). */
+  async #hasComment(issue: Issue, body: string): Promise<boolean> {
+    const page = await issue.comments({ first: PAGE });
+    while (page.pageInfo.hasNextPage) await page.fetchNext();
+    return page.nodes.some((one) => one.body.trim() === body.trim());
   }
 
   setState(
@@ -259,12 +334,32 @@ export class LinearTracker implements TrackerClient {
     signal?: AbortSignal,
   ): Promise<ExternalIssue> {
     return this.#run(signal, async (sdk) => {
-      const current = await this.#external(sdk, await sdk.issue(externalId));
+      const key = `${externalId}:${state}`;
+      const issue = await sdk.issue(externalId);
+      const current = await this.#external(sdk, issue);
       // Already there (a retry, or a person was first): no second comment.
-      if (current.state === state) return current;
-      if (comment) await sdk.createComment({ issueId: externalId, body: comment });
+      if (current.state === state) {
+        this.#commented.delete(key);
+        return current;
+      }
+      const commented = this.#commented.get(key);
+      const already =
+        commented === 'made' ||
+        (commented === 'perhaps' &&
+          comment !== undefined &&
+          (await this.#hasComment(issue, comment)));
+      if (comment && !already) {
+        try {
+          await sdk.createComment({ issueId: externalId, body: comment });
+        } catch (error) {
+          if (mayHaveLanded(error)) this.#commented.set(key, 'perhaps');
+          throw error;
+        }
+      }
+      this.#commented.set(key, 'made');
       const target = await this.#stateFor(sdk, state);
       await sdk.updateIssue(externalId, { stateId: target.id });
+      this.#commented.delete(key);
       return this.#external(sdk, await sdk.issue(externalId));
     });
   }

@@ -114,6 +114,10 @@ export function applyAnswers(
 ): ProjectDefinition {
   if (answers.length === 0) return definition;
   const q = { ...definition.questionnaire, constraints: [...definition.questionnaire.constraints] };
+  // Applied twice (by the engine, then by the workflow for any model), an answer is one fact.
+  const fact = (constraint: string) => {
+    if (!q.constraints.includes(constraint)) q.constraints.push(constraint);
+  };
   const answered: RegExp[] = [];
   const answeredText = new Set<string>();
   for (const { question, answer } of answers) {
@@ -122,7 +126,7 @@ export function applyAnswers(
     const topic = CLARIFY_TOPICS.find((t) => t.id === question.trim());
     if (topic === undefined) {
       answeredText.add(normal(question));
-      q.constraints.push(`${question.trim().replace(/[?.!:]+$/, '')}: ${text}`);
+      fact(`${question.trim().replace(/[?.!:]+$/, '')}: ${text}`);
       continue;
     }
     answered.push(topic.mentions);
@@ -130,7 +134,7 @@ export function applyAnswers(
     else if (topic.target === 'monetization') q.monetization = text;
     else if (topic.target === 'platforms')
       q.platforms = text.split(/\s*(?:,|;|\band\b)\s*/).filter((p) => p !== '');
-    else q.constraints.push(`${topic.label}: ${text}`);
+    else fact(`${topic.label}: ${text}`);
   }
   const open = (entry: string) =>
     !answered.some((mentions) => mentions.test(entry)) &&

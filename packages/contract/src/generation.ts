@@ -132,6 +132,8 @@ export interface DefinitionContext {
   requestedName?: string;
   /** The codebase a grounded project changes. */
   repository?: RepositorySource;
+  /** Answers to clarifying questions (docs/clarify.md): facts, never assumptions. */
+  answers?: { question: string; answer: string }[];
 }
 
 /** A document call: the project as its definition settled it, and the document asked for. */

@@ -21,7 +21,7 @@
  * const definition = defineProject({ idea: 'A habit tracker for remote teams', type: 'web' });
  * const markdown = writeDocument({ idea, definition, document, related: [] });
  */
-import type { ClarifyQuestion } from '@pgs/contract';
+import { applyAnswers, type ClarifyQuestion } from '@pgs/contract';
 import type {
   DefinitionContext,
   DocumentContext,
@@ -65,7 +65,8 @@ export type ChangeRequest = Omit<ImpactContext, 'task'>;
  * defineProject({ idea: 'A tool for small veterinary clinics to send vaccine reminders by SMS' }).type; // 'web'
  */
 export function defineProject(request: DefinitionRequest): ProjectDefinition {
-  return define(request);
+  // Answers are facts: an answered question is never left an assumption (docs/clarify.md).
+  return applyAnswers(define(request), request.answers ?? []);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
+import { creation } from './helpers/creation.ts';
 import { bearer, harnessFor } from './helpers/harness.ts';
 
 /**
@@ -93,5 +94,50 @@ describe('POST /api/v1/ideas/clarify', () => {
     for (let i = 0; i < 4; i++)
       codes.push((await ask(key, { idea: 'A habit tracker for remote teams' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
+  });
+});
+
+/** Issue 32, item 1: `answers` on POST /projects are facts of the definition and the documents. */
+describe('answers given at creation', () => {
+  const harness = harnessFor('pglite', { generation: 'workers' });
+  const { create, settle } = creation(harness);
+
+  it('keeps each answer as a fact, never as an assumption, through to the brief', async () => {
+    const key = await harness().createKey('test', { credits: 1000 });
+    const idea = 'A booking tool for dog groomers with SMS reminders the day before';
+    const res = await create(key, {
+      idea,
+      answers: [
+        { question: 'sign-in', answer: 'Google Workspace single sign-on only' },
+        { question: 'payment', answer: '19 dollars a month per groomer' },
+      ],
+    });
+    expect(res.statusCode).toBe(202);
+    const final = await settle(key, res.json().data.projectId, 60_000);
+    const project = final.json().data.project;
+    const q = project.questionnaire;
+    expect(q.constraints).toContain('Sign-in: Google Workspace single sign-on only');
+    expect(q.monetization).toBe('19 dollars a month per groomer');
+    expect((q.assumptions ?? []).join('\n')).not.toMatch(/sign in|paid for/i);
+    const brief = (project.documents as { filename: string; content: string }[]).find((d) =>
+      /BRIEF/i.test(d.filename),
+    )!.content;
+    expect(brief).toContain('Google Workspace single sign-on only');
+    expect(brief).not.toMatch(/How people sign in to \S+ is not stated/);
+  });
+
+  it('refuses answers that are not one line, too many, or of an unknown shape', async () => {
+    const key = await harness().createKey('test');
+    const idea = 'A habit tracker for remote teams';
+    for (const answers of [
+      [{ question: 'sign-in', answer: 'line one\nline two' }],
+      [{ question: 'sign-in' }],
+      Array.from({ length: 11 }, () => ({ question: 'sign-in', answer: 'SSO' })),
+      [{ question: 'sign-in', answer: 'SSO', why: 'extra' }],
+    ]) {
+      const res = await create(key, { idea, answers });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    }
   });
 });

@@ -1345,6 +1345,38 @@ export const schemaBundle = {
         "context": {
           "$ref": "#/$defs/ProjectContext",
           "description": "An existing codebase the project changes (docs/brownfield.md). The documents then\ndescribe the system as it is and plan the idea as a change to it, and a\n`codebase-overview` document (`CODEBASE_OVERVIEW.md`) is added to the project.\n"
+        },
+        "answers": {
+          "type": "array",
+          "maxItems": 10,
+          "description": "Answers to clarifying questions (clarifyIdea, docs/clarify.md), facts the definition\nand every document keep: an answered question is never left as an assumption.\n`question` is a question's `id` (`sign-in`) or its text.\n",
+          "items": {
+            "$ref": "#/$defs/ClarifyAnswer"
+          }
+        }
+      }
+    },
+    "ClarifyAnswer": {
+      "type": "object",
+      "required": [
+        "question",
+        "answer"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "question": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 300,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "A question's `id` (`sign-in`) or its text; one line."
+        },
+        "answer": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 1000,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
+          "description": "The answer, in the client's words; one line."
         }
       }
     },

@@ -1601,6 +1601,18 @@ export interface components {
              *     `codebase-overview` document (`CODEBASE_OVERVIEW.md`) is added to the project.
              */
             context?: components["schemas"]["ProjectContext"];
+            /**
+             * @description Answers to clarifying questions (clarifyIdea, docs/clarify.md), facts the definition
+             *     and every document keep: an answered question is never left as an assumption.
+             *     `question` is a question's `id` (`sign-in`) or its text.
+             */
+            answers?: components["schemas"]["ClarifyAnswer"][];
+        };
+        ClarifyAnswer: {
+            /** @description A question's `id` (`sign-in`) or its text; one line. */
+            question: string;
+            /** @description The answer, in the client's words; one line. */
+            answer: string;
         };
         /** @description What the project starts from beyond its idea. */
         ProjectContext: {
@@ -5291,7 +5303,22 @@ export interface operations {
             413: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description ENCRYPTION_NOT_CONFIGURED, the server has no key to open the connection's webhook
+             *     secret with (an operator sets `PGS_ENCRYPTION_KEY`), or INTERNAL_ERROR, the database
+             *     cannot be reached (retry after `Retry-After`).
+             */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    /** @description Seconds to wait before retrying (INTERNAL_ERROR only). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationErrorResponse"] | components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {

@@ -42,6 +42,7 @@ export {
   toolError,
   traceResult,
 } from './results.ts';
+export { syncResult } from './sync-results.ts';
 export { claimedTaskResult, taskListResult, updatedTaskResult } from './task-results.ts';
 export {
   MCP_CONSTRAINTS,

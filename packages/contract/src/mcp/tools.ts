@@ -60,6 +60,7 @@ export const MCP_TOOL_NAMES = [
   'next_task',
   'update_task',
   'check_conformance',
+  'sync_project',
 ] as const;
 
 /** The name of one of {@link MCP_TOOLS}. */
@@ -315,6 +316,28 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
       type: 'object',
       properties: { checkId: string, status: string, report: object },
       required: ['checkId', 'status'],
+    },
+    annotations: WRITES,
+  },
+  {
+    name: 'sync_project',
+    description:
+      "Push a completed project's tasks to a tracker connection as linked issues; idempotent. Waits for the end; dryRun only lists.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        projectId,
+        connectionId: string,
+        scope: { enum: ['tasks', 'requirements', 'all'] },
+        dryRun: { type: 'boolean' },
+      },
+      required: ['projectId', 'connectionId'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { syncId: string, status: string, items: { type: 'array' } },
+      required: ['syncId', 'status'],
     },
     annotations: WRITES,
   },

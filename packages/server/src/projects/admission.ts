@@ -27,6 +27,8 @@ export interface CreateProjectInput {
   detail?: Detail | undefined;
   /** The codebase it changes, checked and redacted (prepareRepository): a grounded project. */
   repository?: PreparedRepository | undefined;
+  /** Answers to clarifying questions (docs/clarify.md), kept as written. */
+  answers?: { question: string; answer: string }[] | undefined;
 }
 
 /** A revision as the service takes it: the request's fields, its codebase prepared. */
@@ -69,7 +71,7 @@ export async function admitProject(
   request: ProjectRequest,
   unpricedEngines: UnpricedEngines,
 ): Promise<AdmittedProject> {
-  const { idea, type, name, simulate, maxCostUsd, detail, context } = request;
+  const { idea, type, name, simulate, maxCostUsd, detail, context, answers } = request;
   const simulation = admittedSimulation(principal, simulate);
   // A simulation runs on the offline engine, which is free: any budget is kept.
   const unpriced =
@@ -94,6 +96,7 @@ export async function admitProject(
     maxCostUsd,
     detail,
     repository,
+    answers: answers?.map(({ question, answer }) => ({ question, answer })),
   };
   return input as AdmittedProject;
 }

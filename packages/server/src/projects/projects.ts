@@ -150,6 +150,7 @@ export class Projects {
         type,
         typeRequested: input.type !== undefined,
         requestedName: input.name ?? null,
+        answers: input.answers?.length ? input.answers : null,
         simulate: input.simulate ?? null,
         detail,
         maxCostMicroUsd: input.maxCostUsd === undefined ? null : Math.round(input.maxCostUsd * 1e6),

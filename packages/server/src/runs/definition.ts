@@ -1,4 +1,4 @@
-import type { ProjectType } from '@pgs/contract';
+import { applyAnswers, type ProjectType } from '@pgs/contract';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
@@ -130,7 +130,8 @@ export interface DefinedProject {
 export async function defineProject(
   caller: ModelCaller,
   chain: readonly ChainModel[],
-  project: Pick<RunProject, 'idea' | 'type' | 'typeRequested' | 'requestedName'>,
+  project: Pick<RunProject, 'idea' | 'type' | 'typeRequested' | 'requestedName'> &
+    Partial<Pick<RunProject, 'answers'>>,
   signal: AbortSignal,
   /** The project's limit on model calls, if it has one. */
   budget?: Budget,
@@ -146,6 +147,7 @@ export async function defineProject(
     type: pinned.type,
     requestedName: pinned.name,
     repository,
+    answers: project.answers ?? undefined,
   });
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
   const spec = {
@@ -212,12 +214,17 @@ export async function defineProject(
     answer.output as Record<string, unknown>,
     pinned,
   ) as unknown as ProjectDefinition;
-  const definition: ProjectDefinition = {
-    name: output.name.trim(),
-    description: output.description.trim(),
-    type: output.type,
-    questionnaire: output.questionnaire,
-  };
+  // Answers are facts whatever the model made of them: an answered question never stays an
+  // assumption or an open question (docs/clarify.md).
+  const definition: ProjectDefinition = applyAnswers(
+    {
+      name: output.name.trim(),
+      description: output.description.trim(),
+      type: output.type,
+      questionnaire: output.questionnaire,
+    },
+    project.answers ?? [],
+  );
   return {
     definition,
     usage,

@@ -62,6 +62,8 @@ export interface RunProject {
   description: string | null;
   questionnaire: unknown;
   requestedName: string | null;
+  /** Answers to clarifying questions given at creation (docs/clarify.md). */
+  answers: { question: string; answer: string }[] | null;
   typeRequested: boolean;
   simulate: unknown;
   grounded: boolean;

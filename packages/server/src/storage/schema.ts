@@ -97,6 +97,11 @@ export const projects = pgTable(
     /** The name the client asked for, if any; the definition stage keeps it. */
     requestedName: text('requested_name'),
     /**
+     * Answers to clarifying questions given at creation (docs/clarify.md), facts the
+     * definition keeps: `[{ question, answer }]`, or null.
+     */
+    answers: jsonb('answers').$type<{ question: string; answer: string }[]>(),
+    /**
      * Whether the client chose the type. When it did not, `type` holds a provisional type
      * (inferred from the idea) until the definition stage settles it.
      */

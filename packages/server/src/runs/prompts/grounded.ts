@@ -9,7 +9,7 @@ import { repositoryBlock } from '../../models/context.ts';
 import { type PromptRepository, TRIMMED_FILE_PREFIX } from './repository.ts';
 
 /** Bumped on every change of the words below or of how they are placed in a prompt. */
-export const GROUNDED_VERSION = 1;
+export const GROUNDED_VERSION = 2;
 
 /** `grounded@n`, as provenance records it inside a prompt's version. */
 export const GROUNDED_ID = `grounded@${GROUNDED_VERSION}`;

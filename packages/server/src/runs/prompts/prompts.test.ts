@@ -128,6 +128,8 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
       DEFINITION_RULES,
       definitionPrompt({ idea: 'An idea.' }).prompt,
       definitionPrompt({ idea: 'An idea.', type: 'web', requestedName: 'Name' }).prompt,
+      definitionPrompt({ idea: 'An idea.', answers: [{ question: 'sign-in', answer: 'SSO' }] })
+        .prompt,
     ],
   ],
   [

@@ -4,7 +4,12 @@ import { repositoryBlock } from '../../models/context.ts';
 import { documentPlan } from '../catalogue.ts';
 import { definitionPrompt } from './definition.ts';
 import { documentPromptOf } from './documents/index.ts';
-import { GROUNDED_GUIDANCE, GROUNDED_SYSTEM, REPOSITORY_INTRO } from './grounded.ts';
+import {
+  GROUNDED_GUIDANCE,
+  GROUNDED_SYSTEM,
+  GROUNDED_VERSION,
+  REPOSITORY_INTRO,
+} from './grounded.ts';
 import { documentPrompt } from './render.ts';
 import { fitRepository } from './repository.ts';
 import { DOCUMENT_SYSTEM } from './system.ts';
@@ -129,7 +134,7 @@ describe('grounded document prompts', () => {
       );
       expect(rendered.system).toBe(`${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`);
       expect(rendered.version).toBe(
-        `${kind}@${documentPromptOf(kind).version}+grounded@1+system@3`,
+        `${kind}@${documentPromptOf(kind).version}+grounded@${GROUNDED_VERSION}+system@3`,
       );
       expect(rendered.trimmed).toEqual(repository.trimmed);
       for (const rule of GROUNDED_GUIDANCE[kind]?.rules ?? [])

@@ -3,7 +3,7 @@
  * the start of every prompt, the rules of working in a codebase that exists, and what the
  * requirements, the architecture, the plan and the README do differently there. A project
  * without a digest never sees a word of this, so its prompts and their versions stay as
- * they were; a grounded prompt's version names this one (`architecture@2+grounded@1+…`).
+ * they were; a grounded prompt's version names this one (`architecture@2+grounded@2+…`).
  */
 import { repositoryBlock } from '../../models/context.ts';
 import { type PromptRepository, TRIMMED_FILE_PREFIX } from './repository.ts';

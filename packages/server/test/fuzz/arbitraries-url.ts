@@ -40,6 +40,7 @@ export function segmentArb(fuzz: FuzzApp, param: string): fc.Arbitrary<string> {
   const real: Record<string, string[]> = {
     projectId: [...t.ownProjects, ...t.otherProjects],
     endpointId: [...t.ownEndpoints, ...t.otherEndpoints],
+    connectionId: t.ownConnections,
     accountId: t.accounts,
     keyId: t.spareKeyIds,
     filename: t.filenames,

@@ -10,8 +10,10 @@ import { type Dispatcher, Projects } from '../../src/projects/projects.ts';
 import { documentPlan } from '../../src/runs/catalogue.ts';
 import { engineOf, offlineModels } from '../../src/runs/models.ts';
 import type { Database } from '../../src/storage/db.ts';
+import { trackerConnections } from '../../src/storage/schema.ts';
 import { insertDocument, updateProject } from '../../src/storage/sql/projects.ts';
-import { Sealer } from '../../src/trackers/sealed.ts';
+import { sealContext } from '../../src/trackers/connections.ts';
+import { Sealer, seal } from '../../src/trackers/sealed.ts';
 import { memoryDatabase } from '../helpers/database.ts';
 import { DOCS_URL, roomy } from '../helpers/harness.ts';
 
@@ -34,6 +36,8 @@ export interface Targets {
   otherProjects: string[];
   ownEndpoints: string[];
   otherEndpoints: string[];
+  /** A tracker connection of the caller (Linear, sealed with {@link FUZZ_KEY_RING}). */
+  ownConnections: string[];
   accounts: string[];
   /** Keys that may be revoked by a fuzzed admin request (never the ones the fuzz uses). */
   spareKeyIds: string[];
@@ -199,12 +203,29 @@ export async function startFuzzApp({
     (await inject(key, 'POST', '/api/v1/webhook-endpoints', { url: `https://${host}/pgs` }))
       .id as string;
 
+  // Stored as a creation stores one: no tracker is reachable from a fuzz run.
+  const connection = async (key: CreatedKey) => {
+    const id = 'tc_01JD6WQ8V4Z9K3M2N5P7R8S0TA';
+    await database.db.insert(trackerConnections).values({
+      id,
+      accountId: key.accountId,
+      mode: key.mode,
+      provider: 'linear',
+      name: 'ENG',
+      target: { team: 'ENG' },
+      credentials: seal(FUZZ_KEY_RING, '{"token":"lin_api_fuzz"}', sealContext.credentials(id)),
+      webhookSecret: seal(FUZZ_KEY_RING, 'fuzz-secret', sealContext.webhookSecret(id)),
+    });
+    return id;
+  };
+
   const targets: Targets = {
     ownProjects: [await completed(test), await cancelled(test), await completed(live)],
     otherProjects: [await completed(other)],
     // Public addresses as literals: no DNS lookup at creation.
     ownEndpoints: [await endpoint(test, '93.184.215.14')],
     otherEndpoints: [await endpoint(other, '93.184.215.15')],
+    ownConnections: [await connection(test)],
     accounts: [test.accountId, other.accountId],
     spareKeyIds: [spare.keyId],
     filenames: documentPlan('web')

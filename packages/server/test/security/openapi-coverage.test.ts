@@ -104,6 +104,7 @@ describe('every route is in the OpenAPI document', () => {
       keyId: targets.spareKeyIds[0]!,
       taskId: 'T-1',
       checkId: `chk_${'0'.repeat(26)}`,
+      connectionId: targets.ownConnections[0]!,
     };
     // Valid bodies: Fastify validates the body before the query.
     const bodies: Record<string, unknown> = {
@@ -118,6 +119,11 @@ describe('every route is in the OpenAPI document', () => {
       renewTaskLease: { agent: 'probe' },
       createConformanceCheck: {
         context: { repository: { name: 'probe', files: [{ path: 'a.ts', content: '' }] } },
+      },
+      createConnection: {
+        provider: 'linear',
+        credentials: { token: 'lin_api_probe' },
+        target: { team: 'ENG' },
       },
     };
     const problems: string[] = [];

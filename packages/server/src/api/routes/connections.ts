@@ -12,6 +12,7 @@ import { type InboundDeps, receiveDelivery } from '../../trackers/inbound.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { withoutStack } from '../plugins/errors.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
+import { closedQuery } from '../query.ts';
 import { errorResponses } from './schemas.ts';
 
 export interface ConnectionRoutesOptions {
@@ -171,6 +172,8 @@ export async function trackerWebhookRoutes(
   app: FastifyInstance,
   { inbound, failures }: TrackerWebhookOptions,
 ) {
+  // A parameter the route does not read is refused here too, as in the API's own scope.
+  app.addHook('onRoute', closedQuery);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.post<{ Params: { connectionId: string } }>(

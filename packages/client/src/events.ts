@@ -1,4 +1,4 @@
-import type { GenerationError, ProjectStatus, RequirementDelta } from '@pgs/contract';
+import type { components, GenerationError, ProjectStatus, RequirementDelta } from '@pgs/contract';
 import { backoffMs, isRetryableError, type SleepFn, type Transport, waitOrAbort } from './core.ts';
 import { APIConnectionError, APIError, APIUserAbortError, PgsError } from './errors.ts';
 
@@ -62,6 +62,12 @@ export interface RevisionFailedData {
   error: GenerationError;
 }
 
+/**
+ * `data` of `task.updated`: a task of the plan changed status (docs/tasks.md), with the
+ * project's delivery after the change.
+ */
+export type TaskUpdatedData = components['schemas']['TaskUpdatedEventData'];
+
 /** The `data` of each event type of `GET /projects/{id}/events`. */
 export interface ProjectEventDataMap {
   status: ProjectStatus;
@@ -73,6 +79,7 @@ export interface ProjectEventDataMap {
   'revision.analysed': RevisionAnalysedData;
   'revision.completed': RevisionCompletedData;
   'revision.failed': RevisionFailedData;
+  'task.updated': TaskUpdatedData;
 }
 
 /** The event types of a project's stream. */
@@ -99,6 +106,12 @@ export interface ProjectEventsOptions {
   maxReconnects?: number | undefined;
   /** Time limit for the stream's headers, in milliseconds. */
   timeoutMs?: number | undefined;
+  /**
+   * `run` (default): the stream ends with the run it follows. `tasks`: it stays open for the
+   * plan's work (`task.updated` events) after the run's end, until `signal` aborts; a
+   * connection the server closes is reopened from the last event as usual.
+   */
+  follow?: 'run' | 'tasks' | undefined;
 }
 
 /** Default `maxReconnects`. @example pgs.projects.events(id, { maxReconnects: DEFAULT_MAX_RECONNECTS * 2 }); */
@@ -115,6 +128,7 @@ const FINAL = {
   'revision.analysed': false,
   'revision.completed': true,
   'revision.failed': true,
+  'task.updated': false,
 } as const satisfies Record<ProjectEventType, boolean>;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(FINAL));
 /** The events that end a run (the creation or a revision), and with it the stream. */
@@ -258,7 +272,13 @@ export interface EventStreamDeps {
 export async function* streamProjectEvents(
   { request, sleep, random }: EventStreamDeps,
   path: string,
-  { signal, lastEventId, maxReconnects = DEFAULT_MAX_RECONNECTS, timeoutMs }: ProjectEventsOptions,
+  {
+    signal,
+    lastEventId,
+    maxReconnects = DEFAULT_MAX_RECONNECTS,
+    timeoutMs,
+    follow = 'run',
+  }: ProjectEventsOptions,
 ): AsyncGenerator<ProjectEvent, void, undefined> {
   let resumeFrom = lastEventId;
   let opened = false;
@@ -286,6 +306,7 @@ export async function* streamProjectEvents(
       const response = await request<ReadableStream<Uint8Array>>({
         method: 'GET',
         path,
+        query: follow === 'tasks' ? { follow: 'tasks' } : undefined,
         signal,
         timeoutMs,
         responseType: 'stream',
@@ -325,7 +346,8 @@ export async function* streamProjectEvents(
             type: message.event,
             data: parseData(message),
           } as ProjectEvent;
-          if (FINAL_TYPES.has(message.event)) return;
+          // Following the work, a run's end is one more event: the stream goes on.
+          if (follow === 'run' && FINAL_TYPES.has(message.event)) return;
         }
         if (done) break;
       }

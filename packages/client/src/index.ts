@@ -192,6 +192,7 @@ export {
   SseParser,
   type StageStartedData,
   streamProjectEvents,
+  type TaskUpdatedData,
 } from './events.ts';
 export {
   type McpArgumentProblems,
@@ -253,6 +254,12 @@ export {
 export { Conformance, type ConformanceWaitOptions } from './resources/conformance.ts';
 export { Connections } from './resources/connections.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
+export {
+  type ClarifyingAnswer,
+  type ClarifyingQuestion,
+  type IdeaClarifyParams,
+  Ideas,
+} from './resources/ideas.ts';
 export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';
 export {
   type ArchiveLayout,

@@ -150,6 +150,38 @@ describe('projects.events', () => {
     },
   );
 
+  it("follows the plan's work past the run's end with follow: 'tasks', until aborted", async () => {
+    const moved = {
+      projectId: ID,
+      taskId: 'T-3',
+      from: 'in_progress',
+      to: 'done',
+      assignee: 'claude-1',
+      agent: null,
+      keyId: 'key_1',
+      note: null,
+      at: '2026-11-28T09:00:00.000Z',
+      progress: { tasks: { done: 1, total: 4 }, share: 0.25 },
+    };
+    server.reply((_req, res) => {
+      sse(res);
+      res.write(frame(4, 'project.completed', DONE) + frame(5, 'task.updated', moved));
+    });
+    const { pgs } = client();
+    const stop = new AbortController();
+    const seen: ProjectEvent[] = [];
+    const followed = (async () => {
+      for await (const event of pgs.projects.events(ID, { follow: 'tasks', signal: stop.signal })) {
+        seen.push(event);
+        if (event.type === 'task.updated') stop.abort();
+      }
+    })();
+    await expect(followed).rejects.toThrow();
+    expect(seen.map((e) => e.type)).toEqual(['project.completed', 'task.updated']);
+    expect(seen[1]).toEqual({ id: '5', type: 'task.updated', data: moved });
+    expect(server.requests[0]?.url).toBe(`/api/v1/projects/${ID}/events?follow=tasks`);
+  });
+
   it("waits the server's retry: before reconnecting, and starts from lastEventId", async () => {
     server.reply(twoThenDrop('end', 'retry: 3000\n'), rest);
     const { pgs, sleeps } = client();

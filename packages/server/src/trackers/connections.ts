@@ -258,7 +258,7 @@ export class Connections {
     withinTransaction: (tx: Tx, made: CreatedConnection) => Promise<void>,
   ): Promise<CreatedConnection> {
     const adapter = adapterOf(this.#deps, input.provider);
-    const invalid = adapter.validate(input.credentials, input.target);
+    const invalid = adapter.validate(input.credentials, input.target, input.baseUrl ?? null);
     if (invalid !== undefined) {
       throw new DomainError('VALIDATION_ERROR', invalid, { invalid_fields: { body: invalid } });
     }

@@ -153,8 +153,11 @@ export interface TrackerClient {
 
 export interface TrackerAdapter {
   readonly provider: TrackerProvider;
-  /** Checks the shape of credentials and target for this provider (a message, or undefined). */
-  validate(credentials: unknown, target: unknown): string | undefined;
+  /**
+   * Checks the shape of credentials, target and base URL for this provider (a message, or
+   * undefined): Jira has no public API, so its site is required.
+   */
+  validate(credentials: unknown, target: unknown, baseUrl?: string | null): string | undefined;
   connect(options: ConnectOptions): TrackerClient;
   /** Verifies a webhook delivery's signature and freshness, and reads its issue changes. */
   verifyWebhook(input: WebhookInput): Promise<WebhookVerdict>;

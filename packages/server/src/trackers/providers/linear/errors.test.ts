@@ -36,6 +36,10 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs({ requestsRemaining: 0, requestsResetAt: now - 5000 }, now)).toBe(0);
     expect(retryAfterMs({}, now)).toBeUndefined();
   });
+
+  it('rounds the wait up to whole seconds', () => {
+    expect(retryAfterMs({ requestsRemaining: 0, requestsResetAt: now + 29_982 }, now)).toBe(30_000);
+  });
 });
 
 type Raw = ConstructorParameters<typeof ForbiddenLinearError>[0];

@@ -61,7 +61,8 @@ export function retryAfterMs(
   if (resets.length === 0) return undefined;
   // A reset given in seconds (older API answers) is read as such.
   const at = Math.max(...resets.map((value) => (value < 1e12 ? value * 1000 : value)));
-  return Math.max(0, at - now);
+  // Whole seconds, rounded up: a wait that ends a few milliseconds early meets the limit again.
+  return Math.max(0, Math.ceil((at - now) / 1000) * 1000);
 }
 
 function rateLimited(error: LinearError): TrackerRequestError {

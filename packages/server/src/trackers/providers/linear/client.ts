@@ -87,7 +87,8 @@ export class LinearTracker implements TrackerClient {
 
   /**
    * A fresh SDK client per call so that each call carries its own abort signal and timeout
-   * (the SDK takes fetch options only at construction); constructing one costs nothing.
+   * (the SDK takes fetch options only at construction); constructing one costs nothing. The
+   * timeout bounds the whole call, all its requests and pages together.
    */
   async #run<T>(signal: AbortSignal | undefined, work: (sdk: LinearClient) => Promise<T>) {
     const signals = [signal, this.#timeoutMs ? AbortSignal.timeout(this.#timeoutMs) : undefined];

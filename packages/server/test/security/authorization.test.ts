@@ -452,6 +452,42 @@ Object.assign(CASES, {
   },
 });
 
+/** The conformance routes (issue 31) on the owner's planned project: a check made once. */
+const conformanceUrl = async () => `/api/v1/projects/${await plannedProject()}/conformance`;
+const CHECK_BODY = JSON.stringify({
+  context: { repository: { name: 'probe', files: [{ path: 'src/a.ts', content: 'x' }] } },
+});
+let ownCheck: Promise<string> | undefined;
+const checkUrl = async () => {
+  ownCheck ??= (async () => {
+    const res = await call(owner, {
+      method: 'POST',
+      url: await conformanceUrl(),
+      payload: CHECK_BODY,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    return json(res).data.id as string;
+  })();
+  return `${await conformanceUrl()}/${await ownCheck}`;
+};
+
+Object.assign(CASES, {
+  'POST /api/v1/projects/:projectId/conformance': async () => {
+    const url = await conformanceUrl();
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      const res = await call(stranger, { method: 'POST', url, payload: CHECK_BODY });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+    const res = await call(owner, { method: 'POST', url, payload: CHECK_BODY });
+    expect(res.statusCode, res.body).toBe(202);
+  },
+  'GET /api/v1/projects/:projectId/conformance': async (m: string) =>
+    objectCase(m, await conformanceUrl(), 200),
+  'GET /api/v1/projects/:projectId/conformance/:checkId': async (m: string) =>
+    objectCase(m, await checkUrl(), 200),
+});
+
 /** Routes with no object and no privilege, and why nothing can be crossed there. */
 const NO_OBJECT: Record<string, string> = {
   'GET /health': 'liveness only: no data of anyone',

@@ -4,16 +4,13 @@
  * closed makes the task `done`, reopened makes a done task `todo`; anything else (an open
  * issue of work in hand, a closed issue of an obsolete task) changes nothing.
  */
+
+import { DomainError } from '../errors.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
-import {
-  findTaskProject,
-  findTaskRow,
-  type TaskRow,
-  type TaskStatus,
-  updateTaskRow,
-} from '../storage/sql/tasks.ts';
+import { findTaskRow, type TaskRow, type TaskStatus, updateTaskRow } from '../storage/sql/tasks.ts';
 import { recordTaskHistory, type TaskAudience, type TaskDispatcher } from './notify.ts';
+import { openProject } from './open.ts';
 import { TASK_TRANSITIONS } from './transitions.ts';
 
 /** What a tracker says of a task's issue. */
@@ -40,7 +37,13 @@ export interface ExternalMove {
 /** The status a tracker's state asks of a task in `from`, if it asks a move at all. */
 export function statusFor(state: 'open' | 'closed', from: TaskStatus): TaskStatus | undefined {
   const to: TaskStatus | undefined =
-    state === 'closed' ? (from === 'done' ? undefined : 'done') : from === 'done' ? 'todo' : undefined;
+    state === 'closed'
+      ? from === 'done'
+        ? undefined
+        : 'done'
+      : from === 'done'
+        ? 'todo'
+        : undefined;
   return to !== undefined && TASK_TRANSITIONS[from].includes(to) ? to : undefined;
 }
 
@@ -104,23 +107,36 @@ export interface ExternalContext {
 }
 
 /**
- * A tracker's change of one task, in a transaction of its own: the project row locked first
- * (as every task writer locks it), then {@link applyExternalChange}. Undefined when nothing
- * moved, the project is not the owner's or not completed, or the plan has no such task.
+ * A tracker's change of one task, in a transaction of its own, opened as every task writer
+ * opens a project (`open.ts`: the row locked first, the plan and leases brought up to date),
+ * then {@link applyExternalChange}. Undefined when nothing moved, the project is gone or not
+ * the owner's, or the plan has no such task.
  *
  * @example
  * await applyTrackerChange(db, projectId, 'T-3', change, { owner, at: new Date(), dispatcher });
  */
-export function applyTrackerChange(
+export async function applyTrackerChange(
   db: Db,
   projectId: string,
   taskId: string,
   change: ExternalChange,
   { owner, at, dispatcher }: ExternalContext,
 ): Promise<ExternalMove | undefined> {
-  return db.transaction(async (tx) => {
-    const project = await findTaskProject(tx, projectId, owner, { lock: true });
-    if (project?.status !== 'completed') return undefined;
-    return applyExternalChange(tx, projectId, taskId, change, at, { ...owner, dispatcher });
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      // No key makes this change: the tracker does, named as the history entry's agent.
+      const caller = { ...owner, keyId: '' };
+      const { id } = await openProject(tx, caller, projectId, at, dispatcher, { write: true });
+      return applyExternalChange(tx, id, taskId, change, at, { ...owner, dispatcher });
+    });
+  } catch (error) {
+    // A project deleted (or failed) since it was linked: the change has nothing to move.
+    if (
+      error instanceof DomainError &&
+      (error.code === 'RESOURCE_NOT_FOUND' || error.code === 'PROJECT_NOT_COMPLETED')
+    ) {
+      return undefined;
+    }
+    throw error;
+  }
 }

@@ -77,7 +77,12 @@ export function requirementUnits(markdown: string): Set<string>[] | undefined {
 export function kept(expected: ExpectedCapability, units: readonly Set<string>[]): boolean {
   const verbs = (typeof expected.verb === 'string' ? [expected.verb] : expected.verb).map(stem);
   const needed = [
-    ...(expected.object === '' ? [] : [stem(expected.object)]),
+    // A hyphenated object ("call-outs") is two words in a unit, as contentWords splits it.
+    ...(expected.object === ''
+      ? []
+      : expected.object.includes('-')
+        ? [...contentWords(expected.object)]
+        : [stem(expected.object)]),
     ...(expected.qualifiers ?? []).flatMap((qualifier) => [...contentWords(qualifier)]),
   ];
   return units.some(

@@ -201,7 +201,25 @@ export interface Substitution {
   to: string;
 }
 
+/**
+ * "4 digits instead of 6 letters" on "Join a room with a 6-letter code": a measure the title
+ * writes as a compound takes the new measure in the same form ("a 4-digit code").
+ */
+function compoundMeasure(title: string, from: string, to: string): string | undefined {
+  const [fromValue, fromUnit, ...fromRest] = from.split(/\s+/);
+  const [toValue, toUnit, ...toRest] = to.split(/\s+/);
+  if (!fromValue || !fromUnit || !toValue || !toUnit || fromRest.length + toRest.length > 0)
+    return undefined;
+  if (!isNumber(fromValue) || !isNumber(toValue)) return undefined;
+  const escaped = `${fromValue}-${singular(fromUnit)}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const compound = new RegExp(`\\b${escaped}\\b`, 'i');
+  if (!compound.test(title)) return undefined;
+  return title.replace(compound, `${toValue}-${singular(toUnit)}`);
+}
+
 function substitute(title: string, { from, to }: Substitution): string {
+  const measured = compoundMeasure(title, from, to);
+  if (measured) return measured;
   const number = /\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
   const toNumber = number.exec(to)?.[0];
   if (isNumber(from) && toNumber)

@@ -101,19 +101,34 @@ function adding(verb: string, object: string): Intent {
   return { op: 'noun', object };
 }
 
+/** Verbs that only choose the new value: "use SMS instead of …", "switch to Outlook instead of …". */
+const CHOOSING = /^(?:use|choose|pick|prefer|switch to|go with|take|have)\s+/i;
+
 /** "A instead of B": the substitution, and the clause without it. */
 function instead(clause: string): [Substitution, string] | undefined {
   const match = /\s*,?\s*\binstead of\s+(.+?)(?=$|,|\s(?:for|in|on|so|because|when)\s)/i.exec(
     clause,
   );
   if (!match) return undefined;
-  const from = match[1]!.replace(/^(?:the|a|an)\s+/i, '');
-  const before = clause.slice(0, match.index).split(/\s+/);
-  const rest = `${clause.slice(0, match.index)}${clause.slice(match.index + match[0].length)}`;
-  // A number replaces a number ("20 weeks instead of 16"); else as many words as it replaces.
-  let start = before.length - from.split(/\s+/).length;
-  if (isNumber(from)) start = before.findLastIndex((word) => isNumber(word));
-  const to = before.slice(Math.max(0, start)).join(' ');
+  const written = match[1]!;
+  let from = written.replace(/^(?:the|a|an)\s+/i, '');
+  const head = clause.slice(0, match.index);
+  const before = head.split(/\s+/);
+  const rest = `${head}${clause.slice(match.index + match[0].length)}`;
+  let to: string;
+  const chosen = CHOOSING.exec(head);
+  if (chosen) {
+    // "Use local groups instead of neighbours": all that is chosen replaces the old value.
+    to = head.slice(chosen[0].length).replace(/^(?:the|a|an)\s+/i, '');
+  } else {
+    // A number replaces a number ("20 weeks instead of 16"); else as many words as it replaces.
+    let start = before.length - from.split(/\s+/).length;
+    if (isNumber(from)) start = before.findLastIndex((word) => isNumber(word));
+    else if (start > 0 && isNumber(before[start - 1]!)) start--;
+    to = before.slice(Math.max(0, start)).join(' ');
+  }
+  // "five days instead of a week": the article counted the old value, the number the new one.
+  if (isNumber(to.split(/\s+/)[0] ?? '') && /^(?:a|an|one)\s/i.test(written)) from = written;
   return to ? [{ from, to }, rest.trim()] : undefined;
 }
 
@@ -304,13 +319,15 @@ function imperative(text: string): boolean {
 }
 
 /** Whether a text opens an instruction of its own: what a clause may be cut before. */
-function opensInstruction(text: string, also: boolean): boolean {
+function opensInstruction(text: string, also: boolean, comma = false): boolean {
   const t = bare(text);
   if (LEAD.test(t) && !/^call\b/i.test(t)) return true;
   if (/^(?:we|i)\s+(?:also\s+)?(?:need|want|don't need|do not need|no longer)\b/i.test(t))
     return true;
   if (/^(?:\S+\s+){1,4}?(?:should|must|(?:is|are) no longer)\b/i.test(t)) return true;
-  return also && imperative(t);
+  // "…, and use monthly instead of quarterly": a substitution is an instruction of its own.
+  if (/\binstead of\b/i.test(t) && CHOOSING.test(t)) return true;
+  return (also || comma) && imperative(t);
 }
 
 /**
@@ -329,7 +346,8 @@ export function clausesOf(request: string): string[] {
     for (const match of sentence.matchAll(connector)) {
       const left = sentence.slice(from, match.index);
       const right = sentence.slice(match.index + match[0].length);
-      if (opensInstruction(right, /also|then/i.test(match[0])) && intentOf(left)) {
+      const comma = /,\s*and\b/i.test(match[0]);
+      if (opensInstruction(right, /also|then/i.test(match[0]), comma) && intentOf(left)) {
         clauses.push(left.trim());
         from = match.index + match[0].length;
       }

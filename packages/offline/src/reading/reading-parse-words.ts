@@ -35,6 +35,10 @@ export interface Parse {
 
 /** Verbs that hand the capability to someone: "lets vets send …". */
 export const ENABLERS = new Set(['let', 'help', 'allow', 'enable', 'empower']);
+/** Verbs that ask someone to act: "remind patients to take insulin" is one capability. */
+export const CONTROL = new Set(
+  'remind ask tell invite encourage nudge prompt notify alert teach train require urge'.split(' '),
+);
 /** Verbs whose object is the feature itself: "has offline mode". */
 export const LIGHT_VERBS = new Set(['have', 'include', 'feature', 'offer', 'contain']);
 /** Modal verbs before a capability: "can export". */

@@ -146,7 +146,7 @@ class Parser extends PhraseReader {
         k = joined.index;
         continue;
       }
-      const { texts, end } = this.qualifiers(objectEnd, form);
+      const { texts, end } = this.controlled(verb, form, this.qualifiers(objectEnd, form));
       const verbs = [...pending, { verb, index: k }];
       pending.length = 0;
       for (const v of verbs) {
@@ -257,11 +257,17 @@ class Parser extends PhraseReader {
       ) {
         const p = agentPhrase;
         if (!p) return;
-        this.frames.add(p.end);
-        const acts = this.infinitive(p.end);
-        this.agent({ start: p.body, end: p.end }, acts || ASSISTANT.test(this.span(p.body, p.end)));
-        this.mark(k, p.end);
-        k = p.end;
+        // "for people with diabetes": the "with" phrase says who they are, not a feature.
+        const described =
+          this.t[p.end]?.lower === 'with' && namesPeople(this.span(p.body, p.end))
+            ? this.phrase(p.end + 1)
+            : undefined;
+        const end = described?.end ?? p.end;
+        this.frames.add(end);
+        const acts = this.infinitive(end);
+        this.agent({ start: p.body, end }, acts || ASSISTANT.test(this.span(p.body, end)));
+        this.mark(k, end);
+        k = end;
       } else if (NOMINAL_OPENERS.has(tok.lower) || tok.text === ':') {
         const end = this.nominalList(k);
         if (end === k) return;
@@ -291,6 +297,9 @@ class Parser extends PhraseReader {
     const opens = i === 0 || /^[.!?;]$/.test(this.t[i - 1]?.text ?? '');
     if (!tok || !next || !opens || tok.pos === 'PROPN' || this.formOf(tok) !== 'bare') return false;
     if (tok.compound || tok.numeric || !canBeVerb(tok.lower)) return false;
+    // "Party guests join a room": a noun and its verb, the sentence's subject.
+    if (isNoun(next) && this.t[i + 2]?.pos === 'VERB' && this.formOf(this.t[i + 2]!) === 'bare')
+      return false;
     return this.isDet(i + 1) || next.numeric || (isNoun(next) && this.formOf(next) === 's');
   }
 
@@ -344,6 +353,13 @@ class Parser extends PhraseReader {
       const sure = verb.pos === 'VERB' || (canBeVerb(verb.lemma) && this.objectFollows(v));
       return sure ? { at: v, form } : undefined;
     }
+    if (tok.lower === 'it' && tok.pos === 'PRON') {
+      // "It also messages parents": after the product's pronoun, an "-s" word is its verb.
+      const v = t[i + 1]?.lower === 'also' ? i + 2 : i + 1;
+      const verb = t[v];
+      if (verb && this.formOf(verb) === 's' && canBeVerb(verb.lemma) && this.objectFollows(v))
+        return { at: v, form: 's' };
+    }
     if (tok.lower === 'for' && next && this.formOf(next) === 'ing' && this.objectFollows(i + 1))
       return { at: i + 1, form: 'ing' };
     if (MODALS.has(tok.lower) && next && (next.pos === 'VERB' || canBeVerb(next.lower))) {
@@ -356,6 +372,8 @@ class Parser extends PhraseReader {
       !ENABLERS.has(tok.lemma) &&
       !['be', 'do'].includes(tok.lemma) &&
       !adjectival &&
+      // "no email is sent without a human": a passive states a rule, not a capability.
+      t[i - 1]?.lemma !== 'be' &&
       this.objectFollows(i)
     ) {
       this.subjectBefore(i);

@@ -2,6 +2,7 @@
  * Noun phrases, qualifiers and the verb-or-noun decision of the NLP reading: the part of the
  * rules that knows where a phrase ends and whether the word after "and" starts a new verb.
  */
+import { CONTROL } from './reading-parse-words.ts';
 import { canBeVerb, isNoun, type Tok } from './reading-tokens.ts';
 
 /** The verb forms of a list; its items share the form of the first ("to track …, send …"). */
@@ -271,6 +272,24 @@ export class PhraseReader {
     return verb && ['DET', 'PRON', 'NOUN', 'PROPN', 'ADJ'].includes(this.t[i + 1]?.pos ?? '')
       ? k
       : undefined;
+  }
+
+  /**
+   * "remind patients to take insulin": after the object of a verb that asks someone to act,
+   * the infinitive says what for; it qualifies the capability, it is not one of its own.
+   */
+  protected controlled(
+    verb: string,
+    form: Form,
+    read: { texts: string[]; end: number },
+  ): { texts: string[]; end: number } {
+    const { t } = this;
+    if (!CONTROL.has(verb) || t[read.end]?.lower !== 'to' || !this.infinitive(read.end))
+      return read;
+    const objects = this.phrases(read.end + 2, form);
+    const stop = objects.at(-1)?.end ?? read.end + 2;
+    const more = this.qualifiers(stop, 'bare');
+    return { texts: [...read.texts, this.span(read.end, stop), ...more.texts], end: more.end };
   }
 
   /** Qualifiers after an object: prepositional phrases, measures, adverbs, clauses. */

@@ -5,7 +5,7 @@
  * sentence's words ask for ("must", "should", "later", "maybe", "nice to have", "v2"). The
  * rules of reading-parse.ts then read sentences, never layout.
  */
-import { canBeVerb } from './reading-tokens.ts';
+import { canBeVerb, rawTokens } from './reading-tokens.ts';
 
 /** What an idea's words ask of a capability (MoSCoW, as the requirements document writes it). */
 export type Priority = 'Must' | 'Should' | 'Could';
@@ -77,6 +77,8 @@ export function openingName(text: string): { name: string; rest: string } | unde
     new RegExp(String.raw`^(${NAME})\s*(?=\()`, 'u'),
     // "FoodGenie is a … app that …"
     new RegExp(String.raw`^(${NAME})\s+(?:is|are)\s+(?=(?:a|an|the|your|our)\s)`, 'u'),
+    // "snowshare - File and link sharing …": a list entry's name may be lower case.
+    /^([\p{Ll}\p{N}][\p{L}\p{N}]*(?:[.+&'’-][\p{L}\p{N}]+)*)\s+[—–-]\s+/u,
   ];
   for (const shape of shapes) {
     const match = shape.exec(text);
@@ -85,6 +87,8 @@ export function openingName(text: string): { name: string; rest: string } | unde
     // "Clinicly (a patient portal for clinics). It …": the parenthesis is the opening sentence.
     const paren = /^\(([^)]*)\)\s*\.?\s*/.exec(rest);
     if (paren) rest = `${paren[1]!.trim()}. ${rest.slice(paren[0].length)}`;
+    // "Kapowarr - Build and manage a comic book library": the entry opens with what it does.
+    else if (opensWithAction(rest)) rest = `It can ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`;
     return { name: match[1]!, rest: sentence(rest) };
   }
   // "Build Clinicly, a patient portal …"
@@ -110,6 +114,24 @@ function opensWithVerb(phrase: string): boolean {
   const first = /^[\p{L}-]+/u.exec(phrase)?.[0]?.toLowerCase();
   if (!first || /(?:s|ing)$/.test(first) || NOT_NAMES.test(first)) return false;
   return canBeVerb(first);
+}
+
+/**
+ * Whether a phrase surely opens with a verb: the tagger reads its first word as one, or the word
+ * can be a verb and what follows is an object or another verb, never a noun it compounds with
+ * ("Travel tracker", "File uploader").
+ */
+function opensWithAction(phrase: string): boolean {
+  const [first, second] = rawTokens(phrase.slice(0, 80));
+  if (!first || !second || /^\p{Lu}{2}/u.test(first.text) || !opensWithVerb(phrase)) return false;
+  const noun = second.pos === 'NOUN';
+  if (noun && second.lemma.toLowerCase() === second.text.toLowerCase()) return false;
+  return (
+    first.pos === 'VERB' ||
+    noun ||
+    ['DET', 'ADJ', 'CCONJ', 'PRON', 'NUM'].includes(second.pos) ||
+    second.text === ','
+  );
 }
 
 /** A wish or must label opening an item ("v2: …", "Nice to have: …"), and the item without it. */
@@ -198,8 +220,10 @@ export function structureOf(idea: string): Structured {
     for (const raw of prose.split(/(?<=[.!?])\s+(?=["“(]?[\p{Lu}\d])/u)) {
       const { priority, rest } = labelled(raw);
       // "Nice to have: run video consultations": the label is a priority, the rest an item.
-      const said = priority ? itemSentence(rest) : colonList(rest);
-      add(said, priority);
+      // "Required: HIPAA compliance" is a constraint the sentence states as written.
+      const item = priority === 'Must' && !opensWithVerb(rest) ? undefined : priority;
+      const said = item ? itemSentence(rest) : colonList(raw);
+      add(said, item);
     }
   }
   let text = parts.join(' ');

@@ -195,7 +195,8 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
     text,
     capabilities: parsed.capabilities.map(
       ({ verb, object, qualifiers, text: phrase, objectTokens, verbIndex }) => {
-        const at = toks[verbIndex]?.start ?? objectTokens[0]?.start ?? -1;
+        // The object's clause decides: "supports X, Y and optional Z" puts off Z alone.
+        const at = objectTokens[0]?.start ?? toks[verbIndex]?.start ?? -1;
         return {
           verb,
           object,

@@ -3,6 +3,7 @@ import { type CommonClientOptions, createTransport, readEnv, type Transport } fr
 import { PgsError } from './errors.ts';
 import { Connections } from './resources/connections.ts';
 import { Credits } from './resources/credits.ts';
+import { Ideas } from './resources/ideas.ts';
 import { Projects } from './resources/projects.ts';
 import { WebhookEndpoints } from './resources/webhook-endpoints.ts';
 
@@ -40,6 +41,8 @@ export class Pgs {
   readonly baseUrl: string;
   /** Generated projects: create, get, waitForCompletion; their revisions: `projects.revisions`. */
   readonly projects: Projects;
+  /** Ideas before they are projects: `ideas.clarify` asks what an idea leaves open. */
+  readonly ideas: Ideas;
   /** The key's credit balance. */
   readonly credits: Credits;
   /** Webhook endpoints of the key's account and mode. */
@@ -66,6 +69,7 @@ export class Pgs {
       timeoutMs: common.timeoutMs,
       maxCachedProjects,
     });
+    this.ideas = new Ideas(request);
     this.credits = new Credits(request);
     this.webhookEndpoints = new WebhookEndpoints(request);
     this.connections = new Connections(request);

@@ -1,6 +1,7 @@
 /** The parameters, options and small types of the projects resource. */
 import type {
   ArchiveLayout,
+  CreateProjectRequest,
   ProjectContext,
   ProjectInProgress,
   ProjectState,
@@ -43,6 +44,12 @@ export interface ProjectCreateParams {
    * refuses secret files, binary text and bad paths, and redacts again before storing.
    */
   context?: ProjectContext | undefined;
+  /**
+   * Answers to clarifying questions (`ideas.clarify`), facts of the definition and of every
+   * document: `{ question, answer }`, `question` a question's `id` (or its text, for a
+   * question of your own); at most ten, one line each.
+   */
+  answers?: CreateProjectRequest['answers'] | undefined;
 }
 
 /** The in-progress status of a project just created, with what came with the 202. */

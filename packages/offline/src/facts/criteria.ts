@@ -9,7 +9,7 @@ import type { Integration } from '@pgs/contract/generation';
 import { theService } from '../reading/define-members.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import { participle, plural, thirdPerson, uncountable } from '../text/words.ts';
-import type { Criterion, Requirement } from './facts.ts';
+import type { Criterion, Requirement } from './model.ts';
 
 /** What the criteria need besides the requirement. */
 export interface CriteriaContext {

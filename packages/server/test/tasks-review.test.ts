@@ -79,10 +79,14 @@ describe('tasks after review', () => {
     expect(claimed.statusCode, claimed.body).toBe(200);
     const held = header(claimed, 'etag');
     const before = { t2: await etagOf(project, 'T-2'), t3: await etagOf(project, 'T-3') };
+    // The listing names the revision whose plan its tasks follow.
+    expect(header(await call('GET', `${project}/tasks`), 'pgs-revision')).toBe('1');
     // Revision 2's plan words T-3 anew and leaves T-1 and T-2 as they were.
     const plan = planDocument(3);
     plan.content = plan.content.replace('Task number 3', 'Task number three, reworded');
     await revise(harness().database, project, 2, [plan]);
+    const listed = await call('GET', `${project}/tasks`);
+    expect(header(listed, 'pgs-revision')).toBe('2');
     expect(await etagOf(project, 'T-2')).toBe(before.t2);
     expect(await etagOf(project, 'T-3')).not.toBe(before.t3);
     // The agent's ETag from its claim still finishes its task.

@@ -2202,6 +2202,9 @@ export const openapiDocument = {
           "200": {
             "description": "The tasks in plan order; `text/csv` with `?format=csv`.",
             "headers": {
+              "PGS-Revision": {
+                "$ref": "#/components/headers/PGS-Revision"
+              },
               "API-Version": {
                 "$ref": "#/components/headers/API-Version"
               },

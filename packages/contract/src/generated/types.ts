@@ -4390,6 +4390,7 @@ export interface operations {
             /** @description The tasks in plan order; `text/csv` with `?format=csv`. */
             200: {
                 headers: {
+                    "PGS-Revision": components["headers"]["PGS-Revision"];
                     "API-Version": components["headers"]["API-Version"];
                     "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
                     "API-Latest-Version": components["headers"]["API-Latest-Version"];

@@ -76,9 +76,24 @@ export class Tasks {
 
   /** The project's tasks in plan order, narrowed by `filter`. */
   async list(caller: TaskCaller, projectId: string, filter: TaskQuery = {}): Promise<Task[]> {
+    return (await this.listing(caller, projectId, filter)).tasks;
+  }
+
+  /**
+   * {@link list} with the revision whose plan the tasks reflect (the listing's `PGS-Revision`):
+   * a client comparing two listings knows whether a revision came between them.
+   *
+   * @example
+   * const { tasks, revision } = await tasks.listing(caller, projectId);
+   */
+  async listing(
+    caller: TaskCaller,
+    projectId: string,
+    filter: TaskQuery = {},
+  ): Promise<{ tasks: Task[]; revision: number }> {
     return this.#db.transaction(async (tx) => {
-      const { id } = await this.#open(tx, caller, projectId);
-      return (await listTaskRows(tx, id, filter)).map(taskOf);
+      const { id, revision } = await this.#open(tx, caller, projectId);
+      return { tasks: (await listTaskRows(tx, id, filter)).map(taskOf), revision };
     });
   }
 

@@ -91,7 +91,13 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
     },
     async (request, reply) => {
       const { format, ...filter } = request.query;
-      const list = await tasks.list(request.principal, request.params.projectId, filter);
+      const { tasks: list, revision } = await tasks.listing(
+        request.principal,
+        request.params.projectId,
+        filter,
+      );
+      // The revision whose plan the tasks follow: a listing before and after a revision differ.
+      reply.header('pgs-revision', String(revision));
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'Authorization');
       if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(tasksCsv(list));

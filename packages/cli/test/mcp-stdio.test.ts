@@ -234,6 +234,16 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
         (await pgs.projects.conformance.get(projectId, result.checkId)).report,
       );
     },
+    async sync_project() {
+      // Forwarded to POST …/syncs through the SDK: a connection the key does not own is the
+      // API's 404, as a tool error with its code.
+      const { projectId } = generated.project;
+      const result = await client.callTool({
+        name: 'sync_project',
+        arguments: { projectId, connectionId: 'con_01JD3Q2V8Y7K6M5N4P3R2S1T0V' },
+      });
+      expect(toolErrorOf(result)).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    },
   };
 
   it('lists the same tools as /mcp, each described, with schemas and a test of its own', async () => {

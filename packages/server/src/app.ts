@@ -22,8 +22,8 @@ import { adminRoutes } from './api/routes/admin/index.ts';
 import { connectionRoutes, trackerWebhookRoutes } from './api/routes/connections.ts';
 import { consoleRoutes } from './api/routes/console.ts';
 import { creditRoutes } from './api/routes/credits.ts';
-import { ideaRoutes } from './api/routes/ideas.ts';
 import { docsRoutes } from './api/routes/docs.ts';
+import { ideaRoutes } from './api/routes/ideas.ts';
 import { metricsRoutes } from './api/routes/metrics.ts';
 import { conformanceRoutes } from './api/routes/projects/conformance.ts';
 import { documentRoutes } from './api/routes/projects/documents.ts';
@@ -244,6 +244,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tasks = new Tasks(database.db, now, { dispatcher: deps.dispatcher });
   // Checks of repositories against the spec (docs/conformance.md), for REST, MCP and the trace.
   const checks = new ConformanceChecks(database.db, now);
+  // Pushes of projects to trackers (docs/trackers.md), for REST and MCP; the workers run them.
+  const syncs = new ProjectSyncs(database.db, tasks, deps.trackers?.syncs);
   const revisions = new Revisions(
     database.db,
     deps.dispatcher,
@@ -329,10 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         now,
       });
       await api.register(taskRoutes, { tasks });
-      await api.register(syncRoutes, {
-        syncs: new ProjectSyncs(database.db, tasks, deps.trackers?.syncs),
-        idempotency,
-      });
+      await api.register(syncRoutes, { syncs, idempotency });
       await api.register(conformanceRoutes, { checks });
       await api.register(ideaRoutes);
       await api.register(creditRoutes, { credits });
@@ -368,6 +367,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       traces,
       tasks,
       checks,
+      syncs,
       limiters: deps.limiters,
     });
   });

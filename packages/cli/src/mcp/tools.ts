@@ -18,6 +18,7 @@ const {
   checkArguments,
   claimedTaskResult,
   conformanceResult,
+  syncResult,
   creditsResult,
   documentResult,
   GenerationProgress,
@@ -138,6 +139,20 @@ export class BridgeTools {
           { signal: call.signal },
         );
         return conformanceResult(check);
+      },
+      sync_project: async (args, call) => {
+        const { projectId, connectionId, scope, dryRun } = args as {
+          projectId: string;
+          connectionId: string;
+          scope?: 'tasks' | 'requirements' | 'all';
+          dryRun?: boolean;
+        };
+        const sync = await pgs.projects.syncs.createAndWait(
+          projectId,
+          { connectionId, scope: scope ?? 'tasks', dryRun: dryRun === true },
+          { signal: call.signal },
+        );
+        return syncResult(sync);
       },
       next_task: async (args, call) => {
         const { projectId, agent, leaseSeconds } = args as {

@@ -139,8 +139,6 @@ export class ProjectSyncs {
     // Refuses as the task routes refuse, and brings the tasks up to the current revision.
     await this.#tasks.list(caller, projectId);
     const id = projectId.toLowerCase();
-    const dispatcher = this.#dispatcher;
-    if (dispatcher === undefined) throw new Error('no queue to run syncs on');
     return this.#db.transaction(async (tx) => {
       const connection = await findOwnedTrackerConnection(
         tx,
@@ -155,6 +153,8 @@ export class ProjectSyncs {
           'No connection with this identifier exists.',
         );
       }
+      const dispatcher = this.#dispatcher;
+      if (dispatcher === undefined) throw new Error('no queue to run syncs on');
       const row = await insertSync(tx, {
         id: `sync_${newUlid()}`,
         projectId: id,

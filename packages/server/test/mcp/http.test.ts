@@ -418,6 +418,24 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
       await outsider.close();
     }
   },
+  async sync_project() {
+    // The REST route's refusals through the same service (a whole sync against the GitHub
+    // fake is test/tracker-sync.test.ts): a connection the key does not own is 404, named.
+    const { projectId } = generated.project;
+    const result = await client.callTool({
+      name: 'sync_project',
+      arguments: { projectId, connectionId: 'con_01JD3Q2V8Y7K6M5N4P3R2S1T0V', dryRun: true },
+    });
+    expect(toolErrorOf(result)).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      details: { resource_type: 'connection' },
+    });
+    const refused = await client.callTool({
+      name: 'sync_project',
+      arguments: { projectId, connectionId: 'x', scope: 'everything' },
+    });
+    expect(toolErrorOf(refused)).toMatchObject({ code: 'VALIDATION_ERROR' });
+  },
 };
 /** Credits the tests spent beyond the first project (kept exact for get_credits). */
 let spent = 0;
@@ -437,16 +455,16 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(tools).toEqual(JSON.parse(JSON.stringify(MCP_TOOLS)));
   });
 
-  // 1,500 until check_conformance (125 tokens, issue 31); the owner of sync_project sets the
-  // number once both tools are in.
-  it('keeps the tool definitions under 1,650 tokens (o200k)', async () => {
+  // 1,500 until issue 31's two tools: check_conformance (125 tokens) and sync_project (145):
+  // a tracker push and a repository check are one call each for an agent, or none at all.
+  it('keeps the tool definitions under 1,800 tokens (o200k)', async () => {
     const { tools } = await client.listTools();
     const tokens = countTokens(JSON.stringify(tools));
     const instructions = countTokens(client.getInstructions() ?? '');
     console.info(
       `MCP tool definitions: ${tokens} tokens (o200k) for ${tools.length} tools; instructions ${instructions} more`,
     );
-    expect(tokens).toBeLessThan(1_650);
+    expect(tokens).toBeLessThan(1_800);
   });
 
   for (const name of MCP_TOOL_NAMES) {

@@ -29,6 +29,7 @@ import type { ProjectReads } from '../../projects/reads.ts';
 import type { ProjectStatusReader } from '../../projects/status.ts';
 import type { TraceCache } from '../../runs/trace/project.ts';
 import type { Tasks } from '../../tasks/service.ts';
+import type { ProjectSyncs } from '../../trackers/syncs.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
@@ -36,6 +37,7 @@ import { CANCELLED_BY_CLIENT } from './cancellations.ts';
 import { conformanceTool } from './conformance-tool.ts';
 import { catalogued } from './errors.ts';
 import { type FollowOutcome, followProject } from './follow.ts';
+import { syncTool } from './sync-tool.ts';
 import { taskTools } from './task-tools.ts';
 
 /** What the MCP endpoint works with: the services the REST routes use, and its settings. */
@@ -52,6 +54,8 @@ export interface McpServices {
   tasks: Tasks;
   /** Checks of a repository against the spec, as the REST conformance routes share them. */
   checks: ConformanceChecks;
+  /** Pushes of projects to trackers, as the REST sync routes share them. */
+  syncs: ProjectSyncs;
   limiters: Limiters;
   /** The longest generate_project with `wait: true` holds its call, in milliseconds. */
   maxWaitMs: number;
@@ -84,6 +88,7 @@ export const TOOL_LIMITS = {
   next_task: 'tasks',
   update_task: 'tasks',
   check_conformance: 'manage',
+  sync_project: 'manage',
 } as const satisfies Record<McpToolName, keyof Limiters>;
 
 /**
@@ -155,6 +160,7 @@ export class McpTools {
       },
       ...taskTools(services.tasks),
       ...conformanceTool(services.checks),
+      ...syncTool(services.syncs, services.maxWaitMs),
     };
   }
 

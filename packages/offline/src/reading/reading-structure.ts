@@ -29,7 +29,7 @@ export interface Structured {
 /** One word of a name: "Clinicly", "2FAuth", "Alf.io", "Django-CRM", "ACP". */
 const NAME_WORD = String.raw`[\p{Lu}\p{N}][\p{L}\p{N}]*(?:[.+&'’-][\p{L}\p{N}]+)*`;
 /** A name of one to four words, each capitalised (or a number), as products are named. */
-const NAME = String.raw`${NAME_WORD}(?: ${NAME_WORD}){0,3}`;
+const NAME = `${NAME_WORD}(?: ${NAME_WORD}){0,3}`;
 /** Words that open a sentence but never name a product. */
 const NOT_NAMES =
   /^(?:it|this|that|these|those|the|a|an|our|my|your|their|its|there|here|what|who|we|i|they|you|he|she|each|every|some|all|one|users?|people|customers?|teams?)$/i;

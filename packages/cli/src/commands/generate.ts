@@ -1,9 +1,10 @@
-import type { ProjectContext } from '@pgs/client';
+import type { ClarifyingAnswer, ProjectContext } from '@pgs/client';
 import type { Command } from '../context.ts';
 import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
+import { askAnswers } from './clarify.ts';
 import {
   API_OPTIONS,
   detailValue,
@@ -35,7 +36,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -45,6 +46,12 @@ Arguments:
   "<idea>"               the project idea in plain words, 10 to 5,000 characters
 
 Options:
+  --ask                  first ask what the idea leaves open (pgs clarify), one question
+                         at a time on the terminal: Enter accepts the recommended
+                         answer, a number picks a listed option, any other line is the
+                         answer. The answers are facts of every document (docs/clarify.md)
+  --yes                  with --ask: accept every recommended answer without asking (as
+                         when stdin is not a terminal); stderr lists them
   --type web|mobile|mcp  the kind of project; inferred from the idea when absent
   --detail brief|standard|deep
                          how much the documents say, and so the price: brief (about
@@ -77,12 +84,15 @@ A project that ends failed prints the reason and exits 9 (its credits were refun
 Examples:
   pgs generate "A habit tracker for remote teams" --out ./habits
   pgs generate "A shared shopping list for flatmates" --detail brief
+  pgs generate --ask "A booking tool for dog groomers with SMS reminders"
   pgs generate "Add team billing" --repo . --dry-run
   pgs generate "Add team billing" --repo . --repo-budget 30000 --out ./billing
   ID=$(pgs generate "An MCP server for our wiki" --type mcp --no-wait)
   pgs wait "$ID" --out ./wiki-mcp`,
   options: {
     ...API_OPTIONS,
+    ask: { type: 'boolean' },
+    yes: { type: 'boolean' },
     type: { type: 'string' },
     detail: { type: 'string' },
     name: { type: 'string' },
@@ -122,6 +132,10 @@ Examples:
         `pgs ${NAME}`,
       );
     }
+    const ask = values.ask === true;
+    if (values.yes === true && !ask) {
+      throw new UsageError('--yes goes with --ask', `pgs ${NAME}`);
+    }
     const repo = repoValues(values, NAME);
     if (repo?.dryRun) {
       printDryRun(ctx, await buildDigest(ctx, repo, NAME));
@@ -130,6 +144,11 @@ Examples:
     // Before the price is reserved: a DIR that holds files would fail only at the end.
     if (out !== undefined) await checkOutDir(ctx.io.cwd ?? process.cwd(), out, force, NAME);
     if (out !== undefined) ctx.errorContext.outDir = out;
+    // Before the digest, so the questions come at once; after the DIR check, so no one
+    // answers for a run that would fail.
+    let answers: ClarifyingAnswer[] | undefined;
+    if (ask)
+      answers = await askAnswers(ctx, ctx.client(), { idea, type, yes: values.yes === true });
     let context: ProjectContext | undefined;
     if (repo !== undefined) {
       const built = await buildDigest(ctx, repo, NAME);
@@ -140,7 +159,7 @@ Examples:
 
     const pgs = ctx.client();
     const created = await pgs.projects.create(
-      { idea, type, detail, name, simulate, context },
+      { idea, type, detail, name, simulate, context, answers },
       { signal: ctx.io.signal },
     );
     if (noWait) {

@@ -1,6 +1,7 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
 import { check } from './check.ts';
+import { clarify } from './clarify.ts';
 import {
   connectGithub,
   connectionsList,
@@ -41,6 +42,7 @@ export interface Group {
  */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['generate', generate],
+  ['clarify', clarify],
   ['status', status],
   ['wait', wait],
   ['watch', watch],

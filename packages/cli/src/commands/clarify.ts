@@ -1,0 +1,153 @@
+import type { ClarifyingAnswer, ClarifyingQuestion, Pgs, ProjectCreateParams } from '@pgs/client';
+import type { Command, CommandContext } from '../context.ts';
+import { UsageError } from '../errors.ts';
+import { isInteractive, type LineReader, lineReader } from '../prompt.ts';
+import { API_OPTIONS, projectTypeValue } from './common.ts';
+
+const NAME = 'clarify';
+/** The contract's limit on one answer (ClarifyAnswer.answer). */
+const MAX_ANSWER = 1000;
+// Control and direction characters the contract refuses in a one-line answer.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is removed.
+const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/gu;
+
+/**
+ * `pgs clarify "<idea>"`: the questions PGS would ask before writing, with their recommended
+ * answers; nothing is created and no credits are used.
+ *
+ * @example
+ * pgs clarify "A booking tool for dog groomers" --json
+ */
+export const clarify: Command = {
+  name: NAME,
+  summary: 'Show what PGS would ask about an idea before writing (free)',
+  usage: 'pgs clarify "<idea>" [--type web|mobile|mcp] [--json]',
+  credential: 'api-key',
+  help: `Prints at most five questions about what the idea leaves open (who it is for,
+sign-in, compliance, payment, platforms, volumes), most consequential first, each with
+why it matters, common answers when there are a few, and the answer PGS assumes when
+none is given. Nothing is stored and no credits are used (docs/clarify.md).
+
+Answer them in the terminal with pgs generate --ask.
+
+Arguments:
+  "<idea>"               the project idea in plain words, 10 to 5,000 characters
+
+Options:
+  --type web|mobile|mcp  the kind of project, when it is already decided
+
+With --json: one line on stdout, { "questions": [ { id, question, why, options?,
+recommended } ] } as the API returns it.
+
+Examples:
+  pgs clarify "A booking tool for dog groomers with SMS reminders the day before"
+  pgs clarify "An MCP server for our wiki" --type mcp --json`,
+  options: { ...API_OPTIONS, type: { type: 'string' } },
+  async run(ctx) {
+    const idea = ctx.positionals.join(' ').trim();
+    if (idea === '') throw new UsageError('missing the idea: pgs clarify "<idea>"', 'pgs clarify');
+    const type = projectTypeValue(ctx.values, NAME);
+    const questions = await ctx
+      .client()
+      .ideas.clarify({ idea, ...(type ? { type } : {}) }, { signal: ctx.io.signal });
+    if (ctx.json) {
+      ctx.print(JSON.stringify({ questions }));
+      return;
+    }
+    if (questions.length === 0) {
+      ctx.print('PGS has no questions about this idea: it settles what PGS would ask.');
+      return;
+    }
+    questions.forEach((q, i) => {
+      ctx.print(`${i + 1}. ${q.question}  [${q.id}]`);
+      ctx.print(`   Why: ${q.why}`);
+      if (q.options?.length) ctx.print(`   Options: ${q.options.join('; ')}`);
+      ctx.print(`   Recommended: ${q.recommended}`);
+    });
+    ctx.print('');
+    ctx.print('Answer them with: pgs generate --ask "<idea>"');
+  },
+};
+
+/** What {@link askAnswers} needs: the idea as `projects.create` takes it, and `--yes`. */
+export interface AskParams {
+  idea: string;
+  type: ProjectCreateParams['type'];
+  /** Accept every recommendation without asking, even on a terminal. */
+  yes: boolean;
+}
+
+/**
+ * `pgs generate --ask`: fetches the questions and answers each, in the terminal (Enter
+ * accepts the recommended answer, a number picks an option) or, when no one can answer
+ * (stdin not a terminal, or `--yes`), with every recommendation, saying so on stderr. The
+ * prompts go to stderr, so stdout stays the command's own output (`--json` included).
+ *
+ * @example
+ * const answers = await askAnswers(ctx, pgs, { idea, type, yes: false });
+ */
+export async function askAnswers(
+  ctx: CommandContext,
+  pgs: Pgs,
+  { idea, type, yes }: AskParams,
+): Promise<ClarifyingAnswer[]> {
+  const { stderr } = ctx.io;
+  const questions = await pgs.ideas.clarify(
+    { idea, ...(type ? { type } : {}) },
+    { signal: ctx.io.signal },
+  );
+  if (questions.length === 0) {
+    stderr.write('PGS has no questions about this idea.\n');
+    return [];
+  }
+  const input = ctx.io.stdin ?? process.stdin;
+  if (yes || !isInteractive(input)) {
+    const why = yes ? '--yes' : 'stdin is not a terminal';
+    stderr.write(`Accepting the recommended answer to ${count(questions.length)} (${why}):\n`);
+    for (const q of questions) stderr.write(`  ${q.id}: ${q.recommended}\n`);
+    return questions.map((q) => ({ question: q.id, answer: q.recommended }));
+  }
+  stderr.write(
+    `PGS has ${count(questions.length)} about this idea. Enter accepts the recommended answer.\n`,
+  );
+  const lines = lineReader(input, stderr, ctx.io.signal);
+  try {
+    const answers: ClarifyingAnswer[] = [];
+    for (const [i, q] of questions.entries()) {
+      stderr.write(`\n${i + 1}/${questions.length} ${q.question}\n    ${q.why}\n`);
+      for (const [n, option] of (q.options ?? []).entries()) {
+        stderr.write(`    ${n + 1}) ${option}\n`);
+      }
+      const answer = await askOne(lines, q);
+      // The end of input answers the rest with their recommendations, as Enter would.
+      answers.push({ question: q.id, answer: answer ?? q.recommended });
+      if (answer === undefined) {
+        for (const rest of questions.slice(i + 1)) {
+          answers.push({ question: rest.id, answer: rest.recommended });
+        }
+        stderr.write('\nNo more input: the recommended answers stand for the rest.\n');
+        break;
+      }
+    }
+    return answers;
+  } finally {
+    lines.close();
+  }
+}
+
+/** One question until its answer fits the contract; `undefined` at the end of input. */
+async function askOne(lines: LineReader, q: ClarifyingQuestion): Promise<string | undefined> {
+  let note = '';
+  for (;;) {
+    const line = await lines.ask(`${note}    [${q.recommended}]\n> `);
+    if (line === undefined) return undefined;
+    const text = line.replace(UNSAFE, ' ').trim();
+    if (text === '') return q.recommended;
+    const picked = /^\d+$/.test(text) ? q.options?.[Number(text) - 1] : undefined;
+    if (picked !== undefined) return picked;
+    if (text.length <= MAX_ANSWER) return text;
+    note = `    At most ${MAX_ANSWER} characters, please.\n`;
+  }
+}
+
+const count = (n: number) => (n === 1 ? '1 question' : `${n} questions`);

@@ -29,6 +29,8 @@ import type {
   TrackerTarget,
 } from './providers/provider.ts';
 import { TrackerRequestError } from './providers/provider.ts';
+import { bounded, scrub } from './retry.ts';
+import { scrubbedClient, secretsOf } from './scrubbed.ts';
 import type { Sealer } from './sealed.ts';
 
 /** Connections one account may have in one mode. */
@@ -146,12 +148,16 @@ export async function openRow(
   const credentials = JSON.parse(
     await deps.sealer.open(row.credentials, sealContext.credentials(row.id)),
   ) as TrackerCredentials;
-  const client = adapter.connect({
-    baseUrl: row.baseUrl,
+  // Scrubbed: the sync's items and the reconcile's log read these clients' reasons.
+  const client = scrubbedClient(
+    adapter.connect({
+      baseUrl: row.baseUrl,
+      credentials,
+      target: row.target as TrackerTarget,
+      timeoutMs: TRACKER_TIMEOUT_MS,
+    }),
     credentials,
-    target: row.target as TrackerTarget,
-    timeoutMs: TRACKER_TIMEOUT_MS,
-  });
+  );
   return {
     connection: { ...connectionView(row), accountId: row.accountId, mode: row.mode },
     client,
@@ -170,19 +176,6 @@ export async function connectionWithSecret(
   return { row, secret };
 }
 
-/** Every string of the credentials, to scrub from anything a tracker says back. */
-function secretsOf(credentials: unknown): string[] {
-  if (typeof credentials !== 'object' || credentials === null) return [];
-  return Object.values(credentials).filter(
-    (value): value is string => typeof value === 'string' && value.length >= 4,
-  );
-}
-
-/** `text` with every secret replaced, so a provider echoing a token never passes it on. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}
-
 /**
  * A tracker's refusal or failure as the catalogue says it: TRACKER_REJECTED (422, the
  * provider's reason) for a wrong token or target, TRACKER_UNAVAILABLE (502) for what may
@@ -194,7 +187,7 @@ export function trackerFailure(
   secrets: readonly string[],
 ): DomainError {
   if (error instanceof TrackerRequestError) {
-    const reason = scrub(error.reason, secrets);
+    const reason = bounded(scrub(error.reason, secrets));
     const details = {
       provider,
       reason,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TrackerRequestError } from './providers/provider.ts';
-import { DEFAULT_RETRY_POLICY, failureReason, retryDelay, withRetries } from './retry.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  failureReason,
+  MAX_REASON_LENGTH,
+  retryDelay,
+  scrub,
+  withRetries,
+} from './retry.ts';
 
 const transient = (retryAfterMs?: number) =>
   new TrackerRequestError('Service Unavailable', {
@@ -92,5 +99,24 @@ describe('retry policy', () => {
       'Service Unavailable (HTTP 503), still failing after retries',
     );
     expect(failureReason(new Error('token ghp_secret leaked'))).not.toContain('ghp_');
+  });
+});
+
+describe('failure reasons', () => {
+  it("scrub the connection's credentials and stay bounded", () => {
+    const token = 'ghp_abcdefghijklmnop';
+    const echo = new TrackerRequestError(`Bad credentials: ${token} ${'x'.repeat(1_000)}`, {
+      status: 401,
+      retryable: false,
+    });
+    const reason = failureReason(echo, [token]);
+    expect(reason).not.toContain(token);
+    expect(reason).toContain('[redacted]');
+    expect(reason.length).toBeLessThanOrEqual(MAX_REASON_LENGTH);
+    expect(reason.endsWith('(HTTP 401)')).toBe(true);
+  });
+
+  it('scrub never takes short strings for secrets', () => {
+    expect(scrub('a bc abcd', ['bc', 'abcd'])).toBe('a bc [redacted]');
   });
 });

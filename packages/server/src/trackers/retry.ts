@@ -99,18 +99,43 @@ export async function withRetries<T>(call: () => Promise<T>, options: RetryOptio
   }
 }
 
+/** The longest reason an item carries: a tracker's error page is not a sync result. */
+export const MAX_REASON_LENGTH = 300;
+
+/**
+ * `text` with every secret (each string of a connection's credentials, at least 4
+ * characters) replaced by `[redacted]`, so a provider echoing a token never passes it on.
+ *
+ * @example
+ * scrub('bad token ghp_abc123', ['ghp_abc123']); // 'bad token [redacted]'
+ */
+export function scrub(text: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((secret) => secret.length >= 4)
+    .reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+
+/** `text` cut to {@link MAX_REASON_LENGTH} characters, an ellipsis marking the cut. */
+export function bounded(text: string, max = MAX_REASON_LENGTH): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 /**
  * A failure in words for a sync's item: the provider's reason, and the HTTP status when there
- * was one. Never a credential: adapters build reasons from the provider's message only.
+ * was one; scrubbed of `secrets` (the connection's credentials) before it is cut to
+ * {@link MAX_REASON_LENGTH}, so a cut never leaves half a token behind. Connections opened
+ * through trackers/connections.ts already scrub their clients' errors; `secrets` is a second
+ * net for callers that hold them.
  *
  * @example
  * failureReason(new TrackerRequestError('Validation Failed', { status: 422, retryable: false })); // 'Validation Failed (HTTP 422)'
  */
-export function failureReason(error: unknown): string {
+export function failureReason(error: unknown, secrets: readonly string[] = []): string {
   if (error instanceof TrackerRequestError) {
     const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
     const gaveUp = error.retryable ? ', still failing after retries' : '';
-    return `${error.reason}${status}${gaveUp}`;
+    const reason = bounded(scrub(error.reason, secrets), MAX_REASON_LENGTH - 40);
+    return bounded(`${reason}${status}${gaveUp}`);
   }
   return 'The tracker call failed unexpectedly.';
 }

@@ -202,6 +202,27 @@ describe.each(Object.keys(FAKES) as TrackerProvider[])('%s', (provider) => {
     expect((await task()).history.at(-1)).toMatchObject({ agent: provider, to: 'done' });
     expect((await reconcileConnection(deps(), connectionId)).moves).toEqual([]);
 
+    // Reopened in PGS; then someone comments on the closed issue. A comment moves the issue's
+    // updatedAt, not its state: nothing to apply, however much newer than the task's move.
+    const reopenEtag = (
+      await h.request({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/tasks/T-1`,
+        headers: bearer(key.key),
+      })
+    ).headers.etag as string;
+    const reopenedInPgs = await h.request({
+      method: 'PATCH',
+      url: `/api/v1/projects/${projectId}/tasks/T-1`,
+      headers: { ...bearer(key.key), 'content-type': 'application/json', 'if-match': reopenEtag },
+      payload: JSON.stringify({ status: 'todo', note: 'Not finished after all.' }),
+    });
+    expect(reopenedInPgs.statusCode, reopenedInPgs.body).toBe(200);
+    tick(1_000);
+    fake.setState(issueId, 'closed', tick(1_000));
+    expect((await reconcileConnection(deps(), connectionId)).moves).toEqual([]);
+    expect((await task()).status).toBe('todo');
+
     // Reopened on the tracker, but the task was moved in PGS after that: PGS's move stands.
     fake.setState(issueId, 'open', tick(1_000));
     tick(1_000);

@@ -14,15 +14,15 @@ import type {
   RequirementSlot,
 } from '@pgs/contract/generation';
 import { readCodebaseOnce } from '../codebase/cache.ts';
-import type { CodebaseFacts, RepositorySource } from '../codebase/index.ts';
+import type { RepositorySource } from '../codebase/index.ts';
 import { isReadOnly, TYPE_LABEL } from '../reading/define.ts';
 import { assumptionsOf, oneOf, openQuestionsOf, theService } from '../reading/define-members.ts';
 import { type FeatureParts, partsOf } from '../reading/features.ts';
-import { type IdeaCapabilities, readIdeaNlp } from '../reading/reading.ts';
+import { readIdeaNlp } from '../reading/reading.ts';
 import { namesGroup } from '../reading/reading-people.ts';
 import { article, clip, kebab, pascal, plural, snake, uncountable } from '../text/words.ts';
 import { criteriaFor } from './criteria.ts';
-import type { Assumption, Criterion, Entity, Facts, Question, Requirement } from './model.ts';
+import type { Assumption, Entity, Facts, Question, Requirement } from './model.ts';
 
 export type { Assumption, Criterion, Entity, Facts, Question, Requirement } from './model.ts';
 

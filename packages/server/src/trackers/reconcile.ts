@@ -63,6 +63,17 @@ export async function reconcileConnection(
     const changedAt = new Date(issue.updatedAt);
     if (link.externalUpdatedAt !== null && changedAt <= link.externalUpdatedAt) continue;
     const at = new Date(deps.now());
+    // An issue's updatedAt moves on a comment or a label too: only a state PGS has not seen
+    // moves the task; any other edit is recorded as seen and changes nothing.
+    if (issue.state === link.state) {
+      await recordLinkObserved(
+        deps.db,
+        link,
+        { state: issue.state, externalUpdatedAt: changedAt },
+        at,
+      );
+      continue;
+    }
     const move = await applyTrackerChange(
       deps.db,
       link.projectId,

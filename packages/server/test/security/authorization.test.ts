@@ -259,6 +259,25 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
         .statusCode,
     ).toBe(404);
   },
+  'POST /api/v1/ideas/clarify': async () => {
+    // Nothing to isolate: no resource is read or stored. Every key is answered the same
+    // questions for the same idea, and nothing of any account changes.
+    const before = await fuzz.snapshot();
+    const answers = await Promise.all(
+      [owner, sameAccountOtherMode, otherAccount].map(async (key) => {
+        const res = await call(key, {
+          method: 'POST',
+          url: '/api/v1/ideas/clarify',
+          payload: { idea: IDEA },
+        });
+        expect(res.statusCode).toBe(200);
+        return res.json().data;
+      }),
+    );
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(await fuzz.snapshot()).toEqual(before);
+  },
   'GET /api/v1/credits': async (m) => {
     const summaries = await Promise.all(
       [owner, sameAccountOtherMode, otherAccount].map(async (key) => {

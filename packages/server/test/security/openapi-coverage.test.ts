@@ -109,6 +109,7 @@ describe('every route is in the OpenAPI document', () => {
     // Valid bodies: Fastify validates the body before the query.
     const bodies: Record<string, unknown> = {
       createProject: { idea: 'A shared calendar for allotment gardeners and their tools.' },
+      clarifyIdea: { idea: 'A shared calendar for allotment gardeners and their tools.' },
       createRevision: { changeRequest: 'Add a waiting list for tools.' },
       createWebhookEndpoint: { url: 'https://93.184.215.16/pgs' },
       adminCreateAccount: {},

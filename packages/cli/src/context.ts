@@ -37,7 +37,10 @@ export interface Io {
   env: Env;
   stdout: Writer;
   stderr: Writer;
-  /** What `pgs mcp` reads the protocol from; default `process.stdin`. */
+  /**
+   * What `pgs mcp` reads the protocol from, and `pgs generate --ask` the answers; default
+   * `process.stdin`.
+   */
   stdin?: Readable | undefined;
   /** Replaces `globalThis.fetch` in the SDK. */
   fetch?: FetchLike | undefined;

@@ -89,7 +89,12 @@ describe('pgs clarify and pgs generate --ask against the real server', () => {
     expect(payment?.options?.length).toBeGreaterThan(1);
     // Every answer written at once, before it is asked for: none may be lost.
     const lines = questions.map((q, i) =>
-      i === signIn ? '  Google Workspace single sign-on only  ' : q.id === 'payment' ? '2' : '',
+      // Too long an answer is asked again, not sent to be refused.
+      i === signIn
+        ? `${'x'.repeat(1001)}\n  Google Workspace single sign-on only  `
+        : q.id === 'payment'
+          ? '2'
+          : '',
     );
     const stdin = stdinOf(true);
     stdin.end(`${lines.join('\n')}\n`);
@@ -101,6 +106,7 @@ describe('pgs clarify and pgs generate --ask against the real server', () => {
       expect(r.stderr).toContain(`    [${q.recommended}]\n> `);
     }
     expect(r.stderr).toContain(`    2) ${payment?.options?.[1]}\n`);
+    expect(r.stderr).toContain('    At most 1000 characters, please.\n');
     const q = questionnaireOf(r.stdout);
     expect(q.constraints).toContain('Sign-in: Google Workspace single sign-on only');
     expect(q.monetization).toBe(payment?.options?.[1]);

@@ -9,7 +9,12 @@ import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { projectTasks, trackerConnections, trackerLinks } from '../src/storage/schema.ts';
+import {
+  idempotencyKeys,
+  projectTasks,
+  trackerConnections,
+  trackerLinks,
+} from '../src/storage/schema.ts';
 import { Connections } from '../src/trackers/connections.ts';
 import { githubAdapter } from '../src/trackers/providers/github.ts';
 import { adapterFor } from '../src/trackers/providers/index.ts';
@@ -91,6 +96,15 @@ describe('creating a connection', () => {
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().data.webhook.secret).toBe(webhook.secret);
+    expect(again.json().data.connection).toEqual(connection);
+    // The remembered 201 (kept 24 h) holds the secret sealed, never in plain text.
+    const [remembered] = await h.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, 'c-1'));
+    expect(remembered!.responseBody).toContain(connection.id);
+    expect(remembered!.responseBody).not.toContain(webhook.secret);
+    expect(JSON.stringify(remembered)).not.toContain(webhook.secret);
 
     const listed = await read(key, '/connections');
     expect(listed.statusCode).toBe(200);

@@ -71,7 +71,9 @@ function send(reply: FastifyReply, response: StoredResponse, replayed: boolean):
  * with another body → 422 IDEMPOTENCY_KEY_REUSED; a duplicate while the first is still
  * running → 409 IDEMPOTENCY_CONFLICT with `Retry-After: 1`. Errors are not remembered, so
  * a request that failed can be retried with the same key once its cause is fixed. The
- * handler should call `remember` in the transaction that makes its effect.
+ * handler should call `remember` in the transaction that makes its effect. `onReplay` turns
+ * a stored answer back into the one to send (a route that keeps a secret sealed in the
+ * stored body opens it there).
  *
  * @example
  * return withIdempotency(keys, request, reply, 'createProject', async () => ({ status: 202, headers, body }));
@@ -82,6 +84,7 @@ export async function withIdempotency(
   reply: FastifyReply,
   operation: string,
   handler: (remember: Remember) => Promise<StoredResponse>,
+  onReplay?: (stored: StoredResponse) => Promise<StoredResponse>,
 ): Promise<FastifyReply> {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return send(reply, await handler(async () => {}), false);
@@ -120,15 +123,12 @@ export async function withIdempotency(
         { details: { idempotency_key: key, retry_after: 1 }, headers: { 'retry-after': 1 } },
       );
     }
-    return send(
-      reply,
-      {
-        status: existing.responseStatus ?? 200,
-        headers: (existing.responseHeaders as Record<string, string> | null) ?? {},
-        body: existing.responseBody ?? '',
-      },
-      true,
-    );
+    const stored: StoredResponse = {
+      status: existing.responseStatus ?? 200,
+      headers: (existing.responseHeaders as Record<string, string> | null) ?? {},
+      body: existing.responseBody ?? '',
+    };
+    return send(reply, onReplay ? await onReplay(stored) : stored, true);
   }
   let remembered = false;
   const rememberIn = keys.rememberIn(scope);

@@ -104,6 +104,8 @@ export function connectionView(row: TrackerConnectionRow): ConnectionView {
 export const sealContext = {
   credentials: (id: string) => `${id}:credentials`,
   webhookSecret: (id: string) => `${id}:webhook-secret`,
+  /** The copy kept in an idempotent 201 to replay (never in plain text). */
+  replaySecret: (id: string) => `${id}:webhook-secret-replay`,
 };
 
 const notFound = (id: string) =>
@@ -308,6 +310,19 @@ export class Connections {
       await withinTransaction(tx, made);
       return made;
     });
+  }
+
+  /**
+   * The webhook secret sealed for an idempotency record: a replayed 201 shows it again, but
+   * the stored body never holds it in plain text.
+   */
+  sealForReplay(connectionId: string, secret: string): Promise<string> {
+    return this.#deps.sealer.seal(secret, sealContext.replaySecret(connectionId));
+  }
+
+  /** Opens what {@link sealForReplay} sealed. */
+  openForReplay(connectionId: string, sealed: string): Promise<string> {
+    return this.#deps.sealer.open(sealed, sealContext.replaySecret(connectionId));
   }
 
   /** The owner's connections, oldest first. */

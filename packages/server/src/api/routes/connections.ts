@@ -1,6 +1,6 @@
 import { openapiDocument, schemaRef } from '@pgs/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { IdempotencyKeys } from '../../accounts/idempotency-keys.ts';
+import type { IdempotencyKeys, StoredResponse } from '../../accounts/idempotency-keys.ts';
 import { ApiError } from '../../errors.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type {
@@ -39,6 +39,18 @@ const shown = (request: FastifyRequest, view: ConnectionView) => ({
   webhookUrl: webhookUrl(request, view.id),
 });
 
+/** A remembered 201 with its sealed webhook secret opened (see createConnection). */
+async function openReplayed(connections: Connections, stored: StoredResponse) {
+  const body = JSON.parse(stored.body) as {
+    data?: { connection?: { id?: string }; webhook?: { secret?: string } };
+  };
+  const id = body.data?.connection?.id;
+  const webhook = body.data?.webhook;
+  if (id === undefined || webhook?.secret === undefined) return stored;
+  webhook.secret = await connections.openForReplay(id, webhook.secret);
+  return { ...stored, body: JSON.stringify(body) };
+}
+
 /**
  * Tracker connections (`createConnection`, `listConnections`, `getConnection`,
  * `deleteConnection`): always the caller's account and mode.
@@ -69,28 +81,46 @@ export async function connectionRoutes(
     async (request, reply) => {
       const { accountId, mode } = request.principal;
       // The webhook secret is in the 201: a retry whose answer was lost replays that 201
-      // rather than make a second connection with another secret.
-      return withIdempotency(idempotency, request, reply, 'createConnection', async (remember) => {
-        const created = (made: Awaited<ReturnType<Connections['create']>>) => ({
-          status: 201,
-          headers: {},
-          body: JSON.stringify({
-            success: true,
-            data: {
-              connection: shown(request, made.connection),
-              webhook: {
-                url: webhookUrl(request, made.connection.id),
-                secret: made.webhookSecret,
-                help: made.webhookHelp,
-              },
+      // rather than make a second connection with another secret. The stored copy (kept
+      // 24 h) carries the secret sealed, opened again only to replay it.
+      type Made = Awaited<ReturnType<Connections['create']>>;
+      const created = (made: Made, secret: string) => ({
+        status: 201,
+        headers: {},
+        body: JSON.stringify({
+          success: true,
+          data: {
+            connection: shown(request, made.connection),
+            webhook: {
+              url: webhookUrl(request, made.connection.id),
+              secret,
+              help: made.webhookHelp,
             },
-          }),
-        });
-        const made = await connections.create({ accountId, mode }, request.body, (tx, made) =>
-          remember(tx, created(made)),
-        );
-        return created(made);
+          },
+        }),
       });
+      return withIdempotency(
+        idempotency,
+        request,
+        reply,
+        'createConnection',
+        async (remember) => {
+          const made = await connections.create(
+            { accountId, mode },
+            request.body,
+            async (tx, made) =>
+              remember(
+                tx,
+                created(
+                  made,
+                  await connections.sealForReplay(made.connection.id, made.webhookSecret),
+                ),
+              ),
+          );
+          return created(made, made.webhookSecret);
+        },
+        async (stored) => openReplayed(connections, stored),
+      );
     },
   );
 

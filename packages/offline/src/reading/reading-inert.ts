@@ -1,6 +1,6 @@
 /** The reading of an idea made safe to write: see {@link inert}. */
 import { inertText } from '@pgs/contract/document';
-import type { IdeaCapabilities } from './reading.ts';
+import type { IdeaCapabilities } from './reading-types.ts';
 
 /**
  * A reading whose every phrase is safe to write into a document: what the engine writes of an

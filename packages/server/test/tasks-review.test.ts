@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
+import { taskTools } from '../src/api/mcp/task-tools.ts';
+import type { McpCall } from '../src/api/mcp/tools.ts';
 import type { RequirementDelta } from '../src/models/deltas.ts';
 import { Revisions } from '../src/projects/revisions.ts';
 import type { Database } from '../src/storage/db.ts';
@@ -7,9 +9,15 @@ import { listProjectEvents } from '../src/storage/sql/events.ts';
 import { insertDocument, updateProject } from '../src/storage/sql/projects.ts';
 import { insertRevision } from '../src/storage/sql/revisions.ts';
 import type { TaskUpdatedEvent } from '../src/tasks/notify.ts';
+import { Tasks } from '../src/tasks/service.ts';
 import { header } from './helpers/creation.ts';
 import { bearer, harnessFor } from './helpers/harness.ts';
-import { completedWithPlan, planDocument, type SeedDocument } from './helpers/tasks.ts';
+import {
+  completedWithPlan,
+  offlineDocuments,
+  planDocument,
+  type SeedDocument,
+} from './helpers/tasks.ts';
 
 /**
  * Issue 30's review: what the plan's tasks keep across a revision and how a write is told
@@ -220,5 +228,16 @@ describe('tasks after review', () => {
     const seqs = events.map((e) => e.seq);
     expect(seqs).toEqual(seqs.map((_, n) => seqs[0]! + n));
     expect(events.at(-6)?.type).toBe('revision.completed');
+  });
+
+  it('narrows list_tasks by requirement, as the REST listing does', async () => {
+    const project = await completedWithPlan(harness().database, key, offlineDocuments());
+    const tools = taskTools(new Tasks(harness().database.db, () => clock));
+    const mcpCall = { principal: key } as unknown as McpCall;
+    const listed = await tools.list_tasks({ projectId: project, requirement: 'FR-2' }, mcpCall);
+    const ids = (listed.structuredContent as { tasks: { id: string }[] }).tasks.map((t) => t.id);
+    const rest = (await call('GET', `${project}/tasks?requirement=FR-2`)).json().data;
+    expect(ids).toEqual(rest.map((t: { id: string }) => t.id));
+    expect(ids).toEqual(['T-5', 'T-6']);
   });
 });

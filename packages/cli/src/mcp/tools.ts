@@ -116,14 +116,15 @@ export class BridgeTools {
         return traceResult(projectId, await pgs.projects.trace(projectId, { signal: call.signal }));
       },
       list_tasks: async (args, call) => {
-        const { projectId, status, assignee } = args as {
+        const { projectId, status, assignee, requirement } = args as {
           projectId: string;
           status?: TaskStatus;
           assignee?: string;
+          requirement?: string;
         };
         const tasks = await pgs.projects.tasks.list(
           projectId,
-          { status, assignee },
+          { status, assignee, requirement },
           { signal: call.signal },
         );
         return taskListResult(projectId, tasks);

@@ -242,6 +242,8 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         projectId,
         status: taskStatus,
         assignee: { type: 'string', minLength: 1, maxLength: C.agent.maxLength },
+        // FR-3, NFR-1 or a criterion FR-3.1, as the REST listing's `requirement` filter.
+        requirement: { type: 'string', pattern: '^N?FR-[1-9]\\d*(\\.[1-9]\\d*)?$' },
       },
       required: ['projectId'],
       additionalProperties: false,

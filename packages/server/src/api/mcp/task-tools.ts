@@ -26,14 +26,15 @@ export function taskTools(
 ): Record<'list_tasks' | 'next_task' | 'update_task', Handler> {
   return {
     list_tasks: async (args, call) => {
-      const { projectId, status, assignee } = args as {
+      const { projectId, status, assignee, requirement } = args as {
         projectId: string;
         status?: TaskStatus;
         assignee?: string;
+        requirement?: string;
       };
       return taskListResult(
         projectId,
-        await tasks.list(call.principal, projectId, { status, assignee }),
+        await tasks.list(call.principal, projectId, { status, assignee, requirement }),
       );
     },
     next_task: async (args, call) => {

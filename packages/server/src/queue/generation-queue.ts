@@ -185,11 +185,6 @@ export class GenerationQueue {
     await this.#webhooks.tasksUpdated(tx, events);
   }
 
-  /** The same for a batch of changes (a revision's, an expiry's), in a fixed number of statements. */
-  async tasksUpdated(tx: Tx, events: readonly TaskUpdatedEvent[]): Promise<void> {
-    await this.#webhooks.tasksUpdated(tx, events);
-  }
-
   /**
    * Enqueues a project's generation, inside `tx` when given, and wakes one idle worker (in
    * whichever process) when it commits; enqueuing twice is harmless.

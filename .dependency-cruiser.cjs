@@ -3,12 +3,8 @@
  * by dependency-cruiser over product code: packages/<name>/src without tests (`*.test.ts`,
  * test/ folders), whose imports of each other's helpers are not the architecture.
  *
- * `npm run lint:imports` (part of `npm test`) fails on any rule of severity `error`.
- * The rules of severity NOT_YET are arrows the code does not follow yet (issue 28, item 3):
- * `npm test` does not check them, `npm run lint:imports:todo` (.dependency-cruiser-todo.cjs)
- * lists every violation and fails while one remains, and docs/architecture.md says which. When
- * a rule's list is empty, make it an `error`. There is no list of exceptions: a rule holds
- * for every file it names, or it is not yet checked.
+ * `npm run lint:imports` (part of `npm test`) fails on any of them: every rule is an error, and
+ * there is no list of exceptions. A rule holds for every file it names.
  */
 
 const SERVER = '^packages/server/src/';
@@ -27,8 +23,6 @@ const DATABASE_DRIVER =
 const AI_SDK = '^node_modules/(ai|@ai-sdk/[^/]+)/';
 // The trackers' official SDKs (docs/trackers.md).
 const TRACKER_SDK = '^node_modules/(@octokit/[^/]+|@linear/sdk|jira[.]js)/';
-// Not yet followed by the code, so not yet checked by `npm test`: see the header.
-const NOT_YET = 'ignore';
 
 /** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
 const packages = [
@@ -213,7 +207,7 @@ module.exports = {
     {
       name: 'no-circular-through-types',
       comment: 'No circle either when type-only imports are counted: a type belongs below both.',
-      severity: NOT_YET,
+      severity: 'error',
       from: {},
       to: { circular: true },
     },

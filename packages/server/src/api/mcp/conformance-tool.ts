@@ -1,7 +1,7 @@
 import { conformanceResult, type McpToolResult } from '@pgs/contract';
 import { digestArgument } from '../../conformance/digest.ts';
 import type { ConformanceChecks } from '../../conformance/service.ts';
-import type { McpCall } from './tools.ts';
+import type { McpCall } from './call.ts';
 
 type Handler = (args: Record<string, unknown>, call: McpCall) => Promise<McpToolResult>;
 

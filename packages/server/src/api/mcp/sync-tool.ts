@@ -1,6 +1,6 @@
 import { type McpToolResult, syncResult } from '@pgs/contract';
 import type { ProjectSyncs, SyncView } from '../../trackers/syncs.ts';
-import type { McpCall } from './tools.ts';
+import type { McpCall } from './call.ts';
 
 type Handler = (args: Record<string, unknown>, call: McpCall) => Promise<McpToolResult>;
 

@@ -6,7 +6,7 @@ import {
   updatedTaskResult,
 } from '@pgs/contract';
 import { DEFAULT_LEASE_SECONDS, type Tasks } from '../../tasks/service.ts';
-import type { McpCall } from './tools.ts';
+import type { McpCall } from './call.ts';
 
 type Handler = (args: Record<string, unknown>, call: McpCall) => Promise<McpToolResult>;
 

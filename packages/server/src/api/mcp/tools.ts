@@ -4,7 +4,6 @@ import {
   creditsResult,
   documentResult,
   MCP_TOOLS,
-  type McpProgress,
   type McpToolName,
   type McpToolResult,
   type ProjectState,
@@ -17,7 +16,6 @@ import {
   toolError,
   traceResult,
 } from '@pgs/contract';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../accounts/service.ts';
 import type { ConformanceChecks } from '../../conformance/service.ts';
 import type { CreditReads } from '../../credits/reads.ts';
@@ -33,6 +31,7 @@ import type { ProjectSyncs } from '../../trackers/syncs.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
+import type { McpCall } from './call.ts';
 import { CANCELLED_BY_CLIENT } from './cancellations.ts';
 import { conformanceTool } from './conformance-tool.ts';
 import { catalogued } from './errors.ts';
@@ -61,17 +60,7 @@ export interface McpServices {
   maxWaitMs: number;
 }
 
-/** One MCP request: whose key, and what ends it. */
-export interface McpCall {
-  principal: Principal;
-  /** Aborts when the client goes away, the request is cancelled or the server shuts down. */
-  signal: AbortSignal;
-  log: FastifyBaseLogger;
-  /** The HTTP request's id (`req_…`), quoted in errors. */
-  requestId: string;
-  /** Sends a progress notification; undefined when the client asked for none. */
-  report?: ((progress: McpProgress) => Promise<void>) | undefined;
-}
+export type { McpCall } from './call.ts';
 
 /**
  * The per-key limit each tool counts against: the REST operation it stands for, so that a

@@ -5,22 +5,11 @@
  */
 import type { ExternalIssue, IssueDraft, IssueState, TrackerClient } from '../provider.ts';
 import { readMarker, TrackerRequestError } from '../provider.ts';
+import type { GitHubIssue } from './issue.ts';
 import { callOptions, type GitHubOctokit, toTrackerError } from './octokit.ts';
 import { Relations } from './relations.ts';
 
-/** An issue as Octokit returns it, the fields the client reads. */
-export interface GitHubIssue {
-  id: number | bigint;
-  number: number;
-  html_url: string;
-  state: string;
-  title: string;
-  body?: string | null;
-  updated_at: string;
-  labels: Array<string | { name?: string }>;
-  pull_request?: unknown;
-  parent_issue_url?: string | null;
-}
+export type { GitHubIssue } from './issue.ts';
 
 /** The label every synced issue carries; findMarked lists by it. */
 export const PGS_LABEL = 'pgs';

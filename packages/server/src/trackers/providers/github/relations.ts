@@ -6,7 +6,7 @@
  * the issue says why, so nothing is silently dropped.
  */
 import { readMarker } from '../provider.ts';
-import type { GitHubIssue } from './client.ts';
+import type { GitHubIssue } from './issue.ts';
 import { answered, callOptions, type GitHubOctokit } from './octokit.ts';
 
 // Starts the body's relations section, so a re-sync rewrites it and never doubles it.

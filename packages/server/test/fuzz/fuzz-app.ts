@@ -132,7 +132,12 @@ export async function startFuzzApp({
     dispatcher: holdingDispatcher,
     models,
     onRoute,
-    trackers: { sealer: Sealer.of(FUZZ_KEY_RING), allowPrivate: false },
+    // Syncs are queued and never run: no tracker is reachable from the fuzzer.
+    trackers: {
+      sealer: Sealer.of(FUZZ_KEY_RING),
+      allowPrivate: false,
+      syncs: { enqueueSync: async () => {} },
+    },
   });
   await app.ready();
 

@@ -507,6 +507,67 @@ Object.assign(CASES, {
     objectCase(m, await checkUrl(), 200),
 });
 
+/** The sync routes (issue 31) on the owner's planned project, with the owner's connection. */
+const syncsUrl = async () => `/api/v1/projects/${await plannedProject()}/syncs`;
+let ownSync: Promise<string> | undefined;
+const syncUrl = async () => {
+  ownSync ??= (async () => {
+    const res = await call(owner, {
+      method: 'POST',
+      url: await syncsUrl(),
+      payload: JSON.stringify({ connectionId: await seededConnection(), scope: 'tasks' }),
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    return json(res).data.id as string;
+  })();
+  return `${await syncsUrl()}/${await ownSync}`;
+};
+
+Object.assign(CASES, {
+  'POST /api/v1/projects/:projectId/syncs': async () => {
+    const url = await syncsUrl();
+    // A stranger's own connection on the owner's project, and the owner's connection on the
+    // owner's project by a stranger: both 404, nothing queued.
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      for (const connectionId of [await seededConnection(stranger), await seededConnection()]) {
+        const res = await call(stranger, {
+          method: 'POST',
+          url,
+          payload: JSON.stringify({ connectionId, scope: 'tasks' }),
+        });
+        expect(res.statusCode, res.body).toBe(404);
+        expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+      }
+    }
+    // The owner with another account's connection: 404 too.
+    const foreign = await call(owner, {
+      method: 'POST',
+      url,
+      payload: JSON.stringify({
+        connectionId: await seededConnection(otherAccount),
+        scope: 'tasks',
+      }),
+    });
+    expect(foreign.statusCode, foreign.body).toBe(404);
+    const res = await call(owner, {
+      method: 'POST',
+      url,
+      payload: JSON.stringify({
+        connectionId: await seededConnection(),
+        scope: 'all',
+        dryRun: true,
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(202);
+  },
+  'GET /api/v1/projects/:projectId/syncs': async (m: string) => {
+    await syncUrl();
+    await objectCase(m, await syncsUrl(), 200);
+  },
+  'GET /api/v1/projects/:projectId/syncs/:syncId': async (m: string) =>
+    objectCase(m, await syncUrl(), 200),
+});
+
 /** Routes with no object and no privilege, and why nothing can be crossed there. */
 const NO_OBJECT: Record<string, string> = {
   'GET /health': 'liveness only: no data of anyone',

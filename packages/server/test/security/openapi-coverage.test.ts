@@ -104,6 +104,7 @@ describe('every route is in the OpenAPI document', () => {
       keyId: targets.spareKeyIds[0]!,
       taskId: 'T-1',
       checkId: `chk_${'0'.repeat(26)}`,
+      syncId: `sync_${'0'.repeat(26)}`,
       connectionId: targets.ownConnections[0]!,
     };
     // Valid bodies: Fastify validates the body before the query.
@@ -121,6 +122,7 @@ describe('every route is in the OpenAPI document', () => {
       createConformanceCheck: {
         context: { repository: { name: 'probe', files: [{ path: 'a.ts', content: '' }] } },
       },
+      createProjectSync: { connectionId: targets.ownConnections[0], scope: 'tasks' },
       createConnection: {
         provider: 'linear',
         credentials: { token: 'lin_api_probe' },

@@ -8,7 +8,13 @@
 import { DomainError } from '../errors.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
-import { findTaskRow, type TaskRow, type TaskStatus, updateTaskRow } from '../storage/sql/tasks.ts';
+import {
+  findTaskRow,
+  lastTaskChangeAt,
+  type TaskRow,
+  type TaskStatus,
+  updateTaskRow,
+} from '../storage/sql/tasks.ts';
 import { recordTaskHistory, type TaskAudience, type TaskDispatcher } from './notify.ts';
 import { openProject } from './open.ts';
 import { TASK_TRANSITIONS } from './transitions.ts';
@@ -21,8 +27,8 @@ export interface ExternalChange {
   /** Names the issue: `Closed on github: owner/repo#12`. */
   note: string;
   /**
-   * When given, a task changed in PGS at or after this time keeps its status: the newest
-   * change wins (the reconcile, which reads an issue's last change, not each change).
+   * When given, a task moved in PGS at or after this time keeps its status: the newest change
+   * wins (the tracker's time of its change, from a delivery or the reconcile's read).
    */
   notAfterTaskChange?: Date | undefined;
 }
@@ -67,8 +73,11 @@ export async function applyExternalChange(
   if (row === undefined) return undefined;
   const to = statusFor(change.state, row.status);
   if (to === undefined) return undefined;
-  if (change.notAfterTaskChange !== undefined && row.updatedAt >= change.notAfterTaskChange) {
-    return undefined;
+  // Weighed against the task's last move (its newest history entry), not its updatedAt,
+  // which a lease renewal moves too: a close on the tracker while an agent renews still lands.
+  if (change.notAfterTaskChange !== undefined) {
+    const moved = await lastTaskChangeAt(tx, projectId, taskId);
+    if (moved !== undefined && moved >= change.notAfterTaskChange) return undefined;
   }
   // Leaving in_progress ends the lease, as an update does.
   const updated = await updateTaskRow(tx, projectId, taskId, row.version, {

@@ -1,11 +1,12 @@
 /**
  * A tracker's webhook delivery (docs/trackers.md, "The webhook"): verified by the provider's
- * own signature over the exact bytes received, deduplicated by its delivery id, and each
+ * own signature over the exact bytes received, deduplicated by those bytes (a delivery id is
+ * an unsigned header), and each
  * issue change it carries applied to the linked task, as the tracker: closed → `done`,
  * reopened → `todo`. A change older than what PGS last saw of the issue is ignored (newest
  * wins), since trackers do not promise to deliver in order.
  */
-
+import { createHash } from 'node:crypto';
 import {
   deleteTrackerDelivery,
   findLinksByExternalId,
@@ -75,7 +76,10 @@ export async function receiveDelivery(
   const verdict = await adapter.verifyWebhook({ headers, rawBody, secret, now: at });
   if (!verdict.ok) return { kind: 'refused', reason: verdict.reason };
   const { deliveryId, changes } = verdict.delivery;
-  if (!(await insertTrackerDelivery(deps.db, row.id, deliveryId, at))) {
+  // Deduplicated by what is signed, the body: a tracker's delivery id is an unsigned header,
+  // so a captured delivery replayed under a new id is still the same delivery.
+  const signed = `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+  if (!(await insertTrackerDelivery(deps.db, row.id, signed, at))) {
     return { kind: 'accepted', deliveryId, replayed: true, moves: [], ignored: 0 };
   }
   try {
@@ -89,7 +93,7 @@ export async function receiveDelivery(
     return { kind: 'accepted', deliveryId, replayed: false, moves, ignored };
   } catch (error) {
     // Not applied: forget the delivery, so the tracker's retry of it is not a replay.
-    await deleteTrackerDelivery(deps.db, row.id, deliveryId).catch(() => {});
+    await deleteTrackerDelivery(deps.db, row.id, signed).catch(() => {});
     throw error;
   }
 }
@@ -105,7 +109,7 @@ async function applyChange(
   let ignored = 0;
   for (const link of await findLinksByExternalId(deps.db, row.id, change.externalId)) {
     if (!link.itemId.startsWith('T-')) continue;
-    if (link.externalUpdatedAt !== null && changedAt < link.externalUpdatedAt) {
+    if (link.externalUpdatedAt !== null && changedAt <= link.externalUpdatedAt) {
       ignored++;
       continue;
     }
@@ -117,6 +121,7 @@ async function applyChange(
         state: change.state,
         agent: row.provider,
         note: moveNote(row.provider, link, change.state),
+        notAfterTaskChange: changedAt,
       },
       { owner: { accountId: row.accountId, mode: row.mode }, at, dispatcher: deps.dispatcher },
     );

@@ -364,3 +364,19 @@ export async function taskCounts(
     rows.map((row) => [row.projectId, { done: Number(row.done), total: Number(row.total) }]),
   );
 }
+
+/**
+ * When a task's status or assignee last changed (its newest history entry), or undefined when
+ * it never has: what a tracker's change is weighed against (a lease renewal is no change).
+ */
+export async function lastTaskChangeAt(
+  tx: Tx,
+  projectId: string,
+  taskId: string,
+): Promise<Date | undefined> {
+  const [row] = await tx
+    .select({ at: sql<Date | string | null>`max(${projectTaskHistory.at})` })
+    .from(projectTaskHistory)
+    .where(and(eq(projectTaskHistory.projectId, projectId), eq(projectTaskHistory.taskId, taskId)));
+  return row?.at == null ? undefined : new Date(row.at);
+}

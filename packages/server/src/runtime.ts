@@ -163,14 +163,24 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
   }
   if (config.role !== 'api') {
     stopReconciler = startReconciler(
-      { db: database.db, sealer, dispatcher: queue, now: Date.now },
+      {
+        db: database.db,
+        sealer,
+        network: { allowPrivate: config.connectionsAllowPrivate },
+        dispatcher: queue,
+        now: Date.now,
+      },
       config.trackerReconcileSeconds * 1000,
       log.child({ component: 'trackers' }),
     );
     // Pushes of projects to trackers (docs/trackers.md), on the queue beside generations.
     const publicUrl = config.publicUrl;
     const syncs = new ProjectSyncs(database.db, new Tasks(database.db), queue.syncs, {
-      open: (owner) => openConnection({ db: database.db, sealer }, owner),
+      open: (owner) =>
+        openConnection(
+          { db: database.db, sealer, network: { allowPrivate: config.connectionsAllowPrivate } },
+          owner,
+        ),
       projectUrl: (id) => (publicUrl === undefined ? undefined : `${publicUrl}/#/projects/${id}`),
     });
     await queue.syncs.start((job) => syncs.run(job));

@@ -4,20 +4,25 @@
  * shown or logged with their credentials, sealed at rest, one account's and mode's alone.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
+import { newUlid } from '../src/ids.ts';
 import {
   idempotencyKeys,
   projectTasks,
   trackerConnections,
   trackerLinks,
 } from '../src/storage/schema.ts';
-import { Connections } from '../src/trackers/connections.ts';
+import { insertTrackerConnection } from '../src/storage/sql/trackers.ts';
+import { Connections, openConnection, sealContext } from '../src/trackers/connections.ts';
 import { githubAdapter } from '../src/trackers/providers/github.ts';
 import { adapterFor } from '../src/trackers/providers/index.ts';
+import { TrackerRequestError } from '../src/trackers/providers/provider.ts';
 import { Sealer } from '../src/trackers/sealed.ts';
 import { type FakeGitHub, startFakeGitHub } from './fakes/github.ts';
 import { bearer, type Harness, startHarness } from './helpers/harness.ts';
@@ -247,5 +252,107 @@ describe('isolation and deletion', () => {
       .from(trackerLinks)
       .where(eq(trackerLinks.connectionId, id));
     expect(links).toEqual([]);
+  });
+});
+
+describe('every call to a tracker is pinned (no rebinding, no redirects)', () => {
+  const owner = () => ({ accountId: key.accountId, mode: key.mode });
+  const sealer = Sealer.of(ring);
+  const trackers = {
+    github: {
+      baseUrl: 'https://tracker.example/api/v3',
+      credentials: { token: 'ghp_0123456789' },
+      target: { owner: 'acme', repo: 'booking' },
+    },
+    linear: {
+      baseUrl: 'https://tracker.example',
+      credentials: { token: 'lin_api_0123456789' },
+      target: { team: 'ENG' },
+    },
+    jira: {
+      baseUrl: 'https://tracker.example',
+      credentials: { email: 'a@b.co', apiToken: 'jira0123456789' },
+      target: { projectKey: 'PGS' },
+    },
+  } as const;
+
+  it('refuses a connection whose host resolves to a private address after creation', async () => {
+    for (const [provider, made] of Object.entries(trackers)) {
+      const id = `tc_${newUlid()}`;
+      // Stored as creation stores it: the host was public when it was checked.
+      await insertTrackerConnection(h.database.db, {
+        id,
+        ...owner(),
+        provider: provider as keyof typeof trackers,
+        name: provider,
+        baseUrl: made.baseUrl,
+        target: made.target,
+        credentials: await sealer.seal(
+          JSON.stringify(made.credentials),
+          sealContext.credentials(id),
+        ),
+        webhookSecret: await sealer.seal('s', sealContext.webhookSecret(id)),
+      });
+      // Now it resolves to the metadata address: refused at the socket's lookup.
+      const asked: string[] = [];
+      const resolve = async (host: string) => {
+        asked.push(host);
+        return ['169.254.169.254'];
+      };
+      const { client } = await openConnection(
+        { db: h.database.db, sealer, adapters, network: { allowPrivate: false, resolve } },
+        { ...owner(), connectionId: id },
+      );
+      const failure = await client.get('1').catch((error: unknown) => error);
+      expect(failure, provider).toBeInstanceOf(TrackerRequestError);
+      expect((failure as TrackerRequestError).reason, provider).toMatch(
+        /^refused to connect: tracker\.example → 169\.254\.169\.254 /,
+      );
+      expect((failure as TrackerRequestError).retryable).toBe(false);
+      expect(asked, provider).toContain('tracker.example');
+    }
+  });
+
+  it('checks the address again when verifying a new connection (DNS rebinding)', async () => {
+    const answers = [['93.184.216.34'], ['127.0.0.1']];
+    const resolve = async () => answers.shift() ?? ['127.0.0.1'];
+    const service = new Connections(
+      { db: h.database.db, sealer, adapters },
+      { allowPrivate: false, resolve },
+    );
+    const before = (await read(key, '/connections')).json().data.length;
+    await expect(
+      service.create(owner(), { provider: 'github', ...trackers.github }, async () => {}),
+    ).rejects.toMatchObject({
+      code: 'TRACKER_REJECTED',
+      details: { reason: expect.stringMatching(/tracker\.example → 127\.0\.0\.1/) },
+    });
+    expect(answers).toEqual([]);
+    expect((await read(key, '/connections')).json().data.length).toBe(before);
+  });
+
+  it('never follows a redirect, even with PGS_CONNECTIONS_ALLOW_PRIVATE', async () => {
+    const inside = createServer((_req, res) => res.end('{"secret":"metadata"}'));
+    let reached = 0;
+    inside.on('request', () => reached++);
+    await new Promise<void>((done) => inside.listen(0, '127.0.0.1', done));
+    const insideUrl = `http://127.0.0.1:${(inside.address() as AddressInfo).port}/latest/meta-data`;
+    const redirector = createServer((_req, res) => {
+      res.writeHead(302, { location: insideUrl }).end();
+    });
+    await new Promise<void>((done) => redirector.listen(0, '127.0.0.1', done));
+    const port = (redirector.address() as AddressInfo).port;
+    try {
+      const res = await create(key, body({ baseUrl: `http://127.0.0.1:${port}/api/v3` }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error.code).toBe('TRACKER_REJECTED');
+      expect(res.json().error.details.reason).toBe(
+        `the tracker redirected to ${new URL(insideUrl).origin}/latest/meta-data; redirects are not followed`,
+      );
+      expect(reached).toBe(0);
+    } finally {
+      redirector.close();
+      inside.close();
+    }
   });
 });

@@ -59,7 +59,14 @@ describe.each(Object.keys(FAKES) as TrackerProvider[])('%s', (provider) => {
   let secret: string;
   let projectId: string;
   let issueId: string;
-  const deps = () => ({ db: h.database.db, sealer, adapters, now });
+  // The fakes listen on loopback (PGS_CONNECTIONS_ALLOW_PRIVATE's setting).
+  const deps = () => ({
+    db: h.database.db,
+    sealer,
+    adapters,
+    now,
+    network: { allowPrivate: true },
+  });
 
   beforeAll(async () => {
     fake = await FAKES[provider]();

@@ -20,6 +20,7 @@ import {
   type TrackerConnectionRow,
 } from '../storage/sql/trackers.ts';
 import { checkWebhookUrl, type Resolver } from '../webhooks/url-policy.ts';
+import { guardedFetch } from './guarded-fetch.ts';
 import { adapterFor } from './providers/index.ts';
 import type {
   TrackerAdapter,
@@ -79,10 +80,20 @@ export interface OpenConnection {
   adapter: TrackerAdapter;
 }
 
+/** Which addresses a connection's calls may reach (guarded-fetch.ts). */
+export interface ConnectionNetwork {
+  /** PGS_CONNECTIONS_ALLOW_PRIVATE: any address (redirects are still not followed). */
+  allowPrivate: boolean;
+  /** The resolver the guarded lookup checks (tests inject one; default the system's). */
+  resolve?: Resolver;
+}
+
 /** What the connection service is built from. */
 export interface ConnectionDeps {
   db: Db;
   sealer: Sealer;
+  /** Default: public addresses only, through the system's resolver. */
+  network?: ConnectionNetwork;
   /** The adapters by provider (tests may substitute); default the registry's. */
   adapters?: (provider: TrackerProvider) => TrackerAdapter | undefined;
 }
@@ -157,6 +168,8 @@ export async function openRow(
       credentials,
       target: row.target as TrackerTarget,
       timeoutMs: TRACKER_TIMEOUT_MS,
+      // Checked again on every connection: the host's DNS may have changed since creation.
+      fetch: guardedFetch(deps.network ?? { allowPrivate: false }),
     }),
     credentials,
   );
@@ -231,7 +244,11 @@ export class Connections {
     deps: ConnectionDeps,
     { allowPrivate, resolve }: { allowPrivate: boolean; resolve?: Resolver },
   ) {
-    this.#deps = deps;
+    // The connections this service opens (the sync's, the reconcile's) obey its policy too.
+    this.#deps = {
+      ...deps,
+      network: deps.network ?? { allowPrivate, ...(resolve ? { resolve } : {}) },
+    };
     this.#allowPrivate = allowPrivate;
     this.#resolve = resolve;
   }
@@ -266,6 +283,8 @@ export class Connections {
       credentials,
       target: input.target as TrackerTarget,
       timeoutMs: TRACKER_TIMEOUT_MS,
+      // The address checked above is checked again at connection (no rebinding in between).
+      fetch: guardedFetch(this.#deps.network ?? { allowPrivate: this.#allowPrivate }),
     });
     let target: Record<string, string>;
     try {

@@ -260,6 +260,10 @@ export async function startHarness(
         db: database.db,
         sealer: trackers.sealer,
         ...(trackers.adapters ? { adapters: trackers.adapters } : {}),
+        network: {
+          allowPrivate: trackers.allowPrivate,
+          ...(trackers.resolve ? { resolve: trackers.resolve } : {}),
+        },
       };
       const syncs = new ProjectSyncs(
         database.db,

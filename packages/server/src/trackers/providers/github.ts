@@ -47,7 +47,7 @@ export const githubAdapter: TrackerAdapter = {
     return undefined;
   },
 
-  connect({ baseUrl, credentials, target, timeoutMs }) {
+  connect({ baseUrl, credentials, target, timeoutMs, fetch }) {
     if (!('token' in credentials) || !('owner' in target)) {
       throw new TypeError('a GitHub connection needs { token } and { owner, repo }');
     }
@@ -55,6 +55,7 @@ export const githubAdapter: TrackerAdapter = {
       baseUrl,
       token: credentials.token,
       ...(timeoutMs ? { timeoutMs } : {}),
+      ...(fetch ? { fetch } : {}),
     });
     return new GitHubClient(octokit, target);
   },

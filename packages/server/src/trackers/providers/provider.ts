@@ -119,6 +119,18 @@ export class TrackerRequestError extends Error {
   }
 }
 
+/** The first {@link TrackerRequestError} in `error`'s chain of causes (SDKs wrap ours). */
+export function trackerErrorIn(error: unknown): TrackerRequestError | undefined {
+  for (let at = error, depth = 0; at !== undefined && at !== null && depth < 8; depth++) {
+    if (at instanceof TrackerRequestError) return at;
+    if (typeof at !== 'object') return undefined;
+    const next = (at as { cause?: unknown; raw?: unknown }).cause ?? (at as { raw?: unknown }).raw;
+    if (next === at) return undefined;
+    at = next;
+  }
+  return undefined;
+}
+
 export interface ConnectOptions {
   /** null for the public API; otherwise GitHub Enterprise Server, a Jira site, or a fake. */
   baseUrl: string | null;
@@ -126,6 +138,11 @@ export interface ConnectOptions {
   target: TrackerTarget;
   /** Request timeout per call, in milliseconds. */
   timeoutMs?: number;
+  /**
+   * The connection's guarded fetch (trackers/guarded-fetch.ts: checked addresses, no
+   * redirects followed); every call of the adapter's SDK goes through it when given.
+   */
+  fetch?: typeof fetch;
 }
 
 /** One connection's client: every call may throw {@link TrackerRequestError}. */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
-import { TrackerRequestError } from '../provider.ts';
+import { TrackerRequestError, trackerErrorIn } from '../provider.ts';
 
 /** GitHub's public API; `baseUrl` replaces it for GitHub Enterprise Server and tests. */
 export const GITHUB_API = 'https://api.github.com';
@@ -53,6 +53,8 @@ export function createOctokit(options: {
   baseUrl: string | null;
   token: string;
   timeoutMs?: number;
+  /** The connection's guarded fetch (trackers/guarded-fetch.ts). */
+  fetch?: typeof fetch;
 }): GitHubOctokit {
   const baseUrl = (options.baseUrl ?? GITHUB_API).replace(/\/+$/, '');
   const paced = new URL(baseUrl).hostname === new URL(GITHUB_API).hostname;
@@ -65,6 +67,7 @@ export function createOctokit(options: {
     auth: options.token,
     baseUrl,
     userAgent: 'pgs-tracker-sync',
+    ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
     log: SILENT,
     throttle: {
       // GitHub's limits are per user or token: pace per token, never across tokens. Only a
@@ -144,7 +147,9 @@ export function answered(error: unknown, status: number): boolean {
  * @example catch (error) { throw toTrackerError(error, signal) }
  */
 export function toTrackerError(error: unknown, signal?: AbortSignal): Error {
-  if (error instanceof TrackerRequestError) return error;
+  // Ours (a refused address, a redirect), however the SDK wrapped it.
+  const own = trackerErrorIn(error);
+  if (own !== undefined) return own;
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : (error as Error);
   const failure = (error ?? {}) as OctokitFailure;
   const status = failure.status;

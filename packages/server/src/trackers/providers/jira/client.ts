@@ -13,6 +13,7 @@ import type {
   TrackerClient,
 } from '../provider.ts';
 import { readMarker, TrackerRequestError } from '../provider.ts';
+import { withFetch } from '../scoped-fetch.ts';
 import { jiraDocumentText, markdownToJiraDocument } from './adf.ts';
 import { toTrackerError } from './errors.ts';
 import { discoverTarget, type JiraTarget, storedTarget } from './project.ts';
@@ -90,7 +91,9 @@ class JiraCalls {
     });
     try {
       bound.throwIfAborted();
-      return await Promise.race([this.client().then(operation), aborted]);
+      // jira.js calls the global fetch and takes none of its own: scoped to this call.
+      const work = () => this.client().then(operation);
+      return await Promise.race([withFetch(this.options.fetch, work), aborted]);
     } catch (error) {
       throw toTrackerError(error);
     } finally {

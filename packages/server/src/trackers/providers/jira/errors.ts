@@ -14,7 +14,7 @@ import {
   isSchemaMismatchError,
   isServerError,
 } from 'jira.js/core';
-import { TrackerRequestError } from '../provider.ts';
+import { TrackerRequestError, trackerErrorIn } from '../provider.ts';
 
 /** Jira's error body: `{ errorMessages: [...], errors: { field: message } }`. */
 export function jiraReason(body: unknown): string | undefined {
@@ -46,7 +46,9 @@ export function jiraReason(body: unknown): string | undefined {
  * @example throw toTrackerError(error) // 429 → retryable, retryAfterMs from Retry-After
  */
 export function toTrackerError(error: unknown): unknown {
-  if (error instanceof TrackerRequestError) return error;
+  // Ours (a refused address, a redirect), however the SDK wrapped it.
+  const own = trackerErrorIn(error);
+  if (own !== undefined) return own;
   if (isRateLimitError(error)) {
     return new TrackerRequestError(jiraReason(error.body) ?? 'Jira rate limit reached', {
       status: 429,

@@ -14,6 +14,7 @@ import {
   type TrackerClient,
   TrackerRequestError,
 } from '../provider.ts';
+import { withFetch } from '../scoped-fetch.ts';
 import { toTrackerError } from './errors.ts';
 import { LabelCache } from './labels.ts';
 
@@ -61,6 +62,7 @@ export class LinearTracker implements TrackerClient {
   readonly #apiUrl: string | undefined;
   readonly #team: string;
   readonly #timeoutMs: number | undefined;
+  readonly #fetch: typeof fetch | undefined;
   #teamRef: TeamRef | undefined;
   #states: Map<string, StateRef> | undefined;
   readonly #labels = new LabelCache();
@@ -77,6 +79,7 @@ export class LinearTracker implements TrackerClient {
     this.#apiUrl = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, '')}/graphql` : undefined;
     this.#team = team;
     this.#timeoutMs = options.timeoutMs;
+    this.#fetch = options.fetch;
     // A stored connection's target carries what verify found: no lookup per client then.
     const stored = options.target as Record<string, unknown>;
     if (typeof stored.teamId === 'string' && typeof stored.teamKey === 'string') {
@@ -103,7 +106,8 @@ export class LinearTracker implements TrackerClient {
       ...(present.length > 0 ? { signal: AbortSignal.any(present) } : {}),
     });
     try {
-      return await work(sdk);
+      // The SDK calls the global fetch and takes none of its own: scoped to this call.
+      return await withFetch(this.#fetch, () => work(sdk));
     } catch (error) {
       throw toTrackerError(error, signal);
     }

@@ -15,7 +15,7 @@ import {
   RatelimitedLinearError,
   UsageLimitExceededLinearError,
 } from '@linear/sdk';
-import { TrackerRequestError } from '../provider.ts';
+import { TrackerRequestError, trackerErrorIn } from '../provider.ts';
 
 /** Refusals of the key: the user must give another one, so never retried. */
 export const KEY_REFUSED = 'the Linear API key was refused';
@@ -101,7 +101,9 @@ function abortedByCaller(signal: AbortSignal | undefined): boolean {
  * is rethrown as is.
  */
 export function toTrackerError(error: unknown, signal?: AbortSignal): unknown {
-  if (error instanceof TrackerRequestError) return error;
+  // Ours (a refused address, a redirect), however the SDK wrapped it.
+  const own = trackerErrorIn(error);
+  if (own !== undefined) return own;
   if (abortedByCaller(signal)) return signal?.reason ?? error;
   if (!(error instanceof LinearError)) {
     const message = error instanceof Error ? error.message : String(error);

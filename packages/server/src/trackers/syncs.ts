@@ -210,8 +210,16 @@ export class ProjectSyncs {
       claimSync(tx, job.syncId, new Date(this.#now())),
     );
     if (claimed === 'ended') return;
-    if (claimed === undefined)
-      throw new Error('another sync of this project and connection is running');
+    if (claimed === undefined) {
+      // Never left queued for ever: the last attempt ends the sync, saying why.
+      if (!job.lastAttempt)
+        throw new Error('another sync of this project and connection is running');
+      return this.#end(job.syncId, 'failed', [], {
+        code: 'SYNC_BUSY',
+        message:
+          'Another sync of this project to this connection ran for all of its retries; run it again.',
+      });
+    }
     try {
       await this.#run(claimed, worker, job.signal);
     } catch (error) {

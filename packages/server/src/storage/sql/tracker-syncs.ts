@@ -52,6 +52,9 @@ export async function listSyncs(
     .limit(limit);
 }
 
+/** Longer than a sync job may run (pg-boss's expiry, an hour) with room to spare. */
+export const STALE_RUN_MS = 2 * 60 * 60 * 1000;
+
 /**
  * Starts a sync unless another sync of the same project and connection is running: two syncs
  * at once could both create the same missing issue. The connection's row is locked first,
@@ -72,7 +75,7 @@ export async function claimSync(
     .where(eq(trackerConnections.id, sync.connectionId))
     .for('update');
   const [busy] = await tx
-    .select({ id: projectSyncs.id })
+    .select({ id: projectSyncs.id, startedAt: projectSyncs.startedAt })
     .from(projectSyncs)
     .where(
       and(
@@ -83,7 +86,23 @@ export async function claimSync(
       ),
     )
     .limit(1);
-  if (busy !== undefined) return undefined;
+  if (busy !== undefined) {
+    // A sync `running` for longer than its job can live lost its worker on its last attempt
+    // (pg-boss expires a job after an hour): it ends `failed` rather than block every later sync.
+    const stale = busy.startedAt !== null && at.getTime() - busy.startedAt.getTime() > STALE_RUN_MS;
+    if (!stale) return undefined;
+    await tx
+      .update(projectSyncs)
+      .set({
+        status: 'failed',
+        finishedAt: at,
+        error: {
+          code: 'SYNC_ABANDONED',
+          message: 'Its worker stopped before it ended; run the sync again.',
+        },
+      })
+      .where(and(eq(projectSyncs.id, busy.id), eq(projectSyncs.status, 'running')));
+  }
   const [row] = await tx
     .update(projectSyncs)
     .set({ status: 'running', startedAt: sql`coalesce(${projectSyncs.startedAt}, ${at})` })

@@ -332,7 +332,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(taskRoutes, { tasks });
       await api.register(syncRoutes, { syncs, idempotency });
-      await api.register(conformanceRoutes, { checks });
+      await api.register(conformanceRoutes, { checks, idempotency });
       await api.register(ideaRoutes);
       await api.register(creditRoutes, { credits });
       await api.register(connectionRoutes, { connections, idempotency });

@@ -2884,6 +2884,9 @@ export const openapiDocument = {
           },
           {
             "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
           }
         ],
         "requestBody": {

@@ -4781,6 +4781,12 @@ export interface operations {
                  *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
                  */
                 "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description Identifier of the project. */

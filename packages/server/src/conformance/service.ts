@@ -7,7 +7,7 @@ import type {
 import { DomainError } from '../errors.ts';
 import { newUlid } from '../ids.ts';
 import { codebaseFacts } from '../models/codebase.ts';
-import type { Db } from '../storage/db.ts';
+import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import {
   type ConformanceCheckRow,
@@ -64,6 +64,7 @@ export class ConformanceChecks {
     caller: ConformanceCaller,
     projectId: string,
     body: CreateConformanceCheckRequest,
+    options: { withinTransaction?: (tx: Tx, check: ConformanceCheck) => Promise<void> } = {},
   ): Promise<ConformanceCheck> {
     const project = await this.#completed(caller, projectId);
     const { repository, citations } = await checkedDigest(body.context.repository);
@@ -90,16 +91,21 @@ export class ConformanceChecks {
         citations: citations.length,
       },
     };
-    const row = await insertConformanceCheck(this.#db, {
-      id: `chk_${newUlid()}`,
-      projectId: project.id,
-      revision: project.revision,
-      context,
-      createdAt,
-      finishedAt: new Date(this.#now()),
-      ...outcome,
+    // Stored with the Idempotency-Key's answer, in one transaction: a retried POST replays it.
+    return this.#db.transaction(async (tx) => {
+      const row = await insertConformanceCheck(tx, {
+        id: `chk_${newUlid()}`,
+        projectId: project.id,
+        revision: project.revision,
+        context,
+        createdAt,
+        finishedAt: new Date(this.#now()),
+        ...outcome,
+      });
+      const check = checkOf(row, true);
+      await options.withinTransaction?.(tx, check);
+      return check;
     });
-    return checkOf(row, true);
   }
 
   /** One check with its report; 404 for another key's project or no such check. */

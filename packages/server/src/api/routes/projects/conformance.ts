@@ -1,12 +1,15 @@
 import { type CreateConformanceCheckRequest, schemaRef } from '@pgs/contract';
 import { CONTEXT_BODY_LIMIT_BYTES } from '@pgs/contract/repository';
 import type { FastifyInstance } from 'fastify';
+import type { IdempotencyKeys } from '../../../accounts/idempotency-keys.ts';
 import type { ConformanceChecks } from '../../../conformance/service.ts';
+import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { projectIdParams } from './common.ts';
 
 export interface ConformanceRoutesOptions {
   checks: ConformanceChecks;
+  idempotency: IdempotencyKeys;
 }
 
 const checkParams = {
@@ -21,10 +24,17 @@ const checkParams = {
 const headers = { type: 'object', properties: { 'api-version': { type: 'string' } } } as const;
 const json = 'application/json; charset=utf-8';
 
+/** The 202 of createConformanceCheck, as sent and as remembered for its Idempotency-Key. */
+const accepted = (check: { id: string; projectId: string }) => ({
+  status: 202,
+  headers: { location: `/api/v1/projects/${check.projectId}/conformance/${check.id}` },
+  body: JSON.stringify({ success: true, data: check }),
+});
+
 /** `/projects/{projectId}/conformance` routes of API v1 (docs/conformance.md): the rules live in `ConformanceChecks`. */
 export async function conformanceRoutes(
   app: FastifyInstance,
-  { checks }: ConformanceRoutesOptions,
+  { checks, idempotency }: ConformanceRoutesOptions,
 ) {
   app.post<{ Params: { projectId: string }; Body: CreateConformanceCheckRequest }>(
     '/projects/:projectId/conformance',
@@ -34,7 +44,10 @@ export async function conformanceRoutes(
       bodyLimit: CONTEXT_BODY_LIMIT_BYTES,
       schema: {
         params: projectIdParams,
-        headers,
+        headers: {
+          type: 'object',
+          properties: { ...headers.properties, 'idempotency-key': { type: 'string' } },
+        },
         body: schemaRef('CreateConformanceCheckRequest'),
         response: {
           202: schemaRef('ConformanceCheckResponse'),
@@ -44,9 +57,14 @@ export async function conformanceRoutes(
       },
     },
     async (request, reply) => {
-      const check = await checks.create(request.principal, request.params.projectId, request.body);
-      reply.header('location', `/api/v1/projects/${check.projectId}/conformance/${check.id}`);
-      return reply.code(202).type(json).send({ success: true, data: check });
+      const { projectId } = request.params;
+      const operation = `createConformanceCheck ${projectId.toLowerCase()}`;
+      return withIdempotency(idempotency, request, reply, operation, async (remember) => {
+        const check = await checks.create(request.principal, projectId, request.body, {
+          withinTransaction: (tx, made) => remember(tx, accepted(made)),
+        });
+        return accepted(check);
+      });
     },
   );
 

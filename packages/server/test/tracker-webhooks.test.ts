@@ -176,6 +176,22 @@ describe.each(Object.keys(FAKES) as TrackerProvider[])('%s', (provider) => {
     expect(again.statusCode).toBe(200);
     expect(again.json().data).toMatchObject({ replayed: true, moved: [] });
     expect((await task()).history).toHaveLength(closed.history.length);
+
+    // The delivery id is an unsigned header: the same signed body under a new id is a replay.
+    const ids = ['x-github-delivery', 'linear-delivery', 'x-atlassian-webhook-identifier'];
+    const renamed = {
+      ...delivery,
+      headers: Object.fromEntries(
+        Object.entries(delivery.headers).map(([name, value]) => [
+          name,
+          ids.includes(name.toLowerCase()) ? `${value}-again` : value,
+        ]),
+      ),
+    };
+    const replayed = await deliver(renamed);
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.json().data).toMatchObject({ replayed: true, moved: [] });
+    expect((await task()).history).toHaveLength(closed.history.length);
   });
 
   it('reopens on a newer delivery and ignores one older than what it saw', async () => {

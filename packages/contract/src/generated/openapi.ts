@@ -3904,6 +3904,9 @@ export const openapiDocument = {
           "413": {
             "$ref": "#/components/responses/ValidationError"
           },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
           "429": {
             "$ref": "#/components/responses/RateLimitExceeded"
           },
@@ -7711,6 +7714,7 @@ export const openapiDocument = {
             "type": "string",
             "minLength": 1,
             "maxLength": 64,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
             "description": "The tracker connection to push to (createConnection)."
           },
           "scope": {
@@ -9873,11 +9877,13 @@ export const openapiDocument = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
             "description": "A name for people; default the target (`owner/repo`, the team, the project key)."
           },
           "baseUrl": {
             "type": "string",
             "maxLength": 2048,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
             "description": "GitHub Enterprise Server's API address or a Jira site (`https://x.atlassian.net`); absent for github.com and Linear."
           },
           "credentials": {
@@ -9893,7 +9899,8 @@ export const openapiDocument = {
                   "token": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 1000
+                    "maxLength": 1000,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   }
                 }
               },
@@ -9908,12 +9915,14 @@ export const openapiDocument = {
                   "email": {
                     "type": "string",
                     "minLength": 3,
-                    "maxLength": 320
+                    "maxLength": 320,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   },
                   "apiToken": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 1000
+                    "maxLength": 1000,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   }
                 }
               }
@@ -9933,12 +9942,14 @@ export const openapiDocument = {
                   "owner": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 100
+                    "maxLength": 100,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   },
                   "repo": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 100
+                    "maxLength": 100,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   }
                 }
               },
@@ -9952,7 +9963,8 @@ export const openapiDocument = {
                   "team": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 100
+                    "maxLength": 100,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   }
                 }
               },
@@ -9966,7 +9978,8 @@ export const openapiDocument = {
                   "projectKey": {
                     "type": "string",
                     "minLength": 1,
-                    "maxLength": 100
+                    "maxLength": 100,
+                    "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                   }
                 }
               }

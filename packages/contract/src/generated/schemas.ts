@@ -2024,6 +2024,7 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 64,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
           "description": "The tracker connection to push to (createConnection)."
         },
         "scope": {
@@ -4169,11 +4170,13 @@ export const schemaBundle = {
           "type": "string",
           "minLength": 1,
           "maxLength": 100,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
           "description": "A name for people; default the target (`owner/repo`, the team, the project key)."
         },
         "baseUrl": {
           "type": "string",
           "maxLength": 2048,
+          "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$",
           "description": "GitHub Enterprise Server's API address or a Jira site (`https://x.atlassian.net`); absent for github.com and Linear."
         },
         "credentials": {
@@ -4189,7 +4192,8 @@ export const schemaBundle = {
                 "token": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 1000
+                  "maxLength": 1000,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 }
               }
             },
@@ -4204,12 +4208,14 @@ export const schemaBundle = {
                 "email": {
                   "type": "string",
                   "minLength": 3,
-                  "maxLength": 320
+                  "maxLength": 320,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 },
                 "apiToken": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 1000
+                  "maxLength": 1000,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 }
               }
             }
@@ -4229,12 +4235,14 @@ export const schemaBundle = {
                 "owner": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 100
+                  "maxLength": 100,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 },
                 "repo": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 100
+                  "maxLength": 100,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 }
               }
             },
@@ -4248,7 +4256,8 @@ export const schemaBundle = {
                 "team": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 100
+                  "maxLength": 100,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 }
               }
             },
@@ -4262,7 +4271,8 @@ export const schemaBundle = {
                 "projectKey": {
                   "type": "string",
                   "minLength": 1,
-                  "maxLength": 100
+                  "maxLength": 100,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
                 }
               }
             }

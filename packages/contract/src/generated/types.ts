@@ -5308,6 +5308,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             /**

@@ -215,7 +215,7 @@ export async function trackerWebhookRoutes(
         response: {
           200: schemaRef('TrackerDeliveryResponse'),
           401: schemaRef('OperationErrorResponse'),
-          ...errorResponses(400, 403, 404, 429, 500),
+          ...errorResponses(400, 403, 404, 408, 413, 415, 429, 500),
         },
       },
     },

@@ -6,6 +6,7 @@ type ProjectStatus = Schemas['ProjectStatus'];
 type ProjectSummary = Schemas['ProjectSummary'];
 type ProjectType = Schemas['ProjectType'];
 type Trace = Schemas['Trace'];
+type TraceProgress = Schemas['TraceProgress'];
 
 /** A text block of a tool result. */
 export interface McpTextContent {
@@ -216,13 +217,21 @@ export function creditsResult(credits: {
  * @example
  * traceResult(projectId, await pgs.projects.trace(projectId));
  */
-export function traceResult(projectId: string, trace: Trace): McpToolResult {
+export function traceResult(
+  projectId: string,
+  trace: Trace & { progress?: TraceProgress },
+): McpToolResult {
   const { totals, requirements } = trace.coverage;
   const worst = (severity: string) => trace.findings.filter((f) => f.severity === severity).length;
+  const { progress } = trace;
+  // Delivery as the REST trace shows it (issue 30): live state beside the documents.
+  const delivery = progress
+    ? ` Delivery: ${progress.tasks.done} of ${progress.tasks.total} tasks done, ${progress.criteria.delivered} of ${progress.criteria.total} criteria delivered.`
+    : '';
   return {
     content: [
       text(
-        `${totals.frs} requirements: ${totals.withCriterion} with acceptance criteria, ${totals.withStory} with stories, ${totals.withComponent} with components, ${totals.withTask} with tasks (${totals.mustsWithStory} of ${totals.musts} musts with a story). ${trace.findings.length} findings: ${worst('critical')} critical, ${worst('high')} high.`,
+        `${totals.frs} requirements: ${totals.withCriterion} with acceptance criteria, ${totals.withStory} with stories, ${totals.withComponent} with components, ${totals.withTask} with tasks (${totals.mustsWithStory} of ${totals.musts} musts with a story). ${trace.findings.length} findings: ${worst('critical')} critical, ${worst('high')} high.${delivery}`,
       ),
     ],
     structuredContent: {
@@ -230,6 +239,7 @@ export function traceResult(projectId: string, trace: Trace): McpToolResult {
       totals,
       requirements,
       findings: trace.findings,
+      ...(progress ? { progress } : {}),
     },
   };
 }

@@ -219,7 +219,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'get_trace',
     description:
-      "A completed project's traceability: per requirement (FR) its criteria, stories, components and tasks; totals; findings worst first.",
+      "A completed project's traceability: per requirement (FR) its criteria, stories, components and tasks; totals; findings worst first; delivery progress.",
     inputSchema: projectIdInput,
     outputSchema: {
       type: 'object',

@@ -228,11 +228,14 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
     const result = structured(
       await client.callTool({ name: 'get_trace', arguments: { projectId } }),
     );
+    // With the plan's delivery, as the REST trace has it (issue 30).
+    expect(trace.progress.tasks.total).toBeGreaterThan(0);
     expect(result).toEqual({
       projectId,
       totals: trace.coverage.totals,
       requirements: trace.coverage.requirements,
       findings: trace.findings,
+      progress: trace.progress,
     });
     const running = await h.seedProject(key, { status: 'in_progress' });
     expect(

@@ -30,6 +30,7 @@ import type { Tasks } from '../../tasks/service.ts';
 import type { ProjectSyncs } from '../../trackers/syncs.ts';
 import { rateLimitError } from '../plugins/rate-limit.ts';
 import { projectNotFound } from '../routes/projects/common.ts';
+import { traceWithProgress } from '../routes/projects/delivery.ts';
 import { completedProject, ownedDocument, traceBody } from '../routes/projects/reads.ts';
 import type { McpCall } from './call.ts';
 import { CANCELLED_BY_CLIENT } from './cancellations.ts';
@@ -145,7 +146,14 @@ export class McpTools {
           etag: view.etag,
           project: () => data().project,
         });
-        return traceResult(projectId, (JSON.parse(body) as TraceResponse).data);
+        // With the delivery of the plan, as the REST trace has it.
+        const withProgress = await traceWithProgress(
+          services.tasks,
+          call.principal,
+          projectId,
+          body,
+        );
+        return traceResult(projectId, (JSON.parse(withProgress.body) as TraceResponse).data);
       },
       ...taskTools(services.tasks),
       ...conformanceTool(services.checks),

@@ -164,6 +164,8 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
         totals: trace.coverage.totals,
         requirements: trace.coverage.requirements,
         findings: trace.findings,
+        // The plan's delivery, as the REST trace carries it (issue 30).
+        progress: trace.progress,
       });
     },
     async list_tasks() {

@@ -291,3 +291,27 @@ export async function pollUntilDone<S extends Pollable = ProjectStatus>(
     await waitOrAbort(sleep, Math.max(0, Math.min(delay, deadline - now())), signal);
   }
 }
+
+/**
+ * Reads a job (a conformance check, a tracker sync) until its status is no longer `queued` or
+ * `running`, every `intervalMs`, at most `maxWaitMs`; `signal` stops the wait, also while it
+ * sleeps. Throws a PgsError naming `what` when the wait runs out.
+ *
+ * @example
+ * const sync = await untilSettled(() => syncs.get(projectId, syncId), clock, { intervalMs: 2_000, maxWaitMs: 600_000, what: `The sync ${syncId}` });
+ */
+export async function untilSettled<T extends { status: string }>(
+  read: () => Promise<T>,
+  clock: Pick<PollClock, 'sleep' | 'now'>,
+  wait: { intervalMs: number; maxWaitMs: number; what: string; signal?: AbortSignal | undefined },
+): Promise<T> {
+  const deadline = clock.now() + wait.maxWaitMs;
+  for (;;) {
+    const job = await read();
+    if (job.status !== 'queued' && job.status !== 'running') return job;
+    if (clock.now() + wait.intervalMs > deadline) {
+      throw new PgsError(`${wait.what} is still ${job.status} after ${wait.maxWaitMs} ms.`);
+    }
+    await clock.sleep(wait.intervalMs, wait.signal);
+  }
+}

@@ -4,12 +4,10 @@ import type {
   RepositoryDigest,
 } from '@pgs/contract';
 import type { RequestOptions, Transport } from '../core.ts';
-import { PgsError } from '../errors.ts';
-import type { PollClock } from '../polling.ts';
+import { type PollClock, untilSettled } from '../polling.ts';
 import { APIResource, segment } from './resource.ts';
 
 /** A check that is not over yet: read it again. */
-const RUNNING: ReadonlySet<ConformanceCheck['status']> = new Set(['queued', 'running']);
 
 /** Options of {@link Conformance.waitForCompletion}. */
 export interface ConformanceWaitOptions extends RequestOptions {
@@ -94,14 +92,11 @@ export class Conformance extends APIResource {
     checkId: string,
     { intervalMs = 2_000, maxWaitMs = 300_000, ...options }: ConformanceWaitOptions = {},
   ): Promise<ConformanceCheck> {
-    const deadline = this.#clock.now() + maxWaitMs;
-    for (;;) {
-      const check = await this.get(projectId, checkId, options);
-      if (!RUNNING.has(check.status)) return check;
-      if (this.#clock.now() + intervalMs > deadline) {
-        throw new PgsError(`The check ${checkId} is still ${check.status} after ${maxWaitMs} ms.`);
-      }
-      await this.#clock.sleep(intervalMs, options.signal);
-    }
+    return untilSettled(() => this.get(projectId, checkId, options), this.#clock, {
+      intervalMs,
+      maxWaitMs,
+      what: `The check ${checkId}`,
+      signal: options.signal,
+    });
   }
 }

@@ -1,7 +1,6 @@
 import type { components } from '@pgs/contract';
 import type { RequestOptions, Transport } from '../core.ts';
-import { PgsError } from '../errors.ts';
-import type { PollClock } from '../polling.ts';
+import { type PollClock, untilSettled } from '../polling.ts';
 import { APIResource, segment } from './resource.ts';
 
 /** A push of a project to a tracker, with what it did per item (`GET …/syncs/{syncId}`). */
@@ -14,7 +13,6 @@ export type CreateSyncRequest = Omit<components['schemas']['CreateSyncRequest'],
 };
 
 /** A sync that is not over yet: read it again. */
-const RUNNING: ReadonlySet<ProjectSync['status']> = new Set(['queued', 'running']);
 
 /** Options of {@link Syncs.waitForCompletion}. */
 export interface SyncWaitOptions extends RequestOptions {
@@ -91,15 +89,12 @@ export class Syncs extends APIResource {
     syncId: string,
     { intervalMs = 2_000, maxWaitMs = 600_000, ...options }: SyncWaitOptions = {},
   ): Promise<ProjectSync> {
-    const deadline = this.#clock.now() + maxWaitMs;
-    for (;;) {
-      const sync = await this.get(projectId, syncId, options);
-      if (!RUNNING.has(sync.status)) return sync;
-      if (this.#clock.now() + intervalMs > deadline) {
-        throw new PgsError(`The sync ${syncId} is still ${sync.status} after ${maxWaitMs} ms.`);
-      }
-      await this.#clock.sleep(intervalMs, options.signal);
-    }
+    return untilSettled(() => this.get(projectId, syncId, options), this.#clock, {
+      intervalMs,
+      maxWaitMs,
+      what: `The sync ${syncId}`,
+      signal: options.signal,
+    });
   }
 
   /** {@link create}, then {@link waitForCompletion}: the sync as it ended. */

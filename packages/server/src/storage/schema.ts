@@ -106,6 +106,17 @@ export const projects = pgTable(
      * (inferred from the idea) until the definition stage settles it.
      */
     typeRequested: boolean('type_requested').notNull().default(true),
+    /**
+     * The house conventions' version this project was written under (docs/conventions.md),
+     * or null: none set for its account and mode, or `conventions: false` at creation.
+     */
+    conventionsVersion: integer('conventions_version'),
+    /** The documents' language (BCP 47) asked for at creation or by the conventions; null: English. */
+    language: text('language'),
+    /** How acceptance criteria are written (docs/requirement-style.md). */
+    requirementStyle: text('requirement_style', { enum: ['ears', 'gherkin'] })
+      .notNull()
+      .default('ears'),
     /** Test keys only: `{ outcome, durationMs }` asked for at creation. */
     simulate: jsonb('simulate'),
     errorCode: text('error_code'),
@@ -184,6 +195,11 @@ export const projectRevisions = pgTable(
     revision: integer('revision').notNull(),
     status: text('status', { enum: ['in_progress', 'completed', 'failed'] }).notNull(),
     changeRequest: text('change_request').notNull(),
+    /**
+     * Answers to the project's open questions and assumptions that made this revision
+     * (`POST …/answers`, docs/clarify.md): `{ "Q-1": "…", "A-3": "…" }`, or null.
+     */
+    answers: jsonb('answers').$type<Record<string, string>>(),
     /** Test keys only: `{ outcome, durationMs }`, as at creation. */
     simulate: jsonb('simulate'),
     /** The requirement deltas, once the impact step has read them. */
@@ -616,4 +632,23 @@ export const conformanceChecks = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [index('conformance_checks_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/**
+ * House conventions (docs/conventions.md), per account and mode, versioned: every `PUT`
+ * writes a new version, and a project records the version it was written under.
+ */
+export const accountConventions = pgTable(
+  'account_conventions',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    version: integer('version').notNull(),
+    /** The conventions as given: `{ markdown?, stack?, compliance?, language?, … }`. */
+    body: jsonb('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode, t.version] })],
 );

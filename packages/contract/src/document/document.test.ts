@@ -178,4 +178,13 @@ describe('renderDocument', () => {
     expect(markdown).toContain('| T-1 | Export | FR-1.1 | none | 1 d |');
     expect(withoutPositions(parseDocument(markdown))).toEqual(tree);
   });
+
+  it('writes a table’s delimiter cells as three dashes, its alignment kept', () => {
+    const grid = { ...table(['A', 'B', 'C'], [['1', '2', '3']]), align: ['left', 'center', null] };
+    const markdown = renderDocument(root([grid as Root['children'][number]]));
+    expect(markdown).toBe('| A | B | C |\n| :--- | :---: | --- |\n| 1 | 2 | 3 |\n');
+    expect(withoutPositions(parseDocument(markdown))).toEqual(
+      root([grid as Root['children'][number]]),
+    );
+  });
 });

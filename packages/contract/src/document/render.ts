@@ -62,6 +62,20 @@ const ID_HYPHEN: Unsafe = {
   ],
 };
 
+const GFM = gfmToMarkdown({ tablePipeAlign: false });
+const gfmTable = GFM.extensions?.find((extension) => extension.handlers?.table)?.handlers?.table;
+
+/**
+ * A table as GFM writes it unpadded, its delimiter cells three dashes (`| --- |`) as PGS has
+ * always written them and as models answer, where the unpadded writer puts one (`| - |`).
+ * The delimiter row is the table's second line (a cell never holds a line break).
+ */
+const table: Handle = (node, parent, state, info) => {
+  const lines = (gfmTable as Handle)(node, parent, state, info).split('\n');
+  if (lines[1] !== undefined) lines[1] = lines[1].replace(/(?<=\| ?)(:?)-(:?)(?= ?\|)/g, '$1---$2');
+  return lines.join('\n');
+};
+
 /** How PGS writes markdown: `-` bullets, `*` emphasis, fenced code, ATX headings, tables unpadded. */
 export const RENDER_OPTIONS: Options = {
   bullet: '-',
@@ -73,9 +87,10 @@ export const RENDER_OPTIONS: Options = {
   listItemIndent: 'one',
   setext: false,
   extensions: [
-    gfmToMarkdown({ tablePipeAlign: false }),
+    GFM,
     {
       handlers: {
+        table,
         idRef: (node: { value: string }) => node.value,
         requirement: definition,
         criterion: definition,

@@ -212,6 +212,27 @@ describe.each(Object.keys(FAKES) as TrackerProvider[])('%s', (provider) => {
     expect((await task()).status).toBe('todo');
   });
 
+  it('weighs two deliveries for one issue arriving together one after the other: the newest wins', async () => {
+    const older = change('open');
+    const newer = change('closed');
+    // The close's time as the tracker dates it (GitHub's to the second).
+    const at = new Date(fake.issues().find((issue) => issue.externalId === issueId)!.updatedAt);
+    // Sent at once, the older last: checked before either was recorded, both would pass the
+    // newest-wins check, and the older reopening would be recorded last over the close.
+    const answers = await Promise.all([deliver(newer), deliver(older)]);
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200]);
+    const moved = answers.flatMap((res) => res.json().data.moved);
+    expect(moved).toEqual([{ taskId: 'T-1', from: 'todo', to: 'done' }]);
+    const [link] = await h.database.db
+      .select()
+      .from(trackerLinks)
+      .where(and(eq(trackerLinks.connectionId, connectionId), eq(trackerLinks.itemId, 'T-1')));
+    expect(link).toMatchObject({ state: 'closed', externalUpdatedAt: at });
+    expect((await task()).status).toBe('done');
+    // Back as the next tests expect it: the issue open, the task todo.
+    expect((await deliver(change('open'))).json().data.moved).toHaveLength(1);
+  });
+
   it('answers an unknown connection 404', async () => {
     const res = await deliver(change('open'), 'tc_01JAAAAAAAAAAAAAAAAAAAAAAA');
     expect(res.statusCode).toBe(404);

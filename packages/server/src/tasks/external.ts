@@ -5,9 +5,7 @@
  * issue of work in hand, a closed issue of an obsolete task) changes nothing.
  */
 
-import { DomainError } from '../errors.ts';
-import type { Db, Tx } from '../storage/db.ts';
-import type { Mode } from '../storage/sql/accounts.ts';
+import type { Tx } from '../storage/db.ts';
 import {
   findTaskRow,
   lastTaskChangeAt,
@@ -15,8 +13,7 @@ import {
   type TaskStatus,
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
-import { recordTaskHistory, type TaskAudience, type TaskDispatcher } from './notify.ts';
-import { openProject } from './open.ts';
+import { recordTaskHistory, type TaskAudience } from './notify.ts';
 import { TASK_TRANSITIONS } from './transitions.ts';
 
 /** What a tracker says of a task's issue. */
@@ -106,46 +103,4 @@ export async function applyExternalChange(
     audience,
   );
   return { taskId, from: row.status, to };
-}
-
-/** Whose project, when, and who hears of the change. */
-export interface ExternalContext {
-  owner: { accountId: string; mode: Mode };
-  at: Date;
-  dispatcher?: TaskDispatcher | undefined;
-}
-
-/**
- * A tracker's change of one task, in a transaction of its own, opened as every task writer
- * opens a project (`open.ts`: the row locked first, the plan and leases brought up to date),
- * then {@link applyExternalChange}. Undefined when nothing moved, the project is gone or not
- * the owner's, or the plan has no such task.
- *
- * @example
- * await applyTrackerChange(db, projectId, 'T-3', change, { owner, at: new Date(), dispatcher });
- */
-export async function applyTrackerChange(
-  db: Db,
-  projectId: string,
-  taskId: string,
-  change: ExternalChange,
-  { owner, at, dispatcher }: ExternalContext,
-): Promise<ExternalMove | undefined> {
-  try {
-    return await db.transaction(async (tx) => {
-      // No key makes this change: the tracker does, named as the history entry's agent.
-      const caller = { ...owner, keyId: '' };
-      const { id } = await openProject(tx, caller, projectId, at, dispatcher, { write: true });
-      return applyExternalChange(tx, id, taskId, change, at, { ...owner, dispatcher });
-    });
-  } catch (error) {
-    // A project deleted (or failed) since it was linked: the change has nothing to move.
-    if (
-      error instanceof DomainError &&
-      (error.code === 'RESOURCE_NOT_FOUND' || error.code === 'PROJECT_NOT_COMPLETED')
-    ) {
-      return undefined;
-    }
-    throw error;
-  }
 }

@@ -4,20 +4,21 @@
  * an unsigned header), and each
  * issue change it carries applied to the linked task, as the tracker: closed → `done`,
  * reopened → `todo`. A change older than what PGS last saw of the issue is ignored (newest
- * wins), since trackers do not promise to deliver in order.
+ * wins), since trackers do not promise to deliver in order; the check and the write share one
+ * transaction with the link's row locked (observe.ts), so two deliveries for one issue
+ * arriving together are weighed one after the other.
  */
 import { createHash } from 'node:crypto';
 import {
   deleteTrackerDelivery,
   findLinksByExternalId,
   insertTrackerDelivery,
-  recordLinkObserved,
-  type TrackerLinkRow,
 } from '../storage/sql/trackers.ts';
-import { applyTrackerChange, type ExternalMove } from '../tasks/external.ts';
+import type { ExternalMove } from '../tasks/external.ts';
 import type { TaskDispatcher } from '../tasks/notify.ts';
 import type { ConnectionDeps } from './connections.ts';
 import { connectionWithSecret } from './connections.ts';
+import { applyObservation } from './observe.ts';
 import { adapterFor } from './providers/index.ts';
 import type { InboundChange, TrackerProvider } from './providers/provider.ts';
 
@@ -44,15 +45,6 @@ export type InboundResult =
       /** Changes of linked issues that moved nothing (older than what PGS saw, or no move). */
       ignored: number;
     };
-
-/** The note a tracker's move carries in the task's history. */
-export function moveNote(
-  provider: TrackerProvider,
-  link: Pick<TrackerLinkRow, 'externalKey' | 'url'>,
-  state: 'open' | 'closed',
-): string {
-  return `Issue ${link.externalKey} ${state === 'closed' ? 'closed' : 'reopened'} on ${provider} (${link.url}).`;
-}
 
 /**
  * Receives one delivery to a connection's webhook.
@@ -104,33 +96,14 @@ async function applyChange(
   change: InboundChange,
   at: Date,
 ): Promise<{ moves: ExternalMove[]; ignored: number }> {
-  const changedAt = new Date(change.updatedAt);
+  const seen = { state: change.state, changedAt: new Date(change.updatedAt) };
+  const context = { connection: row, at, dispatcher: deps.dispatcher };
   const moves: ExternalMove[] = [];
   let ignored = 0;
   for (const link of await findLinksByExternalId(deps.db, row.id, change.externalId)) {
     if (!link.itemId.startsWith('T-')) continue;
-    if (link.externalUpdatedAt !== null && changedAt <= link.externalUpdatedAt) {
-      ignored++;
-      continue;
-    }
-    const move = await applyTrackerChange(
-      deps.db,
-      link.projectId,
-      link.itemId,
-      {
-        state: change.state,
-        agent: row.provider,
-        note: moveNote(row.provider, link, change.state),
-        notAfterTaskChange: changedAt,
-      },
-      { owner: { accountId: row.accountId, mode: row.mode }, at, dispatcher: deps.dispatcher },
-    );
-    await recordLinkObserved(
-      deps.db,
-      link,
-      { state: change.state, externalUpdatedAt: changedAt },
-      at,
-    );
+    // The newest-wins check, the move and the record in one transaction (observe.ts).
+    const move = await applyObservation(deps.db, link, seen, context);
     if (move === undefined) ignored++;
     else moves.push(move);
   }

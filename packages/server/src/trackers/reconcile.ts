@@ -9,12 +9,11 @@ import {
   claimDueConnection,
   findTrackerConnection,
   listTaskLinks,
-  recordLinkObserved,
 } from '../storage/sql/trackers.ts';
-import { applyTrackerChange, type ExternalMove } from '../tasks/external.ts';
+import type { ExternalMove } from '../tasks/external.ts';
 import type { TaskDispatcher } from '../tasks/notify.ts';
 import { type ConnectionDeps, openRow } from './connections.ts';
-import { moveNote } from './inbound.ts';
+import { applyObservation } from './observe.ts';
 import { TrackerRequestError } from './providers/provider.ts';
 
 /** What a reconcile is built from. */
@@ -49,7 +48,6 @@ export async function reconcileConnection(
   const result: ReconcileResult = { read: 0, moves: [], failed: 0 };
   if (row === undefined) return result;
   const { client, connection } = await openRow(deps, row);
-  const owner = { accountId: connection.accountId, mode: connection.mode };
   for (const link of await listTaskLinks(deps.db, row.id)) {
     let issue: Awaited<ReturnType<typeof client.get>>;
     try {
@@ -62,35 +60,14 @@ export async function reconcileConnection(
     result.read++;
     const changedAt = new Date(issue.updatedAt);
     if (link.externalUpdatedAt !== null && changedAt <= link.externalUpdatedAt) continue;
-    const at = new Date(deps.now());
     // An issue's updatedAt moves on a comment or a label too: only a state PGS has not seen
-    // moves the task; any other edit is recorded as seen and changes nothing.
-    if (issue.state === link.state) {
-      await recordLinkObserved(
-        deps.db,
-        link,
-        { state: issue.state, externalUpdatedAt: changedAt },
-        at,
-      );
-      continue;
-    }
-    const move = await applyTrackerChange(
-      deps.db,
-      link.projectId,
-      link.itemId,
-      {
-        state: issue.state,
-        agent: row.provider,
-        note: moveNote(row.provider, link, issue.state),
-        notAfterTaskChange: changedAt,
-      },
-      { owner, at, dispatcher: deps.dispatcher },
-    );
-    await recordLinkObserved(
+    // moves the task; any other edit is recorded as seen and changes nothing (observe.ts,
+    // which weighs it again under the link's lock, against a delivery arriving meanwhile).
+    const move = await applyObservation(
       deps.db,
       link,
-      { state: issue.state, externalUpdatedAt: changedAt },
-      at,
+      { state: issue.state, changedAt },
+      { connection, at: new Date(deps.now()), dispatcher: deps.dispatcher, stateOnly: true },
     );
     if (move !== undefined) result.moves.push(move);
   }

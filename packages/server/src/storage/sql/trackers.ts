@@ -201,6 +201,29 @@ export async function listTaskLinks(tx: Tx, connectionId: string): Promise<Track
     .orderBy(trackerLinks.projectId, trackerLinks.itemId);
 }
 
+/**
+ * One link's row, locked to the end of `tx` (`FOR UPDATE`): a delivery or a reconcile holds it
+ * from its newest-wins check to its record of what it saw, so two changes of one issue are
+ * weighed one after the other. Undefined when the link is gone (its connection was deleted).
+ */
+export async function lockTrackerLink(
+  tx: Tx,
+  link: Pick<TrackerLinkRow, 'connectionId' | 'projectId' | 'itemId'>,
+): Promise<TrackerLinkRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(trackerLinks)
+    .where(
+      and(
+        eq(trackerLinks.connectionId, link.connectionId),
+        eq(trackerLinks.projectId, link.projectId),
+        eq(trackerLinks.itemId, link.itemId),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
 /** What PGS last saw of a linked issue: its state and the tracker's time of that state. */
 export async function recordLinkObserved(
   tx: Tx,

@@ -1,23 +1,29 @@
 /**
  * A sync never stays stuck (review of issue 31): one whose turn never came ends `failed` on its
  * job's last attempt, and one left `running` by a worker that died on its last attempt stops
- * blocking the project and connection once it has outlived any job.
+ * blocking the project and connection once it has outlived any job. Each claim is an attempt
+ * with a token of its own: an earlier attempt still alive after a retry took over may write
+ * nothing more, and stops.
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { projectSyncs, trackerConnections } from '../src/storage/schema.ts';
-import { claimSync, STALE_RUN_MS } from '../src/storage/sql/tracker-syncs.ts';
-import type { Tasks } from '../src/tasks/service.ts';
+import { projectSyncs, trackerConnections, trackerLinks } from '../src/storage/schema.ts';
+import { claimSync, finishSync, STALE_RUN_MS } from '../src/storage/sql/tracker-syncs.ts';
+import { Tasks } from '../src/tasks/service.ts';
+import type { IssueDraft, TrackerClient } from '../src/trackers/providers/provider.ts';
 import { ProjectSyncs } from '../src/trackers/syncs.ts';
 import { harnessFor } from './helpers/harness.ts';
+import { completedWithPlan, planDocument } from './helpers/tasks.ts';
 
 describe('claiming a sync', () => {
   const harness = harnessFor('pglite');
   let n = 0;
-  const seeded = async () => {
+  const seeded = async (plan = false) => {
     const h = harness();
     const key = await h.createKey('test');
-    const projectId = await h.seedProject(key, { status: 'completed' });
+    const projectId = plan
+      ? await completedWithPlan(h.database, key, [planDocument(2)])
+      : await h.seedProject(key, { status: 'completed' });
     const connectionId = `tc_01JD6WQ8V4Z9K3M2N5P7R8T${String(++n).padStart(3, '0')}`;
     await h.database.db.insert(trackerConnections).values({
       id: connectionId,
@@ -40,7 +46,7 @@ describe('claiming a sync', () => {
       });
       return id;
     };
-    return { sync };
+    return { sync, projectId };
   };
   const read = async (id: string) =>
     (await harness().database.db.select().from(projectSyncs).where(eq(projectSyncs.id, id)))[0]!;
@@ -51,7 +57,7 @@ describe('claiming a sync', () => {
     const running = await sync(`sync_${'A'.repeat(26)}`, 'running', t0);
     const queued = await sync(`sync_${'B'.repeat(26)}`, 'queued', null);
     const claim = (at: number) =>
-      harness().database.db.transaction((tx) => claimSync(tx, queued, new Date(at)));
+      harness().database.db.transaction((tx) => claimSync(tx, queued, new Date(at), 'att_1'));
 
     expect(await claim(t0.getTime() + 60 * 60 * 1000)).toBeUndefined();
     expect((await read(running)).status).toBe('running');
@@ -78,5 +84,45 @@ describe('claiming a sync', () => {
     expect((await read(waiting)).status).toBe('queued');
     await syncs.run({ ...job, lastAttempt: true });
     expect(await read(waiting)).toMatchObject({ status: 'failed', error: { code: 'SYNC_BUSY' } });
+  });
+
+  it('refuses every write of an attempt a retry took over, and that attempt stops', async () => {
+    const { sync, projectId } = await seeded(true);
+    const db = harness().database.db;
+    const syncId = await sync(`sync_${'E'.repeat(26)}`, 'queued', null);
+    const drafts: string[] = [];
+    const issue = (n: number) => ({
+      externalId: String(n),
+      key: `#${n}`,
+      url: `https://tracker.test/${n}`,
+      state: 'open' as const,
+      updatedAt: '2026-11-28T10:00:00.000Z',
+    });
+    const client = {
+      findMarked: async () => [],
+      create: async (draft: IssueDraft) => {
+        drafts.push(draft.itemId);
+        // While this attempt waits on the tracker, its job is given up for dead and the
+        // queue's retry claims the sync again.
+        await db.transaction((tx) => claimSync(tx, syncId, new Date(), 'att_retry'));
+        return issue(drafts.length);
+      },
+    } as unknown as TrackerClient;
+    const syncs = new ProjectSyncs(db, new Tasks(db), undefined, {
+      open: async () => ({ connection: { id: 'tc', provider: 'github' }, client }),
+      sleep: async () => {},
+    });
+    await syncs.run({ syncId, lastAttempt: true, signal: new AbortController().signal });
+    // The first create's link was refused, and the attempt made no second create.
+    expect(drafts).toEqual(['T-1']);
+    expect(
+      await db.select().from(trackerLinks).where(eq(trackerLinks.projectId, projectId)),
+    ).toEqual([]);
+    // The sync is the retry's: still running, its end not written by the stale attempt.
+    expect(await read(syncId)).toMatchObject({ status: 'running', items: [], finishedAt: null });
+    const end = { status: 'succeeded' as const, items: [], error: null, finishedAt: new Date() };
+    expect(await db.transaction((tx) => finishSync(tx, syncId, 'att_stale', end))).toBe(false);
+    expect(await db.transaction((tx) => finishSync(tx, syncId, 'att_retry', end))).toBe(true);
+    expect(await read(syncId)).toMatchObject({ status: 'succeeded', error: null });
   });
 });

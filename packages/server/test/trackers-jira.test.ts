@@ -1,7 +1,7 @@
 /**
  * The Jira adapter through jira.js against the fake Jira Cloud site (test/fakes/jira.ts):
  * verification, issues with labels, parents and blockers, transitions, the paged marker
- * search, rate limits and failures as retryable errors, and webhook verification. jira.js runs
+ * search, and webhook verification (failures: trackers-jira-failures.test.ts). jira.js runs
  * with `onSchemaMismatch: 'throw'`, so an answer of the fake that Jira's schemas do not describe
  * fails the test.
  */
@@ -237,84 +237,6 @@ describe('the Jira adapter: issues', () => {
       .filter((line) => line.startsWith('GET /rest/api/3/search/jql'));
     expect(searches).toHaveLength(3); // six labelled issues, two a page
     expect(searches.slice(1).every((line) => line.includes('nextPageToken='))).toBe(true);
-  });
-});
-
-describe('the Jira adapter: failures', () => {
-  it('gives a 429 back as retryable with Retry-After, and never waits itself', async () => {
-    const issue = await client.create(draft(project, 'T-10'));
-    fake.rateLimit(1, 7);
-    const before = fake.calls();
-    const error = await refusal(client.get(issue.externalId));
-    expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 7000 });
-    expect(fake.calls() - before).toBe(1);
-    expect((await client.get(issue.externalId)).externalId).toBe(issue.externalId);
-  });
-
-  it('gives a 5xx back as retryable and creates nothing', async () => {
-    const count = fake.issues().length;
-    fake.failWrites(1, 503);
-    const error = await refusal(client.create(draft(project, 'T-11')));
-    expect(error).toMatchObject({ status: 503, retryable: true });
-    expect(fake.issues()).toHaveLength(count);
-  });
-
-  it('never makes an issue twice when a create is retried', async () => {
-    const site = await fakeJira();
-    const retried = clientFor(site);
-    // The answer to the create is lost: Jira made the issue, the client heard 502.
-    site.faultOn('POST /rest/api/3/issue', 1, 'lose');
-    expect(await refusal(retried.create(draft(project, 'T-30')))).toMatchObject({
-      status: 502,
-      retryable: true,
-    });
-    const again = await retried.create(draft(project, 'T-30', { title: 'T-30 Retried' }));
-    expect(site.issues().map((issue) => [issue.externalId, issue.title])).toEqual([
-      [again.externalId, 'T-30 Retried'],
-    ]);
-    // The create succeeded but a blocker's link failed: the retry links, and makes nothing.
-    site.faultOn('POST /rest/api/3/issueLink', 1, 'fail');
-    const linked = draft(project, 'T-31', { blockedBy: [again.externalId] });
-    expect((await refusal(retried.create(linked))).retryable).toBe(true);
-    const made = await retried.create(linked);
-    expect(site.issues()).toHaveLength(2);
-    expect(site.issues()[1]).toMatchObject({
-      externalId: made.externalId,
-      blockedBy: [again.externalId],
-    });
-  });
-
-  it('comments once when a close is retried after its transition failed', async () => {
-    const site = await fakeJira();
-    const retried = clientFor(site);
-    const issue = await retried.create(draft(project, 'T-32'));
-    site.faultOn(`POST /rest/api/3/issue/${issue.externalId}/transitions`, 1, 'fail');
-    expect(
-      (await refusal(retried.setState(issue.externalId, 'closed', 'Obsolete.'))).retryable,
-    ).toBe(true);
-    expect((await retried.setState(issue.externalId, 'closed', 'Obsolete.')).state).toBe('closed');
-    expect(site.issues()[0]).toMatchObject({ state: 'closed', comments: ['Obsolete.'] });
-  });
-
-  it('gives Jira’s field errors back as the reason of a 400', async () => {
-    const error = await refusal(client.update('999999', draft(project, 'T-12')));
-    expect(error).toMatchObject({ status: 404, retryable: false });
-    const bad = await refusal(client.create(draft(project, 'T-13', { parent: '999999' })));
-    expect(bad).toMatchObject({ status: 400, retryable: false });
-    expect(bad.reason).toBe('parent: Could not find issue by id or key.');
-  });
-
-  it('gives an unreachable site back as retryable', async () => {
-    const gone = await startFakeJira();
-    await gone.close();
-    const error = await refusal(clientFor(gone).verify());
-    expect(error).toMatchObject({ retryable: true });
-  });
-
-  it('stops waiting when the caller aborts', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    await expect(client.verify(controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 

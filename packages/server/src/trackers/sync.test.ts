@@ -31,6 +31,9 @@ class MemoryTracker implements TrackerClient {
   writes = 0;
   /** Errors thrown by the next write calls, in turn. */
   failures: Error[] = [];
+  /** Errors thrown by the next creates after making their issue (an answer lost), in turn. */
+  lost: Error[] = [];
+  searches = 0;
   async verify() {
     return {};
   }
@@ -51,6 +54,7 @@ class MemoryTracker implements TrackerClient {
     if (failure) throw failure;
   }
   async findMarked(projectId: string) {
+    this.searches++;
     return this.issues
       .filter((i) => readMarker(i.body)?.projectId === projectId)
       .map((i) => this.#issue(i));
@@ -67,6 +71,8 @@ class MemoryTracker implements TrackerClient {
       comments: [],
     };
     this.issues.push(issue);
+    const lost = this.lost.shift();
+    if (lost) throw lost;
     return this.#issue(issue);
   }
   async update(externalId: string, draft: IssueDraft) {
@@ -264,6 +270,24 @@ describe('the sync engine', () => {
     expect(outcome.status).toBe('succeeded');
     expect(tracker.issues).toHaveLength(2);
     expect(pauses).toEqual([500, 60_000, 2_000]);
+  });
+
+  it('finds the issue of a create whose answer was lost instead of making it again', async () => {
+    const { tracker, sync } = setup();
+    tracker.lost = [new TrackerRequestError('Jira did not answer in time', { retryable: true })];
+    const outcome = await sync([task(1), task(2)]);
+    expect(actions(outcome.items)).toEqual({ 'T-1': 'created', 'T-2': 'created' });
+    expect(tracker.issues.map((issue) => issue.itemId)).toEqual(['T-1', 'T-2']);
+    // Once before any create, once before T-1's second create, which it made needless.
+    expect(tracker.searches).toBe(2);
+    // A refusal is a certain no: the create is retried without a search.
+    const again = setup();
+    again.tracker.failures = [
+      new TrackerRequestError('rate limited', { status: 429, retryable: true }),
+    ];
+    await again.sync([task(1)]);
+    expect(again.tracker.searches).toBe(1);
+    expect(again.tracker.issues).toHaveLength(1);
   });
 
   it('reports a permanent failure on its item and fails the sync, the rest done', async () => {

@@ -6,9 +6,10 @@
  *
  * Order of work: (1) when an item has no link, the tracker is searched for the project's
  * marked issues first and any it finds is adopted (a crash after a create, before its link
- * row): never a duplicate; (2) parents, then tasks in plan order: create, update when the
- * draft's digest changed, close or reopen when the wanted state differs from the issue's;
- * (3) a second look at what this sync wrote, for blockers and parents created after the
+ * row): never a duplicate; and searched again before a create is retried after one whose
+ * outcome is unknown (a timeout, a dropped connection, a 5xx); (2) parents, then tasks in
+ * plan order: create, update when the draft's digest changed, close or reopen when the
+ * wanted state differs from the issue's; (3) a second look at what this sync wrote, for blockers and parents created after the
  * item that names them. Every link row is written right after the call that makes it true.
  */
 import {
@@ -23,7 +24,13 @@ import {
   taskDraft,
   withParents,
 } from './drafts.ts';
-import type { ExternalIssue, IssueDraft, IssueState, TrackerClient } from './providers/provider.ts';
+import {
+  type ExternalIssue,
+  type IssueDraft,
+  type IssueState,
+  type TrackerClient,
+  TrackerRequestError,
+} from './providers/provider.ts';
 import { failureReason, type RetryPolicy, type Sleep, withRetries } from './retry.ts';
 
 /** What a sync did (or, in a dry run, would do) to one item. */
@@ -51,10 +58,16 @@ export interface ItemLink {
   externalUpdatedAt: Date | null;
 }
 
-/** Where the engine keeps links (tracker_links, or memory in tests). */
+/**
+ * Where the engine keeps links (tracker_links, or memory in tests). A store bound to one
+ * attempt at a sync throws {@link SyncSuperseded} from `save` and `check` once another attempt
+ * took the sync over; the engine then stops at once.
+ */
 export interface LinkStore {
   list(): Promise<ItemLink[]>;
   save(link: ItemLink): Promise<void>;
+  /** Called before each item's writes to the tracker: throws when this attempt may not write. */
+  check?(): Promise<void>;
 }
 
 /** What one sync pushes, and with what. */
@@ -92,6 +105,14 @@ export class SyncRecoveryError extends Error {
   }
 }
 
+/** Another attempt at the sync took it over (a retry after this one was given up for dead). */
+export class SyncSuperseded extends Error {
+  constructor(syncId: string) {
+    super(`Sync ${syncId} was taken over by a later attempt; this one stops.`);
+    this.name = 'SyncSuperseded';
+  }
+}
+
 type Work =
   | { kind: 'parent'; id: string; requirement: RequirementText | undefined; tasks: DraftTask[] }
   | { kind: 'task'; id: string; task: DraftTask };
@@ -123,8 +144,9 @@ function wanted(work: Work, revision: number): { state: IssueState; comment?: st
 
 /**
  * Runs one sync to its end and says what it did per item. Throws {@link SyncRecoveryError}
- * when the tracker cannot be searched before a create (nothing is written then), and the
- * signal's reason when aborted (a retry of the sync resumes safely: links are kept per item).
+ * when the tracker cannot be searched before a create (nothing is written then), the
+ * signal's reason when aborted (a retry of the sync resumes safely: links are kept per item),
+ * and {@link SyncSuperseded} as soon as the link store refuses this attempt.
  *
  * @example
  * const outcome = await runSync({ projectId, revision: 1, scope: 'tasks', dryRun: false, tasks, spec, projectUrl, client, links, sleep });
@@ -179,11 +201,13 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
   const items = new Map<string, SyncItem>();
   for (const work of works) {
     input.signal?.throwIfAborted();
+    if (!input.dryRun) await input.links.check?.();
     try {
       const item = await step(work);
       if (item !== undefined) items.set(work.id, item);
     } catch (error) {
       input.signal?.throwIfAborted();
+      if (error instanceof SyncSuperseded) throw error;
       const link = links.get(work.id);
       items.set(work.id, {
         id: work.id,
@@ -204,12 +228,14 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
       if (work.kind === 'task' && work.task.status === 'obsolete') continue;
       const digest = draftDigest(draft);
       if (digest === link.digest) continue;
+      await input.links.check?.();
       try {
         await retry(() => input.client.update(link.externalId, draft, input.signal));
         await save({ ...link, digest });
         if (item.action === 'unchanged') item.action = 'updated';
       } catch (error) {
         input.signal?.throwIfAborted();
+        if (error instanceof SyncSuperseded) throw error;
         items.set(work.id, { ...item, action: 'failed', error: failureReason(error) });
       }
     }
@@ -226,8 +252,10 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
       // Nothing on the tracker for an item the plan no longer needs: nothing to do.
       if (obsolete || draft === undefined) return undefined;
       if (input.dryRun) return { id: work.id, action: 'created', externalId: null, url: null };
-      const issue = await retry(() => input.client.create(draft, input.signal));
-      link = linkOf(work.id, issue, draftDigest(draft));
+      const { issue, found } = await createOnce(work.id, draft);
+      // An issue found after a create without an answer is rewritten by the second look (its
+      // digest is unknown): the create may have stopped half-way, before its blockers.
+      link = linkOf(work.id, issue, found ? '' : draftDigest(draft));
       await save(link);
       if (target.state === 'closed' && issue.state !== 'closed') {
         const closed = await retry(() =>
@@ -265,6 +293,48 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
     }
     return done(link, action);
   }
+
+  /**
+   * Creates an item's issue, retried as any call. After a failure that leaves it unknown
+   * whether the tracker made the issue ({@link mayHaveWritten}: no answer in time, a dropped
+   * connection, a 5xx), the tracker is searched for the item's marker before the next create,
+   * as a crash's retry does before any: an issue found is the item's, never made twice.
+   */
+  async function createOnce(
+    itemId: string,
+    draft: IssueDraft,
+  ): Promise<{ issue: ExternalIssue; found: boolean }> {
+    let unsure = false;
+    return retry(async () => {
+      if (unsure) {
+        const marked = await input.client.findMarked(input.projectId, input.signal);
+        const issue = marked.find(
+          (each) => each.marker?.projectId === input.projectId && each.marker.itemId === itemId,
+        );
+        if (issue !== undefined) return { issue, found: true };
+      }
+      try {
+        return { issue: await input.client.create(draft, input.signal), found: false };
+      } catch (error) {
+        if (mayHaveWritten(error)) unsure = true;
+        throw error;
+      }
+    });
+  }
+}
+
+/**
+ * Whether a failed write may have been done all the same: the request went out and its answer
+ * was lost (no answer in time, a connection dropped: no HTTP status) or the tracker failed
+ * while doing it (408, 5xx). A refusal (4xx, a rate limit) is a certain no.
+ *
+ * @example
+ * mayHaveWritten(new TrackerRequestError('Jira did not answer in time', { retryable: true })); // true
+ */
+export function mayHaveWritten(error: unknown): boolean {
+  if (!(error instanceof TrackerRequestError) || !error.retryable) return false;
+  const { status } = error;
+  return status === undefined || status === 408 || status >= 500;
 }
 
 const done = (link: ItemLink, action: SyncAction): SyncItem => ({

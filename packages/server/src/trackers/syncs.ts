@@ -3,7 +3,9 @@
  * `POST …/syncs` records a sync and enqueues its job in one transaction; a worker runs it
  * with the engine (`sync.ts`) and records what it did per item. A worker that dies mid-sync
  * leaves the job to be retried; the links written so far and the search by marker make the
- * retry create nothing twice.
+ * retry create nothing twice. Each claim of a sync gives its attempt a token, and every write
+ * of the sync (its links, its end) is made only while that token holds it: an earlier
+ * attempt still alive when a retry took over is refused, and stops.
  */
 import type { components } from '@pgs/contract';
 import { DomainError } from '../errors.ts';
@@ -16,6 +18,7 @@ import {
   claimSync,
   findSync,
   finishSync,
+  holdsSync,
   insertSync,
   listSyncLinks,
   listSyncs,
@@ -33,6 +36,7 @@ import {
   runSync,
   type SyncItem,
   SyncRecoveryError,
+  SyncSuperseded,
 } from './sync.ts';
 
 /** A sync as the API answers it (the contract's `ProjectSync`). */
@@ -89,7 +93,8 @@ export function syncView(row: ProjectSyncRow): SyncView {
     scope: row.scope,
     dryRun: row.dryRun,
     items: row.items as SyncItem[],
-    error: row.error ?? null,
+    // While it runs, `error` holds the attempt's token (tracker-syncs.ts), never shown.
+    error: row.status === 'succeeded' || row.status === 'failed' ? (row.error ?? null) : null,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -206,32 +211,41 @@ export class ProjectSyncs {
   async run(job: SyncJob): Promise<void> {
     const worker = this.#worker;
     if (worker === undefined) throw new Error('this process runs no syncs');
+    const attempt = `att_${newUlid()}`;
     const claimed = await this.#db.transaction((tx) =>
-      claimSync(tx, job.syncId, new Date(this.#now())),
+      claimSync(tx, job.syncId, new Date(this.#now()), attempt),
     );
     if (claimed === 'ended') return;
     if (claimed === undefined) {
       // Never left queued for ever: the last attempt ends the sync, saying why.
       if (!job.lastAttempt)
         throw new Error('another sync of this project and connection is running');
-      return this.#end(job.syncId, 'failed', [], {
+      await this.#end(job.syncId, null, 'failed', [], {
         code: 'SYNC_BUSY',
         message:
           'Another sync of this project to this connection ran for all of its retries; run it again.',
       });
+      return;
     }
     try {
-      await this.#run(claimed, worker, job.signal);
+      await this.#run(claimed, attempt, worker, job.signal);
     } catch (error) {
+      // Another attempt took the sync over: it writes from now on, this one stops quietly.
+      if (error instanceof SyncSuperseded) return;
       if (job.signal.aborted || !job.lastAttempt) throw error;
-      await this.#end(claimed.id, 'failed', [], {
+      await this.#end(claimed.id, attempt, 'failed', [], {
         code: 'INTERNAL_ERROR',
         message: 'The sync failed unexpectedly; run it again.',
       });
     }
   }
 
-  async #run(sync: ProjectSyncRow, worker: SyncWorkerOptions, signal: AbortSignal) {
+  async #run(
+    sync: ProjectSyncRow,
+    attempt: string,
+    worker: SyncWorkerOptions,
+    signal: AbortSignal,
+  ) {
     const project = await findProject(this.#db, sync.projectId);
     if (project === undefined) return;
     const owner = { accountId: project.accountId, mode: project.mode };
@@ -242,7 +256,10 @@ export class ProjectSyncs {
       ({ client } = await worker.open({ ...owner, connectionId: sync.connectionId }));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return this.#end(sync.id, 'failed', [], { code: error.code, message: error.message });
+      return this.#end(sync.id, attempt, 'failed', [], {
+        code: error.code,
+        message: error.message,
+      });
     }
     try {
       const outcome = await runSync({
@@ -254,35 +271,48 @@ export class ProjectSyncs {
         spec: readSpec(documents),
         projectUrl: worker.projectUrl?.(sync.projectId),
         client,
-        links: this.#links(sync.connectionId, sync.projectId),
+        links: this.#links(sync, attempt),
         sleep: worker.sleep ?? realSleep,
         signal,
         policy: worker.policy ?? DEFAULT_RETRY_POLICY,
       });
-      await this.#end(sync.id, outcome.status, outcome.items, null);
+      await this.#end(sync.id, attempt, outcome.status, outcome.items, null);
     } catch (error) {
       if (!(error instanceof SyncRecoveryError)) throw error;
-      await this.#end(sync.id, 'failed', [], {
+      await this.#end(sync.id, attempt, 'failed', [], {
         code: 'TRACKER_UNAVAILABLE',
         message: error.message,
       });
     }
   }
 
+  /** Ends the sync, if `attempt` still holds it (`null`: no attempt claimed it). */
   async #end(
     syncId: string,
+    attempt: string | null,
     status: 'succeeded' | 'failed',
     items: SyncItem[],
     error: { code: string; message: string } | null,
-  ) {
+  ): Promise<void> {
     await this.#db.transaction((tx) =>
-      finishSync(tx, syncId, { status, items, error, finishedAt: new Date(this.#now()) }),
+      finishSync(tx, syncId, attempt, {
+        status,
+        items,
+        error,
+        finishedAt: new Date(this.#now()),
+      }),
     );
   }
 
-  #links(connectionId: string, projectId: string): LinkStore {
+  /** The sync's links, every write of them refused once `attempt` no longer holds the sync. */
+  #links(sync: ProjectSyncRow, attempt: string): LinkStore {
     const db = this.#db;
+    const { id: syncId, connectionId, projectId } = sync;
+    const held = async (tx: Tx) => {
+      if (!(await holdsSync(tx, syncId, attempt))) throw new SyncSuperseded(syncId);
+    };
     return {
+      check: () => db.transaction(held),
       list: async () =>
         (await listSyncLinks(db, connectionId, projectId)).map(
           (row): ItemLink => ({
@@ -296,17 +326,20 @@ export class ProjectSyncs {
           }),
         ),
       save: (link) =>
-        saveSyncLink(db, {
-          connectionId,
-          projectId,
-          itemId: link.itemId,
-          externalId: link.externalId,
-          externalKey: link.key,
-          url: link.url,
-          digest: link.digest,
-          state: link.state,
-          externalUpdatedAt: link.externalUpdatedAt,
-          updatedAt: new Date(this.#now()),
+        db.transaction(async (tx) => {
+          await held(tx);
+          await saveSyncLink(tx, {
+            connectionId,
+            projectId,
+            itemId: link.itemId,
+            externalId: link.externalId,
+            externalKey: link.key,
+            url: link.url,
+            digest: link.digest,
+            state: link.state,
+            externalUpdatedAt: link.externalUpdatedAt,
+            updatedAt: new Date(this.#now()),
+          });
         }),
     };
   }

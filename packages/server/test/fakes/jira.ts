@@ -58,11 +58,19 @@ export interface FakeJira extends FakeTracker {
   /** Grants or withdraws the Create issues permission. */
   setCanCreate(allowed: boolean): void;
   /**
-   * The next `times` requests to `route` (`POST /rest/api/3/issueLink`) answer 502: `fail`
-   * before doing anything, `lose` after doing it (the answer lost on the way back).
+   * The next `times` requests to `route` (`POST /rest/api/3/issueLink`) go wrong: `fail`
+   * answers 502 before doing anything, `lose` 502 after doing it (the answer lost on the way
+   * back), `drop` does it and closes the connection without an answer, `hold` does it and
+   * keeps its answer until {@link FakeJira.release} (a Jira slower than the client waits).
    */
-  faultOn(route: string, times: number, mode: 'fail' | 'lose'): void;
+  faultOn(route: string, times: number, mode: FaultMode): void;
+  /** Sends the answers `hold` kept back; how many. */
+  release(): number;
+  /** Resolves when `hold` next keeps an answer back (the request was done). */
+  whenHeld(): Promise<void>;
 }
+
+export type FaultMode = 'fail' | 'lose' | 'drop' | 'hold';
 
 /** The `X-Hub-Signature` Jira sends for a body. */
 export function signJira(body: string, secret: string): string {
@@ -95,7 +103,9 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
   const projectKey = options.projectKey ?? 'PGS';
   const types = issueTypes(options.epics ?? true);
   const faults = { writes: 0, writeStatus: 500, limited: 0, retryAfter: 0 };
-  const routeFaults = new Map<string, { times: number; mode: 'fail' | 'lose' }>();
+  const routeFaults = new Map<string, { times: number; mode: FaultMode }>();
+  const held: (() => void)[] = [];
+  const heldWaiters: (() => void)[] = [];
   const routeFault = (route: string) => {
     const fault = routeFaults.get(route);
     if (!fault || fault.times <= 0) return undefined;
@@ -182,6 +192,15 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
       send(response, 502, jiraError(['Bad gateway']));
       return;
     }
+    if (fault === 'drop') {
+      request.socket.destroy();
+      return;
+    }
+    if (fault === 'hold') {
+      held.push(() => send(response, answer.status, answer.body));
+      for (const waiter of heldWaiters.splice(0)) waiter();
+      return;
+    }
     send(response, answer.status, answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -222,6 +241,12 @@ export async function startFakeJira(options: FakeJiraOptions = {}): Promise<Fake
     faultOn: (route, times, mode) => {
       routeFaults.set(route, { times, mode });
     },
+    release: () => {
+      const answers = held.splice(0);
+      for (const answer of answers) answer();
+      return answers.length;
+    },
+    whenHeld: () => new Promise<void>((resolve) => heldWaiters.push(resolve)),
     failWrites: (times, status = 500) => {
       faults.writes = times;
       faults.writeStatus = status;

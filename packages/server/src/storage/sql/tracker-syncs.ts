@@ -52,20 +52,31 @@ export async function listSyncs(
     .limit(limit);
 }
 
+/**
+ * Whether `error` holds `attempt`. A claim gives each attempt at a sync a token of its own;
+ * while the sync runs (its `error` is otherwise empty) the token is kept in that jsonb column,
+ * `{ "attempt": "…" }`, so that every later write of the sync can be made conditional on it
+ * without a column of its own. Ending the sync overwrites it.
+ */
+const holds = (attempt: string) =>
+  and(eq(projectSyncs.status, 'running'), sql`${projectSyncs.error}->>'attempt' = ${attempt}`);
+
 /** Longer than a sync job may run (pg-boss's expiry, an hour) with room to spare. */
 export const STALE_RUN_MS = 2 * 60 * 60 * 1000;
 
 /**
- * Starts a sync unless another sync of the same project and connection is running: two syncs
- * at once could both create the same missing issue. The connection's row is locked first,
- * so two workers claiming at once see each other. A sync already `running` (its worker died)
- * is claimed again by its own retry. Returns the row, or undefined when it must wait, or
- * `'ended'` when it already ended.
+ * Starts a sync under the attempt token `attempt`, unless another sync of the same project
+ * and connection is running: two syncs at once could both create the same missing issue. The
+ * connection's row is locked first, so two workers claiming at once see each other. A sync
+ * already `running` (its worker died, or its job expired) is claimed again by its own retry,
+ * under the new token: the earlier attempt's writes are refused from then on. Returns the
+ * row, or undefined when it must wait, or `'ended'` when it already ended.
  */
 export async function claimSync(
   tx: Tx,
   syncId: string,
   at: Date,
+  attempt: string,
 ): Promise<ProjectSyncRow | 'ended' | undefined> {
   const sync = await findSyncById(tx, syncId);
   if (sync === undefined || sync.status === 'succeeded' || sync.status === 'failed') return 'ended';
@@ -105,19 +116,51 @@ export async function claimSync(
   }
   const [row] = await tx
     .update(projectSyncs)
-    .set({ status: 'running', startedAt: sql`coalesce(${projectSyncs.startedAt}, ${at})` })
+    .set({
+      status: 'running',
+      startedAt: sql`coalesce(${projectSyncs.startedAt}, ${at})`,
+      error: sql`jsonb_build_object('attempt', ${attempt}::text)`,
+    })
     .where(eq(projectSyncs.id, syncId))
     .returning();
   return row;
 }
 
-/** Ends a sync with its items (and an error when it failed as a whole). */
+/**
+ * Whether `attempt` still holds the running sync, its row share-locked to the end of `tx`: a
+ * write made in `tx` after a true answer cannot cross a claim that takes the sync over.
+ */
+export async function holdsSync(tx: Tx, syncId: string, attempt: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: projectSyncs.id })
+    .from(projectSyncs)
+    .where(and(eq(projectSyncs.id, syncId), holds(attempt)))
+    .for('share');
+  return rows.length > 0;
+}
+
+/**
+ * Ends a sync with its items (and an error when it failed as a whole), only while `attempt`
+ * holds it; `null` ends a sync no attempt claimed (still `queued`). False when refused: a
+ * later claim took the sync over, or it already ended.
+ */
 export async function finishSync(
   tx: Tx,
   syncId: string,
+  attempt: string | null,
   end: Pick<ProjectSyncRow, 'status' | 'items' | 'error' | 'finishedAt'>,
-): Promise<void> {
-  await tx.update(projectSyncs).set(end).where(eq(projectSyncs.id, syncId));
+): Promise<boolean> {
+  const rows = await tx
+    .update(projectSyncs)
+    .set(end)
+    .where(
+      and(
+        eq(projectSyncs.id, syncId),
+        attempt === null ? eq(projectSyncs.status, 'queued') : holds(attempt),
+      ),
+    )
+    .returning({ id: projectSyncs.id });
+  return rows.length > 0;
 }
 
 /** Every link of a project on a connection. */
@@ -147,22 +190,30 @@ export async function saveSyncLink(tx: Tx, row: NewSyncLinkRow): Promise<void> {
     });
 }
 
-/** A project's task links on every connection, with each connection's provider. */
+/** One link of a task to an issue, with its connection's provider (the task representation). */
+export type TaskLinkRow = Pick<
+  SyncLinkRow,
+  'connectionId' | 'itemId' | 'externalId' | 'externalKey' | 'url' | 'state' | 'updatedAt'
+> & { provider: 'github' | 'linear' | 'jira' };
+
+/**
+ * A project's task links on every connection, with each connection's provider, in one query
+ * (of `taskIds` only, when given): by task, then the connections' age.
+ */
 export async function listTaskLinksOfProject(
   tx: Tx,
   projectId: string,
   taskIds?: readonly string[],
-): Promise<
-  (Pick<SyncLinkRow, 'connectionId' | 'itemId' | 'externalKey' | 'url'> & {
-    provider: string;
-  })[]
-> {
+): Promise<TaskLinkRow[]> {
   return tx
     .select({
       connectionId: trackerLinks.connectionId,
       itemId: trackerLinks.itemId,
+      externalId: trackerLinks.externalId,
       externalKey: trackerLinks.externalKey,
       url: trackerLinks.url,
+      state: trackerLinks.state,
+      updatedAt: trackerLinks.updatedAt,
       provider: trackerConnections.provider,
     })
     .from(trackerLinks)
@@ -170,8 +221,10 @@ export async function listTaskLinksOfProject(
     .where(
       and(
         eq(trackerLinks.projectId, projectId),
-        taskIds === undefined ? sql`true` : inArray(trackerLinks.itemId, [...taskIds]),
+        taskIds === undefined
+          ? sql`${trackerLinks.itemId} like 'T-%'`
+          : inArray(trackerLinks.itemId, [...taskIds]),
       ),
     )
-    .orderBy(trackerLinks.itemId, trackerConnections.createdAt);
+    .orderBy(trackerLinks.itemId, trackerConnections.createdAt, trackerConnections.id);
 }

@@ -23,6 +23,8 @@ import { jiraSite, jiraTime } from './wire.ts';
  *  its schemas do not describe (`'throw'` in tests, so the fake stays true to Jira). */
 export interface JiraClientOptions {
   onSchemaMismatch?: SchemaMismatchBehavior;
+  /** The signal that ends a call's wait after `ms` (tests end it when they choose). */
+  timeout?: (ms: number) => AbortSignal;
 }
 
 // The fields PGS reads of an issue; asking for fewer keeps searches light.
@@ -82,7 +84,8 @@ class JiraCalls {
    * signal and the timeout end the wait, not the request: a late answer is dropped.
    */
   async run<T>(signal: AbortSignal | undefined, operation: (jira: CloudClient) => Promise<T>) {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const ms = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = this.extra.timeout?.(ms) ?? AbortSignal.timeout(ms);
     const bound = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let stop: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {

@@ -49,7 +49,24 @@ export interface ProjectDefinition {
     assumptions?: string[];
     /** Questions only the client can answer, with why they matter (the brief's `Q-n`). */
     openQuestions?: string[];
+    /**
+     * The answers that closed an `A-n` or `Q-n` (the brief's `D-n`), from the revisions that
+     * answered the register (docs/clarify.md#answer-later); absent until one did.
+     */
+    decisions?: Decision[];
   };
+}
+
+/** A decision of the register (`D-n`): the answer that closed a question or an assumption. */
+export interface Decision {
+  /** `D-n`, numbered in the order the answers came. */
+  id: string;
+  /** The `Q-n` or `A-n` it closed. */
+  answers: string;
+  /** The entry as the brief stated it. */
+  question: string;
+  /** The answer, in the client's words. */
+  answer: string;
 }
 
 /** A term of the idea (as written) and the core feature that carries it: `{ term: 'by SMS', feature }`. */
@@ -182,6 +199,11 @@ export interface RevisionContext {
   ids: StableIds;
   /** The codebase a grounded project changes. */
   repository?: RepositorySource;
+  /**
+   * The decisions this revision records, when it answers the brief's register instead of a
+   * change request (docs/clarify.md#answer-later); the definition already holds them.
+   */
+  answers?: Decision[];
 }
 
 /**

@@ -20,6 +20,17 @@ export {
   STAGES,
   type Stage,
 } from './catalogue.ts';
+/** Answering a project's register later: `answerRegister(definition, answered)`. */
+export {
+  answerRegister,
+  answersChangeRequest,
+  closedIds,
+  type Decision,
+  MAX_ANSWER_LENGTH,
+  MAX_ANSWERS,
+  numberEntries,
+  type ProjectQuestion,
+} from './answers.ts';
 /** The whole contract as a constant: `openapiDocument.info.version`. */
 export {
   applyAnswers,

@@ -29,6 +29,23 @@ function need(f: Facts, req: Requirement): string {
 }
 
 /**
+ * The decisions of the register (docs/clarify.md#answer-later): each answer that closed an
+ * assumption or a question, which is no longer listed above. The closed ID is text (the
+ * definition's strings are inert): it is defined nowhere any more, and never given out again.
+ */
+function decisions(f: Facts): string[] {
+  if (f.decisions.length === 0) return [];
+  return [
+    '### Decisions',
+    bullets(
+      f.decisions.map(
+        (d) => `**${d.id}** (answers ${d.answers}, "${d.question.trim()}"): ${d.answer}`,
+      ),
+    ),
+  ];
+}
+
+/**
  * The writers of Project Brief (PROJECT_BRIEF.md): one per section of the catalogue's `project-
  * brief`, so a section missing or renamed there fails the build.
  */
@@ -53,7 +70,7 @@ export const PROJECT_BRIEF = {
         `${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
         bullets(f.requirements.map((r) => `**${r.text}**: ${need(f, r)}`)),
         `The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. ` +
-          `Each gap is an assumption with the default chosen (${f.assumptions[0]?.id ?? 'A-1'} to ${f.assumptions.at(-1)?.id ?? 'A-1'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
+          `Each gap is an assumption with the default chosen (${f.assumptions.length > 0 ? `${f.assumptions[0]!.id} to ${f.assumptions.at(-1)!.id}` : 'none left open'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
       ),
 
     'Target audience': (f) => {
@@ -86,7 +103,7 @@ export const PROJECT_BRIEF = {
         ]);
       rows.push([
         `Whoever sets ${f.name} up`,
-        `Not named in the idea (${f.assumptions[1]?.id ?? 'A-1'})`,
+        `Not named in the idea (${f.assumptions[1]?.id ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
         f.type === 'mcp'
           ? 'Installs the server and gives it credentials'
           : 'Creates the account and invites the others',
@@ -155,6 +172,7 @@ export const PROJECT_BRIEF = {
               f.questions.map((q) => [q.id, q.question, q.impact, q.affects]),
             )
           : `The idea leaves no question only the client can answer for ${f.name}.`,
+        ...decisions(f),
       ),
   },
 } satisfies KindWriter<'project-brief'>;

@@ -1,5 +1,12 @@
-import type { DocumentKindName, ProjectType } from '@pgs/contract';
-import { applyIds, droppedIds, renumber, stableIdsOf } from '@pgs/contract/document';
+import { answerRegister, type DocumentKindName, type ProjectType } from '@pgs/contract';
+import {
+  applyIds,
+  droppedIds,
+  parseDocument,
+  registerItems,
+  renumber,
+  stableIdsOf,
+} from '@pgs/contract/document';
 import type {
   ProjectDefinition,
   RequirementDelta,
@@ -353,5 +360,36 @@ describe('renumber and applyIds', () => {
       tasks: [{ id: 'T-1', key: 'FR-1#0' }],
       retired: [],
     });
+  });
+});
+
+describe('reviseDocument: answers to the brief (docs/clarify.md#answer-later)', () => {
+  it('closes the answered entries as decisions D-n, and the others keep their IDs', () => {
+    const before = offlineProject(VET, 'web');
+    const brief = docOf(before, 'project-brief');
+    const q = before.definition.questionnaire;
+    expect(q.assumptions!.length).toBeGreaterThan(1);
+    const { definition } = answerRegister(before.definition, [
+      { id: 'A-1', question: q.assumptions![0]!, answer: 'Clinics of two to five vets' },
+      ...(q.openQuestions!.length > 0
+        ? [{ id: 'Q-1', question: q.openQuestions![0]!, answer: 'Twilio' }]
+        : []),
+    ]);
+    const register = registerOf(docOf(before, 'product-requirements'));
+    const ids = stableIdsOf(
+      docOf(before, 'user-stories'),
+      docOf(before, 'implementation-plan'),
+      [],
+    );
+    const after = reviseDocument(
+      revisionOf(VET, 'project-brief', { definition, register }, before, [], ids),
+    );
+    const entries = (markdown: string) =>
+      registerItems(parseDocument(markdown, { filename: 'PROJECT_BRIEF.md' })).map((e) => e.id);
+    expect(entries(after)).toEqual(entries(brief).filter((id) => id !== 'A-1' && id !== 'Q-1'));
+    expect(after).toContain('### Decisions');
+    // The closed ID is text in the decision, not a citation of an ID no document defines.
+    expect(after).toMatch(/\*\*D-1\*\* \(answers A\\-1, ".*"\): Clinics of two to five vets/);
+    expect(after).toContain('Clinics of two to five vets');
   });
 });

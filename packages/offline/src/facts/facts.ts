@@ -4,7 +4,7 @@
  * brief's assumptions and questions, the services, the people. Each document call derives
  * the same facts, so the IDs one document defines are the IDs the next one cites.
  */
-import type { ProjectType } from '@pgs/contract';
+import { closedIds, numberEntries, type ProjectType } from '@pgs/contract';
 import { inertText, mapStrings } from '@pgs/contract/document';
 import type {
   DocumentRequest,
@@ -48,17 +48,17 @@ function slotNumber(slot: RequirementSlot): number {
 }
 
 /** "Fact; default" → the fact and the default; a sentence without ";" is its own default. */
-function splitAssumption(text: string, n: number): Assumption {
+function splitAssumption(text: string, id: string): Assumption {
   const [fact, ...rest] = text.split(/;\s*/);
   return {
-    id: `A-${n}`,
+    id,
     fact: clip(fact!.trim(), 200),
     choice: rest.length > 0 ? rest.join('; ').trim() : 'Taken as stated',
   };
 }
 
 /** "Question? Why." → the question, why it matters, and the feature sharing the most words. */
-function splitQuestion(text: string, n: number, features: readonly string[]): Question {
+function splitQuestion(text: string, id: string, features: readonly string[]): Question {
   const at = text.indexOf('?');
   const question = at === -1 ? text.trim() : text.slice(0, at + 1).trim();
   const impact =
@@ -80,7 +80,7 @@ function splitQuestion(text: string, n: number, features: readonly string[]): Qu
       affects = feature;
     }
   }
-  return { id: `Q-${n}`, question, impact: impact.replace(/\.$/, ''), affects };
+  return { id, question, impact: impact.replace(/\.$/, ''), affects };
 }
 
 /** The role a story is written for: one of the audience, or someone using the assistant. */
@@ -164,6 +164,9 @@ export function factsFor(input: {
   repository?: RepositorySource | undefined;
 }): Facts {
   const { document } = input;
+  // Numbers closed by a decision are never given out again (docs/clarify.md#answer-later):
+  // read from the definition as given, before its text is made inert.
+  const closed = closedIds(input.definition.questionnaire);
   // A definition is plain text, the engine's as a model's, and the name may be the client's:
   // every member a document writes is made inert here, as the reading makes the idea's words
   // (user-text.ts).
@@ -181,13 +184,19 @@ export function factsFor(input: {
     (type === 'mcp' ? `people who use ${reading.assistant ?? 'an AI assistant'}` : 'people');
   const integrations = q.integrations ?? [];
   const draft = { reading, type, name: definition.name, who, features, readOnly };
-  const assumptions = (q.assumptions ?? assumptionsOf(draft, integrations)).map((a, i) =>
-    splitAssumption(a, i + 1),
-  );
-  const questions = (q.openQuestions ?? openQuestionsOf(draft, integrations)).map((text, i) =>
+  const assumptions = numberEntries(
+    q.assumptions ?? assumptionsOf(draft, integrations),
+    'A',
+    closed,
+  ).map((a) => splitAssumption(a.text, a.id));
+  const questions = numberEntries(
+    q.openQuestions ?? openQuestionsOf(draft, integrations),
+    'Q',
+    closed,
+  ).map((entry) =>
     splitQuestion(
-      text,
-      i + 1,
+      entry.text,
+      entry.id,
       features.map((f) => f.text),
     ),
   );
@@ -263,6 +272,7 @@ export function factsFor(input: {
     integrations,
     assumptions,
     questions,
+    decisions: q.decisions ?? [],
     nonGoals: q.nonGoals ?? [],
     constraints: q.constraints,
     metrics: q.successMetrics,

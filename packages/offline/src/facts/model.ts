@@ -4,7 +4,7 @@
  * each other's types without a circle.
  */
 import type { ProjectType } from '@pgs/contract';
-import type { Integration, RelatedDocument } from '@pgs/contract/generation';
+import type { Decision, Integration, RelatedDocument } from '@pgs/contract/generation';
 import type { CodebaseFacts } from '../codebase/index.ts';
 import type { FeatureParts } from '../reading/features.ts';
 import type { IdeaCapabilities } from '../reading/reading.ts';
@@ -87,6 +87,8 @@ export interface Facts {
   integrations: Integration[];
   assumptions: Assumption[];
   questions: Question[];
+  /** The answers that closed an assumption or a question (`D-n`), oldest first. */
+  decisions: Decision[];
   nonGoals: string[];
   constraints: string[];
   metrics: string[];

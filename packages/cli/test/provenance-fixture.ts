@@ -31,6 +31,7 @@ export const offline: Provenance = {
   projectId: ID,
   status: 'completed',
   detail: 'standard',
+  requirementStyle: 'ears',
   context: null,
   totals: {
     inputTokens: 3000,
@@ -48,6 +49,7 @@ export const byModel: Provenance = {
   projectId: ID,
   status: 'completed',
   detail: 'standard',
+  requirementStyle: 'ears',
   context: null,
   totals: {
     inputTokens: 34000,

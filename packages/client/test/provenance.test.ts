@@ -50,6 +50,7 @@ const provenance: Provenance = {
   projectId: ID,
   status: 'completed',
   detail: 'standard',
+  requirementStyle: 'ears',
   context: null,
   totals: NO_TOTALS,
   definition: part('definition', { promptVersion: 'definition@1+system@1' }),

@@ -100,6 +100,8 @@ export type AnyErrorCode = ErrorCode | OperationErrorCode;
 export type OperationErrorResponse = Schemas['OperationErrorResponse'];
 /** Body of `POST /projects`: `{ idea, type?, name?, simulate? }`. */
 export type CreateProjectRequest = Schemas['CreateProjectRequest'];
+/** How acceptance criteria are written: `ears` (EARS sentences) or `gherkin` (Given/When/Then scenarios). */
+export type RequirementStyle = Schemas['RequirementStyle'];
 /** Test keys' `simulate` of a project or a revision: `{ outcome, durationMs? }`. */
 export type Simulation = Schemas['Simulation'];
 /** Body of a 202 from `POST /projects`: the in-progress status. */

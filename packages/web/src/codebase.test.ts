@@ -8,6 +8,7 @@ const provenance = (repository: RepositoryProvenance | null): Provenance => ({
   projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
   status: 'completed',
   detail: 'standard',
+  requirementStyle: 'ears',
   context: repository === null ? null : { repository },
   totals: {
     inputTokens: 0,

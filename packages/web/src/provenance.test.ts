@@ -42,6 +42,7 @@ const of = (definition: PartProvenance | null, ...documents: PartProvenance[]): 
   projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
   status: 'completed',
   detail: 'standard',
+  requirementStyle: 'ears',
   context: null,
   totals: NO_TOTALS,
   definition,

@@ -99,6 +99,30 @@ export function detailValue(values: Values, command: string): Detail | undefined
   return raw as Detail;
 }
 
+/** How a project's acceptance criteria are written: `ears` or `gherkin`. */
+export type RequirementStyle = NonNullable<ProjectCreateParams['requirementStyle']>;
+
+const STYLES = { ears: true, gherkin: true } as const satisfies Record<RequirementStyle, true>;
+
+/**
+ * The optional `--style` (ears or gherkin), or a usage error. Undefined leaves the style to
+ * the server (the account's conventions, else ears).
+ *
+ * @example
+ * const requirementStyle = styleValue(ctx.values, 'generate');
+ */
+export function styleValue(values: Values, command: string): RequirementStyle | undefined {
+  const raw = stringValue(values, 'style');
+  if (raw === undefined) return undefined;
+  if (!Object.hasOwn(STYLES, raw)) {
+    throw new UsageError(
+      `--style must be ears or gherkin, not ${JSON.stringify(raw)}`,
+      `pgs ${command}`,
+    );
+  }
+  return raw as RequirementStyle;
+}
+
 const UNITS_MS: Record<string, number> = { '': 1, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**

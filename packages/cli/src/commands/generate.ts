@@ -11,6 +11,7 @@ import {
   durationValue,
   projectTypeValue,
   simulateValue,
+  styleValue,
 } from './common.ts';
 import { EVENTS_PROGRESS_HELP, followToResult } from './live.ts';
 import {
@@ -36,7 +37,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--style ears|gherkin] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -58,6 +59,9 @@ Options:
                          half the length: the essentials, IDs and criteria kept; each
                          document's credits halved, rounded up), standard (the default)
                          or deep (edge cases, failure modes, rationale; x1.5, rounded up)
+  --style ears|gherkin   how acceptance criteria are written: ears (WHEN … THE SYSTEM
+                         SHALL …) or gherkin (Given/When/Then scenarios keeping their
+                         FR-n.m IDs); default: the account's conventions, else ears
   --name NAME            the project's name; generated when absent
 ${REPO_OPTIONS_HELP}
   --out DIR              where to write the documents; default ./<project-name>/ (or
@@ -84,6 +88,7 @@ A project that ends failed prints the reason and exits 9 (its credits were refun
 Examples:
   pgs generate "A habit tracker for remote teams" --out ./habits
   pgs generate "A shared shopping list for flatmates" --detail brief
+  pgs generate "A booking tool for dog groomers" --style gherkin
   pgs generate --ask "A booking tool for dog groomers with SMS reminders"
   pgs generate "Add team billing" --repo . --dry-run
   pgs generate "Add team billing" --repo . --repo-budget 30000 --out ./billing
@@ -95,6 +100,7 @@ Examples:
     yes: { type: 'boolean' },
     type: { type: 'string' },
     detail: { type: 'string' },
+    style: { type: 'string' },
     name: { type: 'string' },
     out: { type: 'string' },
     force: { type: 'boolean' },
@@ -112,6 +118,7 @@ Examples:
       throw new UsageError('missing the idea: pgs generate "<idea>"', 'pgs generate');
     const type = projectTypeValue(values, NAME);
     const detail = detailValue(values, NAME);
+    const requirementStyle = styleValue(values, NAME);
     const name = stringValue(values, 'name');
     if (name !== undefined && name.trim() === '') {
       throw new UsageError('--name must not be empty', `pgs ${NAME}`);
@@ -159,7 +166,7 @@ Examples:
 
     const pgs = ctx.client();
     const created = await pgs.projects.create(
-      { idea, type, detail, name, simulate, context, answers },
+      { idea, type, detail, requirementStyle, name, simulate, context, answers },
       { signal: ctx.io.signal },
     );
     if (noWait) {

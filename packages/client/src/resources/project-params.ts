@@ -50,6 +50,12 @@ export interface ProjectCreateParams {
    * question of your own); at most ten, one line each.
    */
   answers?: CreateProjectRequest['answers'] | undefined;
+  /**
+   * How acceptance criteria are written: `ears` (`WHEN … THE SYSTEM SHALL …`) or `gherkin`
+   * (Given/When/Then scenarios keeping their `FR-n.m` IDs). Absent: the account's
+   * conventions decide, else `ears`. Revisions keep it.
+   */
+  requirementStyle?: CreateProjectRequest['requirementStyle'] | undefined;
 }
 
 /** The in-progress status of a project just created, with what came with the 202. */

@@ -118,6 +118,7 @@ export class Projects extends ProjectResults {
     if (params.maxCostUsd !== undefined) body.maxCostUsd = params.maxCostUsd;
     if (params.detail !== undefined) body.detail = params.detail;
     if (params.context !== undefined) body.context = params.context;
+    if (params.requirementStyle !== undefined) body.requirementStyle = params.requirementStyle;
     if (params.answers !== undefined) {
       body.answers = params.answers.map(({ question, answer }) => ({ question, answer }));
     }

@@ -6422,7 +6422,8 @@ export const openapiDocument = {
               "duplicate-id",
               "task-dependency",
               "code-block",
-              "near-empty-section"
+              "near-empty-section",
+              "scenario-incomplete"
             ]
           },
           "severity": {
@@ -7043,8 +7044,20 @@ export const openapiDocument = {
             "items": {
               "$ref": "#/components/schemas/ClarifyAnswer"
             }
+          },
+          "requirementStyle": {
+            "$ref": "#/components/schemas/RequirementStyle",
+            "description": "How acceptance criteria are written (docs/requirement-style.md). `ears`: each\ncriterion an EARS sentence (`WHEN … THE SYSTEM SHALL …`); `gherkin`: each a\nGiven/When/Then scenario keeping its `FR-n.m` ID. When absent, the account's\nconventions decide, else `ears`. Revisions keep the project's style; the trace, the\ngate and every export layout follow it.\n"
           }
         }
+      },
+      "RequirementStyle": {
+        "type": "string",
+        "enum": [
+          "ears",
+          "gherkin"
+        ],
+        "description": "How acceptance criteria are written, `ears` (EARS sentences) or `gherkin` (Given/When/Then scenarios)."
       },
       "ClarifyAnswer": {
         "type": "object",
@@ -8928,6 +8941,7 @@ export const openapiDocument = {
               "projectId",
               "status",
               "detail",
+              "requirementStyle",
               "context",
               "definition",
               "documents",
@@ -8966,6 +8980,10 @@ export const openapiDocument = {
                   "deep"
                 ],
                 "description": "The detail level the project was created at (its documents' length and price, its revisions' price)."
+              },
+              "requirementStyle": {
+                "$ref": "#/components/schemas/RequirementStyle",
+                "description": "How the project's acceptance criteria are written, set at creation and kept by its revisions."
               },
               "totals": {
                 "$ref": "#/components/schemas/UsageTotals",

@@ -732,7 +732,8 @@ export const schemaBundle = {
             "duplicate-id",
             "task-dependency",
             "code-block",
-            "near-empty-section"
+            "near-empty-section",
+            "scenario-incomplete"
           ]
         },
         "severity": {
@@ -1353,8 +1354,20 @@ export const schemaBundle = {
           "items": {
             "$ref": "#/$defs/ClarifyAnswer"
           }
+        },
+        "requirementStyle": {
+          "$ref": "#/$defs/RequirementStyle",
+          "description": "How acceptance criteria are written (docs/requirement-style.md). `ears`: each\ncriterion an EARS sentence (`WHEN … THE SYSTEM SHALL …`); `gherkin`: each a\nGiven/When/Then scenario keeping its `FR-n.m` ID. When absent, the account's\nconventions decide, else `ears`. Revisions keep the project's style; the trace, the\ngate and every export layout follow it.\n"
         }
       }
+    },
+    "RequirementStyle": {
+      "type": "string",
+      "enum": [
+        "ears",
+        "gherkin"
+      ],
+      "description": "How acceptance criteria are written, `ears` (EARS sentences) or `gherkin` (Given/When/Then scenarios)."
     },
     "ClarifyAnswer": {
       "type": "object",
@@ -3221,6 +3234,7 @@ export const schemaBundle = {
             "projectId",
             "status",
             "detail",
+            "requirementStyle",
             "context",
             "definition",
             "documents",
@@ -3259,6 +3273,10 @@ export const schemaBundle = {
                 "deep"
               ],
               "description": "The detail level the project was created at (its documents' length and price, its revisions' price)."
+            },
+            "requirementStyle": {
+              "$ref": "#/$defs/RequirementStyle",
+              "description": "How the project's acceptance criteria are written, set at creation and kept by its revisions."
             },
             "totals": {
               "$ref": "#/$defs/UsageTotals",

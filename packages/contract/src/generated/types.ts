@@ -1397,7 +1397,7 @@ export interface components {
         /** @description One fault the deterministic checks found (docs/trace.md lists the rules). */
         TraceFinding: {
             /** @enum {string} */
-            rule: "feature-without-fr" | "fr-without-criterion" | "numbering" | "must-without-story" | "fr-without-component" | "fr-without-task" | "unknown-id" | "duplicate-id" | "task-dependency" | "code-block" | "near-empty-section";
+            rule: "feature-without-fr" | "fr-without-criterion" | "numbering" | "must-without-story" | "fr-without-component" | "fr-without-task" | "unknown-id" | "duplicate-id" | "task-dependency" | "code-block" | "near-empty-section" | "scenario-incomplete";
             /** @enum {string} */
             severity: "critical" | "high" | "medium" | "low";
             message: string;
@@ -1607,7 +1607,20 @@ export interface components {
              *     `question` is a question's `id` (`sign-in`) or its text.
              */
             answers?: components["schemas"]["ClarifyAnswer"][];
+            /**
+             * @description How acceptance criteria are written (docs/requirement-style.md). `ears`: each
+             *     criterion an EARS sentence (`WHEN … THE SYSTEM SHALL …`); `gherkin`: each a
+             *     Given/When/Then scenario keeping its `FR-n.m` ID. When absent, the account's
+             *     conventions decide, else `ears`. Revisions keep the project's style; the trace, the
+             *     gate and every export layout follow it.
+             */
+            requirementStyle?: components["schemas"]["RequirementStyle"];
         };
+        /**
+         * @description How acceptance criteria are written, `ears` (EARS sentences) or `gherkin` (Given/When/Then scenarios).
+         * @enum {string}
+         */
+        RequirementStyle: "ears" | "gherkin";
         ClarifyAnswer: {
             /** @description A question's `id` (`sign-in`) or its text; one line. */
             question: string;
@@ -2264,6 +2277,8 @@ export interface components {
                  * @enum {string}
                  */
                 detail: "brief" | "standard" | "deep";
+                /** @description How the project's acceptance criteria are written, set at creation and kept by its revisions. */
+                requirementStyle: components["schemas"]["RequirementStyle"];
                 /** @description The parts above added up (the definition and every document listed). */
                 totals: components["schemas"]["UsageTotals"];
                 /** @description How the name, description, type and questionnaire were generated; null until they are. */

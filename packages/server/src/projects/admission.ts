@@ -3,6 +3,7 @@ import type {
   CreateRevisionRequest,
   ProjectContext,
   ProjectType,
+  RequirementStyle,
 } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { DomainError } from '../errors.ts';
@@ -29,6 +30,8 @@ export interface CreateProjectInput {
   repository?: PreparedRepository | undefined;
   /** Answers to clarifying questions (docs/clarify.md), kept as written. */
   answers?: { question: string; answer: string }[] | undefined;
+  /** How acceptance criteria are written (docs/requirement-style.md); absent: the default. */
+  requirementStyle?: RequirementStyle | undefined;
 }
 
 /** A revision as the service takes it: the request's fields, its codebase prepared. */
@@ -71,7 +74,8 @@ export async function admitProject(
   request: ProjectRequest,
   unpricedEngines: UnpricedEngines,
 ): Promise<AdmittedProject> {
-  const { idea, type, name, simulate, maxCostUsd, detail, context, answers } = request;
+  const { idea, type, name, simulate, maxCostUsd, detail, context, answers, requirementStyle } =
+    request;
   const simulation = admittedSimulation(principal, simulate);
   // A simulation runs on the offline engine, which is free: any budget is kept.
   const unpriced =
@@ -97,6 +101,7 @@ export async function admitProject(
     detail,
     repository,
     answers: answers?.map(({ question, answer }) => ({ question, answer })),
+    requirementStyle,
   };
   return input as AdmittedProject;
 }

@@ -153,6 +153,7 @@ export class Projects {
         answers: input.answers?.length ? input.answers : null,
         simulate: input.simulate ?? null,
         detail,
+        requirementStyle: input.requirementStyle ?? 'ears',
         maxCostMicroUsd: input.maxCostUsd === undefined ? null : Math.round(input.maxCostUsd * 1e6),
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),

@@ -10,7 +10,7 @@ import type { Db } from '../storage/db.ts';
 import { findRepositoryContextSummary } from '../storage/sql/contexts.ts';
 import {
   findOwnedProjectStatus,
-  findProjectDetail,
+  findProjectSettings,
   listDocuments,
 } from '../storage/sql/projects.ts';
 import { listProvenance, type ProvenanceRow } from '../storage/sql/provenance.ts';
@@ -122,13 +122,14 @@ export async function readProvenance(
   }
   const definition = rows.find((row) => row.kind === DEFINITION_KIND);
   // Read here, not by the status query: every poll runs that one.
-  const detail = (await findProjectDetail(db, projectId)) ?? 'standard';
+  const settings = await findProjectSettings(db, projectId);
   return {
     success: true,
     data: {
       projectId,
       status: project.status,
-      detail,
+      detail: settings?.detail ?? 'standard',
+      requirementStyle: settings?.requirementStyle ?? 'ears',
       context: await contextAt(db, projectId, n),
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,

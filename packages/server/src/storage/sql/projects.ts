@@ -58,16 +58,19 @@ export async function findOwnedProjectStatus(
   return row as ProjectStatusRow | undefined;
 }
 
-/** The detail level a project was created at (its provenance says it; not a status read's). */
-export async function findProjectDetail(
+/**
+ * The settings a project was created with, its detail level and requirement style (its
+ * provenance says them; not a status read's).
+ */
+export async function findProjectSettings(
   tx: Tx,
   id: string,
-): Promise<ProjectRow['detail'] | undefined> {
+): Promise<Pick<ProjectRow, 'detail' | 'requirementStyle'> | undefined> {
   const [row] = await tx
-    .select({ detail: projects.detail })
+    .select({ detail: projects.detail, requirementStyle: projects.requirementStyle })
     .from(projects)
     .where(eq(projects.id, id));
-  return row?.detail;
+  return row;
 }
 
 /** The serialized body of a completed project. */

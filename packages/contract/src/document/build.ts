@@ -35,6 +35,7 @@ import type {
   Priority,
   RegisterEntry,
   Requirement,
+  StepKeyword,
   Story,
   Task,
   Written,
@@ -275,6 +276,36 @@ export const criterion = (id: string, ...content: Inline[]): Written<Criterion, 
     form: 'paragraph',
     children: phrasing([strong(cite(id)), ' ', ...content]),
   }) as Written<Criterion, 'paragraph'>;
+
+/** A step as {@link scenario} takes it: its keyword, then its text. */
+export type StepInput = readonly [keyword: StepKeyword, ...content: Inline[]];
+
+/**
+ * An acceptance criterion as a Gherkin scenario: a list item opening with its bold ID and
+ * `Scenario: <name>`, its steps a list inside it, each opening with its bold keyword. Put
+ * it in a `list` with the other criteria of its group.
+ *
+ * @example
+ * list([scenario('FR-2.1', 'A visit falls due', [['When', 'a visit falls due'], ['Then', 'one reminder is sent']])]);
+ * // - **FR-2.1** Scenario: A visit falls due
+ * //   - **When** a visit falls due
+ * //   - **Then** one reminder is sent
+ */
+export function scenario(
+  id: string,
+  name: Inline | readonly Inline[],
+  steps: readonly StepInput[],
+): Written<Criterion, 'item'> {
+  const title = Array.isArray(name) ? name : [name as Inline];
+  const head = paragraph(strong(cite(id)), ' Scenario: ', ...title);
+  const body = steps.map(([keyword, ...content]) => [strong(keyword), ' ', ...content]);
+  return definitionNode(id, {
+    form: 'item',
+    spread: false,
+    checked: null,
+    children: steps.length === 0 ? [head] : [head, list(body)],
+  }) as Written<Criterion, 'item'>;
+}
 
 /**
  * A non-functional requirement: a paragraph opening with its bold ID.

@@ -16,6 +16,9 @@ import {
   type Form,
   isDefinition,
   type Priority,
+  type Scenario,
+  type ScenarioStep,
+  type StepKeyword,
 } from './types.ts';
 
 const MOSCOW = `(must|should|could|won['’]?t)`;
@@ -89,6 +92,69 @@ function priorityOf(own: OwnText, form: Form): Priority | undefined {
   return word ? (word.toLowerCase().replace(/[^a-z]/g, '') as Priority) : undefined;
 }
 
+const SCENARIO = /^scenario(?:\s+outline)?\s*:\s*/i;
+const STEP = /^(given|when|then|and|but)\b[\s:]*/i;
+
+/** A block's text as lines: soft line breaks and hard ones (`break` nodes) both end a line. */
+function linesOf(node: Nodes): string[] {
+  if (!('children' in node)) return [plainText(node)];
+  let text = '';
+  const walk = (children: readonly Nodes[]) => {
+    for (const child of children) {
+      if (child.type === 'break') text += '\n';
+      else if ('children' in child) walk(child.children);
+      else text += plainText(child);
+    }
+  };
+  walk(node.children);
+  return text.split('\n');
+}
+
+/** A step, when a line opens with a Gherkin keyword: `When a visit is due` → When, `a visit is due`. */
+function stepOf(line: string): ScenarioStep | undefined {
+  const text = line.replace(/\s+/g, ' ').trim();
+  const match = STEP.exec(text);
+  if (!match) return undefined;
+  const word = match[1]!.toLowerCase();
+  const keyword = `${word[0]!.toUpperCase()}${word.slice(1)}` as StepKeyword;
+  return { keyword, text: text.slice(match[0].length).trim() };
+}
+
+/**
+ * A criterion's scenario, when it is written as one: its first line (after the ID) opens
+ * with `Scenario:`, or steps follow it, either as lines of its paragraph or as the items of
+ * a list inside its item (`- **FR-2.1** Scenario: …` then `  - **Given** …`).
+ */
+function scenarioOf(form: Form, id: string): Scenario | undefined {
+  if (form.form !== 'item' && form.form !== 'paragraph') return undefined;
+  const first: Nodes | undefined =
+    form.form === 'paragraph' ? { type: 'paragraph', children: form.children } : form.children[0];
+  if (first?.type !== 'paragraph') return undefined;
+  const [head = '', ...more] = linesOf(first);
+  const lead = head.trimStart();
+  const named = (lead.startsWith(id) ? lead.slice(id.length) : lead)
+    .replace(/^[\s:.,;)*\-–—]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const declared = SCENARIO.test(named);
+  // Lines of its own paragraph are steps only under a `Scenario:` line: an EARS sentence
+  // wrapped before its THEN is not one.
+  const steps = declared ? more.map(stepOf).filter((step) => step !== undefined) : [];
+  if (form.form === 'item') {
+    for (const block of form.children.slice(1)) {
+      if (block.type !== 'list') continue;
+      for (const item of block.children) {
+        const paragraph = 'children' in item ? item.children[0] : undefined;
+        const step =
+          paragraph?.type === 'paragraph' ? stepOf(linesOf(paragraph).join(' ')) : undefined;
+        if (step) steps.push(step);
+      }
+    }
+  }
+  if (!declared && steps.length === 0) return undefined;
+  return { name: named.replace(SCENARIO, ''), steps };
+}
+
 const unique = (ids: readonly string[], self?: string) =>
   [...new Set(ids)].filter((id) => id !== self);
 
@@ -137,8 +203,16 @@ export function definitionNode(
       const priority = priorityOf(own, form);
       return { type, ...base, ...(priority ? { priority } : {}) } as Definition;
     }
-    case 'criterion':
-      return { type, ...base, requirement: requirementOf(id) ?? id } as Definition;
+    case 'criterion': {
+      const scenario = scenarioOf(form, id);
+      // A scenario's title is its name: its steps are not part of it.
+      return {
+        type,
+        ...base,
+        ...(scenario ? { title: titleOf(scenario.name, id), scenario } : {}),
+        requirement: requirementOf(id) ?? id,
+      } as Definition;
+    }
     case 'task':
       return { type, ...base, ...taskFields(cites, form, columns) } as Definition;
     case 'registerEntry':

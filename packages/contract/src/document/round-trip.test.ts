@@ -20,6 +20,8 @@ import {
   renderDocument,
   requirement,
   root,
+  type StepKeyword,
+  scenario,
   story,
   strong,
   table,
@@ -107,6 +109,14 @@ const block = fc.oneof(para, codeBlock, bullets, plainTable);
 const priorities = fc.constantFrom(undefined, 'must', 'should', 'could', 'wont') as fc.Arbitrary<
   'must' | 'should' | 'could' | 'wont' | undefined
 >;
+/** Gherkin steps: a keyword, then inline content. */
+const steps = fc.array(
+  fc.tuple(
+    fc.constantFrom('Given', 'When', 'Then', 'And', 'But') as fc.Arbitrary<StepKeyword>,
+    inlines,
+  ),
+  { maxLength: 4 },
+);
 const requirementGroup = fc
   .tuple(
     fc.integer({ min: 1, max: 9 }),
@@ -114,13 +124,30 @@ const requirementGroup = fc
     priorities,
     fc.array(inlines, { maxLength: 3 }),
     fc.array(block, { maxLength: 2 }),
+    // Criteria as scenarios (a gherkin project's) rather than sentences, with their steps.
+    fc.option(fc.array(fc.tuple(words, steps), { minLength: 1, maxLength: 3 })),
   )
-  .map(([n, title, priority, criteria, body]) =>
+  .map(([n, title, priority, criteria, body, scenarios]) =>
     requirement({
       id: `FR-${n}`,
       title,
       ...(priority ? { priority } : {}),
-      body: [...body, ...criteria.map((content, m) => criterion(`FR-${n}.${m + 1}`, ...content))],
+      body: [
+        ...body,
+        ...(scenarios
+          ? [
+              list(
+                scenarios.map(([name, written], m) =>
+                  scenario(
+                    `FR-${n}.${m + 1}`,
+                    name,
+                    written.map(([keyword, content]) => [keyword, ...content] as const),
+                  ),
+                ),
+              ),
+            ]
+          : criteria.map((content, m) => criterion(`FR-${n}.${m + 1}`, ...content))),
+      ],
     }),
   );
 const userStory = fc

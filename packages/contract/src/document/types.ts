@@ -70,6 +70,27 @@ export interface RowForm {
 /** The ways a definition is written. */
 export type Form = SectionForm | ParagraphForm | ItemForm | RowForm;
 
+/** The keyword a Gherkin step opens with. */
+export type StepKeyword = 'Given' | 'When' | 'Then' | 'And' | 'But';
+
+/** One step of a scenario: `{ keyword: 'When', text: 'a vaccination falls due' }`. */
+export interface ScenarioStep {
+  keyword: StepKeyword;
+  /** The step after its keyword, as plain text on one line. */
+  text: string;
+}
+
+/**
+ * An acceptance criterion written as a Gherkin scenario (a project whose requirement style is
+ * `gherkin`, docs/document-formats.md): `- **FR-2.1** Scenario: <name>`, then its steps.
+ */
+export interface Scenario {
+  /** The text after `Scenario:`, on one line. */
+  name: string;
+  /** In order, as written; `And` and `But` continue the step before them. */
+  steps: ScenarioStep[];
+}
+
 /** What every definition carries, read from its children. */
 export interface DefinitionFields {
   /** The ID it defines (`FR-2`, `FR-2.1`, `T-4`). */
@@ -84,8 +105,12 @@ export interface DefinitionFields {
 export interface DefinitionKinds {
   /** A functional requirement group `FR-n`. */
   requirement: { priority?: Priority };
-  /** An acceptance criterion `FR-n.m`; `requirement` is its group `FR-n`. */
-  criterion: { requirement: string };
+  /**
+   * An acceptance criterion `FR-n.m`; `requirement` is its group `FR-n`. `scenario` when it
+   * is written as a Gherkin scenario (`Scenario:` or Given/When/Then steps), not an EARS
+   * sentence.
+   */
+  criterion: { requirement: string; scenario?: Scenario };
   /** A non-functional requirement `NFR-n`. */
   nfr: Record<never, never>;
   /** A user story `US-n`. */

@@ -183,6 +183,27 @@ describe('pushing a project to GitHub', () => {
     expect(fake.issues()).toHaveLength(6);
   });
 
+  it("shows each task's issue on the task, in the list and on its own, and a new link is never hidden by a 304", async () => {
+    const list = await api('GET', `/projects/${projectId}/tasks`);
+    const t1 = created.find((i) => i.id === 'T-1')!;
+    const link = { provider: 'github', connectionId, externalId: t1.externalId, url: t1.url };
+    expect(list.json().data[0]).toMatchObject({
+      id: 'T-1',
+      links: [{ ...link, key: `#${t1.externalId}`, state: 'open' }],
+    });
+    expect(list.json().data.every((t: { links: unknown[] }) => t.links.length === 1)).toBe(true);
+    const one = await api('GET', `/projects/${projectId}/tasks/T-1`);
+    expect(one.json().data.links).toEqual(list.json().data[0].links);
+    // The link is newer than the task's version (its ETag): a conditional read answers in full.
+    const again = await h.request({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/tasks/T-1`,
+      headers: { ...bearer(key.key), 'if-none-match': one.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.links).toHaveLength(1);
+  });
+
   it('previews a revision in a dry run without writing, then pushes it: updated, created, obsolete closed', async () => {
     const delta: RequirementDelta = {
       op: 'removed',

@@ -6505,7 +6505,8 @@ export const openapiDocument = {
           "status",
           "assignee",
           "lease",
-          "updatedAt"
+          "updatedAt",
+          "links"
         ],
         "properties": {
           "id": {
@@ -6581,6 +6582,67 @@ export const openapiDocument = {
           "updatedAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "links": {
+            "type": "array",
+            "description": "The task's issue on each tracker a sync pushed it to (docs/trackers.md), oldest\nconnection first; empty when it was never pushed. A link is not part of the task's\nversion: it does not move the ETag.\n",
+            "items": {
+              "$ref": "#/components/schemas/TaskLink"
+            }
+          }
+        }
+      },
+      "TaskLink": {
+        "type": "object",
+        "description": "A task's issue on a tracker, as the last sync or delivery left it.",
+        "required": [
+          "provider",
+          "connectionId",
+          "externalId",
+          "key",
+          "url"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "provider": {
+            "type": "string",
+            "enum": [
+              "github",
+              "linear",
+              "jira"
+            ]
+          },
+          "connectionId": {
+            "type": "string",
+            "description": "The connection the issue was pushed through."
+          },
+          "externalId": {
+            "type": "string",
+            "description": "The tracker's id of the issue (GitHub's issue number, Linear's issue id, Jira's issue id).",
+            "examples": [
+              "12"
+            ]
+          },
+          "key": {
+            "type": "string",
+            "description": "What people call the issue on the tracker.",
+            "examples": [
+              "#12",
+              "ENG-12",
+              "PGS-12"
+            ]
+          },
+          "url": {
+            "type": "string",
+            "description": "The issue's page."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "open",
+              "closed"
+            ],
+            "description": "The issue's state as PGS last saw it (its last sync, delivery or reconcile)."
           }
         }
       },

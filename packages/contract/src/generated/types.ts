@@ -1441,6 +1441,38 @@ export interface components {
             lease: components["schemas"]["TaskLease"] | null;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The task's issue on each tracker a sync pushed it to (docs/trackers.md), oldest
+             *     connection first; empty when it was never pushed. A link is not part of the task's
+             *     version: it does not move the ETag.
+             */
+            links: components["schemas"]["TaskLink"][];
+        };
+        /** @description A task's issue on a tracker, as the last sync or delivery left it. */
+        TaskLink: {
+            /** @enum {string} */
+            provider: "github" | "linear" | "jira";
+            /** @description The connection the issue was pushed through. */
+            connectionId: string;
+            /**
+             * @description The tracker's id of the issue (GitHub's issue number, Linear's issue id, Jira's issue id).
+             * @example 12
+             */
+            externalId: string;
+            /**
+             * @description What people call the issue on the tracker.
+             * @example #12
+             * @example ENG-12
+             * @example PGS-12
+             */
+            key: string;
+            /** @description The issue's page. */
+            url: string;
+            /**
+             * @description The issue's state as PGS last saw it (its last sync, delivery or reconcile).
+             * @enum {string}
+             */
+            state?: "open" | "closed";
         };
         TaskHistoryEntry: {
             /** Format: date-time */

@@ -1,19 +1,64 @@
 import type { components } from '@pgs/contract';
+import type { Tx } from '../storage/db.ts';
 import type { TaskHistoryRow, TaskRow } from '../storage/sql/tasks.ts';
+import { listTaskLinksOfProject } from '../storage/sql/tracker-syncs.ts';
 
 /** A task as the API answers it (the contract's `Task`). */
 export type Task = components['schemas']['Task'];
 /** A task with its history (`TaskDetail`). */
 export type TaskDetail = components['schemas']['TaskDetail'];
 export type TaskHistoryEntry = components['schemas']['TaskHistoryEntry'];
+/** A task's issue on a tracker a sync pushed it to (`TaskLink`). */
+export type TaskLink = components['schemas']['TaskLink'];
+
+/** A task's links, and the time the newest of them last changed (none: null). */
+export interface TaskLinks {
+  links: TaskLink[];
+  changedAt: Date | null;
+}
 
 /**
- * A stored task as the contract's `Task`.
+ * The tracker links of a project's tasks (of `taskIds` only, when given), by task id, read in
+ * one query however many tasks (docs/trackers.md, "Each task's issue").
+ *
+ * @example
+ * (await taskLinks(tx, projectId, ['T-3'])).get('T-3')?.links; // [{ provider: 'github', … }]
+ */
+export async function taskLinks(
+  tx: Tx,
+  projectId: string,
+  taskIds?: readonly string[],
+): Promise<Map<string, TaskLinks>> {
+  const byTask = new Map<string, TaskLinks>();
+  if (taskIds !== undefined && taskIds.length === 0) return byTask;
+  for (const row of await listTaskLinksOfProject(tx, projectId, taskIds)) {
+    const entry = byTask.get(row.itemId) ?? { links: [], changedAt: null };
+    entry.links.push({
+      provider: row.provider,
+      connectionId: row.connectionId,
+      externalId: row.externalId,
+      key: row.externalKey,
+      url: row.url,
+      state: row.state,
+    });
+    if (entry.changedAt === null || row.updatedAt > entry.changedAt)
+      entry.changedAt = row.updatedAt;
+    byTask.set(row.itemId, entry);
+  }
+  return byTask;
+}
+
+/** The links of `taskId` in what {@link taskLinks} read: none when it has none. */
+export const linksOfTask = (links: ReadonlyMap<string, TaskLinks>, taskId: string): TaskLinks =>
+  links.get(taskId) ?? { links: [], changedAt: null };
+
+/**
+ * A stored task as the contract's `Task`, with its tracker links ({@link taskLinks}).
  *
  * @example
  * taskOf(row).lease; // { agent: 'claude-1', expiresAt: '2026-…' } or null
  */
-export function taskOf(row: TaskRow): Task {
+export function taskOf(row: TaskRow, links: readonly TaskLink[] = []): Task {
   return {
     id: row.taskId,
     title: row.title,
@@ -30,6 +75,7 @@ export function taskOf(row: TaskRow): Task {
         ? { agent: row.leaseAgent, expiresAt: row.leaseExpiresAt.toISOString() }
         : null,
     updatedAt: row.updatedAt.toISOString(),
+    links: [...links],
   };
 }
 

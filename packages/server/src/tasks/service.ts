@@ -6,7 +6,7 @@ import { SourcesCache, type TaskContext } from './context.ts';
 import type { TaskDispatcher } from './notify.ts';
 import { type OpenProject, openProject, type TaskCaller } from './open.ts';
 import { type RequirementCriteria, type TraceProgress, traceProgress } from './progress.ts';
-import { type Task, taskEtag, taskOf } from './representation.ts';
+import { linksOfTask, type Task, taskEtag, taskLinks, taskOf } from './representation.ts';
 import {
   answerOf,
   type ClaimTaskRequest,
@@ -93,7 +93,17 @@ export class Tasks {
   ): Promise<{ tasks: Task[]; revision: number }> {
     return this.#db.transaction(async (tx) => {
       const { id, revision } = await this.#open(tx, caller, projectId);
-      return { tasks: (await listTaskRows(tx, id, filter)).map(taskOf), revision };
+      const rows = await listTaskRows(tx, id, filter);
+      // Every task's tracker links in one query, not one per task.
+      const links = await taskLinks(
+        tx,
+        id,
+        rows.map((row) => row.taskId),
+      );
+      return {
+        tasks: rows.map((row) => taskOf(row, linksOfTask(links, row.taskId).links)),
+        revision,
+      };
     });
   }
 
@@ -134,10 +144,12 @@ export class Tasks {
     const claimed = await this.#db.transaction(async (tx) => {
       const scope = await this.#write(tx, caller, projectId);
       const row = await claimTask(scope, request);
-      return row === undefined ? undefined : { id: scope.projectId, revision: scope.revision, row };
+      if (row === undefined) return undefined;
+      const links = await taskLinks(tx, scope.projectId, [row.taskId]);
+      return { id: scope.projectId, revision: scope.revision, row, links };
     });
     if (claimed === undefined) return undefined;
-    const task = taskOf(claimed.row);
+    const task = taskOf(claimed.row, linksOfTask(claimed.links, claimed.row.taskId).links);
     const context = await this.#db.transaction((tx) => this.#pack(tx, claimed, task));
     return { task, etag: taskEtag(claimed.row), context };
   }
@@ -175,7 +187,9 @@ export class Tasks {
   async context(caller: TaskCaller, projectId: string, taskId: string): Promise<TaskContext> {
     return this.#db.transaction(async (tx) => {
       const project = await this.#open(tx, caller, projectId);
-      return this.#pack(tx, project, taskOf(await taskRow(tx, project.id, taskId)));
+      const row = await taskRow(tx, project.id, taskId);
+      const links = linksOfTask(await taskLinks(tx, project.id, [row.taskId]), row.taskId);
+      return this.#pack(tx, project, taskOf(row, links.links));
     });
   }
 

@@ -17,7 +17,14 @@ import {
 } from '../storage/sql/tasks.ts';
 import { recordTaskHistory, type TaskDispatcher } from './notify.ts';
 import type { TaskCaller } from './open.ts';
-import { historyEntryOf, type TaskDetail, taskEtag, taskOf } from './representation.ts';
+import {
+  historyEntryOf,
+  linksOfTask,
+  type TaskDetail,
+  taskEtag,
+  taskLinks,
+  taskOf,
+} from './representation.ts';
 import { checkTransition } from './transitions.ts';
 
 export type UpdateTaskRequest = components['schemas']['UpdateTaskRequest'];
@@ -27,6 +34,11 @@ export type ClaimTaskRequest = components['schemas']['ClaimTaskRequest'];
 export interface TaskAnswer<T = TaskDetail> {
   task: T;
   etag: string;
+  /**
+   * A tracker link of the task changed after its version was made: the ETag (the version)
+   * does not say so, so a conditional read answers in full rather than 304.
+   */
+  linksNewer?: boolean;
 }
 
 /** The lease a claim gives when it names none: long enough for a task, short enough to recover. */
@@ -53,10 +65,18 @@ export async function taskRow(tx: Tx, projectId: string, taskId: string): Promis
   return row;
 }
 
-/** The task with its history and the ETag of its version. */
+/** The task with its history, its tracker links and the ETag of its version. */
 export async function answerOf(tx: Tx, projectId: string, row: TaskRow): Promise<TaskAnswer> {
   const history = await listTaskHistory(tx, projectId, [row.taskId]);
-  return { task: { ...taskOf(row), history: history.map(historyEntryOf) }, etag: taskEtag(row) };
+  const { links, changedAt } = linksOfTask(
+    await taskLinks(tx, projectId, [row.taskId]),
+    row.taskId,
+  );
+  return {
+    task: { ...taskOf(row, links), history: history.map(historyEntryOf) },
+    etag: taskEtag(row),
+    linksNewer: changedAt !== null && changedAt > row.updatedAt,
+  };
 }
 
 /**

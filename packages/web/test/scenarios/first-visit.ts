@@ -611,6 +611,7 @@ const TASKS_FOR_GAPS: Task[] = [
     assignee: 'claude-1',
     lease: null,
     updatedAt: '2026-11-28T09:00:00.000Z',
+    links: [],
   },
 ];
 

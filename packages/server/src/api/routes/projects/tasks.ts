@@ -144,7 +144,9 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       const answer = await tasks.get(request.principal, id, taskId);
       reply.header('cache-control', 'private, no-cache');
       reply.header('vary', 'Authorization');
-      if (etagMatches(request.headers['if-none-match'], answer.etag)) {
+      // The ETag is the task's version, which a tracker link does not move: a link changed
+      // since that version answers in full, so a cached copy never hides it.
+      if (!answer.linksNewer && etagMatches(request.headers['if-none-match'], answer.etag)) {
         return reply.header('etag', answer.etag).code(304).send();
       }
       return sendTask(reply, answer);

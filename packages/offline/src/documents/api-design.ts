@@ -6,7 +6,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import type { Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { capitalize, kebab, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -63,17 +63,17 @@ export const API_DESIGN = {
   sections: {
     Conventions: (f) =>
       blocks(
-        `The ${f.name} API is JSON over HTTPS, one resource per entity of the data model (${listing(f.entities.map((e) => ic(`/v1/${e.path}`)))}), described by an OpenAPI document checked in CI.`,
+        p`The ${f.name} API is JSON over HTTPS, one resource per entity of the data model (${listingOf(f.entities.map((e) => ic(`/v1/${e.path}`)))}), described by an OpenAPI document checked in CI.`,
         bullets([
-          `Dates are ISO 8601 in UTC; IDs are UUIDs, which the client may generate so that a retried create of ${f.main.a} is harmless.`,
-          `Every write takes an ${ic('Idempotency-Key')} header; the same key returns the first answer.`,
+          t`Dates are ISO 8601 in UTC; IDs are UUIDs, which the client may generate so that a retried create of ${f.main.a} is harmless.`,
+          t`Every write takes an ${ic('Idempotency-Key')} header; the same key returns the first answer.`,
         ]),
       ),
 
     Authentication: (f) =>
       blocks(
-        `${f.name} signs people in as ${f.assumptions.find((a) => /sign in/i.test(a.fact))?.id ?? 'the assumptions'} chose, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
-        `Every endpoint checks that the ${listing(f.entities.slice(0, 2).map((e) => e.label))} it touches belongs to the signed-in account, and answers 404 otherwise (NFR-3).`,
+        p`${f.name} signs people in as ${f.assumptions.find((a) => /sign in/i.test(a.fact))?.id ?? 'the assumptions'} chose, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
+        p`Every endpoint checks that the ${listing(f.entities.slice(0, 2).map((e) => e.label))} it touches belongs to the signed-in account, and answers 404 otherwise (NFR-3).`,
       ),
 
     'Resources and endpoints': (f) => {
@@ -94,12 +94,11 @@ export const API_DESIGN = {
           ]),
       );
       return blocks(
-        `One or two endpoints per requirement of ${f.name}, each citing what it serves:`,
+        p`One or two endpoints per requirement of ${f.name}, each citing what it serves:`,
         table(['Method', 'Path', 'Purpose', 'Serves'], f.requirements.flatMap(endpointsOf)),
-        f.integrations.length > 0
-          ? `Calls to ${listing(f.integrations.map((i) => theService(i.name)))} happen behind these endpoints, never from the browser.`
-          : '',
-        `For example, to ${phrase(lead)} (${lead.criteria[0]!.id}):`,
+        f.integrations.length > 0 &&
+          p`Calls to ${listing(f.integrations.map((i) => theService(i.name)))} happen behind these endpoints, never from the browser.`,
+        p`For example, to ${phrase(lead)} (${lead.criteria[0]!.id}):`,
         code(
           'http',
           `${method} ${path!.replace('{id}', '3f2a9c61-0b7e-4d55-9a41-8c2e1f07b6d3')}\nIdempotency-Key: 7d0e2a4c-5b1f-4e8a-9c3d-2f6b8a1e0c54\nContent-Type: application/json\n\n${JSON.stringify(body, null, 2)}`,
@@ -109,22 +108,22 @@ export const API_DESIGN = {
 
     Errors: (f) =>
       blocks(
-        `Errors of ${f.name} share one body, ${ic('{ "error": { "code", "message" } }')}; the codes, and the rule each one enforces:`,
+        p`Errors of ${f.name} share one body, ${ic('{ "error": { "code", "message" } }')}; the codes, and the rule each one enforces:`,
         table(
           ['Status', 'Code', 'When'],
           [
             [
               '400',
               'VALIDATION_ERROR',
-              `${capitalize(f.main.a)} lacks a required field (${f.requirements[0]!.criteria.at(-1)!.id})`,
+              t`${capitalize(f.main.a)} lacks a required field (${f.requirements[0]!.criteria.at(-1)!.id})`,
             ],
-            ['401', 'UNAUTHENTICATED', `No session; sign in to ${f.name} first`],
-            ['404', 'NOT_FOUND', `No such ${f.main.label} in this account`],
-            ['409', 'CONFLICT', `The ${f.main.label} changed since it was read`],
+            ['401', 'UNAUTHENTICATED', t`No session; sign in to ${f.name} first`],
+            ['404', 'NOT_FOUND', t`No such ${f.main.label} in this account`],
+            ['409', 'CONFLICT', t`The ${f.main.label} changed since it was read`],
             ...f.integrations.map((i) => [
               '502',
               `${snakeUpper(i.name)}_FAILED`,
-              `${capitalize(theService(i.name))} failed or timed out`,
+              t`${capitalize(theService(i.name))} failed or timed out`,
             ]),
           ],
         ),
@@ -132,13 +131,13 @@ export const API_DESIGN = {
 
     'Pagination and limits': (f) =>
       blocks(
-        `Lists of ${listing(f.entities.map((e) => e.plural))} are paged with an opaque ${ic('cursor')}: ${ic('limit')} defaults to 25, at most 100.`,
-        `Each account may make 600 requests a minute to ${f.name}; the answer to one more is 429 with Retry-After.`,
+        p`Lists of ${listing(f.entities.map((e) => e.plural))} are paged with an opaque ${ic('cursor')}: ${ic('limit')} defaults to 25, at most 100.`,
+        p`Each account may make 600 requests a minute to ${f.name}; the answer to one more is 429 with Retry-After.`,
       ),
 
     Versioning: (f) =>
       blocks(
-        `The version is in the path (${ic('/v1')}). Within it, ${f.name} only adds: new endpoints, new optional fields, new error codes. A change that would break a client of ${ic(`/v1/${f.main.path}`)} waits for ${ic('/v2')}.`,
+        p`The version is in the path (${ic('/v1')}). Within it, ${f.name} only adds: new endpoints, new optional fields, new error codes. A change that would break a client of ${ic(`/v1/${f.main.path}`)} waits for ${ic('/v2')}.`,
       ),
   },
 } satisfies KindWriter<'api-design'>;

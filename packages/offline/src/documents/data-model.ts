@@ -5,7 +5,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import type { Facts } from '../facts/facts.ts';
-import { blocks, bullets, code, table } from '../text/markdown.ts';
+import { blocks, bold, bullets, code, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -38,7 +38,7 @@ export const DATA_MODEL = {
   sections: {
     Entities: (f) =>
       blocks(
-        `${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((t) => /PostgreSQL/.test(t)) ?? 'PostgreSQL'}, each row owned by one account.`,
+        p`${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((tech) => /PostgreSQL/.test(tech)) ?? 'PostgreSQL'}, each row owned by one account.`,
         table(
           ['Entity', 'Holds', 'Serves'],
           [
@@ -49,45 +49,43 @@ export const DATA_MODEL = {
                 .map((r) => r.id)
                 .join(', '),
             ]),
-            ['Account', `Who signs in to ${f.name}, and whose data is whose`, 'NFR-3'],
+            ['Account', t`Who signs in to ${f.name}, and whose data is whose`, 'NFR-3'],
           ],
         ),
       ),
 
     Relationships: (f) =>
       blocks(
-        `Every table of ${f.name} refers to the account that owns its rows; nothing is shared between accounts (NFR-3).`,
+        p`Every table of ${f.name} refers to the account that owns its rows; nothing is shared between accounts (NFR-3).`,
         bullets([
           ...f.entities.map(
-            (e) => `An account has many ${e.plural}; each ${e.label} belongs to one account.`,
+            (e) => t`An account has many ${e.plural}; each ${e.label} belongs to one account.`,
           ),
           ...f.entities
             .slice(1)
             .map(
               (e) =>
-                `${capitalize(e.a)} may refer to ${f.main.a} (a nullable foreign key), so the two can be shown together.`,
+                t`${capitalize(e.a)} may refer to ${f.main.a} (a nullable foreign key), so the two can be shown together.`,
             ),
         ]),
       ),
 
     Tables: (f) =>
       blocks(
-        ...f.entities.map((e) =>
-          blocks(
-            `**${e.table}**`,
-            table(
-              ['Column', 'Type', 'Notes', 'Serves'],
-              attributesOf(f, e).map((a) => [a.column, a.type, a.note, a.serves || '']),
-            ),
+        f.entities.map((e) => [
+          p(bold(e.table)),
+          table(
+            ['Column', 'Type', 'Notes', 'Serves'],
+            attributesOf(f, e).map((a) => [a.column, a.type, a.note, a.serves || '']),
           ),
-        ),
-        `The first migration of ${f.name}:`,
+        ]),
+        p`The first migration of ${f.name}:`,
         code('sql', ddl(f)),
       ),
 
     Indexes: (f) =>
       blocks(
-        `Each index serves a query a requirement of ${f.name} makes:`,
+        p`Each index serves a query a requirement of ${f.name} makes:`,
         table(
           ['Index', 'Serves'],
           f.requirements.map((r) => {
@@ -97,8 +95,8 @@ export const DATA_MODEL = {
                 a.serves.startsWith(r.id),
             );
             return [
-              `${r.ent.table} (created_by, ${col?.column ?? 'updated_at'})`,
-              `${capitalize(phrase(r))} (${r.id})`,
+              t`${r.ent.table} (created_by, ${col?.column ?? 'updated_at'})`,
+              t`${capitalize(phrase(r))} (${r.id})`,
             ];
           }),
         ),
@@ -106,14 +104,14 @@ export const DATA_MODEL = {
 
     'Retention and privacy': (f) =>
       blocks(
-        `${f.name} keeps only what its features need, for as long as the account exists:`,
+        p`${f.name} keeps only what its features need, for as long as the account exists:`,
         bullets([
           ...f.entities.map(
             (e) =>
-              `${capitalize(e.plural)} are deleted with the account that owns them, or on request within 7 days (NFR-4).`,
+              t`${capitalize(e.plural)} are deleted with the account that owns them, or on request within 7 days (NFR-4).`,
           ),
-          `An export gives an account all its ${listing(f.entities.map((e) => e.plural))} as JSON.`,
-          `Logs keep request IDs and timings for 30 days, never the content of ${f.main.a}.`,
+          t`An export gives an account all its ${listing(f.entities.map((e) => e.plural))} as JSON.`,
+          t`Logs keep request IDs and timings for 30 days, never the content of ${f.main.a}.`,
         ]),
       ),
   },

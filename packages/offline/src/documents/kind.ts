@@ -5,7 +5,23 @@
  * build until its writer exists.
  */
 import type { DocumentKindName, GROUNDED_ARCHITECTURE_SECTIONS, SectionsOf } from '@pgs/contract';
-import type { SectionWriter } from '../facts/facts.ts';
+import type { FlowContent } from '@pgs/contract/document';
+import type { Facts } from '../facts/facts.ts';
+
+/**
+ * The body of one `## ` section: the blocks of its tree (text/nodes.ts), or its markdown from
+ * the writers that still compose text (product-requirements.ts, user-stories.ts,
+ * project-brief.ts, with text/markdown.ts) until they build trees too.
+ */
+export type SectionBody = string | readonly FlowContent[];
+
+/**
+ * Writes the body of one `## ` section from the facts.
+ *
+ * @example
+ * const accessibility: SectionWriter = (f) => blocks(p`${f.name} must work for everyone:`, bullets([…]));
+ */
+export type SectionWriter = (facts: Facts) => SectionBody;
 
 /**
  * The sections a grounded project's document of a kind may have: the architecture adds its current

@@ -5,13 +5,12 @@
  * A request for a kind or a section the catalogue does not have is refused, never filled.
  */
 import type { DocumentKindName } from '@pgs/contract';
-import type { SectionWriter } from '../facts/facts.ts';
 import { API_DESIGN } from './api-design.ts';
 import { ARCHITECTURE } from './architecture.ts';
 import { CODEBASE_OVERVIEW } from './codebase-overview.ts';
 import { DATA_MODEL } from './data-model.ts';
 import { IMPLEMENTATION_PLAN } from './implementation-plan.ts';
-import type { KindWriter } from './kind.ts';
+import type { KindWriter, SectionWriter } from './kind.ts';
 import { MCP_RESOURCES_AND_PROMPTS } from './mcp-resources-and-prompts.ts';
 import { MCP_TOOLS } from './mcp-tools.ts';
 import { MCP_TRANSPORT_AND_CLIENTS } from './mcp-transport-and-clients.ts';

@@ -4,7 +4,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { toolsOf } from '../facts/delivery-model.ts';
 import { theService } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { capitalize, kebab, listing, thirdPerson } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -17,19 +17,19 @@ export const MCP_RESOURCES_AND_PROMPTS = {
   sections: {
     Resources: (f) =>
       blocks(
-        `Resources give ${f.assistant} read-only context from ${f.name} without a tool call:`,
+        p`Resources give ${f.assistant} read-only context from ${f.name} without a tool call:`,
         table(
           ['URI', 'Content', 'Serves'],
           f.entities.map((e) => [
             ic(`${f.slug}://${e.path}/recent`),
-            `The 20 ${e.plural} most recently seen by ${f.name}`,
+            t`The 20 ${e.plural} most recently seen by ${f.name}`,
             f.requirements
               .filter((r) => r.ent === e)
               .map((r) => r.id)
               .join(', '),
           ]),
         ),
-        `Reading ${ic(`${f.slug}://${f.main.path}/recent`)} returns:`,
+        p`Reading ${ic(`${f.slug}://${f.main.path}/recent`)} returns:`,
         code(
           'json',
           JSON.stringify(
@@ -51,18 +51,18 @@ export const MCP_RESOURCES_AND_PROMPTS = {
       ),
 
     'Resource templates': (f) => {
-      const search = toolsOf(f).find((t) => !t.writes) ?? toolsOf(f)[0];
+      const search = toolsOf(f).find((tool) => !tool.writes) ?? toolsOf(f)[0];
       return blocks(
-        `One template per entity lets a client read a single item by its ID:`,
+        p`One template per entity lets a client read a single item by its ID:`,
         table(
           ['Template', 'Returns', 'Completion'],
           f.entities.map((e) => [
             ic(`${f.slug}://${e.path}/{id}`),
-            `One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? ` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
-            `The IDs of recent ${e.plural}, as the person types`,
+            t`One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? t` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
+            t`The IDs of recent ${e.plural}, as the person types`,
           ]),
         ),
-        `An unknown ID returns a resource-not-found error that names the tool to search with${search ? ` (${ic(search.name)})` : ''}.`,
+        p`An unknown ID returns a resource-not-found error that names the tool to search with${search ? t` (${ic(search.name)})` : ''}.`,
       );
     },
 
@@ -70,37 +70,36 @@ export const MCP_RESOURCES_AND_PROMPTS = {
       const tools = toolsOf(f);
       const first = tools[0];
       return blocks(
-        `Prompts are starting points a person picks in ${f.assistant}; each one leads to the tools of one requirement:`,
+        p`Prompts are starting points a person picks in ${f.assistant}; each one leads to the tools of one requirement:`,
         table(
           ['Prompt', 'Asks for', 'Uses', 'Serves'],
-          tools.map((t) => [
-            ic(kebab(phrase(t.req), 4)),
-            `${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}`,
-            ic(t.name),
-            t.req.id,
+          tools.map((tool) => [
+            ic(kebab(phrase(tool.req), 4)),
+            `${capitalize(phrase(tool.req))}${tool.req.qualifiers.length > 0 ? ` ${tool.req.qualifiers.join(' ')}` : ''}`,
+            ic(tool.name),
+            tool.req.id,
           ]),
         ),
-        first ? `${ic(kebab(phrase(first.req), 4))} expands to one user message:` : '',
-        first
-          ? code(
-              'text',
-              `${capitalize(phrase(first.req))}${first.req.qualifiers.length > 0 ? ` ${first.req.qualifiers.join(' ')}` : ''}, using the ${first.name} tool of ${f.name}. Say which ${first.req.ent.plural} you used, and stop if the tool reports an error.`,
-            )
-          : '',
-        'A prompt only assembles the request; the person sees each tool call it leads to.',
+        first && p`${ic(kebab(phrase(first.req), 4))} expands to one user message:`,
+        first &&
+          code(
+            'text',
+            `${capitalize(phrase(first.req))}${first.req.qualifiers.length > 0 ? ` ${first.req.qualifiers.join(' ')}` : ''}, using the ${first.name} tool of ${f.name}. Say which ${first.req.ent.plural} you used, and stop if the tool reports an error.`,
+          ),
+        p`A prompt only assembles the request; the person sees each tool call it leads to.`,
       );
     },
 
     Subscriptions: (f) =>
       blocks(
-        `A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
+        p`A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
         bullets(
           f.entities.map((e) => {
             const reqs = f.requirements.filter((r) => r.ent === e);
-            return `${ic(`${f.slug}://${e.path}/recent`)} changes when ${listing(reqs.map((r) => (r.writes && !f.readOnly ? `a tool call ${thirdPerson(r.verb)} ${e.a}` : `${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
+            return t`${ic(`${f.slug}://${e.path}/recent`)} changes when ${listingOf(reqs.map((r) => (r.writes && !f.readOnly ? t`a tool call ${thirdPerson(r.verb)} ${e.a}` : t`${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
           }),
         ),
-        `Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,
+        p`Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,
       ),
   },
 } satisfies KindWriter<'mcp-resources-and-prompts'>;

@@ -4,7 +4,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { type Tool, toolsOf } from '../facts/delivery-model.ts';
 import { theService } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bullets, code, ic, joined, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing, snake } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -75,25 +75,25 @@ export const MCP_TOOLS = {
     'Tool catalogue': (f) => {
       const tools = toolsOf(f);
       return blocks(
-        `${f.name} gives ${f.assistant} ${tools.length} tools, one per requirement it serves${f.readOnly ? '; the idea calls it read-only, so every tool only reads' : ''}.`,
+        p`${f.name} gives ${f.assistant} ${tools.length} tools, one per requirement it serves${f.readOnly ? '; the idea calls it read-only, so every tool only reads' : ''}.`,
         table(
           ['Tool', 'Does', 'Reads or writes', 'Annotations', 'Serves'],
-          tools.map((t) => [
-            ic(t.name),
-            t.req.text,
-            t.writes ? (t.approval ? 'Writes, once approved' : 'Writes') : 'Reads',
-            annotations(t),
-            t.req.criteria
+          tools.map((tool) => [
+            ic(tool.name),
+            tool.req.text,
+            tool.writes ? (tool.approval ? 'Writes, once approved' : 'Writes') : 'Reads',
+            annotations(tool),
+            tool.req.criteria
               .filter((c) => c.role !== 'unwanted')
               .map((c) => c.id)
               .join(', '),
           ]),
         ),
-        `What each tool's description tells ${f.assistant}, so that it picks the right one:`,
+        p`What each tool's description tells ${f.assistant}, so that it picks the right one:`,
         bullets(
           tools.map(
-            (t) =>
-              `${ic(t.name)}: "${capitalize(phrase(t.req))}${t.req.qualifiers.length > 0 ? ` ${t.req.qualifiers.join(' ')}` : ''}${t.req.service ? ` in ${t.req.service.name}` : ''}. ${t.writes ? (t.approval ? 'Changes data; needs an approval.' : 'Changes data.') : 'Only reads.'} ${t.req.kind === 'read' ? `Returns at most 50 ${t.req.ent.plural}.` : `Returns the ${t.req.ent.label} it acted on.`}"`,
+            (tool) =>
+              t`${ic(tool.name)}: "${capitalize(phrase(tool.req))}${tool.req.qualifiers.length > 0 ? ` ${tool.req.qualifiers.join(' ')}` : ''}${tool.req.service ? ` in ${tool.req.service.name}` : ''}. ${tool.writes ? (tool.approval ? 'Changes data; needs an approval.' : 'Changes data.') : 'Only reads.'} ${tool.req.kind === 'read' ? `Returns at most 50 ${tool.req.ent.plural}.` : `Returns the ${tool.req.ent.label} it acted on.`}"`,
           ),
         ),
       );
@@ -101,41 +101,36 @@ export const MCP_TOOLS = {
 
     'Input schemas': (f) =>
       blocks(
-        `Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
-        ...toolsOf(f).map((t) =>
-          blocks(
-            `${ic(t.name)} (${t.req.id}):`,
-            code('json', JSON.stringify(schemaOf(t), null, 2)),
-          ),
-        ),
+        p`Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
+        toolsOf(f).map((tool) => [
+          p`${ic(tool.name)} (${tool.req.id}):`,
+          code('json', JSON.stringify(schemaOf(tool), null, 2)),
+        ]),
       ),
 
     'Results and errors': (f) => {
       const first = toolsOf(f)[0];
       return blocks(
-        `Every tool of ${f.name} answers with a short text for ${f.assistant} and the same data as structured content.${first ? ` For ${ic(first.name)}:` : ''}`,
-        first
-          ? code(
-              'json',
-              JSON.stringify(
-                {
-                  content: [
-                    { type: 'text', text: `${capitalize(first.req.ent.plural)}: 2 found.` },
-                  ],
-                  structuredContent: {
-                    items: [{ id: 'a1b2c3', title: `${capitalize(first.req.ent.label)} one` }],
-                  },
-                  isError: false,
+        p`Every tool of ${f.name} answers with a short text for ${f.assistant} and the same data as structured content.${first ? t` For ${ic(first.name)}:` : ''}`,
+        first &&
+          code(
+            'json',
+            JSON.stringify(
+              {
+                content: [{ type: 'text', text: `${capitalize(first.req.ent.plural)}: 2 found.` }],
+                structuredContent: {
+                  items: [{ id: 'a1b2c3', title: `${capitalize(first.req.ent.label)} one` }],
                 },
-                null,
-                2,
-              ),
-            )
-          : '',
+                isError: false,
+              },
+              null,
+              2,
+            ),
+          ),
         bullets(
-          toolsOf(f).map((t) => {
-            const c = t.req.criteria.at(-1)!;
-            return `${ic(t.name)} reports a failure as a tool error with ${'isError: true'} and a sentence ${f.assistant} can act on (${c.id}).`;
+          toolsOf(f).map((tool) => {
+            const c = tool.req.criteria.at(-1)!;
+            return t`${ic(tool.name)} reports a failure as a tool error with ${'isError: true'} and a sentence ${f.assistant} can act on (${c.id}).`;
           }),
         ),
       );
@@ -143,20 +138,26 @@ export const MCP_TOOLS = {
 
     Safety: (f) => {
       const tools = toolsOf(f);
-      const writers = tools.filter((t) => t.writes);
+      const writers = tools.filter((tool) => tool.writes);
       return blocks(
-        `${f.name} acts for a person, so what it can do is fixed by its tools:`,
+        p`${f.name} acts for a person, so what it can do is fixed by its tools:`,
         bullets([
           f.readOnly
-            ? `Every tool only reads (${tools.map((t) => ic(t.name)).join(', ')}), over credentials that cannot write (${f.requirements
+            ? t`Every tool only reads (${joined(
+                tools.map((tool) => ic(tool.name)),
+                ', ',
+              )}), over credentials that cannot write (${f.requirements
                 .flatMap((r) => r.criteria.filter((c) => c.role === 'readonly').map((c) => c.id))
                 .slice(0, 3)
                 .join(', ')}).`
             : writers.length > 0
-              ? `Tools that change data (${writers.map((t) => ic(t.name)).join(', ')}) ${writers.every((t) => t.approval) ? 'wait for the approval the idea requires' : writers.some((t) => t.approval) ? 'wait for the approval the idea requires, or ask the client to confirm each call' : 'ask the client to confirm each call'}.`
-              : `No tool changes data; each one reads.`,
-          `Text returned from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} is passed on as data and never followed as instructions.`,
-          'Each call is logged with the tool, the duration and the outcome, never with its arguments.',
+              ? t`Tools that change data (${joined(
+                  writers.map((tool) => ic(tool.name)),
+                  ', ',
+                )}) ${writers.every((tool) => tool.approval) ? 'wait for the approval the idea requires' : writers.some((tool) => tool.approval) ? 'wait for the approval the idea requires, or ask the client to confirm each call' : 'ask the client to confirm each call'}.`
+              : t`No tool changes data; each one reads.`,
+          t`Text returned from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} is passed on as data and never followed as instructions.`,
+          t`Each call is logged with the tool, the duration and the outcome, never with its arguments.`,
         ]),
       );
     },

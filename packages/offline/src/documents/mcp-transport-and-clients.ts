@@ -5,7 +5,7 @@
 import { toolsOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bold, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { kebab, listing, snake } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -25,10 +25,10 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
   sections: {
     Transports: (f) =>
       blocks(
-        `${f.name} speaks MCP over two transports; its ${toolsOf(f).length} tools are the same on both.`,
+        p`${f.name} speaks MCP over two transports; its ${toolsOf(f).length} tools are the same on both.`,
         bullets([
-          `**stdio**: ${f.assistant} starts ${ic(`npx -y ${packageName(f)}`)} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
-          `**Streamable HTTP**: one ${ic('/mcp')} endpoint, for a team that shares one ${f.name}; each session has its own ${ic('Mcp-Session-Id')}.`,
+          t`${bold('stdio')}: ${f.assistant} starts ${ic(`npx -y ${packageName(f)}`)} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
+          t`${bold('Streamable HTTP')}: one ${ic('/mcp')} endpoint, for a team that shares one ${f.name}; each session has its own ${ic('Mcp-Session-Id')}.`,
         ]),
         code(
           'bash',
@@ -38,23 +38,22 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
 
     Authentication: (f) =>
       blocks(
-        `${f.name} holds the credentials for ${listing(f.integrations.map((i) => theService(i.name))) || 'its sources'}; ${f.assistant} never sees them.`,
-        f.integrations.length > 0
-          ? table(
-              ['Service', 'Variable', 'Rights'],
-              f.integrations.map((i) => [
-                i.name,
-                ic(envOf(i.name)),
-                f.readOnly ? 'Read only' : `What it takes to ${i.purpose}, no more`,
-              ]),
-            )
-          : '',
-        `Over Streamable HTTP, a client presents an OAuth bearer token that ${f.name} checks on every request.`,
+        p`${f.name} holds the credentials for ${listing(f.integrations.map((i) => theService(i.name))) || 'its sources'}; ${f.assistant} never sees them.`,
+        f.integrations.length > 0 &&
+          table(
+            ['Service', 'Variable', 'Rights'],
+            f.integrations.map((i) => [
+              i.name,
+              ic(envOf(i.name)),
+              f.readOnly ? 'Read only' : t`What it takes to ${i.purpose}, no more`,
+            ]),
+          ),
+        p`Over Streamable HTTP, a client presents an OAuth bearer token that ${f.name} checks on every request.`,
       ),
 
     'Client configuration': (f) =>
       blocks(
-        `The configuration for ${f.assistant} (Claude Desktop's ${ic('claude_desktop_config.json')}; Cursor's ${ic('.cursor/mcp.json')} has the same shape):`,
+        p`The configuration for ${f.assistant} (Claude Desktop's ${ic('claude_desktop_config.json')}; Cursor's ${ic('.cursor/mcp.json')} has the same shape):`,
         code(
           'json',
           JSON.stringify(
@@ -73,7 +72,7 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
             2,
           ),
         ),
-        `Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
+        p`Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
         code(
           'json',
           JSON.stringify(
@@ -86,41 +85,38 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
             2,
           ),
         ),
-        `A team that shares one ${f.name} over Streamable HTTP points each client at its ${ic('/mcp')} URL instead, with the bearer token of the Authentication section.`,
+        p`A team that shares one ${f.name} over Streamable HTTP points each client at its ${ic('/mcp')} URL instead, with the bearer token of the Authentication section.`,
       ),
 
     Troubleshooting: (f) =>
       blocks(
-        `When ${f.name} does not behave, in the order to check:`,
+        p`When ${f.name} does not behave, in the order to check:`,
         table(
           ['Symptom', 'Likely cause', 'Fix'],
           [
             [
-              `${f.name} is missing from ${f.assistant}`,
+              t`${f.name} is missing from ${f.assistant}`,
               'A syntax error in the configuration file',
               'Validate the file and restart the client',
             ],
-            ...f.integrations.map((i) => [
-              `Every ${
-                listing(
-                  toolsOf(f)
-                    .filter((t) => t.req.service?.name === i.name)
-                    .map((t) => ic(t.name)),
-                ) || 'tool'
-              } call fails`,
-              `${ic(envOf(i.name))} is missing, expired or lacks rights`,
-              `Renew it, then run ${ic(`npx -y ${packageName(f)}`)} in a terminal to read the error`,
-            ]),
+            ...f.integrations.map((i) => {
+              const tools = toolsOf(f).filter((tool) => tool.req.service?.name === i.name);
+              return [
+                t`Every ${tools.length > 0 ? listingOf(tools.map((tool) => ic(tool.name))) : 'tool'} call fails`,
+                t`${ic(envOf(i.name))} is missing, expired or lacks rights`,
+                t`Renew it, then run ${ic(`npx -y ${packageName(f)}`)} in a terminal to read the error`,
+              ];
+            }),
             ...toolsOf(f)
-              .filter((t) => t.approval)
-              .map((t) => [
-                `${ic(t.name)} never runs`,
+              .filter((tool) => tool.approval)
+              .map((tool) => [
+                t`${ic(tool.name)} never runs`,
                 'No approval was given',
                 'Approve the request, or ask who may approve',
               ]),
           ],
         ),
-        `The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows each message ${f.name} exchanges.`,
+        p`The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows each message ${f.name} exchanges.`,
       ),
   },
 } satisfies KindWriter<'mcp-transport-and-clients'>;

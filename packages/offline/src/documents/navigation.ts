@@ -1,6 +1,6 @@
 import { screensOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bold, bullets, code, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -43,10 +43,10 @@ export const NAVIGATION = {
     'Navigation structure': (f) => {
       const actions = screensOf(f).filter((s) => s.route.includes('-') && s.route !== 'sign-in');
       return blocks(
-        `${f.name} opens on a tab bar with one tab per list (${listing(tabsOf(f).map((s) => s.name))}); each action opens from its list as a sheet, so closing it returns where it started.`,
+        p`${f.name} opens on a tab bar with one tab per list (${listing(tabsOf(f).map((s) => s.name))}); each action opens from its list as a sheet, so closing it returns where it started.`,
         bullets(
           tabsOf(f)
-            .filter((t) => t.route !== 'settings')
+            .filter((tab) => tab.route !== 'settings')
             .map((tab) => {
               const own = actions.filter((a) =>
                 f.requirements.some(
@@ -54,16 +54,16 @@ export const NAVIGATION = {
                     r.ent.path === tab.route && a.serves.some((id) => id.startsWith(`${r.id}.`)),
                 ),
               );
-              return `**${tab.name}** (${tab.serves.join(', ')}): ${tab.purpose}${own.length > 0 ? `; opens ${listing(own.map((a) => `"${a.name}"`))}` : ''}.`;
+              return t`${bold(tab.name)} (${tab.serves.join(', ')}): ${tab.purpose}${own.length > 0 ? t`; opens ${listing(own.map((a) => `"${a.name}"`))}` : ''}.`;
             }),
         ),
-        `Sign-in comes first, once per device; Settings is reached from every tab.`,
+        p`Sign-in comes first, once per device; Settings is reached from every tab.`,
       );
     },
 
     Routes: (f) =>
       blocks(
-        `Routes are typed once in ${f.stack[0]} and shared by the screens and the deep links:`,
+        p`Routes are typed once in ${f.stack[0] ?? ''} and shared by the screens and the deep links:`,
         table(
           ['Route', 'Screen', 'Presented as', 'Serves'],
           screensOf(f).map((s) => [
@@ -78,7 +78,7 @@ export const NAVIGATION = {
 
     'Deep links': (f) =>
       blocks(
-        `Links into ${f.name} use the scheme ${ic(`${f.slug}://`)} and, verified, ${ic(`https://${f.slug}.app/`)}:`,
+        p`Links into ${f.name} use the scheme ${ic(`${f.slug}://`)} and, verified, ${ic(`https://${f.slug}.app/`)}:`,
         code(
           'text',
           screensOf(f)
@@ -90,23 +90,24 @@ export const NAVIGATION = {
             .filter((r) => r.kind === 'send')
             .map(
               (r) =>
-                `A notification from "${r.text}" (${r.criteria[0]!.id}) opens ${ic(`${f.slug}://${r.ent.path}`)} on the ${r.ent.label} it is about.`,
+                t`A notification from "${r.text}" (${r.criteria[0]!.id}) opens ${ic(`${f.slug}://${r.ent.path}`)} on the ${r.ent.label} it is about.`,
             ),
-          `A link to a screen the account may not see opens the first tab, with a sentence saying why.`,
-          `A link opened before sign-in leads through Sign in, then on to the screen it names.`,
+          t`A link to a screen the account may not see opens the first tab, with a sentence saying why.`,
+          t`A link opened before sign-in leads through Sign in, then on to the screen it names.`,
         ]),
       ),
 
-    'Back behaviour': (f) =>
+    'Back behaviour': (f) => [
       bullets([
         ...screensOf(f)
           .filter((s) => s.route.includes('-') && s.route !== 'sign-in')
           .map(
             (s) =>
-              `Back from "${s.name}" closes the sheet; what was typed stays as a draft until it is sent or discarded.`,
+              t`Back from "${s.name}" closes the sheet; what was typed stays as a draft until it is sent or discarded.`,
           ),
-        `Back from a deep link into ${f.main.a} leads to the list of ${f.main.plural}, not out of ${f.name}.`,
-        `Back never signs out and never discards a queued change${f.requirements.some((r) => r.criteria.some((c) => c.role === 'offline')) ? `, offline included (${f.requirements.flatMap((r) => r.criteria.filter((c) => c.role === 'offline').map((c) => c.id)).join(', ')})` : ''}.`,
+        t`Back from a deep link into ${f.main.a} leads to the list of ${f.main.plural}, not out of ${f.name}.`,
+        t`Back never signs out and never discards a queued change${f.requirements.some((r) => r.criteria.some((c) => c.role === 'offline')) ? `, offline included (${f.requirements.flatMap((r) => r.criteria.filter((c) => c.role === 'offline').map((c) => c.id)).join(', ')})` : ''}.`,
       ]),
+    ],
   },
 } satisfies KindWriter<'navigation'>;

@@ -6,24 +6,24 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { screensOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import { blocks, bullets, code, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
 const offline = (r: Requirement) => r.criteria.find((c) => c.role === 'offline');
 
-function withoutConnection(r: Requirement): string {
+function withoutConnection(r: Requirement): Inline {
   const crit = offline(r);
-  if (crit) return `Works fully, as the idea asks (${crit.id}); changes wait in the queue`;
-  if (r.service) return `Needs ${r.service.name}: the request waits in the queue and says so`;
+  if (crit) return t`Works fully, as the idea asks (${crit.id}); changes wait in the queue`;
+  if (r.service) return t`Needs ${r.service.name}: the request waits in the queue and says so`;
   if (r.kind === 'read') return `Answers from what is on the phone, with the time of the last sync`;
   if (r.kind === 'send') return `Goes out when the phone is back online`;
   return `Saved on the phone at once, synced later`;
 }
 
 /** The device permissions the features need, and nothing else. */
-function permissions(f: Facts): string[][] {
-  const rows: string[][] = [];
+function permissions(f: Facts): Inline[][] {
+  const rows: Inline[][] = [];
   const text = (r: Requirement) => `${r.verb} ${r.object} ${r.qualifiers.join(' ')}`;
   const camera = f.requirements.filter((r) =>
     /\b(?:photograph|scan|photo|camera|capture)\b/i.test(text(r)),
@@ -31,8 +31,8 @@ function permissions(f: Facts): string[][] {
   if (camera.length > 0)
     rows.push([
       'Camera',
-      `To ${listing(camera.map(phrase))} (${camera.map((r) => r.id).join(', ')})`,
-      `The first time someone taps ${capitalize(phrase(camera[0]!))}`,
+      t`To ${listing(camera.map(phrase))} (${camera.map((r) => r.id).join(', ')})`,
+      t`The first time someone taps ${capitalize(phrase(camera[0]!))}`,
     ]);
   const place = f.requirements.filter((r) =>
     /\b(?:map|nearby|location|gps|where)\b/i.test(text(r)),
@@ -40,14 +40,14 @@ function permissions(f: Facts): string[][] {
   if (place.length > 0)
     rows.push([
       'Location, while in use',
-      `To ${listing(place.map(phrase))} (${place.map((r) => r.id).join(', ')})`,
-      `When ${capitalize(phrase(place[0]!))} opens`,
+      t`To ${listing(place.map(phrase))} (${place.map((r) => r.id).join(', ')})`,
+      t`When ${capitalize(phrase(place[0]!))} opens`,
     ]);
   const notify = f.requirements.filter((r) => r.kind === 'send');
   if (notify.length > 0)
     rows.push([
       'Notifications',
-      `To ${listing(notify.map(phrase))} (${notify.map((r) => r.id).join(', ')})`,
+      t`To ${listing(notify.map(phrase))} (${notify.map((r) => r.id).join(', ')})`,
       'After the first one is set up, not at launch',
     ]);
   return rows;
@@ -64,16 +64,16 @@ export const OFFLINE_AND_PERMISSIONS = {
   sections: {
     'Offline behaviour': (f) =>
       blocks(
-        `What each requirement of ${f.name} does without a connection:`,
+        p`What each requirement of ${f.name} does without a connection:`,
         table(
           ['Requirement', 'Without a connection'],
-          f.requirements.map((r) => [`${r.id} ${r.text}`, withoutConnection(r)]),
+          f.requirements.map((r) => [t`${r.id} ${r.text}`, withoutConnection(r)]),
         ),
       ),
 
     'Local data model': (f) =>
       blocks(
-        `The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((t) => /SQLite/.test(t)) ?? 'SQLite'}, plus a queue of changes not yet synced:`,
+        p`The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((tech) => /SQLite/.test(tech)) ?? 'SQLite'}, plus a queue of changes not yet synced:`,
         table(
           ['Table', 'Columns', 'Serves'],
           [
@@ -98,14 +98,14 @@ export const OFFLINE_AND_PERMISSIONS = {
 
     'Sync API': (f) =>
       blocks(
-        `The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
+        p`The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
         table(
           ['Method', 'Path', 'Does'],
           [
             [
               'GET',
               ic('/v1/sync?cursor=…'),
-              `The changes to ${listing(f.entities.map((e) => e.plural))} since the cursor, and the next cursor`,
+              t`The changes to ${listing(f.entities.map((e) => e.plural))} since the cursor, and the next cursor`,
             ],
             [
               'POST',
@@ -135,15 +135,15 @@ export const OFFLINE_AND_PERMISSIONS = {
 
     'Sync and conflicts': (f) =>
       blocks(
-        `${f.name} syncs when it opens, after each change and when the connection returns. Sending the same change twice changes nothing the second time.`,
+        p`${f.name} syncs when it opens, after each change and when the connection returns. Sending the same change twice changes nothing the second time.`,
         bullets([
-          `Two devices change different fields of ${f.main.a}: both changes are kept.`,
-          `Two devices change the same field: the later one wins, and the earlier one stays in the ${f.main.label}'s history, where it can be restored.`,
+          t`Two devices change different fields of ${f.main.a}: both changes are kept.`,
+          t`Two devices change the same field: the later one wins, and the earlier one stays in the ${f.main.label}'s history, where it can be restored.`,
           ...f.requirements
             .filter(offline)
             .map(
               (r) =>
-                `${capitalize(phrase(r))} offline (${offline(r)!.id}): the change is applied on the phone first and never lost by a failed sync.`,
+                t`${capitalize(phrase(r))} offline (${offline(r)!.id}): the change is applied on the phone first and never lost by a failed sync.`,
             ),
         ]),
       ),
@@ -152,23 +152,25 @@ export const OFFLINE_AND_PERMISSIONS = {
       const rows = permissions(f);
       return rows.length > 0
         ? blocks(
-            `${f.name} asks only for what its features need, at the moment they need it:`,
+            p`${f.name} asks only for what its features need, at the moment they need it:`,
             table(['Permission', 'Needed for', 'Asked'], rows),
-            'Refusing a permission disables only the feature that needs it.',
+            p`Refusing a permission disables only the feature that needs it.`,
           )
-        : `None of ${f.name}'s features (${listing(f.requirements.map(phrase))}) needs a device permission beyond the network, so it asks for none.`;
+        : [
+            p`None of ${f.name}'s features (${listing(f.requirements.map(phrase))}) needs a device permission beyond the network, so it asks for none.`,
+          ];
     },
 
     Privacy: (f) =>
       blocks(
-        `What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
+        p`What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
         bullets([
-          `Nothing leaves the phone except through the sync API of ${f.name}${f.integrations.length > 0 ? ` and ${listing(f.integrations.map((i) => i.name))}` : ''}.`,
-          `The store listings' privacy answers name exactly these data, and are reviewed each release (NFR-4).`,
+          t`Nothing leaves the phone except through the sync API of ${f.name}${f.integrations.length > 0 ? t` and ${listing(f.integrations.map((i) => i.name))}` : ''}.`,
+          t`The store listings' privacy answers name exactly these data, and are reviewed each release (NFR-4).`,
           ...screensOf(f)
             .filter((s) => /camera|photo|map|location/i.test(`${s.name} ${s.purpose}`))
             .map(
-              (s) => `${s.name}: what it captures stays with the ${f.main.label} it belongs to.`,
+              (s) => t`${s.name}: what it captures stays with the ${f.main.label} it belongs to.`,
             ),
         ]),
       ),

@@ -6,15 +6,15 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { type Screen, screensOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
-import { blocks, bullets, ic, table } from '../text/markdown.ts';
+import { blocks, bullets, h3, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
-function detail(f: Facts, screen: Screen): string[] {
+function detail(f: Facts, screen: Screen): Inline[] {
   const req = f.requirements.find((r) =>
     screen.serves.some((id) => id === r.id || id.startsWith(`${r.id}.`)),
   );
-  if (!req) return [`What ${f.name} keeps about the account, and a way to sign out`];
+  if (!req) return [t`What ${f.name} keeps about the account, and a way to sign out`];
   const fields = attributesOf(f, req.ent)
     .filter((a) => !/^(?:id|created_by|updated_at)$/.test(a.column))
     .map((a) => a.name);
@@ -22,16 +22,18 @@ function detail(f: Facts, screen: Screen): string[] {
   const offline = req.criteria.find((c) => c.role === 'offline');
   if (screen.route === req.ent.path)
     return [
-      `Each row shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}.`,
-      `A button opens ${listing(f.requirements.filter((r) => r.ent === req.ent).map((r) => `"${capitalize(phrase(r))}"`))}.`,
+      t`Each row shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}.`,
+      t`A button opens ${listing(f.requirements.filter((r) => r.ent === req.ent).map((r) => `"${capitalize(phrase(r))}"`))}.`,
     ];
   return [
     req.kind === 'read' || req.kind === 'send'
-      ? `Shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`} of each ${req.ent.label}.`
-      : `Asks for ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}, and nothing the criteria do not need.`,
-    `Done when ${listing(screen.serves)} ${screen.serves.length === 1 ? 'passes' : 'pass'} on a phone.`,
-    ...(offline ? [`Offline, it keeps working (${offline.id}) and shows what waits to sync.`] : []),
-    ...(failure ? [`On failure it shows what ${failure.id} requires, and keeps the input.`] : []),
+      ? t`Shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`} of each ${req.ent.label}.`
+      : t`Asks for ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}, and nothing the criteria do not need.`,
+    t`Done when ${listing(screen.serves)} ${screen.serves.length === 1 ? 'passes' : 'pass'} on a phone.`,
+    ...(offline
+      ? [t`Offline, it keeps working (${offline.id}) and shows what waits to sync.`]
+      : []),
+    ...(failure ? [t`On failure it shows what ${failure.id} requires, and keeps the input.`] : []),
   ];
 }
 
@@ -44,7 +46,7 @@ export const SCREENS = {
   sections: {
     'Screen inventory': (f) =>
       blocks(
-        `${f.name} has ${screensOf(f).length} screens: a list for each thing it keeps, one for each action of its requirements, sign-in and settings.`,
+        p`${f.name} has ${screensOf(f).length} screens: a list for each thing it keeps, one for each action of its requirements, sign-in and settings.`,
         table(
           ['Screen', 'Route', 'Purpose', 'Serves'],
           screensOf(f).map((s) => [
@@ -58,31 +60,31 @@ export const SCREENS = {
 
     'Screen details': (f) =>
       blocks(
-        ...screensOf(f)
+        screensOf(f)
           .filter((s) => s.serves.length > 0)
-          .map((s) => blocks(`### ${s.name}`, `This screen ${s.purpose}.`, bullets(detail(f, s)))),
+          .map((s) => [h3(s.name), p`This screen ${s.purpose}.`, bullets(detail(f, s))]),
       ),
 
     'Empty and error states': (f) =>
       blocks(
-        `What each screen of ${f.name} shows when there is nothing yet, or when something fails:`,
+        p`What each screen of ${f.name} shows when there is nothing yet, or when something fails:`,
         table(
           ['Screen', 'Empty', 'Error'],
           f.requirements.map((r) => [
             capitalize(phrase(r)),
-            `No ${r.ent.plural} yet, and one button to ${phrase(r)}`,
-            `${r.criteria.at(-1)!.id}: ${r.service ? `${r.service.name} failed; nothing was lost` : r.kind === 'read' ? 'nothing matched; how to widen the search' : 'what is missing, with the input kept'}`,
+            t`No ${r.ent.plural} yet, and one button to ${phrase(r)}`,
+            t`${r.criteria.at(-1)!.id}: ${r.service ? t`${r.service.name} failed; nothing was lost` : r.kind === 'read' ? 'nothing matched; how to widen the search' : 'what is missing, with the input kept'}`,
           ]),
         ),
       ),
 
     Accessibility: (f) =>
       blocks(
-        `${f.name} must work for every one of the ${f.who} (NFR-5):`,
+        p`${f.name} must work for every one of the ${f.who} (NFR-5):`,
         bullets([
-          `Each action (${listing(f.requirements.map(phrase))}) is a labelled button that VoiceOver and TalkBack read out.`,
-          `Text scales with the system size without cutting off the ${f.main.label} titles.`,
-          `Status, such as a failed ${f.requirements.find((r) => r.kind === 'send')?.ent.label ?? f.main.label}, is never shown by colour alone.`,
+          t`Each action (${listing(f.requirements.map(phrase))}) is a labelled button that VoiceOver and TalkBack read out.`,
+          t`Text scales with the system size without cutting off the ${f.main.label} titles.`,
+          t`Status, such as a failed ${f.requirements.find((r) => r.kind === 'send')?.ent.label ?? f.main.label}, is never shown by colour alone.`,
         ]),
       ),
   },

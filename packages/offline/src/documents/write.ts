@@ -1,13 +1,21 @@
 /**
- * The offline engine's writing: markdown documents derived deterministically from the idea
- * and the settled definition, one `## ` section per section of the kind, each by its writer.
+ * The offline engine's writing: a document's tree derived deterministically from the idea and
+ * the settled definition, one `## ` section per section of the kind, each by its writer, then
+ * rendered by the contract's renderer (`renderDocument` of `@pgs/contract/document`).
  */
-import { citedIds, parseDocument, root } from '@pgs/contract/document';
+import {
+  citedIds,
+  heading,
+  parseDocument,
+  renderDocument as renderTree,
+  root,
+} from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
 import type { RootContent } from 'mdast';
 import { type Facts, factsFor } from '../facts/facts.ts';
-import { blocks, bullets } from '../text/markdown.ts';
+import { blocks, bullets, type FlowContent, fragment, joined, p, t } from '../text/nodes.ts';
 import { listing } from '../text/words.ts';
+import type { SectionBody } from './kind.ts';
 import { kindWriters, sectionWriter } from './kinds.ts';
 
 /** Below this many words a document is topped up with a recap; "a page" of prose. */
@@ -18,28 +26,54 @@ export function countWords(markdown: string): number {
   return markdown.split(/\s+/).filter((word) => /[A-Za-z0-9]/.test(word)).length;
 }
 
-function intro(f: Facts, context: Omit<DocumentContext, 'task'>, purpose: string): string {
+function intro(f: Facts, context: Omit<DocumentContext, 'task'>, purpose: string): FlowContent {
   const related = context.related.map((doc) => doc.title).filter(Boolean);
-  return (
-    `${f.name} is ${f.aLabel} for ${f.who}. ${purpose}` +
-    (related.length > 0 ? `, building on the ${listing(related)}.` : '.')
-  );
+  return p`${f.name} is ${f.aLabel} for ${f.who}. ${purpose}${
+    related.length > 0 ? t`, building on the ${listing(related)}.` : '.'
+  }`;
 }
 
 /** What the documents of a project all rest on, for a document too short to stand alone. */
-function recap(f: Facts): string {
+function recap(f: Facts): FlowContent[] {
   return blocks(
-    `For reference, what every document of ${f.name} rests on:`,
+    p`For reference, what every document of ${f.name} rests on:`,
     bullets([
-      `Audience: ${f.who}`,
-      `Core features: ${f.requirements.map((r) => `${r.text} (${r.id}, ${r.priority})`).join('; ')}`,
-      `Tech stack: ${f.stack.join(', ')}`,
-      `Platforms: ${f.platforms.join(', ')}`,
-      ...f.assumptions.map((a) => `Assumption ${a.id}: ${a.fact}; ${a.choice}`),
-      ...f.questions.map((q) => `Open question ${q.id}: ${q.question} ${q.impact}.`),
-      ...(f.nonGoals.length > 0 ? [`Not in the first release: ${f.nonGoals.join('; ')}`] : []),
+      t`Audience: ${f.who}`,
+      t`Core features: ${joined(
+        f.requirements.map((r) => t`${r.text} (${r.id}, ${r.priority})`),
+        '; ',
+      )}`,
+      t`Tech stack: ${joined(f.stack, ', ')}`,
+      t`Platforms: ${joined(f.platforms, ', ')}`,
+      ...f.assumptions.map((a) => t`Assumption ${a.id}: ${a.fact}; ${a.choice}`),
+      ...f.questions.map((q) => t`Open question ${q.id}: ${q.question} ${q.impact}.`),
+      ...(f.nonGoals.length > 0 ? [t`Not in the first release: ${joined(f.nonGoals, '; ')}`] : []),
     ]),
   );
+}
+
+/** A part of a document: blocks of its tree, or markdown a writer still composes as text. */
+type Part = SectionBody;
+
+/**
+ * The markdown of a document's parts, in order: runs of blocks rendered by the contract's
+ * renderer, text kept as written, parts one blank line apart.
+ */
+function render(parts: readonly Part[]): string {
+  const out: string[] = [];
+  let run: FlowContent[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(renderTree(root(run)).trimEnd());
+    run = [];
+  };
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      flush();
+      if (part.length > 0) out.push(part);
+    } else run.push(...part);
+  }
+  flush();
+  return `${out.join('\n\n')}\n`;
 }
 
 /**
@@ -68,28 +102,53 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
   const brief = context.detail === 'brief';
   const { kind } = context.document;
   const writers = kindWriters(kind);
-  const sections = context.document.sections.map((section) => {
+  const parts: Part[] = [
+    [
+      heading(1, `${context.document.title}: `, ...fragment(f.name)),
+      intro(f, context, writers.purpose),
+    ],
+  ];
+  for (const section of context.document.sections) {
     const body = sectionWriter(writers, kind, section, f.codebase !== undefined)(f);
-    return `## ${section}\n\n${brief ? condensed(body) : body}`;
-  });
-  let markdown = blocks(
-    `# ${context.document.title}: ${f.name}`,
-    intro(f, context, writers.purpose),
-    ...sections,
-  );
+    parts.push([heading(2, section)]);
+    parts.push(brief ? condensed(body) : body);
+  }
+  const markdown = render(parts);
   // A brief document is short by request; a standard one too short to stand alone is not.
-  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS) markdown = blocks(markdown, recap(f));
-  return `${markdown}\n`;
+  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS) return render([...parts, recap(f)]);
+  return markdown;
 }
+
+/** Blocks that carry structure: headings, tables, code, components, definitions written as sections. */
+const structural = (node: FlowContent | RootContent | undefined) =>
+  node?.type === 'heading' ||
+  node?.type === 'table' ||
+  node?.type === 'code' ||
+  node?.type === 'component' ||
+  (node !== undefined && 'form' in node && node.form === 'section');
 
 /**
  * A section as a brief document has it (`detail: brief`): its first block, then only the
  * blocks that carry structure or IDs (headings, tables, code, anything naming an ID), so
  * every ID, criterion, story and task stays and the prose around them goes. The offline
- * engine says nothing the idea does not give, so `deep` writes what `standard` does. A block
- * is a run of the tree's blocks with no blank line between them, cut from the text as written.
+ * engine says nothing the idea does not give, so `deep` writes what `standard` does.
  */
-function condensed(body: string): string {
+function condensed(body: SectionBody): SectionBody {
+  if (typeof body === 'string') return condensedText(body);
+  const kept = (block: FlowContent) => structural(block) || citedIds(block).length > 0;
+  return body
+    .filter((block, index) => index === 0 || kept(block))
+    .map((block) =>
+      // A component keeps its heading and what names IDs, as the blocks of a section do.
+      block.type === 'component' ? { ...block, children: block.children.filter(kept) } : block,
+    );
+}
+
+/**
+ * `condensed` of a section a writer still composes as markdown: a block is a run of the
+ * tree's blocks with no blank line between them, cut from the text as written.
+ */
+function condensedText(body: string): string {
   const groups: RootContent[][] = [];
   let end: number | undefined;
   for (const child of parseDocument(body, { defines: [] }).children) {
@@ -101,8 +160,6 @@ function condensed(body: string): string {
     else groups.push([child]);
     end = child.position?.end.offset;
   }
-  const structural = (node: RootContent | undefined) =>
-    node?.type === 'heading' || node?.type === 'table' || node?.type === 'code';
   return groups
     .filter(
       (group, index) => index === 0 || structural(group[0]) || citedIds(root(group)).length > 0,

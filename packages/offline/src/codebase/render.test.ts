@@ -1,3 +1,4 @@
+import { renderDocument, root } from '@pgs/contract/document';
 import {
   EXPRESS_POSTGRES,
   GO_CHI,
@@ -7,14 +8,29 @@ import {
   type TestRepository,
 } from '@pgs/contract/testing/repositories';
 import { describe, expect, it } from 'vitest';
+import { type FlowContent, table } from '../text/nodes.ts';
 import { readCodebase } from './read.ts';
 import {
   CODEBASE_OVERVIEW_SECTIONS,
+  codebaseOverview,
+  currentSystem,
   EXISTING_STACK_HEADERS,
   existingStack,
-  renderCodebaseOverview,
-  renderCurrentSystem,
 } from './render.ts';
+import type { CodebaseFacts } from './types.ts';
+
+/** Blocks as the document they go into writes them. */
+const markdown = (blocks: readonly FlowContent[]) => renderDocument(root(blocks));
+
+const renderCodebaseOverview = (
+  facts: CodebaseFacts,
+  context: { idea: string; terms: readonly string[] },
+) =>
+  new Map(
+    [...codebaseOverview(facts, context)].map(([title, blocks]) => [title, markdown(blocks)]),
+  );
+
+const renderCurrentSystem = (facts: CodebaseFacts) => markdown(currentSystem(facts));
 
 const factsOf = (repository: TestRepository, commit: string | null = null) => {
   const digest = naiveDigest(repository);
@@ -31,7 +47,7 @@ function citedPaths(markdown: string): string[] {
     .filter((text) => /^[\w.-]+(?:\/[\w.[\]-]+)+$|^[\w-]+\.\w+$/.test(text));
 }
 
-describe('renderCodebaseOverview', () => {
+describe('codebaseOverview', () => {
   for (const repository of TEST_REPOSITORIES) {
     it(`writes every section for ${repository.name}, citing only paths of its digest`, () => {
       const sections = overview(repository);
@@ -108,7 +124,7 @@ describe('renderCodebaseOverview', () => {
   });
 });
 
-describe('renderCurrentSystem', () => {
+describe('currentSystem', () => {
   it('tables the components with paths and roles, then stores, services and entry points', () => {
     const body = renderCurrentSystem(factsOf(EXPRESS_POSTGRES, '9f8e7d6'));
     expect(body).toContain('at commit `9f8e7d6`');
@@ -129,13 +145,17 @@ describe('renderCurrentSystem', () => {
 describe('existingStack', () => {
   it('gives layer, technology, version and evidence rows from what exists', () => {
     expect(EXISTING_STACK_HEADERS).toEqual(['Layer', 'Technology', 'Version', 'Evidence']);
-    expect(existingStack(factsOf(GO_CHI))).toEqual([
-      ['Language', 'Go', '1.22', '`go.mod`'],
-      ['Framework', 'chi', 'v5.0.12', '`go.mod` (github.com/go-chi/chi/v5)'],
-      ['Data', 'PostgreSQL', '—', '`go.mod` (github.com/jackc/pgx/v5 v5.5.5)'],
-      ['Cache', 'Redis', '—', '`go.mod` (github.com/redis/go-redis/v9 v9.5.1)'],
-      ['Testing', 'go test', '—', '`internal/vehicles/handler_test.go`'],
-      ['Library', 'Slack', '—', '`go.mod` (github.com/slack-go/slack v0.12.5)'],
+    const rows = markdown([table(EXISTING_STACK_HEADERS, existingStack(factsOf(GO_CHI)))])
+      .trimEnd()
+      .split('\n')
+      .slice(2);
+    expect(rows).toEqual([
+      '| Language | Go | 1.22 | `go.mod` |',
+      '| Framework | chi | v5.0.12 | `go.mod` (github.com/go-chi/chi/v5) |',
+      '| Data | PostgreSQL | — | `go.mod` (github.com/jackc/pgx/v5 v5.5.5) |',
+      '| Cache | Redis | — | `go.mod` (github.com/redis/go-redis/v9 v9.5.1) |',
+      '| Testing | go test | — | `internal/vehicles/handler_test.go` |',
+      '| Library | Slack | — | `go.mod` (github.com/slack-go/slack v0.12.5) |',
     ]);
   });
 });

@@ -3,15 +3,15 @@
  * each fact with the path it was read from (codebase/render.ts writes the sections).
  */
 import type { CodebaseOverviewSection } from '../codebase/index.ts';
-import type { SectionWriter } from '../facts/facts.ts';
+import { p } from '../text/nodes.ts';
 import { NOT_FOUND, overview } from './grounded.ts';
-import type { KindWriter } from './kind.ts';
+import type { KindWriter, SectionWriter } from './kind.ts';
 
 /** A section as the codebase reader rendered it. */
 const rendered =
   (section: CodebaseOverviewSection): SectionWriter =>
   (f) =>
-    overview(f).get(section) ?? `${section}: ${NOT_FOUND}.`;
+    overview(f).get(section) ?? [p`${section}: ${NOT_FOUND}.`];
 
 /**
  * The writers of Codebase Overview (CODEBASE_OVERVIEW.md): one per section of the catalogue's

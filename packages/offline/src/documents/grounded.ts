@@ -9,12 +9,13 @@
 import {
   type CodebaseFacts,
   type CodebaseOverviewSection,
+  codebaseOverview,
   type RankedFile,
   rankFiles,
-  renderCodebaseOverview,
 } from '../codebase/index.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { ic } from '../text/markdown.ts';
+import { ic as code, type FlowContent, type Inline, listingOf, t } from '../text/nodes.ts';
 import { decapitalize, kebab, listing, snake } from '../text/words.ts';
 
 export const NOT_FOUND = 'not found in the digest';
@@ -24,18 +25,18 @@ export const codebaseOf = (f: Facts): CodebaseFacts => f.codebase!;
 /** The folder of a path (`''` at the root). */
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 
-const overviews = new WeakMap<Facts, ReadonlyMap<CodebaseOverviewSection, string>>();
+const overviews = new WeakMap<Facts, ReadonlyMap<CodebaseOverviewSection, FlowContent[]>>();
 
 /**
- * The codebase overview's sections, rendered once per project's facts.
+ * The codebase overview's sections, written once per project's facts.
  *
  * @example
- * overview(f).get('Stack'); // '| Layer | Technology | … |'
+ * overview(f).get('Stack'); // [p`The technologies…`, table(['Layer', 'Technology', …], …)]
  */
-export function overview(f: Facts): ReadonlyMap<CodebaseOverviewSection, string> {
+export function overview(f: Facts): ReadonlyMap<CodebaseOverviewSection, FlowContent[]> {
   let sections = overviews.get(f);
   if (!sections) {
-    sections = renderCodebaseOverview(codebaseOf(f), {
+    sections = codebaseOverview(codebaseOf(f), {
       idea: f.idea,
       terms: f.requirements.map((r) => r.text),
     });
@@ -117,9 +118,12 @@ const MIGRATION = /(?:^|\/)(?:migrations?|alembic\/versions|db\/migrate)\//;
  * A file a change touches, as a plan names it: a migration that has run is never edited,
  * so the change is a new migration beside it.
  */
-function asTouched(path: string): string {
-  return MIGRATION.test(path) ? `a new migration in ${ic(folderOf(path))}` : ic(path);
+function asTouched(path: string): Inline {
+  return MIGRATION.test(path) ? t`a new migration in ${code(folderOf(path))}` : code(path);
 }
+
+/** A path as `asTouched` names it, to tell two apart. */
+const touchedKey = (path: string) => (MIGRATION.test(path) ? `migration:${folderOf(path)}` : path);
 
 /** Where the tests of a requirement go when none exists: beside the tests the digest has. */
 function newTestHome(f: Facts, req: Requirement): string | undefined {
@@ -142,7 +146,7 @@ function newTestHome(f: Facts, req: Requirement): string | undefined {
  * The files a piece of work touches: for its tests, the test files that exist for it (else
  * a new one beside the others); for its code, the source files it changes (else a new one).
  */
-export function filesLine(f: Facts, reqs: readonly Requirement[], tests = false): string {
+export function filesLine(f: Facts, reqs: readonly Requirement[], tests = false): Inline {
   const existing = [
     ...new Set(
       reqs.flatMap((r) =>
@@ -152,10 +156,15 @@ export function filesLine(f: Facts, reqs: readonly Requirement[], tests = false)
       ),
     ),
   ];
-  if (existing.length > 0) return listing([...new Set(existing.slice(0, 3).map(asTouched))]);
+  if (existing.length > 0) {
+    const shown = new Map(existing.slice(0, 3).map((path) => [touchedKey(path), path]));
+    return listingOf([...shown.values()].map(asTouched));
+  }
   const home = (r: Requirement) => (tests ? newTestHome(f, r) : newHome(f, r));
   const fresh = [...new Set(reqs.map(home).filter((p) => p !== undefined))];
-  return fresh.length > 0 ? `${listing(fresh.map(ic))} (new)` : `new files; where: ${NOT_FOUND}`;
+  return fresh.length > 0
+    ? t`${listingOf(fresh.map(code))} (new)`
+    : t`new files; where: ${NOT_FOUND}`;
 }
 
 /** Whether the digest holds client code (screens), which a web or app client would live in. */
@@ -175,10 +184,10 @@ export function hasClient(facts: CodebaseFacts): boolean {
 /**
  * The code of an existing service's calls: the component whose role names it, else its evidence.
  */
-export function serviceCode(facts: CodebaseFacts, name: string): string | undefined {
+export function serviceCode(facts: CodebaseFacts, name: string): Inline | undefined {
   const lower = name.toLowerCase();
   const component = facts.components.find((c) => c.role.toLowerCase().includes(lower));
-  if (component) return listing(component.files.slice(0, 3).map(ic));
+  if (component) return listingOf(component.files.slice(0, 3).map(code));
   return facts.externalServices.find((s) => s.name === name)?.evidence;
 }
 

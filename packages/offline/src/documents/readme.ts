@@ -8,23 +8,34 @@ import { phrase } from '../facts/brief-model.ts';
 import { toolsOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { blocks, bullets, code, ic, table } from '../text/markdown.ts';
+import {
+  blocks,
+  bold,
+  bullets,
+  code,
+  type Inline,
+  ic,
+  listingOf,
+  p,
+  t,
+  table,
+} from '../text/nodes.ts';
 import { decapitalize, gerund, kebab, listing, snake } from '../text/words.ts';
 import { rationale } from './architecture.ts';
 import { codebaseOf, filesLine, NOT_FOUND, newHome, touchedBy } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
 
-function featureLine(f: Facts, index: number): string {
+function featureLine(f: Facts, index: number): Inline {
   const req = f.requirements[index]!;
-  const tool = f.type === 'mcp' ? toolsOf(f).find((t) => t.req === req) : undefined;
+  const tool = f.type === 'mcp' ? toolsOf(f).find((candidate) => candidate.req === req) : undefined;
   const where = tool
-    ? `the ${ic(tool.name)} tool${tool.writes ? (tool.approval ? ', after approval' : ', after the client confirms') : ', read-only'}`
+    ? t`the ${ic(tool.name)} tool${tool.writes ? (tool.approval ? ', after approval' : ', after the client confirms') : ', read-only'}`
     : f.type === 'mcp'
-      ? `set up once, in the client configuration`
+      ? t`set up once, in the client configuration`
       : req.kind === 'send'
-        ? `sent by the scheduler${req.service ? ` through ${theService(req.service.name)}` : ''}`
-        : `from the ${req.ent.plural} ${f.type === 'web' ? 'pages' : 'screens'}`;
-  return `**${req.text}** (${req.id}): ${where}.`;
+        ? t`sent by the scheduler${req.service ? t` through ${theService(req.service.name)}` : ''}`
+        : t`from the ${req.ent.plural} ${f.type === 'web' ? 'pages' : 'screens'}`;
+  return t`${bold(req.text)} (${req.id}): ${where}.`;
 }
 
 /**
@@ -36,22 +47,22 @@ export const README = {
   sections: {
     About: (f) =>
       blocks(
-        f.description,
-        `It is built for ${f.who} and runs on ${listing(f.platforms)}. The requirements, stories and plan that describe it sit next to this README; the IDs below (FR-n) point into them.`,
+        p(f.description),
+        p`It is built for ${f.who} and runs on ${listing(f.platforms)}. The requirements, stories and plan that describe it sit next to this README; the IDs below (FR-n) point into them.`,
       ),
 
     Features: (f) => {
       const by = (p: string) => f.requirements.filter((r) => r.priority === p);
       return blocks(
-        `What ${f.name} does, each feature with the requirement that specifies it:`,
+        p`What ${f.name} does, each feature with the requirement that specifies it:`,
         bullets(f.requirements.map((_, i) => featureLine(f, i))),
-        `The first release delivers the Must features (${
+        p`The first release delivers the Must features (${
           by('Must')
             .map((r) => r.id)
             .join(', ') || 'none'
         })${
           by('Should').length > 0
-            ? `, then the Should ones (${by('Should')
+            ? t`, then the Should ones (${by('Should')
                 .map((r) => r.id)
                 .join(', ')}), which the idea does not name but the others need`
             : ''
@@ -59,11 +70,12 @@ export const README = {
       );
     },
 
-    'Tech stack': (f) =>
+    'Tech stack': (f) => [
       table(
-        ['Technology', `Used in ${f.name} for`],
+        ['Technology', t`Used in ${f.name} for`],
         f.stack.map((tech) => [tech, rationale(f, tech)]),
       ),
+    ],
 
     'Getting started': (f) => {
       const services = f.integrations.filter((i) => !/^(?:email|push|map)\b/i.test(i.name));
@@ -89,32 +101,31 @@ export const README = {
             : ['npm install', 'docker compose up -d postgres', 'npm run db:migrate', 'npm run dev'];
       const lead = f.requirements[0]!;
       return blocks(
-        `To run ${f.name} locally you need ${first === 'Swift' ? 'Xcode' : first === 'Kotlin' ? 'Android Studio' : 'Node.js 22 or later'}${f.type === 'web' ? ' and Docker' : ''}${services.length > 0 ? `, and credentials for ${listing(services.map((i) => theService(i.name)))}` : ''}.`,
+        p`To run ${f.name} locally you need ${first === 'Swift' ? 'Xcode' : first === 'Kotlin' ? 'Android Studio' : 'Node.js 22 or later'}${f.type === 'web' ? ' and Docker' : ''}${services.length > 0 ? t`, and credentials for ${listing(services.map((i) => theService(i.name)))}` : ''}.`,
         code('bash', lines.join('\n')),
-        services.length > 0
-          ? table(
-              ['Variable', 'Holds'],
-              services.map((i, n) => [
-                ic(env[n]!),
-                `The ${i.name} ${/postgres|sqlite/i.test(i.name) ? 'connection string' : 'token'} ${f.name} uses to ${i.purpose}`,
-              ]),
-            )
-          : '',
+        services.length > 0 &&
+          table(
+            ['Variable', 'Holds'],
+            services.map((i, n) => [
+              ic(env[n]!),
+              t`The ${i.name} ${/postgres|sqlite/i.test(i.name) ? 'connection string' : 'token'} ${f.name} uses to ${i.purpose}`,
+            ]),
+          ),
         f.type === 'mcp'
-          ? `The inspector lists the tools of ${f.name}; call ${ic(toolsOf(f)[0]?.name ?? 'the first tool')} to check the configuration: the answer should meet ${(toolsOf(f)[0]?.req ?? lead).criteria[0]!.id}.`
-          : `Then ${phrase(lead)} once: the result should meet ${lead.criteria[0]!.id}, and the set-up is complete.`,
+          ? p`The inspector lists the tools of ${f.name}; call ${ic(toolsOf(f)[0]?.name ?? 'the first tool')} to check the configuration: the answer should meet ${(toolsOf(f)[0]?.req ?? lead).criteria[0]!.id}.`
+          : p`Then ${phrase(lead)} once: the result should meet ${lead.criteria[0]!.id}, and the set-up is complete.`,
       );
     },
 
     'Project structure': (f) => {
       const folder = (r: (typeof f.requirements)[number]) =>
         f.type === 'mcp'
-          ? `tools/${kebab(toolsOf(f).find((t) => t.req === r)?.name ?? 'setup', 4)}.ts`
+          ? `tools/${kebab(toolsOf(f).find((tool) => tool.req === r)?.name ?? 'setup', 4)}.ts`
           : `${f.type === 'web' ? 'api' : 'app'}/${r.ent.path}/`;
       const homes = new Map<string, string[]>();
       for (const r of f.requirements) homes.set(folder(r), [...(homes.get(folder(r)) ?? []), r.id]);
       return blocks(
-        `${f.name}'s code is organised by what it acts on, so each requirement has one home:`,
+        p`${f.name}'s code is organised by what it acts on, so each requirement has one home:`,
         code(
           'text',
           [
@@ -128,7 +139,7 @@ export const README = {
         bullets(
           [...homes].map(
             ([home, reqs]) =>
-              `${ic(`src/${home}`)}: ${reqs.join(', ')}, with its tests under ${ic(`test/${home}`)}`,
+              t`${ic(`src/${home}`)}: ${reqs.join(', ')}, with its tests under ${ic(`test/${home}`)}`,
           ),
         ),
       );
@@ -136,11 +147,11 @@ export const README = {
 
     Contributing: (f) =>
       blocks(
-        `Changes to ${f.name} follow its plan: the test that states a criterion comes first, the code that passes it second.`,
+        p`Changes to ${f.name} follow its plan: the test that states a criterion comes first, the code that passes it second.`,
         bullets([
-          `Name the requirement or criterion a change serves (${f.requirements[0]!.criteria[0]!.id}, for instance) in the pull request.`,
-          `Run the tests and the linter before asking for review; ${gerund(phrase(f.requirements.at(-1)!))} must still pass its criteria.`,
-          `A change that needs a new requirement starts with the requirements document, not the code.`,
+          t`Name the requirement or criterion a change serves (${f.requirements[0]!.criteria[0]!.id}, for instance) in the pull request.`,
+          t`Run the tests and the linter before asking for review; ${gerund(phrase(f.requirements.at(-1)!))} must still pass its criteria.`,
+          t`A change that needs a new requirement starts with the requirements document, not the code.`,
         ]),
       ),
   },
@@ -148,9 +159,9 @@ export const README = {
     'Tech stack': (f) => {
       const facts = codebaseOf(f);
       return facts.stack.length === 0
-        ? `The stack of ${ic(facts.name)} is ${NOT_FOUND}.`
+        ? [p`The stack of ${ic(facts.name)} is ${NOT_FOUND}.`]
         : blocks(
-            `${f.name} is built into ${ic(facts.name)} and uses its stack:`,
+            p`${f.name} is built into ${ic(facts.name)} and uses its stack:`,
             table(EXISTING_STACK_HEADERS, existingStack(facts)),
           );
     },
@@ -159,13 +170,13 @@ export const README = {
       const facts = codebaseOf(f);
       const command = facts.tests.command;
       return blocks(
-        `${f.name} runs as ${ic(facts.name)} runs today${facts.summary ? '; its README says how' : ''}: nothing new is needed to start it.`,
+        p`${f.name} runs as ${ic(facts.name)} runs today${facts.summary ? '; its README says how' : ''}: nothing new is needed to start it.`,
         command
-          ? blocks(
-              `Its tests, as ${ic(facts.tests.commandEvidence ?? facts.manifests[0] ?? 'the repository')} runs them; each requirement's tests join them:`,
+          ? [
+              p`Its tests, as ${ic(facts.tests.commandEvidence ?? facts.manifests[0] ?? 'the repository')} runs them; each requirement's tests join them:`,
               code('bash', command),
-            )
-          : `The command that runs its tests is ${NOT_FOUND}.`,
+            ]
+          : p`The command that runs its tests is ${NOT_FOUND}.`,
       );
     },
 
@@ -180,16 +191,16 @@ export const README = {
         ),
       ];
       return blocks(
-        `${f.name} lives in the structure ${ic(facts.name)} already has:`,
+        p`${f.name} lives in the structure ${ic(facts.name)} already has:`,
         facts.components.length > 0
           ? table(
               ['Path', 'Holds'],
               facts.components.slice(0, 20).map((c) => [ic(c.path), c.role]),
             )
-          : `Its components are ${NOT_FOUND}.`,
-        fresh.length > 0 ? `New files the plan adds: ${listing(fresh.map(ic))}.` : '',
+          : p`Its components are ${NOT_FOUND}.`,
+        fresh.length > 0 && p`New files the plan adds: ${listingOf(fresh.map(ic))}.`,
         bullets(
-          f.requirements.map((r) => `${r.id} (${decapitalize(r.text)}): ${filesLine(f, [r])}`),
+          f.requirements.map((r) => t`${r.id} (${decapitalize(r.text)}): ${filesLine(f, [r])}`),
         ),
       );
     },

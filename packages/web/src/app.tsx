@@ -14,6 +14,7 @@ import { KeyScreen } from './screens/key.tsx';
 import { NewProjectScreen } from './screens/new-project.tsx';
 import { ProjectScreen } from './screens/project.tsx';
 import { ProjectsScreen } from './screens/projects.tsx';
+import { SyncScreen } from './screens/sync.tsx';
 import {
   forgetKey,
   loadKey,
@@ -120,6 +121,8 @@ function screenFor(route: Route) {
       return <ConnectionsScreen />;
     case 'project':
       return <ProjectScreen key={route.projectId} projectId={route.projectId} />;
+    case 'sync':
+      return <SyncScreen key={route.projectId} projectId={route.projectId} />;
     case 'not-found':
       return (
         <>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHash, projectHref } from './routes.ts';
+import { parseHash, projectHref, syncHref } from './routes.ts';
 
 describe('parseHash', () => {
   it.each([
@@ -8,6 +8,9 @@ describe('parseHash', () => {
     ['#/', { name: 'projects' }],
     ['#/new', { name: 'new' }],
     ['#/connections', { name: 'connections' }],
+    ['#/projects/0b6f2c8e/sync', { name: 'sync', projectId: '0b6f2c8e' }],
+    ['#/projects/0b6f2c8e/sync/', { name: 'sync', projectId: '0b6f2c8e' }],
+    ['#/projects/0b6f2c8e/other', { name: 'not-found', hash: '#/projects/0b6f2c8e/other' }],
     ['#/projects/0b6f2c8e', { name: 'project', projectId: '0b6f2c8e' }],
     ['#/projects/0b6f2c8e/', { name: 'project', projectId: '0b6f2c8e' }],
     ['#/projects/', { name: 'not-found', hash: '#/projects/' }],
@@ -21,5 +24,6 @@ describe('parseHash', () => {
   it('reads back what projectHref writes', () => {
     const id = 'd535be94-4d41-4883-9fe3-9eba969f14f5';
     expect(parseHash(projectHref(id))).toEqual({ name: 'project', projectId: id });
+    expect(parseHash(syncHref(id))).toEqual({ name: 'sync', projectId: id });
   });
 });

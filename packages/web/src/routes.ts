@@ -4,6 +4,7 @@ export type Route =
   | { name: 'new' }
   | { name: 'connections' }
   | { name: 'project'; projectId: string }
+  | { name: 'sync'; projectId: string }
   | { name: 'not-found'; hash: string };
 
 /**
@@ -18,10 +19,11 @@ export function parseHash(hash: string): Route {
   if (path === '' || path === '/') return { name: 'projects' };
   if (path === '/new') return { name: 'new' };
   if (path === '/connections') return { name: 'connections' };
-  const match = /^\/projects\/([^/]+)\/?$/.exec(path);
+  const match = /^\/projects\/([^/]+)(\/sync)?\/?$/.exec(path);
   if (match?.[1]) {
     try {
-      return { name: 'project', projectId: decodeURIComponent(match[1]) };
+      const projectId = decodeURIComponent(match[1]);
+      return match[2] ? { name: 'sync', projectId } : { name: 'project', projectId };
     } catch {
       return { name: 'not-found', hash };
     }
@@ -32,6 +34,11 @@ export function parseHash(hash: string): Route {
 /** The hash of a project's screen. @example projectHref('0b6f…'); // '#/projects/0b6f…' */
 export function projectHref(projectId: string): string {
   return `#/projects/${encodeURIComponent(projectId)}`;
+}
+
+/** The hash of a project's Sync screen. @example syncHref('0b6f…'); // '#/projects/0b6f…/sync' */
+export function syncHref(projectId: string): string {
+  return `${projectHref(projectId)}/sync`;
 }
 
 /** The hash of the projects list. @example location.hash = PROJECTS_HREF; */

@@ -2,12 +2,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnavailable, recordFailure } from './helpers/browser.ts';
 import { type Suite, startSuite } from './helpers/suite.ts';
+import { asking } from './scenarios/asking.ts';
 import { codebaseProvenance } from './scenarios/codebase.ts';
 import { errorsAndSafety } from './scenarios/errors-and-safety.ts';
 import { firstVisit } from './scenarios/first-visit.ts';
 import { planBoard } from './scenarios/plan-board.ts';
 import { engineProvenance } from './scenarios/provenance.ts';
 import { revisions } from './scenarios/revisions.ts';
+import { trackers } from './scenarios/trackers.ts';
 
 const skip = await chromiumUnavailable();
 
@@ -41,6 +43,8 @@ describe.skipIf(skip !== undefined)('the console in Chromium', { timeout: 60_000
   describe('the codebase a project is grounded in', () => codebaseProvenance(current));
   describe('revising a project', () => revisions(current));
   describe('working the plan', () => planBoard(current));
+  describe('pushing a project to a tracker', () => trackers(current));
+  describe('asking before writing', () => asking(current));
   describe('errors and safety', () => errorsAndSafety(current));
 
   it('saw no CSP violation, page error or dialog, no key in a URL, no localStorage write', () => {

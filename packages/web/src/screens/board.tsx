@@ -12,6 +12,7 @@ import {
 } from '../board.ts';
 import { ProblemAlert, StatusLine } from '../components.tsx';
 import { planSummary } from '../delivery.ts';
+import { linkText, taskLinks } from '../sync.ts';
 import type { CardProblem, Plan } from './plan-state.ts';
 
 const KEYS_ID = 'board-keys';
@@ -28,7 +29,7 @@ const cardSelector = (taskId: string) => `[data-task="${CSS.escape(taskId)}"]`;
  * @example
  * <PlanBoard plan={usePlan(projectId)} />
  */
-export function PlanBoard({ plan }: { plan: Plan }) {
+export function PlanBoard({ plan, syncHref }: { plan: Plan; syncHref?: string | undefined }) {
   const { tasks } = plan;
   const board = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState<string | undefined>(undefined);
@@ -78,7 +79,7 @@ export function PlanBoard({ plan }: { plan: Plan }) {
         task: arrow keys go to the next task, Home and End to the ends of a column; Shift+← and
         Shift+→ move it one column; 1 to 5 move it to To do, In progress, Blocked, Done or Obsolete.
       </p>
-      <BoardStatus plan={plan} />
+      <BoardStatus plan={plan} syncHref={syncHref} />
       {tasks?.length === 0 && <p>The implementation plan has no task table.</p>}
       {tasks && tasks.length > 0 && (
         <div class="board" ref={board}>
@@ -112,7 +113,7 @@ export function PlanBoard({ plan }: { plan: Plan }) {
 }
 
 /** The plan's delivery and Reload, the live region (loading, what moved), a failed read. */
-function BoardStatus({ plan }: { plan: Plan }) {
+function BoardStatus({ plan, syncHref }: { plan: Plan; syncHref: string | undefined }) {
   const { tasks, problem, reload } = plan;
   return (
     <>
@@ -122,6 +123,7 @@ function BoardStatus({ plan }: { plan: Plan }) {
           <button type="button" class="secondary" onClick={reload}>
             Reload the plan
           </button>
+          {syncHref && tasks.length > 0 && <a href={syncHref}>Sync to a tracker</a>}
         </p>
       )}
       <StatusLine
@@ -178,6 +180,7 @@ function TaskCard({
   const base = `task-${task.id}`;
   const tabIndex = tabbable ? 0 : -1;
   const moves = [neighbour(task.status, -1), neighbour(task.status, 1)];
+  const links = taskLinks(task);
   // The moves a refusal names, but for those the card's own buttons already offer.
   const offered = (problem?.allowed ?? []).filter(
     (status) => status !== task.status && !moves.includes(status),
@@ -212,6 +215,24 @@ function TaskCard({
             <time dateTime={task.lease.expiresAt}>
               {leaseEnd(task.lease.expiresAt, Date.now())}
             </time>
+          </Fact>
+        )}
+        {links.length > 0 && (
+          <Fact label="Issues">
+            {links.map((link, index) => (
+              <span key={`${link.connectionId}-${link.externalId}`}>
+                {index > 0 && ', '}
+                <a
+                  href={link.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  tabIndex={tabIndex}
+                  aria-label={`${task.id} on ${linkText(link)}`}
+                >
+                  {linkText(link)}
+                </a>
+              </span>
+            ))}
           </Fact>
         )}
       </dl>

@@ -14,6 +14,7 @@ import { useSession } from '../hooks.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { authorship, documentPart, writtenBy } from '../provenance.ts';
+import { syncHref } from '../routes.ts';
 import { PlanBoard } from './board.tsx';
 import { CodebaseSection } from './codebase.tsx';
 import { type Plan, usePlan } from './plan-state.ts';
@@ -117,7 +118,7 @@ function CurrentPlan({ projectId }: { projectId: string }) {
   const plan: Plan = usePlan(projectId);
   return (
     <>
-      <PlanBoard plan={plan} />
+      <PlanBoard plan={plan} syncHref={syncHref(projectId)} />
       <TraceSection projectId={projectId} plan={plan} />
     </>
   );

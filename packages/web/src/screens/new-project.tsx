@@ -1,10 +1,17 @@
-import { type DetailLevel, type ProjectType, projectCredits } from '@pgs/client';
-import { useRef, useState } from 'preact/hooks';
-import { PageHeading, ProblemAlert } from '../components.tsx';
+import {
+  type ClarifyingQuestion,
+  type DetailLevel,
+  type ProjectType,
+  projectCredits,
+} from '@pgs/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { answersToSend, initialAnswers } from '../clarify.ts';
+import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
 import { DETAILS } from '../detail.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { projectHref } from '../routes.ts';
+import { AnswerFields } from './answer-fields.tsx';
 
 const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
   { value: '', label: 'Automatic' },
@@ -18,7 +25,9 @@ const TYPES: readonly { value: '' | ProjectType; label: string }[] = [
  * detail level chosen (the dearest type's for "Automatic"). One Idempotency-Key per
  * submission: kept while the same request is retried (after an error, or a second click),
  * replaced when the fields change, so a double click or a retry never creates two projects
- * and an edit never reuses a key.
+ * and an edit never reuses a key. "Ask me first" shows what the idea leaves open
+ * (`ideas.clarify`, free) with the recommended answers filled in; the project is then created
+ * with the answers as they stand (docs/clarify.md).
  *
  * @example
  * <NewProjectScreen />
@@ -35,15 +44,49 @@ export function NewProjectScreen() {
   // A second click can arrive before the disabled button is rendered: this closes that gap.
   const inFlight = useRef(false);
   const price = projectCredits(type === '' ? undefined : type, detail);
+  const [questions, setQuestions] = useState<ClarifyingQuestion[] | undefined>(undefined);
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [asking, setAsking] = useState(false);
+  const [askProblem, setAskProblem] = useState<Problem | undefined>(undefined);
+  const questionsHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (questions) questionsHeading.current?.focus();
+  }, [questions]);
+
+  const ask = async () => {
+    if (asking) return;
+    if (idea.trim().length < 10) {
+      setAskProblem({ kind: 'invalid', text: 'Write the idea first: 10 to 5,000 characters.' });
+      return;
+    }
+    setAsking(true);
+    setAskProblem(undefined);
+    try {
+      const asked = await pgs.ideas.clarify({
+        idea: idea.trim(),
+        ...(type === '' ? {} : { type }),
+      });
+      setQuestions(asked);
+      setAnswers(initialAnswers(asked));
+    } catch (error) {
+      const described = describeError(error);
+      if (described.signOut) signOut(described);
+      setAskProblem(described);
+    } finally {
+      setAsking(false);
+    }
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (inFlight.current) return;
+    const given = questions ? answersToSend(questions, answers) : [];
     const params = {
       idea: idea.trim(),
       ...(type === '' ? {} : { type }),
       ...(name.trim() === '' ? {} : { name: name.trim() }),
       detail,
+      ...(given.length > 0 ? { answers: given } : {}),
     };
     const body = JSON.stringify(params);
     if (submission.current?.body !== body) {
@@ -156,12 +199,60 @@ export function NewProjectScreen() {
           ))}
         </fieldset>
 
+        <section class="clarify" aria-labelledby="clarify-heading">
+          <h2 id="clarify-heading" ref={questionsHeading} tabIndex={-1}>
+            {questions ? 'Before writing' : 'Ask me first'}
+          </h2>
+          {questions === undefined && (
+            <p class="hint">
+              PGS can ask what the idea leaves open before it writes (free, nothing is stored); your
+              answers become facts of every document.
+            </p>
+          )}
+          {questions?.length === 0 && (
+            <p>The idea already says what PGS would ask: nothing to settle first.</p>
+          )}
+          {questions && questions.length > 0 && (
+            <>
+              <p class="hint">
+                The recommended answers are what PGS assumes when not told. Change any of them; an
+                answer left empty is assumed and listed in the brief.
+              </p>
+              <AnswerFields
+                idPrefix="clarify"
+                questions={questions}
+                answers={answers}
+                onChange={setAnswers}
+              />
+            </>
+          )}
+          <StatusLine text={asking ? 'Reading the idea…' : ''} />
+          {askProblem && <ProblemAlert problem={askProblem} />}
+          <div class="button-row">
+            <button type="button" class="secondary" disabled={asking} onClick={() => void ask()}>
+              {questions ? 'Ask again' : 'Ask me first'}
+            </button>
+            {questions && (
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => {
+                  setQuestions(undefined);
+                  setAnswers({});
+                }}
+              >
+                Skip the questions
+              </button>
+            )}
+          </div>
+        </section>
+
         <p class="price" aria-live="polite">
           Price: {price} credits
         </p>
         {problem && <ProblemAlert problem={problem} />}
         <button type="submit" disabled={busy} aria-busy={busy}>
-          Generate
+          {questions && questions.length > 0 ? 'Generate with these answers' : 'Generate'}
         </button>
       </form>
     </>

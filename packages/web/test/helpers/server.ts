@@ -27,9 +27,10 @@ export interface ConsoleServer {
 }
 
 /**
- * Spawns `node packages/server/src/main.ts` with a temporary `PGS_DATA_DIR`, a free port and
- * an admin token, and reads the port and the printed test key from its output. The server
- * reads the console's build at each request, so the build may finish while it starts.
+ * Spawns `node packages/server/src/main.ts` with a temporary `PGS_DATA_DIR`, a free port, an
+ * admin token and tracker connections allowed to loopback (`PGS_CONNECTIONS_ALLOW_PRIVATE`),
+ * and reads the port and the printed test key from its output. The server reads the
+ * console's build at each request, so the build may finish while it starts.
  *
  * @example
  * const server = await startConsoleServer();
@@ -39,7 +40,12 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pgs-web-test-'));
   await seedDataDir(dataDir);
   const adminToken = randomBytes(24).toString('hex');
-  const proc = startServerProcess({ PGS_DATA_DIR: dataDir, PGS_ADMIN_TOKEN: adminToken });
+  const proc = startServerProcess({
+    PGS_DATA_DIR: dataDir,
+    PGS_ADMIN_TOKEN: adminToken,
+    // The tracker scenario connects to a fake GitHub on loopback.
+    PGS_CONNECTIONS_ALLOW_PRIVATE: 'true',
+  });
   const stop = async () => {
     await proc.kill('SIGTERM').catch(() => proc.kill('SIGKILL'));
     await rm(dataDir, { recursive: true, force: true });

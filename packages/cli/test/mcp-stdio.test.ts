@@ -246,6 +246,37 @@ describe('pgs mcp: MCP over stdio, forwarded to the HTTP API', { timeout: 120_00
       });
       expect(toolErrorOf(result)).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
     },
+    async clarify_idea() {
+      const result = await client.callTool({ name: 'clarify_idea', arguments: { idea: IDEA } });
+      expect(structured<{ questions: unknown[] }>(result).questions).toEqual(
+        await pgs.ideas.clarify({ idea: IDEA }),
+      );
+    },
+    async answer_questions() {
+      // Forwarded to GET …/questions and POST …/answers through the SDK.
+      const { projectId } = generated.project;
+      const listed = structured<{ questions: { id: string; recommended: string }[] }>(
+        await client.callTool({ name: 'answer_questions', arguments: { projectId } }),
+      );
+      expect(listed.questions).toEqual(await pgs.projects.questions(projectId));
+      const refused = await client.callTool({
+        name: 'answer_questions',
+        arguments: { projectId, answers: { 'Q-99': 'Yes' } },
+      });
+      expect(toolErrorOf(refused)).toMatchObject({ code: 'VALIDATION_ERROR' });
+      const [first] = listed.questions;
+      const started = structured<{ revision: number; status: string }>(
+        await client.callTool({
+          name: 'answer_questions',
+          arguments: { projectId, answers: { [first!.id]: first!.recommended } },
+        }),
+      );
+      expect(started).toMatchObject({ status: 'in_progress' });
+      // Ended before the tests that read documents go on.
+      const revision = await pgs.projects.revisions.waitForCompletion(projectId, started.revision);
+      expect(revision).toMatchObject({ status: 'completed' });
+      expect(revision.changeRequest).toContain(first!.id);
+    },
   };
 
   it('lists the same tools as /mcp, each described, with schemas and a test of its own', async () => {

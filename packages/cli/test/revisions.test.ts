@@ -374,6 +374,38 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
     expect((await runCli(['cancel', projectId], apiEnv)).code).toBe(EXIT.OK);
   });
 
+  it.concurrent('answer records answers as a revision: --answer with --wait, then --yes', async ({
+    expect,
+  }) => {
+    const projectId = await completedProject(DENTAL);
+    const [first] = await sdk.projects.questions(projectId);
+    const answered = await runCli(
+      [
+        'answer',
+        projectId,
+        '--answer',
+        `${first!.id}=Twilio, on the clinic account`,
+        '--wait',
+        '--json',
+      ],
+      apiEnv,
+    );
+    expect(answered.code, answered.stderr).toBe(EXIT.OK);
+    const revision = JSON.parse(answered.stdout) as Revision;
+    expect(revision).toMatchObject({ revision: 2, status: 'completed', deltas: [] });
+    expect(revision.changeRequest).toContain(`- ${first!.id} (`);
+    expect(revision.documentsChanged).toContain('PROJECT_BRIEF.md');
+
+    const left = await sdk.projects.questions(projectId);
+    expect(left.map((q) => q.id)).not.toContain(first!.id);
+    const all = await inProcess(['answer', projectId, '--yes']);
+    expect(all.code, all.stderr).toBe(EXIT.OK);
+    expect(all.stdout.trim()).toBe('3');
+    expect(all.stderr).toContain('(--yes)');
+    for (const q of left.slice(0, 10)) expect(all.stderr).toContain(`  ${q.id}: ${q.recommended}`);
+    await sdk.projects.revisions.waitForCompletion(projectId, 3, { pollIntervalMs: 200 });
+  });
+
   it('usage errors exit 2 before any request', async () => {
     const cases: [string[], string][] = [
       [['revise', '00000000-0000-4000-8000-000000000000'], 'missing the change request'],
@@ -383,6 +415,8 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
       [['history'], 'missing the project ID'],
       [['diff', 'x', '--from', '3', '--to', '2'], '--from must be below --to'],
       [['diff', 'x', '--to', '0'], '--to must be an integer from 1'],
+      [['answer'], 'takes one project ID'],
+      [['answer', 'x', '--answer', 'no equals sign'], '--answer takes ID="answer"'],
     ];
     for (const [argv, message] of cases) {
       const r = await inProcess(argv);

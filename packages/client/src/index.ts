@@ -259,6 +259,7 @@ export {
   type ClarifyingQuestion,
   type IdeaClarifyParams,
   Ideas,
+  type ProjectQuestion,
 } from './resources/ideas.ts';
 export { ProjectPage, ProjectPagePromise } from './resources/project-pages.ts';
 export {

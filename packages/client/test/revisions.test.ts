@@ -273,4 +273,32 @@ describe('projects.revisions against the real server', () => {
     expect(cancelled.error.code).toBe('generation_cancelled');
     expect((await pgs.projects.getWithRevision(projectId)).revision).toBe(2);
   });
+
+  it('answers open questions later: questions, answer (idempotent) as a revision, closed for good', async () => {
+    const pgs = new Pgs({ apiKey: server.apiKey, baseUrl: server.url });
+    const { projectId } = await pgs.projects.create({
+      idea: 'A booking app for a dental clinic with appointment reminders by SMS',
+      type: 'web',
+    });
+    await pgs.projects.waitForCompletion(projectId, { pollIntervalMs: 200 });
+    const questions = await pgs.projects.questions(projectId);
+    const [first] = questions;
+    expect(first).toMatchObject({ id: expect.stringMatching(/^[QA]-\d+$/) });
+    const answers = { [first!.id]: 'Twilio, on the clinic account' };
+    const idempotencyKey = `answers-${projectId}`;
+    const started = await pgs.projects.answer(projectId, answers, { idempotencyKey });
+    expect(started).toMatchObject({ projectId, revision: 2, status: 'in_progress' });
+    expect(started.location).toBe(`${server.url}/api/v1/projects/${projectId}/revisions/2`);
+    const again = await pgs.projects.answer(projectId, answers, { idempotencyKey });
+    expect(again).toMatchObject({ revision: 2, replayed: true });
+    const done = await pgs.projects.revisions.waitForCompletion(projectId, 2, {
+      pollIntervalMs: 200,
+    });
+    expect(done.status).toBe('completed');
+    expect((await pgs.projects.questions(projectId)).map((q) => q.id)).not.toContain(first!.id);
+    await expect(pgs.projects.answer(projectId, answers)).rejects.toMatchObject({
+      status: 422,
+      code: 'VALIDATION_ERROR',
+    });
+  });
 });

@@ -55,7 +55,9 @@ describe('answering the register', () => {
   it('writes the answers as a readable change request', () => {
     expect(
       answersChangeRequest([{ id: 'Q-1', question: 'Which SMS provider?', answer: 'Twilio' }]),
-    ).toBe("Answers to the brief's open questions and assumptions:\n- Q-1 (Which SMS provider): Twilio");
+    ).toBe(
+      "Answers to the brief's open questions and assumptions:\n- Q-1 (Which SMS provider): Twilio",
+    );
   });
 
   it("reads a brief's assumptions and questions from its tree, columns by their headers", () => {

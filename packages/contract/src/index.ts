@@ -218,6 +218,10 @@ export type ArchiveLayout = components['parameters']['ArchiveLayout'];
 export type CreateRevisionRequest = Schemas['CreateRevisionRequest'];
 /** Body of a 202 from `POST /projects/{projectId}/revisions`: `{ projectId, revision, status, estimatedCompletionMs }`. */
 export type RevisionAcceptedResponse = Schemas['RevisionAcceptedResponse'];
+/** Body of a 200 from `listProjectQuestions`: `{ success: true, data: { questions } }`. */
+export type ProjectQuestionsResponse = Schemas['ProjectQuestionsResponse'];
+/** Body of `POST /projects/{id}/answers`: `{ answers: { "Q-1": "…" } }`. */
+export type AnswerQuestionsRequest = Schemas['AnswerQuestionsRequest'];
 /** Body of a 200 from `GET /projects/{projectId}/revisions`: `{ success, data: RevisionSummary[] }`, newest first. */
 export type RevisionListResponse = Schemas['RevisionListResponse'];
 /** A revision in a listing: its state, change request, delta counts, documents changed and credits. */

@@ -25,6 +25,7 @@ import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { ideaRoutes } from './api/routes/ideas.ts';
 import { metricsRoutes } from './api/routes/metrics.ts';
+import { answerRoutes } from './api/routes/projects/answers.ts';
 import { conformanceRoutes } from './api/routes/projects/conformance.ts';
 import { documentRoutes } from './api/routes/projects/documents.ts';
 import { eventRoutes } from './api/routes/projects/events.ts';
@@ -46,6 +47,7 @@ import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
 import { DEFAULT_PRICES, type PriceTable, priceOf } from './models/prices.ts';
 import { type Dispatcher, Projects } from './projects/projects.ts';
+import { ProjectQuestions } from './projects/questions.ts';
 import { ProjectReads } from './projects/reads.ts';
 import { Revisions } from './projects/revisions.ts';
 import { ProjectStatusReader } from './projects/status.ts';
@@ -256,6 +258,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // What the edge reads and keeps, as services: the routes never hold the database.
   const projectReads = new ProjectReads(database.db);
+  // A project's open questions, answered as a revision (docs/clarify.md), for REST and MCP.
+  const questions = new ProjectQuestions(projectReads, revisions);
   const credits = new CreditReads(database.db);
   const idempotency = new IdempotencyKeys(database.db);
   // Streams of one project (REST or MCP) that wake on the same event share the read that follows.
@@ -330,6 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         events,
         now,
       });
+      await api.register(answerRoutes, { questions, idempotency });
       await api.register(taskRoutes, { tasks });
       await api.register(syncRoutes, { syncs, idempotency });
       await api.register(conformanceRoutes, { checks, idempotency });
@@ -368,6 +373,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tasks,
       checks,
       syncs,
+      questions,
       limiters: deps.limiters,
     });
   });

@@ -172,6 +172,11 @@ interface DomainErrorOptions {
    * 413 (Content Too Large) so a client knows to send less rather than something else.
    */
   tooLarge?: boolean;
+  /**
+   * The input is well formed but does not fit what it names (an answer to a question the
+   * project no longer has open): the same code, answered 422 (Unprocessable Content).
+   */
+  unprocessable?: boolean;
   cause?: unknown;
 }
 
@@ -190,6 +195,7 @@ export class DomainError extends Error {
   readonly code: DomainCode;
   readonly details: Details | undefined;
   readonly tooLarge: boolean;
+  readonly unprocessable: boolean;
 
   constructor(
     code: DomainCode,
@@ -201,6 +207,7 @@ export class DomainError extends Error {
     this.code = code;
     this.details = details;
     this.tooLarge = options.tooLarge ?? false;
+    this.unprocessable = options.unprocessable ?? false;
   }
 }
 

@@ -118,7 +118,7 @@ export async function askAnswers(
       for (const [n, option] of (q.options ?? []).entries()) {
         stderr.write(`    ${n + 1}) ${option}\n`);
       }
-      const answer = await askOne(lines, q);
+      const answer = (await askOne(lines, q)) ?? undefined;
       // The end of input answers the rest with their recommendations, as Enter would.
       answers.push({ question: q.id, answer: answer ?? q.recommended });
       if (answer === undefined) {
@@ -135,14 +135,22 @@ export async function askAnswers(
   }
 }
 
-/** One question until its answer fits the contract; `undefined` at the end of input. */
-async function askOne(lines: LineReader, q: ClarifyingQuestion): Promise<string | undefined> {
+/**
+ * One question until its answer fits the contract; `undefined` at the end of input. With
+ * `skip`, a line of just "-" leaves the question unanswered (`null`): `pgs answer`.
+ */
+export async function askOne(
+  lines: LineReader,
+  q: ClarifyingQuestion,
+  skip = false,
+): Promise<string | null | undefined> {
   let note = '';
   for (;;) {
     const line = await lines.ask(`${note}    [${q.recommended}]\n> `);
     if (line === undefined) return undefined;
     const text = line.replace(UNSAFE, ' ').trim();
     if (text === '') return q.recommended;
+    if (skip && text === '-') return null;
     const picked = /^\d+$/.test(text) ? q.options?.[Number(text) - 1] : undefined;
     if (picked !== undefined) return picked;
     if (text.length <= MAX_ANSWER) return text;

@@ -1,5 +1,6 @@
 import type { Command } from '../context.ts';
 import { adminAudit } from './admin.ts';
+import { answer } from './answer.ts';
 import { check } from './check.ts';
 import { clarify } from './clarify.ts';
 import {
@@ -52,6 +53,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['provenance', provenance],
   ['cost', cost],
   ['revise', revise],
+  ['answer', answer],
   ['history', history],
   ['diff', diff],
   ['tasks', tasks],

@@ -28,7 +28,7 @@ const NAME = 'revise';
 type Follow = 'events' | 'poll' | 'none';
 
 /** A revision that ended, and whether its analysis was already shown as it arrived. */
-interface Ended {
+export interface Ended {
   result: RevisionResult;
   analysisShown: boolean;
 }
@@ -92,8 +92,11 @@ async function followRevision(
   return { result, analysisShown };
 }
 
-/** Waits by polling the revision (long-polls), with the progress bar or lines of `pgs wait`. */
-async function pollRevision(
+/**
+ * Waits by polling the revision (long-polls), with the progress bar or lines of `pgs wait`;
+ * `pgs answer --wait` too.
+ */
+export async function pollRevision(
   ctx: CommandContext,
   pgs: Pgs,
   created: RevisionCreated,
@@ -127,7 +130,7 @@ function plural(n: number, word: string): string {
 }
 
 /** Prints how the revision ended; a failed one is {@link GenerationFailedError} (exit 9). */
-function report(ctx: CommandContext, { result, analysisShown }: Ended): void {
+export function report(ctx: CommandContext, { result, analysisShown }: Ended): void {
   if (result.status === 'failed') {
     if (ctx.json) ctx.print(JSON.stringify(result));
     throw new GenerationFailedError(result);

@@ -15,7 +15,9 @@ import {
 } from '@pgs/client';
 
 const {
+  answeredResult,
   checkArguments,
+  clarifyResult,
   claimedTaskResult,
   conformanceResult,
   syncResult,
@@ -24,6 +26,7 @@ const {
   GenerationProgress,
   MCP_TOOLS,
   projectListResult,
+  projectQuestionsResult,
   projectResult,
   taskListResult,
   toolError,
@@ -91,6 +94,23 @@ export class BridgeTools {
     this.#baseUrl = baseUrl;
     this.#maxWaitMs = maxWaitMs;
     this.#handlers = {
+      clarify_idea: async (args, call) => {
+        const { idea, type } = args as { idea: string; type?: ProjectType };
+        const params = type === undefined ? { idea } : { idea, type };
+        return clarifyResult(await pgs.ideas.clarify(params, { signal: call.signal }));
+      },
+      answer_questions: async (args, call) => {
+        const projectId = args.projectId as string;
+        const options = { signal: call.signal };
+        if (args.answers === undefined) {
+          return projectQuestionsResult(
+            projectId.toLowerCase(),
+            await pgs.projects.questions(projectId, options),
+          );
+        }
+        const answers = args.answers as Record<string, string>;
+        return answeredResult(await pgs.projects.answer(projectId, answers, options));
+      },
       generate_project: (args, call) => this.#generate(args, call),
       get_project: async (args, call) =>
         projectResult(await pgs.projects.get(args.projectId as string, { signal: call.signal })),
@@ -214,7 +234,18 @@ export class BridgeTools {
       name?: string;
       wait?: boolean;
     };
-    const created = await this.#pgs.projects.create({ idea, type, name }, { signal: call.signal });
+    // clarify_idea's `{ id: answer }`, as createProject's list (the API checks each).
+    const answers =
+      args.answers === undefined
+        ? undefined
+        : Object.entries(args.answers as Record<string, string>).map(([question, answer]) => ({
+            question,
+            answer,
+          }));
+    const created = await this.#pgs.projects.create(
+      { idea, type, name, ...(answers === undefined ? {} : { answers }) },
+      { signal: call.signal },
+    );
     const started: ProjectStatus = {
       projectId: created.projectId,
       status: 'in_progress',

@@ -10,6 +10,11 @@ export type IdeaClarifyParams = Schemas['ClarifyIdeaRequest'];
 export type ClarifyingQuestion = Schemas['ClarifyQuestion'];
 /** An answer given to `projects.create`: `{ question, answer }`, `question` an id or a text. */
 export type ClarifyingAnswer = Schemas['ClarifyAnswer'];
+/**
+ * An open question or assumption of a completed project (`projects.questions`):
+ * `{ id: 'Q-1' | 'A-3', kind, question, why, options?, recommended }`.
+ */
+export type ProjectQuestion = Schemas['ProjectQuestion'];
 
 /**
  * Ideas before they are projects: what an idea leaves open. `pgs.ideas`.

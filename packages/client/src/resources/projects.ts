@@ -3,6 +3,7 @@ import type {
   ProjectCancelledResponse,
   ProjectFailed,
   ProjectListResponse,
+  ProjectQuestion,
   ProjectStatus,
   ProjectStatusResponse,
 } from '@pgs/contract';
@@ -27,7 +28,7 @@ import type {
 import { ProjectResults } from './project-results.ts';
 import { segment } from './resource.ts';
 import { ResultCache } from './result-cache.ts';
-import { Revisions } from './revisions.ts';
+import { type RevisionCreated, Revisions } from './revisions.ts';
 import { Syncs } from './syncs.ts';
 import { Tasks } from './tasks.ts';
 
@@ -291,6 +292,32 @@ export class Projects extends ProjectResults {
     });
     this.cache.set(projectId, { value: body.data, etag: undefined, revision: 1 });
     return body.data;
+  }
+
+  /**
+   * A completed project's open questions (`Q-n`) and the assumptions (`A-n`) one may
+   * overrule, each with `recommended` (docs/clarify.md#answer-later).
+   *
+   * @example
+   * for (const q of await pgs.projects.questions(projectId)) console.log(q.id, q.question);
+   */
+  questions(projectId: string, options: RequestOptions = {}): Promise<ProjectQuestion[]> {
+    return this.revisions.questions(projectId, options);
+  }
+
+  /**
+   * Answers them by ID as a revision (202, as `revisions.create`): each answered entry is
+   * closed and recorded as a decision `D-n`; follow it with `revisions.waitForCompletion`.
+   *
+   * @example
+   * const { revision } = await pgs.projects.answer(projectId, { 'Q-1': 'Twilio' });
+   */
+  answer(
+    projectId: string,
+    answers: Record<string, string>,
+    options: RequestOptions = {},
+  ): Promise<RevisionCreated> {
+    return this.revisions.answer(projectId, answers, options);
   }
 
   /**

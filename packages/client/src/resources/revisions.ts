@@ -1,4 +1,6 @@
 import type {
+  ProjectQuestion,
+  ProjectQuestionsResponse,
   Revision,
   RevisionAcceptedResponse,
   RevisionDiffResponse,
@@ -8,7 +10,7 @@ import type {
   RevisionResponse,
   RevisionSummary,
 } from '@pgs/contract';
-import type { RequestOptions, Transport } from '../core.ts';
+import type { APIResponse, RequestOptions, Transport } from '../core.ts';
 import { PgsError, parseRetryAfterMs } from '../errors.ts';
 import { type PollClock, pollUntilDone, type WaitOptions } from '../polling.ts';
 import { APIResource, revisionNumber, segment } from './resource.ts';
@@ -100,16 +102,67 @@ export class Revisions extends APIResource {
           : {}),
       };
     }
-    const path = `/projects/${segment('projectId', projectId)}/revisions`;
-    const response = await this.request<RevisionAcceptedResponse>({
-      ...options,
-      method: 'POST',
+    const path = `/projects/${segment('projectId', projectId)}`;
+    return this.#accepted(
+      await this.request<RevisionAcceptedResponse>({
+        ...options,
+        method: 'POST',
+        path: `${path}/revisions`,
+        body,
+      }),
       path,
-      body,
+    );
+  }
+
+  /**
+   * A completed project's open questions (`Q-n`) and the assumptions (`A-n`) one may
+   * overrule, questions first, each with `recommended` (an assumption's: its default).
+   * `pgs.projects.questions` (docs/clarify.md#answer-later).
+   *
+   * @example
+   * const questions = await pgs.projects.revisions.questions(projectId);
+   */
+  async questions(projectId: string, options: RequestOptions = {}): Promise<ProjectQuestion[]> {
+    const path = `/projects/${segment('projectId', projectId)}/questions`;
+    const { body } = await this.request<ProjectQuestionsResponse>({
+      ...options,
+      method: 'GET',
+      path,
     });
+    return body.data.questions;
+  }
+
+  /**
+   * Answers open questions and assumptions by ID as a revision (`pgs.projects.answer`): each
+   * answered entry is closed and recorded as a decision `D-n`; resolves as `create` does
+   * (202), idempotency key included. An ID not open, a blank or too long answer is a
+   * `PgsError` with status 422 and code `VALIDATION_ERROR` naming it (`answers.Q-9`).
+   *
+   * @example
+   * const { revision } = await pgs.projects.revisions.answer(projectId, { 'Q-1': 'Twilio' });
+   */
+  async answer(
+    projectId: string,
+    answers: Record<string, string>,
+    options: RequestOptions = {},
+  ): Promise<RevisionCreated> {
+    const path = `/projects/${segment('projectId', projectId)}`;
+    return this.#accepted(
+      await this.request<RevisionAcceptedResponse>({
+        ...options,
+        method: 'POST',
+        path: `${path}/answers`,
+        body: { answers },
+      }),
+      path,
+    );
+  }
+
+  /** A 202 of a revision started, its `Location` absolute. */
+  #accepted(response: APIResponse<RevisionAcceptedResponse>, project: string): RevisionCreated {
     const { data } = response.body;
     const retryAfterMs = parseRetryAfterMs(response.headers, this.#clock.now());
-    const location = response.headers.get('location') ?? `${path}/${data.revision}`;
+    const location = response.headers.get('location') ?? `${project}/revisions/${data.revision}`;
     return {
       ...data,
       location: this.#absolute(location),

@@ -1462,6 +1462,262 @@ export const openapiDocument = {
         }
       }
     },
+    "/projects/{projectId}/questions": {
+      "get": {
+        "operationId": "listProjectQuestions",
+        "summary": "List a project's open questions and assumptions",
+        "description": "The open questions `Q-n` of the current revision's brief and its assumptions `A-n` one\nmay overrule, questions first, each with a recommended answer: for an assumption, the\ndefault the documents rest on; for a question on a clarifying topic (sign-in, payment,\ncompliance…), what PGS would assume for this idea, with the topic's `options`. Read\nfrom the brief's document tree, whoever wrote it; an entry a decision `D-n` closed is\nnot listed. Answer them with answerProjectQuestions (docs/clarify.md#answer-later).\n\nOnly a completed project has questions to answer (409 PROJECT_NOT_COMPLETED).\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "100 requests per 1 minute per API key (the status limit, shared with getProjectStatus)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The open entries of the register, questions first; an empty list when none is left.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              },
+              "Cache-Control": {
+                "description": "`private, no-cache`: a revision changes the register.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Vary": {
+                "$ref": "#/components/headers/Vary"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectQuestionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProjectNotCompleted"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/projects/{projectId}/answers": {
+      "post": {
+        "operationId": "answerProjectQuestions",
+        "summary": "Answer a project's open questions as a revision",
+        "description": "Starts a revision whose change request is the answers, written as text (one line per\nanswer: `- Q-1 (the question): the answer`); the answers are stored with it. Each\nanswered question or assumption is closed and recorded as a decision `D-n` in the\nbrief's register (`D-1 (answers Q-1, \"…\"): …`), never listed or numbered again; the\nanswer becomes a fact of the definition. The brief is rewritten, and every document\nciting an answered ID with what builds on it; every other document is carried over.\nNo requirement delta is read from answers: to change the requirements, send a change\nrequest (createRevision).\n\nAnswers 202 with createRevision's body and `Location`; credits, the 409s and\n`Idempotency-Key` are createRevision's. The revision reserves the analysis fee and\nevery document it might touch (the brief and all that builds on it), and charges the\nfee and the documents it rewrote.\n\nAn ID that is not an open entry (unknown, or already answered), an empty answer, one\nover 1,000 characters or not one line, or more than 10 answers → 422\nVALIDATION_ERROR, `details.invalid_fields` naming each (`answers.Q-9`).\n",
+        "tags": [
+          "projects"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the create limit, shared with createProject and createRevision)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProjectId"
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IdempotencyKey"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AnswerQuestionsRequest"
+              },
+              "example": {
+                "answers": {
+                  "Q-1": "Google Workspace single sign-on only",
+                  "A-3": "About 40 groomers in the first year"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Accepted; the revision is running.",
+            "headers": {
+              "Location": {
+                "description": "The revision's URL (getRevision), `/api/v1/projects/{projectId}/revisions/{revision}`.",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Retry-After": {
+                "description": "Suggested seconds before the first poll (10 to 30).",
+                "required": true,
+                "schema": {
+                  "type": "integer",
+                  "minimum": 10,
+                  "maximum": 30
+                }
+              },
+              "Idempotent-Replayed": {
+                "description": "`true` when this is the remembered response of an earlier request with the same Idempotency-Key.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              },
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RevisionAcceptedResponse"
+                },
+                "examples": {
+                  "accepted": {
+                    "$ref": "#/components/examples/RevisionAccepted"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "402": {
+            "$ref": "#/components/responses/InsufficientCredits"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "409": {
+            "$ref": "#/components/responses/RevisionConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "422": {
+            "description": "VALIDATION_ERROR, an answer was refused (an ID not open, an empty or too long\nanswer; `details.invalid_fields` names each), or IDEMPOTENCY_KEY_REUSED, this\nIdempotency-Key was used with a different request.\n",
+            "headers": {
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/ErrorResponse"
+                    },
+                    {
+                      "$ref": "#/components/schemas/OperationErrorResponse"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
     "/projects/{projectId}/revisions": {
       "get": {
         "operationId": "listRevisions",
@@ -9327,6 +9583,101 @@ export const openapiDocument = {
                   "$ref": "#/components/schemas/ClarifyQuestion"
                 }
               }
+            }
+          }
+        }
+      },
+      "ProjectQuestion": {
+        "type": "object",
+        "required": [
+          "id",
+          "kind",
+          "question",
+          "why",
+          "recommended"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^[AQ]-[1-9][0-9]*$",
+            "description": "The entry's ID in the brief's register, `Q-n` or `A-n`; the key of its answer.",
+            "examples": [
+              "Q-1"
+            ]
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "question",
+              "assumption"
+            ],
+            "description": "An open question (`Q-n`), or an assumption (`A-n`) one may overrule."
+          },
+          "question": {
+            "type": "string",
+            "description": "The question, or the assumption, as the brief states it."
+          },
+          "why": {
+            "type": "string",
+            "description": "What the answer changes in the documents."
+          },
+          "options": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "Common answers, when there are a few; any other answer is accepted."
+          },
+          "recommended": {
+            "type": "string",
+            "description": "The answer PGS suggests; for an assumption, the default the documents rest on."
+          }
+        }
+      },
+      "ProjectQuestionsResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "type": "object",
+            "required": [
+              "questions"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "questions": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ProjectQuestion"
+                }
+              }
+            }
+          }
+        }
+      },
+      "AnswerQuestionsRequest": {
+        "type": "object",
+        "required": [
+          "answers"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "answers": {
+            "type": "object",
+            "description": "The answers by ID (`Q-1`, `A-3`), at most 10, each one line of at most 1,000\ncharacters, in the client's words. Checked against the project's open entries\n(422 VALIDATION_ERROR naming the ID otherwise).\n",
+            "propertyNames": {
+              "maxLength": 20
+            },
+            "additionalProperties": {
+              "type": "string"
             }
           }
         }

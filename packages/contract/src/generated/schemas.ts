@@ -3624,6 +3624,101 @@ export const schemaBundle = {
         }
       }
     },
+    "ProjectQuestion": {
+      "type": "object",
+      "required": [
+        "id",
+        "kind",
+        "question",
+        "why",
+        "recommended"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^[AQ]-[1-9][0-9]*$",
+          "description": "The entry's ID in the brief's register, `Q-n` or `A-n`; the key of its answer.",
+          "examples": [
+            "Q-1"
+          ]
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "question",
+            "assumption"
+          ],
+          "description": "An open question (`Q-n`), or an assumption (`A-n`) one may overrule."
+        },
+        "question": {
+          "type": "string",
+          "description": "The question, or the assumption, as the brief states it."
+        },
+        "why": {
+          "type": "string",
+          "description": "What the answer changes in the documents."
+        },
+        "options": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Common answers, when there are a few; any other answer is accepted."
+        },
+        "recommended": {
+          "type": "string",
+          "description": "The answer PGS suggests; for an assumption, the default the documents rest on."
+        }
+      }
+    },
+    "ProjectQuestionsResponse": {
+      "type": "object",
+      "required": [
+        "success",
+        "data"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "success": {
+          "const": true
+        },
+        "data": {
+          "type": "object",
+          "required": [
+            "questions"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "questions": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/ProjectQuestion"
+              }
+            }
+          }
+        }
+      }
+    },
+    "AnswerQuestionsRequest": {
+      "type": "object",
+      "required": [
+        "answers"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "answers": {
+          "type": "object",
+          "description": "The answers by ID (`Q-1`, `A-3`), at most 10, each one line of at most 1,000\ncharacters, in the client's words. Checked against the project's open entries\n(422 VALIDATION_ERROR naming the ID otherwise).\n",
+          "propertyNames": {
+            "maxLength": 20
+          },
+          "additionalProperties": {
+            "type": "string"
+          }
+        }
+      }
+    },
     "CreditsResponse": {
       "type": "object",
       "required": [

@@ -355,6 +355,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's open questions and assumptions
+         * @description The open questions `Q-n` of the current revision's brief and its assumptions `A-n` one
+         *     may overrule, questions first, each with a recommended answer: for an assumption, the
+         *     default the documents rest on; for a question on a clarifying topic (sign-in, payment,
+         *     compliance…), what PGS would assume for this idea, with the topic's `options`. Read
+         *     from the brief's document tree, whoever wrote it; an entry a decision `D-n` closed is
+         *     not listed. Answer them with answerProjectQuestions (docs/clarify.md#answer-later).
+         *
+         *     Only a completed project has questions to answer (409 PROJECT_NOT_COMPLETED).
+         */
+        get: operations["listProjectQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a project's open questions as a revision
+         * @description Starts a revision whose change request is the answers, written as text (one line per
+         *     answer: `- Q-1 (the question): the answer`); the answers are stored with it. Each
+         *     answered question or assumption is closed and recorded as a decision `D-n` in the
+         *     brief's register (`D-1 (answers Q-1, "…"): …`), never listed or numbered again; the
+         *     answer becomes a fact of the definition. The brief is rewritten, and every document
+         *     citing an answered ID with what builds on it; every other document is carried over.
+         *     No requirement delta is read from answers: to change the requirements, send a change
+         *     request (createRevision).
+         *
+         *     Answers 202 with createRevision's body and `Location`; credits, the 409s and
+         *     `Idempotency-Key` are createRevision's. The revision reserves the analysis fee and
+         *     every document it might touch (the brief and all that builds on it), and charges the
+         *     fee and the documents it rewrote.
+         *
+         *     An ID that is not an open entry (unknown, or already answered), an empty answer, one
+         *     over 1,000 characters or not one line, or more than 10 answers → 422
+         *     VALIDATION_ERROR, `details.invalid_fields` naming each (`answers.Q-9`).
+         */
+        post: operations["answerProjectQuestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/revisions": {
         parameters: {
             query?: never;
@@ -2410,6 +2473,43 @@ export interface components {
                 questions: components["schemas"]["ClarifyQuestion"][];
             };
         };
+        ProjectQuestion: {
+            /**
+             * @description The entry's ID in the brief's register, `Q-n` or `A-n`; the key of its answer.
+             * @example Q-1
+             */
+            id: string;
+            /**
+             * @description An open question (`Q-n`), or an assumption (`A-n`) one may overrule.
+             * @enum {string}
+             */
+            kind: "question" | "assumption";
+            /** @description The question, or the assumption, as the brief states it. */
+            question: string;
+            /** @description What the answer changes in the documents. */
+            why: string;
+            /** @description Common answers, when there are a few; any other answer is accepted. */
+            options?: string[];
+            /** @description The answer PGS suggests; for an assumption, the default the documents rest on. */
+            recommended: string;
+        };
+        ProjectQuestionsResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                questions: components["schemas"]["ProjectQuestion"][];
+            };
+        };
+        AnswerQuestionsRequest: {
+            /**
+             * @description The answers by ID (`Q-1`, `A-3`), at most 10, each one line of at most 1,000
+             *     characters, in the client's words. Checked against the project's open entries
+             *     (422 VALIDATION_ERROR naming the ID otherwise).
+             */
+            answers: {
+                [key: string]: string;
+            };
+        };
         CreditsResponse: {
             /** @constant */
             success: true;
@@ -4012,6 +4112,142 @@ export interface operations {
             409: components["responses"]["ProjectNotCompleted"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProjectQuestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open entries of the register, questions first; an empty list when none is left. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `private, no-cache`: a revision changes the register. */
+                    "Cache-Control": string;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectQuestionsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["ProjectNotCompleted"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    answerProjectQuestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes a POST safe to retry: the same key with the same body replays the first response for
+                 *     24 hours (scoped to the key's account and mode). The same key with another body → 422;
+                 *     while the first request is still running → 409 with `Retry-After: 1`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the project. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answers": {
+                 *         "Q-1": "Google Workspace single sign-on only",
+                 *         "A-3": "About 40 groomers in the first year"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnswerQuestionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the revision is running. */
+            202: {
+                headers: {
+                    /** @description The revision's URL (getRevision), `/api/v1/projects/{projectId}/revisions/{revision}`. */
+                    Location: string;
+                    /** @description Suggested seconds before the first poll (10 to 30). */
+                    "Retry-After": number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionAcceptedResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            402: components["responses"]["InsufficientCredits"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            409: components["responses"]["RevisionConflict"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            /**
+             * @description VALIDATION_ERROR, an answer was refused (an ID not open, an empty or too long
+             *     answer; `details.invalid_fields` names each), or IDEMPOTENCY_KEY_REUSED, this
+             *     Idempotency-Key was used with a different request.
+             */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["OperationErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

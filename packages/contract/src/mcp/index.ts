@@ -13,6 +13,7 @@ export {
 } from './arguments.ts';
 export { conformanceResult } from './conformance-results.ts';
 export { invalidParamsResponse, type McpErrorResponse, type McpRequestSchema } from './params.ts';
+export { answeredResult, clarifyResult, projectQuestionsResult } from './question-results.ts';
 export {
   DOCUMENT_RESOURCE_TEMPLATE,
   DOCUMENT_URI_TEMPLATE,

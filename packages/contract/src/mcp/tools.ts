@@ -2,8 +2,8 @@
  * The MCP face of PGS (issue 19): the tools, as both MCP servers list them (the API
  * server's `/mcp` and the CLI's stdio bridge, `pgs mcp`), so an agent sees the same
  * definitions whichever it connects to. Their text is read into every agent's context on
- * every session: the server's test measures it (o200k) and holds it under 1,500 tokens,
- * so schemas say what a caller needs and no more (constraints, not prose).
+ * every session: the server's test measures it (o200k) and holds it under 2,000 tokens
+ * (docs/mcp.md), so schemas say what a caller needs and no more (constraints, not prose).
  */
 import { SINGLE_LINE_FORMAT, SINGLE_LINE_PATTERN } from '../single-line.ts';
 
@@ -50,6 +50,7 @@ export interface McpToolDefinition {
 
 /** Every tool, in the order `tools/list` gives them. */
 export const MCP_TOOL_NAMES = [
+  'clarify_idea',
   'generate_project',
   'get_project',
   'list_projects',
@@ -61,6 +62,7 @@ export const MCP_TOOL_NAMES = [
   'update_task',
   'check_conformance',
   'sync_project',
+  'answer_questions',
 ] as const;
 
 /** The name of one of {@link MCP_TOOLS}. */
@@ -97,14 +99,21 @@ const projectOutput = {
 } as const;
 
 const READ_ONLY = { readOnlyHint: true } as const;
+const idea = { type: 'string', minLength: C.idea.minLength, maxLength: C.idea.maxLength } as const;
+const projectType = {
+  type: 'string',
+  enum: [...C.projectTypes],
+  description: 'default: inferred',
+} as const;
 /** Changes state, never destroys (MCP's default for a tool that writes is destructive). */
 const WRITES = { destructiveHint: false } as const;
 const object = { type: 'object' } as const;
 const taskStatus = { type: 'string', enum: [...C.taskStatuses] } as const;
 
 /**
- * The tool definitions. Revising a project and its revisions (`revise_project`, a
- * `revision` argument of read_document) wait for the revisions issue and are left out. The
+ * The tool definitions. Revising a project with a change request (`revise_project`, a
+ * `revision` argument of read_document) is left out; answering its open questions is
+ * answer_questions, which lists them without `answers` (issue 32). The
  * task tools (issue 30) are what an agent's loop needs: list_tasks, next_task (a claim, with
  * the context pack) and update_task (status and note, against next_task's etag); renewing a
  * lease is next_task again (an agent holding a task gets it back, its lease renewed), and
@@ -115,28 +124,37 @@ const taskStatus = { type: 'string', enum: [...C.taskStatuses] } as const;
  */
 export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
+    name: 'clarify_idea',
+    description: 'Up to 5 questions an idea leaves open, each with a recommended answer. Free.',
+    inputSchema: {
+      type: 'object',
+      properties: { idea, type: { type: 'string', enum: [...C.projectTypes] } },
+      required: ['idea'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { questions: { type: 'array' } },
+      required: ['questions'],
+    },
+    annotations: READ_ONLY,
+  },
+  {
     name: 'generate_project',
     description:
-      'Generate spec documents (brief, requirements, user stories, architecture, plan, README) from an idea. Costs credits (web 47, mobile 50, mcp 50). wait: true reports progress and returns when the project ends; else it returns at once: follow with get_project.',
+      'Generate spec documents from an idea; costs credits (web 47, mobile/mcp 50). wait: true reports progress until the end; else follow with get_project.',
     inputSchema: {
       type: 'object',
       properties: {
-        idea: {
-          type: 'string',
-          minLength: C.idea.minLength,
-          maxLength: C.idea.maxLength,
-        },
-        type: {
-          type: 'string',
-          enum: [...C.projectTypes],
-          description: 'default: inferred',
-        },
+        idea,
+        type: projectType,
         name: {
           type: 'string',
           minLength: C.name.minLength,
           maxLength: C.name.maxLength,
           format: SINGLE_LINE_FORMAT,
         },
+        answers: { type: 'object', description: 'clarify_idea id → answer' },
         wait: { type: 'boolean' },
       },
       required: ['idea'],
@@ -153,7 +171,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'get_project',
     description:
-      "A project's status; once completed its name, description, documents (as resource links) and credits consumed.",
+      "A project's status; once completed, its documents (resource links) and credits consumed.",
     inputSchema: projectIdInput,
     outputSchema: projectOutput,
     annotations: READ_ONLY,
@@ -219,7 +237,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'get_trace',
     description:
-      "A completed project's traceability: per requirement (FR) its criteria, stories, components and tasks; totals; findings worst first; delivery progress.",
+      "A completed project's traceability per requirement (criteria, stories, components, tasks), totals, findings, delivery progress.",
     inputSchema: projectIdInput,
     outputSchema: {
       type: 'object',
@@ -284,7 +302,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'update_task',
     description:
-      "Set a task's status and a note its dependents see. With next_task's etag, a task changed since (lease lost) is PRECONDITION_FAILED.",
+      "Set a task's status and a note. With next_task's etag, a task changed since (lease lost) is PRECONDITION_FAILED.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -307,7 +325,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'check_conformance',
     description:
-      "Check a repository digest (@pgs/repository) against a completed project's spec: requirements tested, implemented or missing; drift; suggestedChange.",
+      "Check a repository digest (@pgs/repository) against a completed project's spec: requirements tested, implemented, missing; drift.",
     inputSchema: {
       type: 'object',
       properties: { projectId, repository: object },
@@ -340,6 +358,23 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
       type: 'object',
       properties: { syncId: string, status: string, items: { type: 'array' } },
       required: ['syncId', 'status'],
+    },
+    annotations: WRITES,
+  },
+  {
+    name: 'answer_questions',
+    description:
+      "A completed project's open questions (Q-n) and assumptions (A-n); with answers (id → answer), starts a revision recording them.",
+    inputSchema: {
+      type: 'object',
+      properties: { projectId, answers: object },
+      required: ['projectId'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { projectId: string, questions: { type: 'array' }, revision: integer },
+      required: ['projectId'],
     },
     annotations: WRITES,
   },

@@ -43,6 +43,11 @@ export interface CreateRevisionInput {
    * project created grounded takes one.
    */
   repository?: PreparedRepository | undefined;
+  /**
+   * The answers to the brief's open questions and assumptions this revision records
+   * (`POST …/answers`, docs/clarify.md#answer-later), by ID; absent for a change request.
+   */
+  answers?: Record<string, string> | undefined;
 }
 
 /**

@@ -136,7 +136,12 @@ export class Revisions {
       const type = row.type as ProjectType;
       const revision = (await latestRevisionNumber(tx, projectId)) + 1;
       // A new digest also rewrites what describes the code, and is priced for it.
-      const scope = { grounded: row.grounded, newDigest: input.repository !== undefined };
+      // Answers rewrite the brief's register, and may touch every document built on it.
+      const scope = {
+        grounded: row.grounded,
+        newDigest: input.repository !== undefined,
+        answers: input.answers !== undefined,
+      };
       const price = revisionPrice(type, row.detail, scope);
       const kinds = new Set(revisableKinds(type, scope));
       const plan = documentPlan(type, scope).filter((doc) => kinds.has(doc.kind));
@@ -156,6 +161,7 @@ export class Revisions {
         revision,
         status: 'in_progress',
         changeRequest: input.changeRequest,
+        answers: input.answers ?? null,
         simulate: input.simulate ?? null,
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),

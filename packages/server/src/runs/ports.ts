@@ -92,6 +92,8 @@ export interface RunRevision {
   revision: number;
   status: 'in_progress' | 'completed' | 'failed';
   changeRequest: string;
+  /** The answers to the brief's register this revision records, by ID (docs/clarify.md). */
+  answers?: Record<string, string> | null;
   simulate: unknown;
   deltas: unknown;
   affected: unknown;

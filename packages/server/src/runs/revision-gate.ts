@@ -40,22 +40,24 @@ export function revisionFindings(input: {
   previous: string;
   content: string;
   deltas: readonly RequirementDelta[];
-  /** IDs removed by earlier revisions. */
+  /** IDs removed by earlier revisions, and those this one closed (answered A-n, Q-n). */
   retired: readonly string[];
 }): Finding[] {
   const before = parseDocument(input.filename, input.previous).defines;
   const after = parseDocument(input.filename, input.content).defines;
   const defined = new Set(after.map((node) => node.id));
   const removed = new Set(input.deltas.filter((d) => d.op === 'removed').map((d) => d.id));
+  const retired = new Set([...input.retired, ...removed]);
   const changed = new Set(input.deltas.filter((d) => d.op !== 'added').map((d) => d.id));
   const goneWith = (node: TraceNode, gone: ReadonlySet<string>) =>
     gone.has(node.id) || gone.has(requirementOf(node.id) ?? '');
   const findings: Finding[] = [];
 
   // Requirements and criteria go only when REMOVED; stories and tasks only when a
-  // requirement they were about was removed or changed (they are rewritten from it).
+  // requirement they were about was removed or changed (they are rewritten from it); an
+  // assumption or question only when answered (retired by its revision).
   const dropped = before
-    .filter((node) => !defined.has(node.id))
+    .filter((node) => !defined.has(node.id) && !retired.has(node.id))
     .filter((node) =>
       node.kind === 'requirement' || node.kind === 'criterion'
         ? !goneWith(node, removed)
@@ -69,7 +71,6 @@ export function revisionFindings(input: {
       message: `${list(dropped)} of the previous revision ${dropped.length === 1 ? 'is' : 'are'} missing; only the REMOVED requirements may go. Put ${dropped.length === 1 ? 'it' : 'them'} back with the same number and text.`,
     });
   }
-  const retired = new Set([...input.retired, ...removed]);
   const reused = after
     .filter((node) => retired.has(node.id) || retired.has(requirementOf(node.id) ?? ''))
     .map((node) => node.id);

@@ -30,7 +30,15 @@ export interface RevisionScope extends PlanOptions {
    * for it, whatever the change request touches.
    */
   newDigest?: boolean;
+  /**
+   * The revision records answers to the brief's register (docs/clarify.md#answer-later): the
+   * brief is rewritten, and what builds on it may be.
+   */
+  answers?: boolean;
 }
+
+/** The kind whose document holds the register of assumptions, questions and decisions. */
+export const BRIEF_KIND = 'project-brief';
 
 /** The kinds a revision rewrites whatever its deltas: those a new digest makes stale. */
 const digestSeeds = (scope: RevisionScope) =>
@@ -54,7 +62,11 @@ export function withDependents(plan: readonly DocumentKind[], kinds: Iterable<st
  * revisableKinds('web', { grounded: true, newDigest: true })[0]; // 'codebase-overview'
  */
 export const revisableKinds = (type: ProjectType, scope: RevisionScope = {}): string[] =>
-  withDependents(documentPlan(type, scope), [REQUIREMENTS_KIND, ...digestSeeds(scope)]);
+  withDependents(documentPlan(type, scope), [
+    REQUIREMENTS_KIND,
+    ...digestSeeds(scope),
+    ...(scope.answers ? [BRIEF_KIND] : []),
+  ]);
 
 /** What a revision reserves: the analysis fee and every document it may rewrite. */
 export const revisionPrice = (
@@ -99,6 +111,35 @@ export function affectedKinds(
   }
   seeds.delete('');
   return withDependents(documentPlan(type, scope), seeds);
+}
+
+/**
+ * The kinds an answers revision rewrites: the brief (its register loses the answered entries
+ * and gains their decisions), each other document that cites an answered ID, and what builds
+ * on those. A document that only builds on the brief is carried over: the brief's other
+ * sections do not change.
+ *
+ * @example
+ * answeredKinds('web', trace, documents, ['Q-2']); // ['project-brief', …]
+ */
+export function answeredKinds(
+  type: ProjectType,
+  trace: Trace,
+  documents: readonly { type: string; filename: string }[],
+  closed: readonly string[],
+  scope: RevisionScope = {},
+): string[] {
+  const ids = new Set(closed);
+  const kindOf = new Map(documents.map((doc) => [doc.filename, doc.type]));
+  const seeds = new Set<string>(digestSeeds(scope));
+  for (const edge of trace.edges) {
+    if (ids.has(edge.to)) seeds.add(kindOf.get(edge.document) ?? '');
+  }
+  seeds.delete('');
+  seeds.delete(BRIEF_KIND);
+  const plan = documentPlan(type, scope);
+  const rewritten = new Set([BRIEF_KIND, ...withDependents(plan, seeds)]);
+  return plan.filter((doc) => rewritten.has(doc.kind)).map((doc) => doc.kind);
 }
 
 /**

@@ -3,7 +3,8 @@
  * that reads the change request into deltas, and each affected document rewritten, checked
  * and stored with its provenance under the revision's number.
  */
-import type { ProjectType } from '@pgs/contract';
+import { answerRegister, type ProjectType } from '@pgs/contract';
+import { parseDocument, registerItems } from '@pgs/contract/document';
 import type { ModelCaller } from '../models/calls.ts';
 import type {
   ProjectDefinition,
@@ -26,7 +27,7 @@ import type {
 } from './ports.ts';
 import { revisionPrompt } from './prompts/revision.ts';
 import { revisionFindings } from './revision-gate.ts';
-import { affectedKinds, applyDeltas } from './revision-plan.ts';
+import { affectedKinds, answeredKinds, applyDeltas, BRIEF_KIND } from './revision-plan.ts';
 import type { Trace } from './trace/types.ts';
 import { usageColumns } from './usage.ts';
 import { type WrittenDocument, writeDocument } from './write-document.ts';
@@ -128,6 +129,7 @@ export class RevisionRun {
   async analyse(signal: AbortSignal): Promise<'analysed' | 'unreadable'> {
     const { project, row, base, trace } = this.#start;
     if (row.deltas !== null && row.affected !== null) return 'analysed';
+    if (row.answers) return this.#analyseAnswers(row.answers);
     const started = this.#deps.now();
     const requirements = trace.coverage.requirements.map((r) => ({ id: r.id, title: r.title }));
     const impact = await analyseImpact(
@@ -184,6 +186,46 @@ export class RevisionRun {
     return 'analysed';
   }
 
+  /**
+   * The analysis of an answers revision (docs/clarify.md#answer-later): no model reads it.
+   * Each answered entry still open in the base's brief is closed and recorded as a decision;
+   * the deltas are none, the brief and the documents citing a closed ID are affected, and
+   * the closed IDs are retired. Unreadable when none of them is open any more.
+   */
+  async #analyseAnswers(answers: Record<string, string>): Promise<'analysed' | 'unreadable'> {
+    const { project, row, base, trace } = this.#start;
+    const brief = base.documents.find((doc) => doc.type === BRIEF_KIND);
+    const open = new Map(
+      (brief ? registerItems(parseDocument(brief.content, { filename: brief.filename })) : []).map(
+        (item) => [item.id, item],
+      ),
+    );
+    const answered = Object.entries(answers).flatMap(([id, answer]) => {
+      const item = open.get(id);
+      return item ? [{ id, question: item.text, answer }] : [];
+    });
+    if (answered.length === 0) return 'unreadable';
+    const { definition, decisions } = answerRegister(base.definition, answered);
+    const closed = decisions.map((d) => d.answers);
+    const type = project.type as ProjectType;
+    const affected = answeredKinds(type, trace, base.documents, closed, this.scope);
+    const plan = documentPlan(type, this.scope);
+    await this.#deps.store.write(async (w) => {
+      await this.#record(w, 'revision.analysed', {
+        deltas: [],
+        documents: plan.filter((d) => affected.includes(d.kind)).map((d) => d.filename),
+      });
+      await w.updateRevision(project.id, row.revision, {
+        deltas: [],
+        affected,
+        questionnaire: definition.questionnaire,
+        register: base.register,
+        retired: [...new Set([...base.retired, ...closed])],
+      });
+    });
+    return 'analysed';
+  }
+
   /** Records a stage's start once per revision. */
   async #startStage(stage: string): Promise<void> {
     if (this.#announced.has(stage)) return;
@@ -200,6 +242,10 @@ export class RevisionRun {
     await this.#startStage(doc.stage);
     const started = this.#deps.now();
     const previous = base.documents.find((d) => d.type === doc.kind);
+    // This revision's decisions: those its definition holds beyond the base's.
+    const decisions = (rewrites.definition.questionnaire.decisions ?? []).slice(
+      base.definition.questionnaire.decisions?.length ?? 0,
+    );
     const context: RevisionContext = {
       task: 'revision',
       idea: project.idea,
@@ -216,6 +262,7 @@ export class RevisionRun {
       deltas: rewrites.deltas,
       previous: previous?.content ?? '',
       ids: rewrites.ids,
+      ...(decisions.length > 0 ? { answers: decisions } : {}),
     };
     const written = await writeDocument({
       caller: this.#deps.caller,
@@ -250,7 +297,8 @@ export class RevisionRun {
             previous: previous?.content ?? '',
             content,
             deltas: rewrites.deltas,
-            retired: base.retired,
+            // With the IDs this revision closed (answers): gone on purpose, never back.
+            retired: rewrites.ids.retired,
           }),
         retired: rewrites.gaps,
       },

@@ -180,6 +180,20 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
     const task = json(claimed).data.task.id as string;
     await taskWriteCase('POST', `/${task}/lease`, { agent: 'lease-agent' }, 200);
   },
+  'GET /api/v1/projects/:projectId/questions': (m) =>
+    objectCase(m, `/api/v1/projects/${completed}/questions`, 200),
+  'POST /api/v1/projects/:projectId/answers': async () => {
+    const url = `/api/v1/projects/${completed}/answers`;
+    const payload = JSON.stringify({ answers: { 'Q-1': 'Yes' } });
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      const res = await call(stranger, { method: 'POST', url, payload });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(json(res).error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+    // The owner's is answered on its merits: started, another revision running, or no Q-1.
+    const res = await call(owner, { method: 'POST', url, payload });
+    expect([202, 409, 422], res.body).toContain(res.statusCode);
+  },
   'POST /api/v1/projects/:projectId/revisions': async () => {
     const url = `/api/v1/projects/${completed}/revisions`;
     const payload = JSON.stringify({ changeRequest: 'Drop the seed swaps' });
@@ -258,6 +272,49 @@ const CASES: Record<string, (method: string) => Promise<void>> = {
       (await call(sameAccountOtherMode, { method: 'GET', url: `/api/v1/projects/${mine}` }))
         .statusCode,
     ).toBe(404);
+  },
+  'PUT /api/v1/conventions': async () => {
+    // Per account and mode: what one key sets, no other account's or mode's key reads or moves.
+    const put = (key: CreatedKey, body: unknown) =>
+      call(key, { method: 'PUT', url: '/api/v1/conventions', payload: JSON.stringify(body) });
+    const mine = await put(owner, { compliance: ['GDPR'] });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const theirs = await put(otherAccount, { compliance: ['HIPAA'] });
+    expect(theirs.statusCode).toBe(200);
+    const read = async (key: CreatedKey) =>
+      json(await call(key, { method: 'GET', url: '/api/v1/conventions' }));
+    expect((await read(owner)).data).toMatchObject({ compliance: ['GDPR'] });
+    expect((await read(otherAccount)).data).toMatchObject({ compliance: ['HIPAA'] });
+    expect((await read(sameAccountOtherMode))?.data?.compliance ?? []).not.toContain('GDPR');
+  },
+  'GET /api/v1/conventions': async () => {
+    await call(owner, {
+      method: 'PUT',
+      url: '/api/v1/conventions',
+      payload: JSON.stringify({ naming: ['Tables are plural snake_case'] }),
+    });
+    const own = await call(owner, { method: 'GET', url: '/api/v1/conventions' });
+    expect(own.statusCode).toBe(200);
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      const res = await call(stranger, { method: 'GET', url: '/api/v1/conventions' });
+      expect(json(res)?.data?.naming ?? []).not.toContain('Tables are plural snake_case');
+    }
+  },
+  'GET /api/v1/conventions/versions/:version': async () => {
+    const written = await call(owner, {
+      method: 'PUT',
+      url: '/api/v1/conventions',
+      payload: JSON.stringify({ naming: ['Routes are kebab-case'] }),
+    });
+    const { version } = written.json().data as { version: number };
+    // A version number is the account's and mode's own: another's is another object, or 404.
+    for (const stranger of [sameAccountOtherMode, otherAccount]) {
+      const res = await call(stranger, {
+        method: 'GET',
+        url: `/api/v1/conventions/versions/${version}`,
+      });
+      expect(json(res)?.data?.naming ?? []).not.toContain('Routes are kebab-case');
+    }
   },
   'POST /api/v1/ideas/clarify': async () => {
     // Nothing to isolate: no resource is read or stored. Every key is answered the same

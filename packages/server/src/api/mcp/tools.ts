@@ -23,6 +23,7 @@ import type { ProjectEventHub } from '../../events/hub.ts';
 import type { SharedEventReads } from '../../events/reads.ts';
 import type { Limiters } from '../../limits/rules.ts';
 import type { Projects } from '../../projects/projects.ts';
+import type { ProjectQuestions } from '../../projects/questions.ts';
 import type { ProjectReads } from '../../projects/reads.ts';
 import type { ProjectStatusReader } from '../../projects/status.ts';
 import type { TraceCache } from '../../runs/trace/project.ts';
@@ -37,6 +38,7 @@ import { CANCELLED_BY_CLIENT } from './cancellations.ts';
 import { conformanceTool } from './conformance-tool.ts';
 import { catalogued } from './errors.ts';
 import { type FollowOutcome, followProject } from './follow.ts';
+import { createAnswers, questionTools } from './question-tools.ts';
 import { syncTool } from './sync-tool.ts';
 import { taskTools } from './task-tools.ts';
 
@@ -56,6 +58,8 @@ export interface McpServices {
   checks: ConformanceChecks;
   /** Pushes of projects to trackers, as the REST sync routes share them. */
   syncs: ProjectSyncs;
+  /** A project's open questions and the revisions answering them, as REST's. */
+  questions: ProjectQuestions;
   limiters: Limiters;
   /** The longest generate_project with `wait: true` holds its call, in milliseconds. */
   maxWaitMs: number;
@@ -68,6 +72,7 @@ export type { McpCall } from './call.ts';
  * key cannot get past a limit by going through MCP (docs/mcp.md).
  */
 export const TOOL_LIMITS = {
+  clarify_idea: 'clarify',
   generate_project: 'create',
   get_project: 'status',
   list_projects: 'list',
@@ -79,6 +84,7 @@ export const TOOL_LIMITS = {
   update_task: 'tasks',
   check_conformance: 'manage',
   sync_project: 'manage',
+  answer_questions: 'create',
 } as const satisfies Record<McpToolName, keyof Limiters>;
 
 /**
@@ -158,6 +164,7 @@ export class McpTools {
       ...taskTools(services.tasks),
       ...conformanceTool(services.checks),
       ...syncTool(services.syncs, services.maxWaitMs),
+      ...questionTools(services.questions),
     };
   }
 
@@ -226,12 +233,15 @@ export class McpTools {
       name?: string;
       wait?: boolean;
     };
-    // The rules REST applies (projects.admit), for the fields the tool takes.
+    // The rules REST applies (projects.admit), for the fields the tool takes; answers come
+    // as clarify_idea's `{ id: answer }` and go in as createProject's list.
     const { projects } = this.#services;
+    const answers = args.answers === undefined ? undefined : createAnswers(args.answers);
     const request = {
       idea,
       ...(type === undefined ? {} : { type }),
       ...(name === undefined ? {} : { name }),
+      ...(answers === undefined ? {} : { answers }),
     };
     const created = await projects.create(
       call.principal,

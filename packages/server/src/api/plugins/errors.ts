@@ -59,6 +59,9 @@ export function validationDetails(issues: readonly ValidationIssue[], context: s
       missing.push(join(at, String(issue.params.missingProperty)));
     } else if (issue.keyword === 'additionalProperties') {
       invalid[join(at, String(issue.params.additionalProperty))] = ruleText(issue);
+    } else if (issue.keyword === 'unevaluatedProperties') {
+      // A schema built with allOf names the member it refuses the same way.
+      invalid[join(at, String(issue.params.unevaluatedProperty))] = 'is not allowed';
     } else {
       invalid[at || context] ??= ruleText(issue);
     }
@@ -70,15 +73,16 @@ export function validationDetails(issues: readonly ValidationIssue[], context: s
 }
 
 /**
- * The HTTP status of each domain code: the catalogue's, and 413 for a refusal of the
- * input's size. `satisfies Record<DomainCode, …>` makes a code a rule starts raising break
- * the build here until HTTP answers it.
+ * The HTTP status of each domain code: the catalogue's, 413 for a refusal of the input's
+ * size, 422 for input that does not fit what it names. `satisfies Record<DomainCode, …>`
+ * makes a code a rule starts raising break the build here until HTTP answers it.
  *
  * @example
  * DOMAIN_STATUS.INSUFFICIENT_CREDITS(error); // 402
  */
 export const DOMAIN_STATUS = {
-  VALIDATION_ERROR: (error) => (error.tooLarge ? 413 : ERROR_CATALOGUE.VALIDATION_ERROR.status),
+  VALIDATION_ERROR: (error) =>
+    error.tooLarge ? 413 : error.unprocessable ? 422 : ERROR_CATALOGUE.VALIDATION_ERROR.status,
   RESOURCE_NOT_FOUND: () => ERROR_CATALOGUE.RESOURCE_NOT_FOUND.status,
   INSUFFICIENT_CREDITS: () => ERROR_CATALOGUE.INSUFFICIENT_CREDITS.status,
   PROJECT_NOT_COMPLETED: () => ERROR_CATALOGUE.PROJECT_NOT_COMPLETED.status,

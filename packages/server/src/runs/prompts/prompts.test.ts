@@ -179,6 +179,17 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
         earlier: [],
         budget: 1000,
       }).prompt,
+      // A revision that records answers to the brief (docs/clarify.md#answer-later).
+      revisionPrompt({
+        context: {
+          ...SAMPLE_REVISION,
+          deltas: [],
+          answers: [{ id: 'D-1', answers: 'Q-1', question: 'A question?', answer: 'An answer.' }],
+        },
+        document: documentPlan('web')[0]!,
+        earlier: [],
+        budget: 1000,
+      }).prompt,
     ],
   ],
 ];

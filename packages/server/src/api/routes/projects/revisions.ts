@@ -32,8 +32,8 @@ const revisionParams = {
 
 type Params = { projectId: string; revision: number };
 
-/** The 202 of createRevision, as sent and as remembered for its Idempotency-Key. */
-const revisionAccepted = (created: CreatedRevision) => ({
+/** The 202 of createRevision (and answerQuestions), as sent and as remembered for its Idempotency-Key. */
+export const revisionAccepted = (created: CreatedRevision) => ({
   status: 202,
   headers: {
     location: `/api/v1/projects/${created.projectId}/revisions/${created.revision}`,

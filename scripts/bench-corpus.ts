@@ -8,7 +8,9 @@
  *
  * Options (environment): BENCH_CORPUS_PART (`held-out`, `dev` or both, the default);
  * BENCH_CORPUS_MISSES (any value: list what each development idea and change request missed;
- * examples and lists come only from the development part, the held-out one is never shown).
+ * examples and lists come only from the development part, the held-out one is never shown);
+ * BENCH_CORPUS_VARIANTS (any value, `misses` to list them: many more change requests made from
+ * the development ideas, bench-corpus-variants.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { ProjectDefinition, RequirementDelta } from '@pgs/contract/generation';
@@ -24,6 +26,7 @@ import {
   targetOf,
   touchedElsewhere,
 } from './bench-corpus-metrics.ts';
+import { variantBench } from './bench-corpus-variants.ts';
 import { columns, percent } from './bench-quality-metrics.ts';
 
 const PARTS = ['held-out', 'dev'] as const;
@@ -256,6 +259,8 @@ export async function corpusBench() {
     const changes = load<CorpusChange>(`changes.${part}.json`);
     changeMeasures(part, changes, reads);
     if (part === 'dev' && process.env.BENCH_CORPUS_MISSES) listMisses(reads, changes);
+    const variants = process.env.BENCH_CORPUS_VARIANTS;
+    if (part === 'dev' && variants) variantBench(reads.values(), variants === 'misses');
   }
   console.log(`\n  ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -39,6 +39,8 @@ import { defineProject as define } from './reading/define.ts';
 import { readImpact } from './reading/impact.ts';
 
 export type { CodebaseFacts } from './codebase/types.ts';
+export { definitionChecks } from './reading/definition-check.ts';
+export { removalFindings } from './reading/impact-check.ts';
 export { contentTerms, missingTerms } from './reading/reading.ts';
 
 /** A definition call: the idea, and the type, name and codebase the client gave. */

@@ -91,6 +91,37 @@ describe('revisions with a model', () => {
     expectNoSecrets(s, JSON.stringify(provenance), JSON.stringify(done));
   });
 
+  it('corrects once an answer that removes a requirement the request does not name (issue 29, item 4)', async () => {
+    const { id } = await generate(s, { idea: IDEA, type: 'web' });
+    s.fake.reset();
+    type Answer = { deltas: { op: string; id: string }[] };
+    const answers: Answer[] = [];
+    s.fake.respond((call) => {
+      if (!isDefinition(call)) return competent(call);
+      if (answers[0]) return { kind: 'json', value: answers[0], usage: usageOf(call) };
+      const right = (competent(call) as { value: Answer }).value;
+      answers.push(right);
+      // The medical records are FR-2; this answer removes the appointments (FR-1) instead.
+      const wrong = right.deltas.map((d) => (d.op === 'removed' ? { ...d, id: 'FR-1' } : d));
+      return { kind: 'json', value: { deltas: wrong }, usage: usageOf(call) };
+    });
+    await api('POST', `/projects/${id}/revisions`, { changeRequest: CHANGE });
+    const done = await revised(id, 2);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const impacts = s.fake.calls.filter(isDefinition);
+    expect(impacts).toHaveLength(2);
+    expect(impacts[1]!.prompt).toMatch(
+      /FR-1 \("[^"]*appointments[^"]*"\) was removed, but the request removes only "the medical records"/,
+    );
+    const provenance = (await api('GET', `/projects/${id}/provenance?revision=2`)).json().data;
+    const impact = provenance.documents.find((p: { kind: string }) => p.kind === 'impact');
+    expect(impact.inputTokens).toBe(usageOf(impacts[0]!).input + usageOf(impacts[1]!).input);
+    const removed = done.deltas.filter((d: { op: string }) => d.op === 'removed');
+    expect(removed).toMatchObject([
+      { id: 'FR-2', title: expect.stringMatching(/medical records/i) },
+    ]);
+  });
+
   it('fails and refunds a revision whose change request the model finds nothing in', async () => {
     const { id } = await generate(s, { idea: IDEA, type: 'web' });
     const before = (await api('GET', '/credits')).json().data.balance;

@@ -29,6 +29,17 @@ const GENERIC = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+/**
+ * Of the generic words, the nouns that may still be what a requirement is about: "drop the
+ * applications" of "Route applications to reviewers" names the permit applications, not the
+ * product. They count when a phrase has no other word, and always in a title.
+ */
+const THINGS = new Set(
+  `application applications system systems tool tools platform platforms website site service
+  services server product feature features option options section`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 const CONTENT = new Set<PartOfSpeech>(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM', 'ADV']);
 /** wink-nlp's stop list holds content verbs ("keep", "show", "call"); of its words only these are empty. */
@@ -59,8 +70,9 @@ export const isNumber = (word: string): boolean => NUMBER.test(word.split('-')[0
  * @example
  * wordsOf('the sign-in').map((w) => w.stems); // [[], ['sign']]
  */
-export function wordsOf(phrase: string): Word[] {
+export function wordsOf(phrase: string, things = false): Word[] {
   const tokens = rawTokens(phrase);
+  const generic = (word: string) => GENERIC.has(word) && !(things && THINGS.has(word));
   const words: Word[] = [];
   for (const match of phrase.matchAll(/\S+/g)) {
     const start = match.index;
@@ -75,8 +87,8 @@ export function wordsOf(phrase: string): Word[] {
           CONTENT.has(tok.pos) &&
           /[\p{L}\p{N}]/u.test(tok.text) &&
           (!tok.stop || (tok.pos !== 'ADV' && !EMPTY.has(tok.lemma.toLowerCase()))) &&
-          !GENERIC.has(tok.lemma.toLowerCase()) &&
-          !GENERIC.has(tok.text.toLowerCase()),
+          !generic(tok.lemma.toLowerCase()) &&
+          !generic(tok.text.toLowerCase()),
       )
       .map((tok) => tok.stem.toLowerCase());
     words.push({ text, lower: text.toLowerCase(), pos: lettered?.pos ?? 'X', stems });
@@ -84,9 +96,12 @@ export function wordsOf(phrase: string): Word[] {
   return words;
 }
 
-/** The distinct stems of a phrase's content words. */
-export function stemsOf(phrase: string): string[] {
-  return [...new Set(wordsOf(phrase).flatMap((word) => word.stems))];
+/**
+ * The distinct stems of a phrase's content words; with `things`, the generic nouns that may
+ * name what a requirement is about too ("applications", as a title and as a target).
+ */
+export function stemsOf(phrase: string, things = false): string[] {
+  return [...new Set(wordsOf(phrase, things).flatMap((word) => word.stems))];
 }
 
 /**
@@ -107,27 +122,68 @@ export function sameStem(a: string, b: string): boolean {
  * @example
  * headOf('medical record keeping'); // ['keep']
  */
-export function headOf(phrase: string): string[] {
-  const words = wordsOf(phrase);
+export function headOf(phrase: string, things = false): string[] {
+  const words = wordsOf(phrase, things);
   const phraseWords: Word[] = [];
   for (const word of words) {
     if (BOUNDARY.has(word.lower) && phraseWords.length > 0) break;
-    if (isNumber(word.lower) && phraseWords.some((w) => w.stems.length > 0)) break;
+    const afterHead = phraseWords.some((w) => w.stems.length > 0);
+    // "book desks a week ahead": a number or an article after a noun starts a measure.
+    if (afterHead && (isNumber(word.lower) || /^(?:a|an|the|each|every)$/.test(word.lower))) break;
     phraseWords.push(word);
   }
-  return phraseWords.findLast((word) => word.stems.length > 0)?.stems ?? [];
+  // A word after the head that only says how ("appointments online", "harvests offline").
+  const content = phraseWords.filter((word) => word.stems.length > 0);
+  while (content.length > 1 && ['ADV', 'ADJ'].includes(content.at(-1)!.pos)) content.pop();
+  const head = content.at(-1)?.stems;
+  if (head === undefined && !things) return headOf(phrase, true);
+  return head ?? [];
 }
 
 const hits = (stems: readonly string[], title: readonly string[]) =>
   stems.filter((stem) => title.some((other) => sameStem(stem, other))).length;
 
+/** Verbs of a feature that only finds what others make: "View and search protocols". */
+const FINDING = /^(?:view|search|list|browse|find|show|see|look|filter)$/i;
+
+/** A title's verbs (one, or a pair: "View and search") and the rest. */
+function verbsAndRest(title: string): [verbs: string[], rest: string] {
+  const words = title.split(/\s+/);
+  const pair = /^(?:and|or|&)$/i.test(words[1] ?? '') ? 3 : 1;
+  return [
+    words.slice(0, pair).filter((w) => !/^(?:and|or|&)$/i.test(w)),
+    words.slice(pair).join(' '),
+  ];
+}
+
+/**
+ * Whether a head is what a title acts on: the object of its verb, or of a later verb it joins
+ * ("Log time against tasks and bill clients" acts on clients, "Plan sprints per client" not).
+ */
+function actsOn(title: string, head: readonly string[]): boolean {
+  if (head.length === 0) return false;
+  const [, first] = verbsAndRest(title);
+  const later = title
+    .split(/,?\s+and\s+|,\s+/)
+    .slice(1)
+    .map((part) => part.split(/\s+/).slice(1).join(' '));
+  return [first, ...later].some((rest) => hits(head, headOf(rest, true)) > 0);
+}
+
+/** The words of a text as written, lower case and without a plural "s": "Applicants" → "applicant". */
+const plainWords = (text: string) =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => word.replace(/s$/, ''));
+
 /**
  * The requirement a phrase names: the one sharing most content stems with it, whose title
  * holds the phrase's head (or one of the anchors: a phrase the change quotes from the title).
- * Undefined when none shares the head, or when two score the same (the reader does not guess).
- *
- * @example
- * targetOf('the medical records', [{ id: 'FR-2', title: 'Keep medical records for each pet' }]); // FR-2
+ * Of two that share as many, the one holding more of its words as written ("applicants" is
+ * not "applications"), the one whose own object the head is ("the desks" is "Book desks a week
+ * ahead", not "Show floor plans with free desks"), then the one that does more than
+ * find it ("drop the protocols" is "Store protocols with versions", not "View and search
+ * protocols", which an idea's features only need to be reached), then the one most about it
+ * (the shorter title). Undefined when none shares the head, or two are still alike (the reader
+ * does not guess).
  */
 export function targetOf(
   phrase: string,
@@ -135,21 +191,43 @@ export function targetOf(
   anchors: readonly string[] = [],
   head: readonly string[] = headOf(phrase),
 ): RequirementRef | undefined {
-  const stems = stemsOf([phrase, ...anchors].join(' '));
-  const anchorStems = anchors.map(stemsOf).filter((list) => list.length > 0);
+  const own = stemsOf([phrase, ...anchors].join(' '));
+  const stems = own.length > 0 ? own : stemsOf([phrase, ...anchors].join(' '), true);
+  const anchorStems = anchors.map((a) => stemsOf(a, true)).filter((list) => list.length > 0);
+  const written = plainWords([phrase, ...anchors].join(' ')).filter((word) => word.length > 3);
   const scored = requirements
     .map((requirement) => {
-      const title = stemsOf(requirement.title);
+      const title = stemsOf(requirement.title, true);
       const anchored =
         (head.length > 0 && hits(head, title) > 0) ||
         anchorStems.some((list) => hits(list, title) === list.length);
+      const [verbs] = verbsAndRest(requirement.title);
+      const object = actsOn(requirement.title, head) ? 1 : 0;
+      const makes = verbs.every((verb) => FINDING.test(verb)) ? 0 : 1;
       const score = hits(stems, title);
-      return { requirement, anchored, score, share: score / Math.max(1, title.length) };
+      // Stems join "applicants" and "applications": the words as written tell them apart.
+      const titleWords = new Set(plainWords(requirement.title));
+      const exact = written.filter((word) => titleWords.has(word)).length;
+      const share = score / Math.max(1, title.length);
+      return { requirement, anchored, score, exact, object, makes, share };
     })
     .filter((entry) => entry.anchored && entry.score > 0)
-    .sort((a, b) => b.score - a.score || b.share - a.share);
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.exact - a.exact ||
+        b.object - a.object ||
+        b.makes - a.makes ||
+        b.share - a.share,
+    );
   const [best, next] = scored;
   if (!best) return undefined;
-  if (next && next.score === best.score && next.share === best.share) return undefined;
+  const alike = (a: typeof best, b: typeof best) =>
+    a.score === b.score &&
+    a.exact === b.exact &&
+    a.object === b.object &&
+    a.makes === b.makes &&
+    a.share === b.share;
+  if (next && alike(best, next)) return undefined;
   return best.requirement;
 }

@@ -102,8 +102,11 @@ describe('readImpact', () => {
     expect(read(CLINIC, 'drop the invoices')).toEqual([]);
     expect(read(CLINIC, 'rename the loyalty programme to Paw Points')).toEqual([]);
     expect(read(CLINIC, 'make the invoices clearer')).toEqual([]);
-    // Two requirements are about appointments: which one goes is not the reader's to guess.
-    expect(read(VET, 'remove appointments')).toEqual([]);
+    // Two requirements make appointments: which one goes is not the reader's to guess.
+    const both = { ...CLINIC, titles: ['Book appointments online', 'Cancel appointments by SMS'] };
+    expect(read(both, 'remove appointments')).toEqual([]);
+    // Finding them is no feature of its own (issue 29): the one that books them goes.
+    expect(read(VET, 'remove appointments')).toMatchObject([{ op: 'removed', id: 'FR-1' }]);
     // Only the clause that matches gives a delta.
     expect(read(CLINIC, 'drop the invoices and drop the vaccine reminders')).toMatchObject([
       { op: 'removed', id: 'FR-3' },

@@ -91,14 +91,41 @@ function renamed(intent: Extract<Intent, { op: 'renamed' }>, l: Ledger): Delta[]
     if (!target || name === '') continue;
     const part = clean(from).replace(/^(?:the|a|an)\s+/i, '');
     const within = new RegExp(`\\b${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-    // A new name that is a feature of its own replaces the title; a noun replaces its part.
+    // A new name that is a feature of its own replaces the title; a noun replaces its part,
+    // as written or in the title's own form ("the ingredient stock" of "… ingredient stocks").
     const feature = name.includes(' ') && canBeVerb(name.split(' ')[0]!);
-    const whole = feature || !within.test(target.title);
-    const title = whole ? capitalize(name) : target.title.replace(within, decapitalize(name));
+    const span = feature ? undefined : spanOf(target.title, part);
+    const title = feature
+      ? capitalize(name)
+      : within.test(target.title)
+        ? target.title.replace(within, decapitalize(name))
+        : span
+          ? `${span[0]}${decapitalize(name)}${span[1]}`
+          : capitalize(name);
     if (title === target.title) return [];
     return [{ op: 'renamed', id: target.id, from: target.title, to: title }];
   }
   return [];
+}
+
+/**
+ * Where a title names a phrase in its own forms: the words around the title's run of words
+ * that share the phrase's stems and end on its head ("Track ingredient stocks by batch" of
+ * "the ingredient stock": "Track " and " by batch"); undefined when the title has no head.
+ */
+function spanOf(title: string, phrase: string): [before: string, after: string] | undefined {
+  const head = headOf(phrase);
+  const stems = stemsOf(phrase, true);
+  const words = title.split(' ');
+  const shares = (word: string, list: readonly string[]) =>
+    stemsOf(word, true).some((stem) => list.some((other) => sameStem(stem, other)));
+  const end = words.findIndex((word, i) => i > 0 && shares(word, head));
+  if (end < 0) return undefined;
+  let start = end;
+  while (start > 1 && shares(words[start - 1]!, stems)) start--;
+  const before = words.slice(0, start).join(' ');
+  const after = words.slice(end + 1).join(' ');
+  return [`${before} `, after ? ` ${after}` : ''];
 }
 
 function modified(intent: Extract<Intent, { op: 'modified' }>, l: Ledger): Delta[] {

@@ -3,7 +3,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
-import { missingTerms } from '../models/sdk/offline-model.ts';
+import { definitionChecks, missingTerms } from '../models/sdk/offline-model.ts';
 import type { ChainModel, ModelMessage } from '../models/sdk/providers.ts';
 import { type CallUsage, emptyUsage, sumUsage } from '../models/usage.ts';
 import type { RunProject } from './ports.ts';
@@ -34,7 +34,8 @@ const describe = (error: ErrorObject) =>
 export interface DefinitionFinding {
   /**
    * `schema`: not a definition (the answer is not used); `soft-rule`: a count, length or
-   * member the schema asks for; `idea-term`: words of the idea the definition leaves out.
+   * member the schema asks for, or a core feature that is filler ("Allow users"); `idea-term`:
+   * words of the idea the definition leaves out, the product's own name among them.
    */
   rule: 'schema' | 'soft-rule' | 'idea-term';
   severity: 'critical' | 'high' | 'medium';
@@ -86,6 +87,18 @@ export function definitionFindings(
       message: `the definition leaves out these words of the idea: ${missing.map((t) => `"${t}"`).join(', ')}. Keep each one, in a core feature and in ideaCoverage (a capability, its qualifier or its number), without changing its meaning`,
     });
   }
+  // The offline reading's own tests (issue 29, item 4): the idea's name kept, no filler feature.
+  const questionnaire = (answer.questionnaire ?? {}) as { coreFeatures?: unknown };
+  for (const message of definitionChecks(
+    idea,
+    { name: answer.name, coreFeatures: questionnaire.coreFeatures },
+    pinned.name,
+  ))
+    findings.push(
+      message.startsWith('the idea names')
+        ? { rule: 'idea-term', severity: 'high', message }
+        : { rule: 'soft-rule', severity: 'medium', message },
+    );
   return findings;
 }
 

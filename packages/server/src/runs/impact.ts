@@ -2,13 +2,18 @@
  * A revision's first step: the change request read into requirement deltas against the
  * current requirements, as structured output (the offline engine answers it like any
  * model). The answer is normalised, never trusted: a delta on an ID that does not exist is
- * dropped, added IDs are renumbered from the next free number, one delta per ID.
+ * dropped, added IDs are renumbered from the next free number, one delta per ID. Then it is
+ * checked as the offline reading checks its own (issue 29, item 4): a REMOVED delta whose
+ * requirement carries nothing the request removes is a finding, and the answer is corrected
+ * once with it.
  */
 import type { ModelCaller } from '../models/calls.ts';
 import type { ImpactContext } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
+import { removalFindings } from '../models/sdk/offline-model.ts';
 import type { ChainModel } from '../models/sdk/providers.ts';
-import type { CallUsage } from '../models/usage.ts';
+import { type CallUsage, sumUsage } from '../models/usage.ts';
+import { correctionMessage } from './prompts/render.ts';
 import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
 
 const IMPACT_MAX_OUTPUT_TOKENS = 4_000;
@@ -71,9 +76,17 @@ export interface Impact {
   engine: string;
   version: string;
   index: number;
+  /** Corrective calls made: 1 when the first answer removed a requirement the request did not name. */
+  repairs: number;
+  /** What is still wrong with the deltas kept (the correction's, or the first answer's if it did no better). */
+  findings: string[];
 }
 
-/** Reads the change request into deltas with the first model of the chain that answers. */
+/**
+ * Reads the change request into deltas with the first model of the chain that answers; an
+ * answer that removes a requirement the request does not name is corrected once, and the
+ * correction kept unless it has more findings.
+ */
 export async function analyseImpact(
   caller: ModelCaller,
   chain: readonly ChainModel[],
@@ -81,24 +94,56 @@ export async function analyseImpact(
   signal: AbortSignal,
 ): Promise<Impact> {
   const { system, prompt, version } = impactPrompt(context);
-  const answer = await caller.call(
-    chain,
-    {
-      kind: 'impact',
-      system,
-      maxOutputTokens: IMPACT_MAX_OUTPUT_TOKENS,
-      schema: IMPACT_SCHEMA,
-      messages: [{ role: 'user', content: prompt }],
-      context,
-    },
-    signal,
-  );
+  const messages = [{ role: 'user' as const, content: prompt }];
+  const spec = {
+    kind: 'impact',
+    system,
+    maxOutputTokens: IMPACT_MAX_OUTPUT_TOKENS,
+    schema: IMPACT_SCHEMA,
+    context,
+  };
+  const check = (deltas: RequirementDelta[]) =>
+    removalFindings(context.changeRequest, context.requirements, deltas);
+  let answer = await caller.call(chain, { ...spec, messages }, signal);
+  let deltas = normaliseDeltas(answer.output, context);
+  let findings = check(deltas);
+  let usage = answer.usage;
+  let attempts = answer.attempts;
+  let index = answer.index;
+  let repairs = 0;
+  if (findings.length > 0) {
+    repairs = 1;
+    const retry = await caller.call(
+      chain.slice(answer.index),
+      {
+        ...spec,
+        messages: [
+          ...messages,
+          { role: 'assistant', content: answer.text || '(no answer)' },
+          { role: 'user', content: correctionMessage(findings) },
+        ],
+      },
+      signal,
+    );
+    usage = sumUsage(usage, retry.usage);
+    attempts += retry.attempts;
+    const corrected = normaliseDeltas(retry.output, context);
+    const left = check(corrected);
+    if (corrected.length > 0 && left.length <= findings.length) {
+      answer = retry;
+      index += retry.index;
+      deltas = corrected;
+      findings = left;
+    }
+  }
   return {
-    deltas: normaliseDeltas(answer.output, context),
-    usage: answer.usage,
-    attempts: answer.attempts,
+    deltas,
+    usage,
+    attempts,
     engine: answer.model.engine,
     version,
-    index: answer.index,
+    index,
+    repairs,
+    findings,
   };
 }

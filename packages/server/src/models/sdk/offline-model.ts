@@ -22,8 +22,12 @@ import type { GenerationContext } from '../context.ts';
 import { FinalTimeoutError } from '../failures.ts';
 import { countTokens } from '../tokens.ts';
 
-/** The idea reader's check of a definition: the idea's content words it lost (runs/definition.ts). */
-export { missingTerms } from '@pgs/offline';
+/**
+ * The idea reader's checks of a model's answers: the idea's content words a definition lost, its
+ * name and filler features (runs/definition.ts), removals of what a change request did not name
+ * (runs/impact.ts).
+ */
+export { definitionChecks, missingTerms, removalFindings } from '@pgs/offline';
 
 /** The provider id, also the key of its `providerOptions`. */
 export const OFFLINE_PROVIDER = 'pgs-offline';

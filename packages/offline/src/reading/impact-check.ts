@@ -1,0 +1,61 @@
+/**
+ * The offline reading's tests applied to anyone's answer to a revision's impact step (issue 29,
+ * item 4): a REMOVED delta must fall on a requirement that carries what the request removes.
+ * "drop the emailed invoices" removes the requirement about invoices, never the neighbour that
+ * only shares a word with it; a model that removed one anyway is told which and why, once.
+ * Only what the reader reads is judged: a request whose removals it cannot read gives no
+ * finding (the reader does not fault an answer for its own blind spots).
+ */
+import { proseOf } from '@pgs/contract/document';
+import type { RequirementDelta, RequirementRef } from '@pgs/contract/generation';
+import { clausesOf, intentOf } from './impact-read.ts';
+import { headOf, sameStem, stemsOf } from './impact-terms.ts';
+
+/** The phrases a request's removal clauses name ("the medical records", each of a list). */
+export function removalsOf(changeRequest: string): string[] {
+  const phrases: string[] = [];
+  for (const clause of clausesOf(proseOf(changeRequest))) {
+    const intent = intentOf(clause);
+    if (intent?.op !== 'removed') continue;
+    phrases.push(intent.target, ...intent.target.split(/\s*,\s*(?:and\s+)?|\s+and\s+/));
+  }
+  return [...new Set(phrases.map((p) => p.trim()).filter((p) => stemsOf(p).length > 0))];
+}
+
+/** Whether a title carries a phrase: its head, as a stem, among the title's words. */
+function carries(title: string, phrase: string): boolean {
+  const titleStems = stemsOf(title);
+  const head = headOf(phrase);
+  const wanted = head.length > 0 ? head : stemsOf(phrase);
+  return wanted.some((stem) => titleStems.some((other) => sameStem(stem, other)));
+}
+
+/**
+ * What is wrong with an answer's REMOVED deltas, in words a model can act on: each one whose
+ * requirement carries nothing the request removes. Empty when all are right, or when the
+ * request has no removal the reader can read.
+ *
+ * @example
+ * removalFindings('Drop the emailed invoices.', [{ id: 'FR-2', title: "Keep each dog's coat" }], deltas);
+ * // ['FR-2 ("Keep each dog\'s coat") was removed, but the request removes only "the emailed invoices": …']
+ */
+export function removalFindings(
+  changeRequest: string,
+  requirements: readonly RequirementRef[],
+  deltas: readonly RequirementDelta[],
+): string[] {
+  const removals = removalsOf(changeRequest);
+  if (removals.length === 0) return [];
+  const titles = new Map(requirements.map((r) => [r.id, r.title]));
+  const findings: string[] = [];
+  for (const delta of deltas) {
+    if (delta.op !== 'removed') continue;
+    const title = titles.get(delta.id) ?? delta.title;
+    if (removals.some((phrase) => carries(title, phrase))) continue;
+    const named = removals.map((p) => `"${p}"`).join(', ');
+    findings.push(
+      `${delta.id} ("${title}") was removed, but the request removes only ${named}: remove only the requirement that carries it, and keep every other requirement unchanged`,
+    );
+  }
+  return findings;
+}

@@ -1,5 +1,12 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's on-disk compile cache for every process of the run: vitest's workers and the
+// servers, CLIs and MCP servers the tests start (they inherit the environment). Each such
+// process otherwise strips the types of and compiles about a thousand modules again: about
+// a quarter of a server's start, measured at 5.3 s against 4.0 s of CPU (docs/testing.md).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'pgs-test-compile-cache');
 
 export default defineConfig({
   test: {

@@ -115,7 +115,9 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
   }
   const markdown = render(parts);
   // A brief document is short by request; a standard one too short to stand alone is not.
-  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS) return render([...parts, recap(f)]);
+  // The recap is written after the rest, a blank line apart, as one render would join it.
+  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS)
+    return `${markdown}\n${renderTree(root(recap(f)))}`;
   return markdown;
 }
 

@@ -43,8 +43,12 @@ export type Inline = string | PhrasingContent | readonly Inline[];
 /** What `blocks` takes: blocks, runs of blocks, or nothing (`false`, `undefined`, `''`). */
 export type BlockPart = FlowContent | readonly BlockPart[] | false | undefined | null | '';
 
-/** Characters that may make a fragment more than words: it is read as markdown then. */
-const MARKUP = /[\\`*_<>&[\]!~]/;
+/**
+ * What may make a fragment more than words, so that it is read as markdown: an escape, code,
+ * emphasis, a tag or autolink, a link or image, strikethrough, a character reference, an
+ * underscore that is not inside a word (`created_by` is words).
+ */
+const MARKUP = /[\\`*<[\]~]|&#?[A-Za-z0-9]+;|(?:^|[^\p{L}\p{N}])_|_(?:$|[^\p{L}\p{N}])/u;
 
 /**
  * A fragment of the facts as phrasing nodes: plain words as text with the IDs they hold

@@ -588,6 +588,11 @@ export const projectSyncs = pgTable(
     /** `[{ id, action, externalId, url, error? }]`, in plan order. */
     items: jsonb('items').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
     error: jsonb('error').$type<{ code: string; message: string }>(),
+    /**
+     * The token of the attempt that holds a running sync (each claim gives a new one): every
+     * write of the sync is conditional on it, so a worker taken over stops writing. Never shown.
+     */
+    attempt: text('attempt'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -93,7 +93,7 @@ export function syncView(row: ProjectSyncRow): SyncView {
     scope: row.scope,
     dryRun: row.dryRun,
     items: row.items as SyncItem[],
-    // While it runs, `error` holds the attempt's token (tracker-syncs.ts), never shown.
+    // Only an ended sync has an error; the attempt's token (tracker-syncs.ts) is never shown.
     error: row.status === 'succeeded' || row.status === 'failed' ? (row.error ?? null) : null,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,

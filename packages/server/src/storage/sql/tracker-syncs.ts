@@ -52,14 +52,9 @@ export async function listSyncs(
     .limit(limit);
 }
 
-/**
- * Whether `error` holds `attempt`. A claim gives each attempt at a sync a token of its own;
- * while the sync runs (its `error` is otherwise empty) the token is kept in that jsonb column,
- * `{ "attempt": "…" }`, so that every later write of the sync can be made conditional on it
- * without a column of its own. Ending the sync overwrites it.
- */
+/** Whether `attempt` (the token a claim gave) still holds the running sync. */
 const holds = (attempt: string) =>
-  and(eq(projectSyncs.status, 'running'), sql`${projectSyncs.error}->>'attempt' = ${attempt}`);
+  and(eq(projectSyncs.status, 'running'), eq(projectSyncs.attempt, attempt));
 
 /** Longer than a sync job may run (pg-boss's expiry, an hour) with room to spare. */
 export const STALE_RUN_MS = 2 * 60 * 60 * 1000;
@@ -119,7 +114,8 @@ export async function claimSync(
     .set({
       status: 'running',
       startedAt: sql`coalesce(${projectSyncs.startedAt}, ${at})`,
-      error: sql`jsonb_build_object('attempt', ${attempt}::text)`,
+      attempt,
+      error: null,
     })
     .where(eq(projectSyncs.id, syncId))
     .returning();
@@ -152,7 +148,7 @@ export async function finishSync(
 ): Promise<boolean> {
   const rows = await tx
     .update(projectSyncs)
-    .set(end)
+    .set({ ...end, attempt: null })
     .where(
       and(
         eq(projectSyncs.id, syncId),

@@ -1,0 +1,1 @@
+ALTER TABLE "project_syncs" ADD COLUMN "attempt" text;

@@ -11,6 +11,7 @@
 import type { components } from './generated/types.ts';
 
 type ProjectType = components['schemas']['ProjectType'];
+type RequirementStyle = components['schemas']['RequirementStyle'];
 
 /** One requirement delta, discriminated on `op` (the contract's `RequirementDelta`). */
 export type RequirementDelta = components['schemas']['RequirementDelta'];
@@ -163,6 +164,8 @@ export interface DocumentContext {
   related: RelatedDocument[];
   /** How much the document says; absent means `standard`. */
   detail?: 'brief' | 'standard' | 'deep';
+  /** How acceptance criteria are written; absent means `ears` (docs/requirement-style.md). */
+  requirementStyle?: RequirementStyle;
   /** The codebase a grounded project changes. */
   repository?: RepositorySource;
 }
@@ -197,6 +200,8 @@ export interface RevisionContext {
   /** The document as the revision being changed holds it. */
   previous: string;
   ids: StableIds;
+  /** How acceptance criteria are written; absent means `ears`: a revision keeps the project's. */
+  requirementStyle?: RequirementStyle;
   /** The codebase a grounded project changes. */
   repository?: RepositorySource;
   /**

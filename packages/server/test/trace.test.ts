@@ -1,3 +1,4 @@
+import { definitionsOf, parseDocument } from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
 import { creation, header } from './helpers/creation.ts';
 import { bearer, harnessFor, roomy } from './helpers/harness.ts';
@@ -56,6 +57,60 @@ describe('the trace of a project', () => {
     const cached = await traceOf(key, id, { 'if-none-match': header(res, 'etag') });
     expect(cached.statusCode).toBe(304);
     expect(cached.body).toBe('');
+  });
+
+  it('follows a Gherkin project: its criteria are scenarios, traced and checked as such', async () => {
+    const h = harness();
+    const key = await h.createKey('test', { credits: 100 });
+    const refused = await create(key, { idea: IDEA, requirementStyle: 'cucumber' });
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.stringify(refused.json().error.details)).toContain('requirementStyle');
+    const created = await create(key, { idea: IDEA, type: 'web', requirementStyle: 'gherkin' });
+    expect(created.statusCode, created.body).toBe(202);
+    const id = created.json().data.projectId;
+    const done = (await settle(key, id)).json().data;
+    expect(done.status).toBe('completed');
+
+    // The requirements hold scenarios with their FR-n.m IDs, the document model reads them.
+    const requirements = done.project.documents.find(
+      (d: { type: string }) => d.type === 'product-requirements',
+    ).content as string;
+    const criteria = definitionsOf(
+      parseDocument(requirements, { filename: 'PRODUCT_REQUIREMENTS.md' }),
+      'criterion',
+    );
+    expect(criteria.length).toBeGreaterThan(0);
+    for (const criterion of criteria) {
+      expect(criterion.id).toMatch(/^FR-\d+\.\d+$/);
+      expect(criterion.scenario?.steps.map((s) => s.keyword)).toEqual(
+        expect.arrayContaining(['When', 'Then']),
+      );
+    }
+    expect(requirements).not.toContain('THE SYSTEM SHALL');
+
+    // The trace: every requirement has criteria, a story and a task; no scenario is incomplete.
+    const { data } = (await traceOf(key, id)).json();
+    const ids = data.nodes.map((n: { id: string }) => n.id);
+    expect(ids).toEqual(expect.arrayContaining(criteria.map((c) => c.id)));
+    expect(data.coverage.totals).toMatchObject({
+      withCriterion: data.coverage.totals.frs,
+      withTask: data.coverage.totals.frs,
+      mustsWithStory: data.coverage.totals.musts,
+    });
+    expect(data.findings.filter((f: { rule: string }) => f.rule === 'scenario-incomplete')).toEqual(
+      [],
+    );
+
+    // Its settings say the style, as they say the detail level.
+    const provenance = await h.request({
+      method: 'GET',
+      url: `/api/v1/projects/${id}/provenance`,
+      headers: bearer(key.key),
+    });
+    expect(provenance.json().data).toMatchObject({
+      requirementStyle: 'gherkin',
+      detail: 'standard',
+    });
   });
 
   it('is 409 while in progress or failed, and 404 for another account or mode', async () => {

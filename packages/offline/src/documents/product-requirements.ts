@@ -1,5 +1,6 @@
 /**
- * The product requirements: one FR group per core feature with its EARS criteria, the personas,
+ * The product requirements: one FR group per core feature with its criteria (EARS sentences, or
+ * Given/When/Then scenarios in a Gherkin project: scenarios.ts), the personas,
  * the key entities and the NFRs; a grounded project writes each group as a change to the code that
  * exists.
  */
@@ -12,6 +13,24 @@ import { blocks, bullets, ic, table } from '../text/markdown.ts';
 import { capitalize, decapitalize, listing, thirdPerson } from '../text/words.ts';
 import { change, codebaseOf, today } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
+import { scenarioList } from './scenarios.ts';
+
+/** A group's criteria in the project's style: EARS paragraphs, or one list of scenarios. */
+function criteriaOf(f: Facts, req: Requirement): string[] {
+  return f.requirementStyle === 'gherkin'
+    ? [scenarioList(f, req)]
+    : req.criteria.map((c) => `**${c.id}** ${c.text}`);
+}
+
+/** What a criterion is, as the document's prose says it. */
+const criteriaForm = (f: Facts) =>
+  f.requirementStyle === 'gherkin' ? 'as Given/When/Then scenarios' : 'in EARS form';
+
+/** The functional requirements' opening promise, by style. */
+const testable = (f: Facts) =>
+  f.requirementStyle === 'gherkin'
+    ? 'Every scenario is testable as written: its When is the event, its Then what can be observed.'
+    : 'Every criterion is testable as written.';
 
 /** The requirement's statement: what the system does, and for whom. */
 export function statement(f: Facts, req: Requirement): string {
@@ -37,7 +56,7 @@ export const PRODUCT_REQUIREMENTS = {
       const musts = f.requirements.filter((r) => r.priority === 'Must');
       return blocks(
         f.description,
-        `These requirements turn the brief of ${f.name} into ${f.requirements.length} functional requirement groups (${f.requirements[0]!.id} to ${f.requirements.at(-1)!.id}, ${musts.length} of them Must) with acceptance criteria in EARS form, and ${nfrsOf(f).length} non-functional requirements. Stories, components and tasks cite these IDs.`,
+        `These requirements turn the brief of ${f.name} into ${f.requirements.length} functional requirement groups (${f.requirements[0]!.id} to ${f.requirements.at(-1)!.id}, ${musts.length} of them Must) with acceptance criteria ${criteriaForm(f)}, and ${nfrsOf(f).length} non-functional requirements. Stories, components and tasks cite these IDs.`,
         bullets([
           `Audience: ${f.who}`,
           `Platforms: ${listing(f.platforms)}`,
@@ -102,13 +121,13 @@ export const PRODUCT_REQUIREMENTS = {
 
     'Functional requirements': (f) =>
       blocks(
-        `One group per core feature of ${f.name}, in the definition's order. Every criterion is testable as written.`,
+        `One group per core feature of ${f.name}, in the definition's order. ${testable(f)}`,
         ...f.requirements.map((req) =>
           blocks(
             `### ${req.id} ${req.text} (${req.priority})`,
             statement(f, req),
             req.dependsOn.length > 0 ? `Depends on: ${req.dependsOn.join(', ')}` : '',
-            ...req.criteria.map((c) => `**${c.id}** ${c.text}`),
+            ...criteriaOf(f, req),
           ),
         ),
       ),
@@ -135,7 +154,7 @@ export const PRODUCT_REQUIREMENTS = {
   grounded: {
     'Functional requirements': (f) =>
       blocks(
-        `One group per core feature of ${f.name}, each written as a change to ${ic(codebaseOf(f).name)}: what exists today, then what changes. Every criterion is testable as written.`,
+        `One group per core feature of ${f.name}, each written as a change to ${ic(codebaseOf(f).name)}: what exists today, then what changes. ${testable(f)}`,
         ...f.requirements.map((req) =>
           blocks(
             `### ${req.id} ${req.text} (${req.priority})`,
@@ -143,7 +162,7 @@ export const PRODUCT_REQUIREMENTS = {
             today(f, req),
             change(f, req),
             req.dependsOn.length > 0 ? `Depends on: ${req.dependsOn.join(', ')}` : '',
-            ...req.criteria.map((c) => `**${c.id}** ${c.text}`),
+            ...criteriaOf(f, req),
           ),
         ),
       ),

@@ -101,7 +101,9 @@ export const USER_STORIES = {
 
     Stories: (f) =>
       blocks(
-        `Each story cites the criteria that accept it; the criteria live in the requirements of ${f.name} and are not restated here.`,
+        f.requirementStyle === 'gherkin'
+          ? `Each story cites the scenarios that accept it; the scenarios, with their Given/When/Then steps, live in the requirements of ${f.name} and are not restated here.`
+          : `Each story cites the criteria that accept it; the criteria live in the requirements of ${f.name} and are not restated here.`,
         ...storiesOf(f).map((s) =>
           blocks(
             `### ${s.id} ${s.title} (${s.priority})`,

@@ -162,6 +162,8 @@ export function factsFor(input: {
   register?: readonly RequirementSlot[] | undefined;
   /** The codebase a grounded project changes. */
   repository?: RepositorySource | undefined;
+  /** How the criteria are written; absent, EARS. */
+  requirementStyle?: 'ears' | 'gherkin' | undefined;
 }): Facts {
   const { document } = input;
   // Numbers closed by a decision are never given out again (docs/clarify.md#answer-later):
@@ -284,6 +286,7 @@ export function factsFor(input: {
     openSource: reading.qualifiers.some((w) => /open-source/i.test(w)),
     related: input.related,
     ...(input.repository ? { codebase: readCodebaseOnce(input.repository) } : {}),
+    ...(input.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
   };
 }
 

@@ -101,4 +101,9 @@ export interface Facts {
   related: RelatedDocument[];
   /** What the digest of a grounded project shows (docs/brownfield.md); absent otherwise. */
   codebase?: CodebaseFacts;
+  /**
+   * `gherkin` when the criteria are written as Given/When/Then scenarios
+   * (docs/requirement-style.md); absent, they are EARS sentences.
+   */
+  requirementStyle?: 'gherkin';
 }

@@ -18,6 +18,7 @@ import {
   withNewline,
 } from './files.ts';
 import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
+import { requirementGroups } from './requirements.ts';
 import { type ArchiveWork, kiroTasks, specKitTasks, tasksJson } from './tasks.ts';
 
 export type { RevisionRecord } from './changelog.ts';
@@ -158,6 +159,17 @@ const TYPE_PHRASES: Record<ProjectType, string> = {
   mcp: 'an MCP server',
 };
 
+/** Whether the requirements' criteria are Gherkin scenarios (docs/requirement-style.md). */
+const scenarios = (docs: readonly ProjectDocument[]) => {
+  const requirements = docs.find((doc) => doc.type === 'product-requirements');
+  return (
+    requirements !== undefined &&
+    requirementGroups(requirements.content).some((group) =>
+      group.criteria.some((criterion) => criterion.scenario !== undefined),
+    )
+  );
+};
+
 /** AGENTS.md of the `agents` layout: where to start, then one line per document. */
 function agentsMd(data: ProjectCompleted): string {
   const { project } = data;
@@ -176,7 +188,7 @@ function agentsMd(data: ProjectCompleted): string {
     path('codebase-overview') &&
       `The code this changes: ${path('codebase-overview')} maps the existing codebase (stack, components, routes, data) with the paths that show each fact. Check it against the code before you rely on it.`,
     paths(['product-requirements', 'user-stories']).length > 0 &&
-      `What to build: ${paths(['product-requirements', 'user-stories']).join(' and ')}. Requirements are numbered FR-n and NFR-n, stories US-n; the other documents cite these IDs, and so should your commits and tests.`,
+      `What to build: ${paths(['product-requirements', 'user-stories']).join(' and ')}. Requirements are numbered FR-n and NFR-n, stories US-n; the other documents cite these IDs, and so should your commits and tests.${scenarios(docs) ? ' Acceptance criteria FR-n.m are Given/When/Then scenarios: write each as a test named after its ID.' : ''}`,
     path('architecture') &&
       `How to build it: ${path('architecture')}${design.length > 0 ? `, then ${design.join(', ')}` : ''}. ${path('codebase-overview') ? 'Keep to the stack and the patterns the codebase already has, as it says.' : 'Keep to the technology it chooses.'}`,
     path('implementation-plan') &&

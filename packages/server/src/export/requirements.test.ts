@@ -1,5 +1,7 @@
+import type { ProjectCompleted } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
-import { offlineProject } from '../../test/helpers/offline-fixtures.ts';
+import { type OfflineProject, offlineProject } from '../../test/helpers/offline-fixtures.ts';
+import { archiveEntries } from './archive.ts';
 import {
   earsSteps,
   groupBody,
@@ -142,6 +144,62 @@ describe('requirementGroups', () => {
         }
       }
     }
+  });
+});
+
+/** A completed project's data, as the archive takes it, from an offline project. */
+const completedOf = (project: OfflineProject): ProjectCompleted => ({
+  projectId: '7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21',
+  status: 'completed',
+  project: {
+    name: project.definition.name,
+    description: project.definition.description,
+    type: project.definition.type,
+    questionnaire: project.definition.questionnaire,
+    documents: project.documents.map((doc) => ({
+      type: doc.kind,
+      filename: doc.filename,
+      content: doc.content,
+      generated_at: '2026-11-22T10:00:00.000Z',
+      stage: 'requirements',
+      tokens_used: 100,
+    })),
+  },
+  metadata: { creditsConsumed: 47, generationTimeMs: 48211, documentsGenerated: 9 },
+});
+
+describe('a Gherkin project (docs/requirement-style.md)', () => {
+  const project = offlineProject(
+    'A web app for small veterinary clinics to book appointments and send vaccine reminders by SMS',
+    'web',
+    { requirementStyle: 'gherkin' },
+  );
+  const text = project.documents.find((d) => d.kind === 'product-requirements')!.content;
+
+  it('reads each criterion as its scenario and writes it as an OpenSpec scenario', () => {
+    const groups = requirementGroups(text);
+    const criteria = groups.flatMap((g) => g.criteria);
+    expect(criteria.map((c) => c.id)).toEqual(
+      [...text.matchAll(/^- \*\*(FR-\d+\.\d+)\*\* Scenario:/gm)].map((m) => m[1]),
+    );
+    expect(criteria.every((c) => c.scenario !== undefined)).toBe(true);
+    for (const group of groups) expect(group.statement).not.toMatch(/Scenario:|\*\*When\*\*/);
+    const [first] = groups;
+    const written = openspecRequirement(first!);
+    const scenario = first!.criteria[0]!;
+    expect(written).toContain(`#### Scenario: ${scenario.id} ${scenario.text}\n`);
+    expect(written).toMatch(/^- \*\*WHEN\*\* .+\n- \*\*THEN\*\* /m);
+    expect(written).not.toContain('THE SYSTEM SHALL');
+  });
+
+  it('tells agents the criteria are scenarios, in AGENTS.md', () => {
+    const data = completedOf(project);
+    const agents = archiveEntries(data, 'agents').find((e) => e.path === 'AGENTS.md')!.content;
+    expect(agents).toContain('Acceptance criteria FR-n.m are Given/When/Then scenarios');
+    const ears = completedOf(
+      offlineProject('A web app for small veterinary clinics to book appointments', 'web'),
+    );
+    expect(archiveEntries(ears, 'agents')[0]!.content).not.toContain('Given/When/Then');
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The functional requirements of a generated requirements document, read for OpenSpec:
- * each `### FR-n <title> (Must)` group with its statement and its EARS criteria
- * (`**FR-n.m** WHEN … THE SYSTEM SHALL …`), and each group written back as an OpenSpec
+ * each `### FR-n <title> (Must)` group with its statement and its criteria, EARS sentences
+ * (`**FR-n.m** WHEN … THE SYSTEM SHALL …`) or Gherkin scenarios (`- **FR-n.m** Scenario: …`
+ * with Given/When/Then steps), and each group written back as an OpenSpec
  * requirement (`### Requirement:` with `#### Scenario:` blocks). Read from the document's
  * tree (`@pgs/contract/document`); the statement and the criteria keep their markdown as
  * written, cut from the source at the tree's positions.
@@ -12,13 +13,17 @@ import {
   leadingId,
   parseDocument,
   requirementOf,
+  type Scenario,
 } from '@pgs/contract/document';
 import type { Heading, ListItem, Nodes, Paragraph } from 'mdast';
 
-/** One acceptance criterion: `FR-3.2` and its sentence on one line. */
+/** One acceptance criterion: `FR-3.2` and its sentence on one line, or its scenario. */
 export interface Criterion {
   id: string;
+  /** The EARS sentence; a scenario's name. */
   text: string;
+  /** Its Given/When/Then steps, when it is written as a scenario (docs/requirement-style.md). */
+  scenario?: Scenario;
 }
 
 /** One requirement group of the document. */
@@ -97,8 +102,18 @@ function readBody(
         : undefined
       : undefined;
   };
+  /** A scenario of this group, read from its node: its steps are the tree's, not lines. */
+  const scenarioOf = (node: Nodes): Criterion | undefined =>
+    node.type === 'criterion' && node.scenario && requirementOf(node.id) === id
+      ? { id: node.id, text: node.scenario.name, scenario: node.scenario }
+      : undefined;
   for (const block of blocks) {
     if (block.type === 'heading') continue;
+    const scenario = scenarioOf(block);
+    if (scenario) {
+      criteria.push(scenario);
+      continue;
+    }
     if (block.type === 'requirement' && block.form === 'section') {
       const inner = readBody(id, block.children.slice(1), source);
       if (inner.statement !== '') statement.push(inner.statement);
@@ -108,6 +123,11 @@ function readBody(
     if (block.type === 'list') {
       const rest: string[] = [];
       for (const item of block.children as (ListItem | Definition)[]) {
+        const scenario = scenarioOf(item);
+        if (scenario) {
+          criteria.push(scenario);
+          continue;
+        }
         const paragraph = paragraphOf(item);
         const found = paragraph && criteriaIn(id, paragraph, source);
         if (found && found.before === '') criteria.push(...found.criteria);
@@ -193,9 +213,21 @@ const capitalise = (word: string) =>
 
 /** One bullet of a scenario. */
 export interface Step {
-  keyword: 'GIVEN' | 'WHEN' | 'AND' | 'THEN';
+  keyword: 'GIVEN' | 'WHEN' | 'AND' | 'BUT' | 'THEN';
   text: string;
 }
+
+/**
+ * A Gherkin scenario's steps as OpenSpec writes them: the keywords in capitals.
+ *
+ * @example
+ * scenarioSteps({ name: 'Due', steps: [{ keyword: 'When', text: 'a visit is due' }] }); // [{ keyword: 'WHEN', text: 'a visit is due' }]
+ */
+export const scenarioSteps = (scenario: Scenario): Step[] =>
+  scenario.steps.map((step) => ({
+    keyword: step.keyword.toUpperCase() as Step['keyword'],
+    text: step.text,
+  }));
 
 /**
  * An EARS sentence as scenario steps: `WHILE`/`WHERE` clauses become GIVEN, `WHEN`/`IF`
@@ -264,10 +296,14 @@ export function openspecRequirement(group: RequirementGroup, subject?: string): 
   }
   if (group.priority) parts.push(`**Priority**: ${group.priority}\n`);
   for (const criterion of group.criteria) {
-    const steps = earsSteps(criterion.text, subject);
+    const steps = criterion.scenario
+      ? scenarioSteps(criterion.scenario)
+      : earsSteps(criterion.text, subject);
+    // A Gherkin criterion keeps its name after its ID; an EARS one has only its ID.
+    const name = criterion.scenario ? requirementName(criterion.id, criterion.text) : criterion.id;
     parts.push(
-      `#### Scenario: ${criterion.id}\n`,
-      steps
+      `#### Scenario: ${name}\n`,
+      steps && steps.length > 0
         ? `${steps.map((step) => `- **${step.keyword}** ${step.text}`).join('\n')}\n`
         : `${criterion.text}\n`,
     );

@@ -168,9 +168,11 @@ export async function traceFindings(
   filename: string,
   coreFeatures: readonly string[],
   retired: readonly string[] = [],
+  /** How the project's criteria are written (docs/requirement-style.md); default `ears`. */
+  requirementStyle: 'ears' | 'gherkin' = 'ears',
 ): Promise<Finding[]> {
   const trace = buildTrace(documents);
-  const all = await checkTrace(trace, { coreFeatures, parseYaml, retired });
+  const all = await checkTrace(trace, { coreFeatures, parseYaml, retired, requirementStyle });
   return all
     .filter((finding) => {
       const owner = COVERAGE_OWNER[finding.rule];

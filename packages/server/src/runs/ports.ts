@@ -68,6 +68,8 @@ export interface RunProject {
   simulate: unknown;
   grounded: boolean;
   detail: 'brief' | 'standard' | 'deep';
+  /** How acceptance criteria are written, set at creation; revisions keep it. */
+  requirementStyle: 'ears' | 'gherkin';
   maxCostMicroUsd: number | null;
   currentRevision: number;
   revising: number | null;

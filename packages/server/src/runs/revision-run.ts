@@ -262,6 +262,8 @@ export class RevisionRun {
       deltas: rewrites.deltas,
       previous: previous?.content ?? '',
       ids: rewrites.ids,
+      // The project's style holds for every revision (an EARS context says nothing of it).
+      ...(project.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
       ...(decisions.length > 0 ? { answers: decisions } : {}),
     };
     const written = await writeDocument({

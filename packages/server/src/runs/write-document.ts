@@ -124,6 +124,7 @@ export async function writeDocument(input: {
       budget: input.contextTokenBudget,
       detail: input.project.detail,
       repository: input.repository,
+      requirementStyle: input.project.requirementStyle,
     });
 
   // The form, then the substance: the trace of this document with those it builds on.
@@ -141,6 +142,7 @@ export async function writeDocument(input: {
       doc.filename,
       definition.questionnaire.coreFeatures,
       input.revise?.retired,
+      input.project.requirementStyle,
     );
     return [...form, ...traced, ...(input.revise?.gate(content) ?? [])];
   };

@@ -20,7 +20,12 @@ export interface OfflineProject {
  * @example
  * offlineProject('An iPhone app for runners to log runs offline').documents.length; // 9
  */
-export function offlineProject(idea: string, type?: ProjectType): OfflineProject {
+export function offlineProject(
+  idea: string,
+  type?: ProjectType,
+  /** `gherkin`: criteria as Given/When/Then scenarios (docs/requirement-style.md). */
+  options: { requirementStyle?: 'gherkin' } = {},
+): OfflineProject {
   const definition = JSON.parse(
     answerCall({ task: 'definition', idea, ...(type ? { type } : {}) }),
   ) as ProjectDefinition;
@@ -43,6 +48,7 @@ export function offlineProject(idea: string, type?: ProjectType): OfflineProject
         kind,
         title: plan.find((other) => other.kind === kind)?.title ?? kind,
       })),
+      ...options,
     }),
   }));
   return { definition, documents };

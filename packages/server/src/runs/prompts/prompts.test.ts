@@ -27,6 +27,7 @@ import {
   REVISION_SYSTEM,
   revisionPrompt,
 } from './revision.ts';
+import { GHERKIN_SYSTEM, GHERKIN_VERSION, styleFrame } from './style.ts';
 import { DEFINITION_SYSTEM, DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import type { DocumentPrompt } from './types.ts';
 import lock from './versions.lock.json' with { type: 'json' };
@@ -164,6 +165,13 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
         }),
       ),
     ],
+  ],
+  [
+    'gherkin',
+    GHERKIN_VERSION,
+    // The words, and how a prompt takes them (after its system words, in its version); only
+    // these, so a change of the prompts they are added to is not one of theirs.
+    [GHERKIN_SYSTEM, styleFrame('gherkin'), styleFrame('ears')],
   ],
   [
     'revision',

@@ -1,3 +1,4 @@
+import type { RequirementStyle } from '@pgs/contract';
 import { definitionsOf, parseDocument, sectionsOf } from '@pgs/contract/document';
 import {
   type DocumentContext,
@@ -13,6 +14,7 @@ import { buildTrace } from '../trace/index.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { GROUNDED_GUIDANCE, GROUNDED_ID, GROUNDED_SYSTEM, repositoryPart } from './grounded.ts';
 import type { PromptRepository } from './repository.ts';
+import { styleFrame } from './style.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
 import { promptId } from './types.ts';
 
@@ -126,9 +128,12 @@ export function documentPrompt(input: {
   detail?: Detail;
   /** The codebase a grounded project changes, fitted to its budget (repository.ts). */
   repository?: PromptRepository | undefined;
+  /** How acceptance criteria are written (default `ears`, which adds nothing: style.ts). */
+  requirementStyle?: RequirementStyle | undefined;
 }): RenderedPrompt {
   const { definition, document, repository } = input;
   const detail = input.detail ?? 'standard';
+  const style = styleFrame(input.requirementStyle);
   const brief = documentPromptOf(document.kind);
   const guidance = repository === undefined ? undefined : GROUNDED_GUIDANCE[document.kind];
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
@@ -163,6 +168,7 @@ export function documentPrompt(input: {
     related: kept.map((doc) => ({ kind: doc.kind, title: doc.title })),
     // A standard document's context says nothing of its detail, as its task block does not.
     ...(detail === 'standard' ? {} : { detail }),
+    ...(input.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
     ...(repository === undefined ? {} : { repository: repository.source }),
   };
   const task = `The document to write now:
@@ -189,14 +195,16 @@ ${idLine}`.trimEnd();
     { text: task, cache: false },
   ];
   return {
-    system: repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`,
+    system:
+      (repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`) +
+      style.system,
     prompt: parts.map((part) => part.text).join(''),
     parts,
     maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
     version:
       repository === undefined
-        ? `${promptId(brief)}+system@${SYSTEM_VERSION}`
-        : `${promptId(brief)}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
+        ? `${promptId(brief)}${style.id}+system@${SYSTEM_VERSION}`
+        : `${promptId(brief)}+${GROUNDED_ID}${style.id}+system@${SYSTEM_VERSION}`,
     // The files of the digest left out count as trimmed context of every part.
     trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
     context: call,

@@ -18,6 +18,7 @@ import {
 } from './grounded.ts';
 import { type EarlierDocument, fitToBudget, type RenderedPrompt } from './render.ts';
 import type { PromptRepository } from './repository.ts';
+import { styleFrame } from './style.ts';
 import { SYSTEM_VERSION } from './system.ts';
 
 /** Bumped on every change of the words below or the impact schema. */
@@ -162,6 +163,8 @@ export function revisionPrompt(input: {
   newDigest?: boolean;
 }): RenderedPrompt {
   const { context, document, repository } = input;
+  // A revision keeps the project's style: its rewrites are told it as its creation was.
+  const style = styleFrame(context.requirementStyle);
   const groundedRules = [
     ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
     ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),
@@ -211,10 +214,10 @@ ${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
   const version = `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}`;
   if (repository === undefined) {
     return {
-      system: REVISION_SYSTEM,
+      system: REVISION_SYSTEM + style.system,
       prompt,
       maxOutputTokens: brief.maxOutputTokens,
-      version: `${version}+system@${SYSTEM_VERSION}`,
+      version: `${version}${style.id}+system@${SYSTEM_VERSION}`,
       trimmed,
       context,
     };
@@ -224,11 +227,11 @@ ${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
     { text: prompt, cache: false },
   ];
   return {
-    system: `${REVISION_SYSTEM}\n\n${GROUNDED_SYSTEM}`,
+    system: `${REVISION_SYSTEM}\n\n${GROUNDED_SYSTEM}${style.system}`,
     prompt: parts.map((part) => part.text).join(''),
     parts,
     maxOutputTokens: brief.maxOutputTokens,
-    version: `${version}+${GROUNDED_ID}+system@${SYSTEM_VERSION}`,
+    version: `${version}+${GROUNDED_ID}${style.id}+system@${SYSTEM_VERSION}`,
     trimmed: [...trimmed, ...repository.trimmed],
     context: { ...context, repository: repository.source },
   };

@@ -47,13 +47,16 @@ export function buildTrace(documents: readonly TraceDocument[]): Trace {
     edges,
     coverage: coverageOf([...nodes.values()], edges),
     findings: repeats.map((repeat) => duplicate(nodes.get(repeat.id)!, repeat)),
-    documents: parsed.map(({ filename, prefixes, sections, codeBlocks, sectionsText }) => ({
-      filename,
-      prefixes,
-      sections,
-      codeBlocks,
-      sectionsText,
-    })),
+    documents: parsed.map(
+      ({ filename, prefixes, sections, codeBlocks, sectionsText, criteria }) => ({
+        filename,
+        prefixes,
+        sections,
+        codeBlocks,
+        sectionsText,
+        criteria,
+      }),
+    ),
   };
 }
 

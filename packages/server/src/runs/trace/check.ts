@@ -7,6 +7,7 @@
  */
 import { checkCodeBlocks } from './code-blocks.ts';
 import { type DocumentRole, documentRole, isId, prefixOf, requirementOf } from './parse.ts';
+import { type RequirementStyle, SCENARIO_FORM, scenarioFindings, styleOf } from './scenarios.ts';
 import type { Finding, IdPrefix, Severity, Trace, TraceEdge, TraceNode } from './types.ts';
 import { unmatched } from './words.ts';
 
@@ -42,6 +43,11 @@ export interface CheckOptions {
   minSectionChars?: number;
   /** IDs a revision retired (docs/revisions.md): their numbers are gaps on purpose. */
   retired?: Iterable<string>;
+  /**
+   * How the project's criteria are written (docs/requirement-style.md); absent, read from the
+   * criteria themselves (Gherkin when any is a scenario).
+   */
+  requirementStyle?: RequirementStyle;
 }
 
 const HOME: Record<IdPrefix, string> = {
@@ -67,9 +73,11 @@ export async function checkTrace(trace: Trace, options: CheckOptions = {}): Prom
   const roles = new Set(trace.documents.map((document) => documentRole(document.filename)));
   const has = (role: DocumentRole) => roles.has(role);
   const nodes = new Map(trace.nodes.map((node) => [node.id, node]));
+  const style = styleOf(trace, options.requirementStyle);
   const findings: Finding[] = [
-    ...(has('requirements') ? features(trace, options.coreFeatures ?? []) : []),
-    ...requirementGaps(trace, nodes, has),
+    ...(has('requirements') ? features(trace, options.coreFeatures ?? [], style) : []),
+    ...requirementGaps(trace, nodes, has, style),
+    ...scenarioFindings(trace, style),
     ...numbering(trace.nodes, new Set(options.retired ?? [])),
     ...unknown(trace, nodes),
     ...orphanCriteria(trace.nodes, nodes),
@@ -87,7 +95,17 @@ export async function checkTrace(trace: Trace, options: CheckOptions = {}): Prom
 const label = (node: TraceNode) => (node.title ? `${node.id} ("${node.title}")` : node.id);
 const at = (node: TraceNode) => ({ document: node.document, section: node.section });
 
-function features(trace: Trace, coreFeatures: readonly string[]): Finding[] {
+/** What a group's criteria are, as a repair is told. */
+const CRITERIA: Record<RequirementStyle, string> = {
+  ears: 'EARS criteria',
+  gherkin: 'Gherkin scenarios as its criteria',
+};
+
+function features(
+  trace: Trace,
+  coreFeatures: readonly string[],
+  style: RequirementStyle,
+): Finding[] {
   const requirements = trace.nodes.filter((node) => node.kind === 'requirement');
   const listed = requirements.map((node) => `${node.id} ${node.title}`).join('; ') || 'none';
   return unmatched(coreFeatures, requirements).map((feature) => ({
@@ -95,7 +113,7 @@ function features(trace: Trace, coreFeatures: readonly string[]): Finding[] {
     severity: 'high',
     message:
       `The core feature "${feature}" has no functional requirement group: no FR title shares a ` +
-      `word with it (FRs: ${listed}). Add an FR-n group named after the feature, with EARS criteria.`,
+      `word with it (FRs: ${listed}). Add an FR-n group named after the feature, with ${CRITERIA[style]}.`,
     ...(requirements[0] ? { document: requirements[0].document } : {}),
   }));
 }
@@ -104,6 +122,7 @@ function requirementGaps(
   trace: Trace,
   nodes: ReadonlyMap<string, TraceNode>,
   has: (role: DocumentRole) => boolean,
+  style: RequirementStyle,
 ): Finding[] {
   const findings: Finding[] = [];
   for (const entry of trace.coverage.requirements) {
@@ -115,7 +134,9 @@ function requirementGaps(
       gap(
         'fr-without-criterion',
         `${label(node)} has no acceptance criteria. Add at least one numbered criterion under it, ` +
-          `e.g. "**${node.id}.1** WHEN <trigger> THE SYSTEM SHALL <response>".`,
+          (style === 'gherkin'
+            ? `a scenario: ${SCENARIO_FORM.replaceAll('FR-n', node.id).replace('.m', '.1')}.`
+            : `e.g. "**${node.id}.1** WHEN <trigger> THE SYSTEM SHALL <response>".`),
       );
     }
     if (has('stories') && entry.priority === 'must' && entry.stories.length === 0) {

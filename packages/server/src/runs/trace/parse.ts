@@ -18,6 +18,7 @@ import type { Code, Heading, Nodes, Root } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import type {
   CodeBlock,
+  CriterionForm,
   IdPrefix,
   ParsedDocument,
   SectionText,
@@ -49,6 +50,7 @@ interface Context {
   readsCitations: boolean;
   codeBlocks: CodeBlock[];
   sections: string[];
+  criteria: CriterionForm[];
 }
 
 export interface ParseOptions {
@@ -83,6 +85,7 @@ export function parseDocument(
     readsCitations: documentRole(filename) !== 'codebase',
     codeBlocks: [],
     sections: [],
+    criteria: [],
   };
   visit(tree, (node, ancestors) => {
     if (isDefinition(node)) define(context, node);
@@ -100,6 +103,7 @@ export function parseDocument(
     cites: [...context.cites.values()],
     codeBlocks: context.codeBlocks,
     sectionsText: sizes(tree),
+    criteria: context.criteria,
   };
 }
 
@@ -145,6 +149,14 @@ function define(context: Context, node: Definition): void {
     line: node.position?.start.line ?? 0,
     ...(node.type === 'requirement' && node.priority ? { priority: node.priority } : {}),
   });
+  if (node.type === 'criterion') {
+    context.criteria.push({
+      id: node.id,
+      section: context.section,
+      line: node.position?.start.line ?? 0,
+      ...(node.scenario ? { steps: node.scenario.steps.map((step) => step.keyword) } : {}),
+    });
+  }
 }
 
 function cite(context: Context, node: IdRef, ancestors: readonly Nodes[]): void {

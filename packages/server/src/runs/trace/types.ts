@@ -4,7 +4,7 @@
  * and served as it is.
  */
 
-import type { IdKind, IdPrefix, Priority } from '@pgs/contract/document';
+import type { IdKind, IdPrefix, Priority, StepKeyword } from '@pgs/contract/document';
 
 /** The ID prefixes, their kinds and MoSCoW priorities: the document model's (`@pgs/contract/document`). */
 export type { IdKind, IdPrefix, Priority } from '@pgs/contract/document';
@@ -55,6 +55,15 @@ export interface SectionText {
   chars: number;
 }
 
+/** An acceptance criterion as written: whether it is a scenario, and its steps' keywords. */
+export interface CriterionForm {
+  id: string;
+  section: string;
+  line: number;
+  /** The keywords of its steps in order (`Given`, `When`, `Then`, `And`, `But`); absent when it is no scenario (an EARS sentence). */
+  steps?: StepKeyword[];
+}
+
 /** A parsed document without its definitions and citations, which the trace holds merged. */
 export type DocumentOutline = Omit<ParsedDocument, 'defines' | 'cites'>;
 
@@ -70,6 +79,8 @@ export interface ParsedDocument {
   cites: TraceEdge[];
   codeBlocks: CodeBlock[];
   sectionsText: SectionText[];
+  /** Its acceptance criteria as written (requirement style, docs/requirement-style.md). */
+  criteria: CriterionForm[];
 }
 
 /** What the trace knows about one functional requirement group (`FR-n`). */
@@ -111,7 +122,8 @@ export type Rule =
   | 'duplicate-id'
   | 'task-dependency'
   | 'code-block'
-  | 'near-empty-section';
+  | 'near-empty-section'
+  | 'scenario-incomplete';
 
 /** One fault in the documents, written for the model that repairs them and for a person. */
 export interface Finding {

@@ -32,6 +32,9 @@ export const offline: Provenance = {
   status: 'completed',
   detail: 'standard',
   requirementStyle: 'ears',
+  conventionsVersion: null,
+  language: null,
+  writtenInEnglish: [],
   context: null,
   totals: {
     inputTokens: 3000,
@@ -50,6 +53,9 @@ export const byModel: Provenance = {
   status: 'completed',
   detail: 'standard',
   requirementStyle: 'ears',
+  conventionsVersion: null,
+  language: null,
+  writtenInEnglish: [],
   context: null,
   totals: {
     inputTokens: 34000,

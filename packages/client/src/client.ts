@@ -2,6 +2,7 @@ import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
 import { type CommonClientOptions, createTransport, readEnv, type Transport } from './core.ts';
 import { PgsError } from './errors.ts';
 import { Connections } from './resources/connections.ts';
+import { Conventions } from './resources/conventions.ts';
 import { Credits } from './resources/credits.ts';
 import { Ideas } from './resources/ideas.ts';
 import { Projects } from './resources/projects.ts';
@@ -43,6 +44,8 @@ export class Pgs {
   readonly projects: Projects;
   /** Ideas before they are projects: `ideas.clarify` asks what an idea leaves open. */
   readonly ideas: Ideas;
+  /** House conventions every new project of the account follows: get, put, version. */
+  readonly conventions: Conventions;
   /** The key's credit balance. */
   readonly credits: Credits;
   /** Webhook endpoints of the key's account and mode. */
@@ -70,6 +73,7 @@ export class Pgs {
       maxCachedProjects,
     });
     this.ideas = new Ideas(request);
+    this.conventions = new Conventions(request);
     this.credits = new Credits(request);
     this.webhookEndpoints = new WebhookEndpoints(request);
     this.connections = new Connections(request);

@@ -253,6 +253,11 @@ export {
 } from './resources/admin/ledger.ts';
 export { Conformance, type ConformanceWaitOptions } from './resources/conformance.ts';
 export { Connections } from './resources/connections.ts';
+export {
+  Conventions,
+  type ConventionsParams,
+  type HouseConventions,
+} from './resources/conventions.ts';
 export { type CreditBalance, Credits } from './resources/credits.ts';
 export {
   type ClarifyingAnswer,

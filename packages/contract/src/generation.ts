@@ -70,6 +70,26 @@ export interface Decision {
   answer: string;
 }
 
+/**
+ * House conventions as a client sets them (`PUT /conventions`, docs/conventions.md); every
+ * member optional. `applyConventions` (`@pgs/contract`) applies them to a definition.
+ */
+export interface Conventions {
+  /** Free markdown: the team's rules in its own words, carried into every prompt. */
+  markdown?: string;
+  stack?: { required?: string[]; forbidden?: string[] };
+  /** Standards the documents must address ("GDPR", "HIPAA", "SOC 2", "PCI DSS"). */
+  compliance?: string[];
+  /** The documents' language, BCP 47 canonical (`de`, `pt-BR`); absent: English. */
+  language?: string;
+  requirementStyle?: 'ears' | 'gherkin';
+  detail?: 'brief' | 'standard' | 'deep';
+  /** Naming rules ("Tables are plural snake_case"). */
+  naming?: string[];
+  /** Sections the team wants in its documents, with what each holds. */
+  sections?: { title: string; content: string }[];
+}
+
 /** A term of the idea (as written) and the core feature that carries it: `{ term: 'by SMS', feature }`. */
 export interface IdeaTerm {
   term: string;
@@ -152,6 +172,8 @@ export interface DefinitionContext {
   repository?: RepositorySource;
   /** Answers to clarifying questions (docs/clarify.md): facts, never assumptions. */
   answers?: { question: string; answer: string }[];
+  /** The house conventions the project follows (docs/conventions.md). */
+  conventions?: Conventions;
 }
 
 /** A document call: the project as its definition settled it, and the document asked for. */
@@ -164,6 +186,10 @@ export interface DocumentContext {
   related: RelatedDocument[];
   /** How much the document says; absent means `standard`. */
   detail?: 'brief' | 'standard' | 'deep';
+  /** The house conventions the project follows (docs/conventions.md). */
+  conventions?: Conventions;
+  /** The documents' language (BCP 47) when it is not English; the offline engine writes English. */
+  language?: string;
   /** How acceptance criteria are written; absent means `ears` (docs/requirement-style.md). */
   requirementStyle?: RequirementStyle;
   /** The codebase a grounded project changes. */
@@ -200,6 +226,10 @@ export interface RevisionContext {
   /** The document as the revision being changed holds it. */
   previous: string;
   ids: StableIds;
+  /** The house conventions the project follows (docs/conventions.md). */
+  conventions?: Conventions;
+  /** The documents' language (BCP 47) when it is not English; the offline engine writes English. */
+  language?: string;
   /** How acceptance criteria are written; absent means `ears`: a revision keeps the project's. */
   requirementStyle?: RequirementStyle;
   /** The codebase a grounded project changes. */

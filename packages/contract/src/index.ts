@@ -8,6 +8,17 @@
 import { openapiDocument } from './generated/openapi.ts';
 import type { components, operations } from './generated/types.ts';
 
+/** Answering a project's register later: `answerRegister(definition, answered)`. */
+export {
+  answerRegister,
+  answersChangeRequest,
+  closedIds,
+  type Decision,
+  MAX_ANSWER_LENGTH,
+  MAX_ANSWERS,
+  numberEntries,
+  type ProjectQuestion,
+} from './answers.ts';
 /** The document kinds, their files and sections, and the plan of each type: `documentKindsOf('web')`. */
 export {
   DOCUMENT_KINDS,
@@ -20,17 +31,6 @@ export {
   STAGES,
   type Stage,
 } from './catalogue.ts';
-/** Answering a project's register later: `answerRegister(definition, answered)`. */
-export {
-  answerRegister,
-  answersChangeRequest,
-  closedIds,
-  type Decision,
-  MAX_ANSWER_LENGTH,
-  MAX_ANSWERS,
-  numberEntries,
-  type ProjectQuestion,
-} from './answers.ts';
 /** The whole contract as a constant: `openapiDocument.info.version`. */
 export {
   applyAnswers,
@@ -39,6 +39,16 @@ export {
   type ClarifyQuestion,
   type ClarifyTopic,
 } from './clarify.ts';
+/** House conventions (docs/conventions.md): `applyConventions(definition, conventions, idea)`. */
+export {
+  applyConventions,
+  type Conventions,
+  type ConventionsFinding,
+  canonicalLanguage,
+  isEnglish,
+  languageName,
+  namesTechnology,
+} from './conventions.ts';
 /** What documents, projects and revisions cost in credits: `projectCredits('web')` is 47. */
 export {
   DETAIL_LEVELS,

@@ -25,7 +25,8 @@ const NOT_SINGLE_LINE: Record<string, string> = {
   idea: 'multi-line prose',
   changeRequest: 'multi-line prose',
   note: "multi-line prose: a task's note (updateTask), kept in its history",
-  content: "a repository file's text",
+  content: "a repository file's text, or a house conventions section's markdown",
+  markdown: "multi-line prose: a team's house conventions in markdown (putConventions)",
   text: "a digest's citation: the cited line of a test file as the code has it (one line, cut at 200 characters)",
   path: 'a repository path: the digest path rules refuse control characters (repository/rules.ts)',
 };

@@ -21,7 +21,7 @@
  * const definition = defineProject({ idea: 'A habit tracker for remote teams', type: 'web' });
  * const markdown = writeDocument({ idea, definition, document, related: [] });
  */
-import { applyAnswers, type ClarifyQuestion } from '@pgs/contract';
+import { applyAnswers, applyConventions, type ClarifyQuestion } from '@pgs/contract';
 import type {
   DefinitionContext,
   DocumentContext,
@@ -33,6 +33,7 @@ import type {
 import { type ClarifyRequest, clarifyQuestions } from './clarify/questions.ts';
 import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
+import { withConventions } from './conventions.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
 import { defineProject as define } from './reading/define.ts';
@@ -67,8 +68,10 @@ export type ChangeRequest = Omit<ImpactContext, 'task'>;
  * defineProject({ idea: 'A tool for small veterinary clinics to send vaccine reminders by SMS' }).type; // 'web'
  */
 export function defineProject(request: DefinitionRequest): ProjectDefinition {
-  // Answers are facts: an answered question is never left an assumption (docs/clarify.md).
-  return applyAnswers(define(request), request.answers ?? []);
+  // Answers are facts: an answered question is never left an assumption (docs/clarify.md);
+  // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
+  const answered = applyAnswers(define(request), request.answers ?? []);
+  return applyConventions(answered, request.conventions, request.idea).definition;
 }
 
 /**
@@ -82,7 +85,15 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
  */
 export function writeDocument(request: DocumentWriteRequest): string {
   const { revision, ...document } = request;
-  return revision === undefined ? write(document) : reviseDocument({ ...document, ...revision });
+  const markdown =
+    revision === undefined ? write(document) : reviseDocument({ ...document, ...revision });
+  // Always English: a `language` asked for is not written here (provenance says so).
+  return withConventions(
+    markdown,
+    document.document.kind,
+    document.definition,
+    document.conventions,
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import { HouseConventions } from './accounts/conventions.ts';
 import { IdempotencyKeys } from './accounts/idempotency-keys.ts';
 import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
@@ -21,6 +22,7 @@ import { auditRoutes } from './api/routes/admin/audit.ts';
 import { adminRoutes } from './api/routes/admin/index.ts';
 import { connectionRoutes, trackerWebhookRoutes } from './api/routes/connections.ts';
 import { consoleRoutes } from './api/routes/console.ts';
+import { conventionRoutes } from './api/routes/conventions.ts';
 import { creditRoutes } from './api/routes/credits.ts';
 import { docsRoutes } from './api/routes/docs.ts';
 import { ideaRoutes } from './api/routes/ideas.ts';
@@ -339,6 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(syncRoutes, { syncs, idempotency });
       await api.register(conformanceRoutes, { checks, idempotency });
       await api.register(ideaRoutes);
+      await api.register(conventionRoutes, { conventions: new HouseConventions(database.db, now) });
       await api.register(creditRoutes, { credits });
       await api.register(connectionRoutes, { connections, idempotency });
       await api.register(webhookRoutes, {

@@ -9,6 +9,9 @@ const provenance = (repository: RepositoryProvenance | null): Provenance => ({
   status: 'completed',
   detail: 'standard',
   requirementStyle: 'ears',
+  conventionsVersion: null,
+  language: null,
+  writtenInEnglish: [],
   context: repository === null ? null : { repository },
   totals: {
     inputTokens: 0,

@@ -37,6 +37,9 @@ const provenanceOf = (
   projectId: '0b6f8a52-3c1e-4d3b-9a57-2f1f0b1e6f10',
   status: 'completed',
   detail: 'standard',
+  conventionsVersion: null,
+  language: null,
+  writtenInEnglish: [],
   requirementStyle: 'ears',
   context: null,
   totals: {

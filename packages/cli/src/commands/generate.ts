@@ -37,7 +37,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--style ears|gherkin] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--style ears|gherkin] [--language TAG] [--no-conventions] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -62,6 +62,10 @@ Options:
   --style ears|gherkin   how acceptance criteria are written: ears (WHEN … THE SYSTEM
                          SHALL …) or gherkin (Given/When/Then scenarios keeping their
                          FR-n.m IDs); default: the account's conventions, else ears
+  --language TAG         the documents' language, a BCP 47 tag (de, pt-BR); models write
+                         in it, the offline engine in English (provenance says so);
+                         default: the account's conventions, else English
+  --no-conventions       ignore the account's house conventions (pgs conventions get)
   --name NAME            the project's name; generated when absent
 ${REPO_OPTIONS_HELP}
   --out DIR              where to write the documents; default ./<project-name>/ (or
@@ -101,6 +105,8 @@ Examples:
     type: { type: 'string' },
     detail: { type: 'string' },
     style: { type: 'string' },
+    language: { type: 'string' },
+    'no-conventions': { type: 'boolean' },
     name: { type: 'string' },
     out: { type: 'string' },
     force: { type: 'boolean' },
@@ -119,6 +125,11 @@ Examples:
     const type = projectTypeValue(values, NAME);
     const detail = detailValue(values, NAME);
     const requirementStyle = styleValue(values, NAME);
+    const language = stringValue(values, 'language');
+    if (language !== undefined && !/^[A-Za-z0-9-]{2,35}$/.test(language)) {
+      throw new UsageError('--language must be a BCP 47 tag such as de or pt-BR', `pgs ${NAME}`);
+    }
+    const conventions = values['no-conventions'] === true ? (false as const) : undefined;
     const name = stringValue(values, 'name');
     if (name !== undefined && name.trim() === '') {
       throw new UsageError('--name must not be empty', `pgs ${NAME}`);
@@ -166,7 +177,18 @@ Examples:
 
     const pgs = ctx.client();
     const created = await pgs.projects.create(
-      { idea, type, detail, requirementStyle, name, simulate, context, answers },
+      {
+        idea,
+        type,
+        detail,
+        requirementStyle,
+        language,
+        conventions,
+        name,
+        simulate,
+        context,
+        answers,
+      },
       { signal: ctx.io.signal },
     );
     if (noWait) {

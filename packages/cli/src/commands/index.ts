@@ -10,6 +10,7 @@ import {
   connectLinear,
   disconnect,
 } from './connections.ts';
+import { conventionsGet, conventionsSet } from './conventions.ts';
 import { cost } from './cost.ts';
 import { creditsGrant, creditsShow } from './credits.ts';
 import { diff } from './diff.ts';
@@ -87,6 +88,17 @@ export const GROUPS: ReadonlyMap<string, Group> = new Map([
     },
   ],
   ['admin', { summary: 'Operator checks', verbs: new Map([['audit', adminAudit]]) }],
+  [
+    'conventions',
+    {
+      summary: 'House conventions every new project follows',
+      default: conventionsGet,
+      verbs: new Map([
+        ['get', conventionsGet],
+        ['set', conventionsSet],
+      ]),
+    },
+  ],
   [
     'credits',
     { summary: 'Credits', default: creditsShow, verbs: new Map([['grant', creditsGrant]]) },

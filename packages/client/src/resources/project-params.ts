@@ -51,6 +51,15 @@ export interface ProjectCreateParams {
    */
   answers?: CreateProjectRequest['answers'] | undefined;
   /**
+   * The documents' language, a BCP 47 tag (`de`, `pt-BR`): models write headings and prose
+   * in it (IDs, EARS keywords and file names stay as their formats require); the offline
+   * engine writes English and says so in provenance (`writtenInEnglish`). Absent: the
+   * account's conventions decide, else English.
+   */
+  language?: string | undefined;
+  /** `false`: ignore the account's house conventions (`conventions.get()`) for this project. */
+  conventions?: false | undefined;
+  /**
    * How acceptance criteria are written: `ears` (`WHEN … THE SYSTEM SHALL …`) or `gherkin`
    * (Given/When/Then scenarios keeping their `FR-n.m` IDs). Absent: the account's
    * conventions decide, else `ears`. Revisions keep it.

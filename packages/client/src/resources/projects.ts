@@ -118,6 +118,8 @@ export class Projects extends ProjectResults {
     if (params.name !== undefined) body.name = params.name;
     if (params.maxCostUsd !== undefined) body.maxCostUsd = params.maxCostUsd;
     if (params.detail !== undefined) body.detail = params.detail;
+    if (params.language !== undefined) body.language = params.language;
+    if (params.conventions === false) body.conventions = false;
     if (params.context !== undefined) body.context = params.context;
     if (params.requirementStyle !== undefined) body.requirementStyle = params.requirementStyle;
     if (params.answers !== undefined) {

@@ -42,6 +42,10 @@ export const openapiDocument = {
       "description": "Questions PGS asks about an idea before writing (docs/clarify.md)."
     },
     {
+      "name": "conventions",
+      "description": "House conventions every new project of an account follows (docs/conventions.md)."
+    },
+    {
       "name": "credits",
       "description": "The credit balance of the calling key's account, in the key's mode."
     },
@@ -333,6 +337,265 @@ export const openapiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/conventions": {
+      "get": {
+        "operationId": "getConventions",
+        "summary": "Read the house conventions",
+        "description": "The current version of the calling key's account's house conventions, in the key's\nmode (live and test are separate): the stack, compliance, language, requirement style,\ndetail, naming rules and extra sections every new project follows\n(docs/conventions.md). 404 RESOURCE_NOT_FOUND (`details.resource_type`\n`conventions`) while none have been set.\n",
+        "tags": [
+          "conventions"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the conventions limit, shared by all conventions operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The current conventions.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConventionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      },
+      "put": {
+        "operationId": "putConventions",
+        "summary": "Set the house conventions",
+        "description": "Sets the house conventions of the key's account in its mode: each call writes a new\nversion (1, 2, …) holding exactly the body sent; earlier versions stay readable. Every\nproject created afterwards follows the current version (unless created with\n`conventions: false`) and records it as `conventionsVersion`; its revisions follow\nthe version it recorded. `language` is a BCP 47 tag, stored in its canonical form\n(`pt-br` becomes `pt-BR`); a tag that is none is 400 naming the field.\n",
+        "tags": [
+          "conventions"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the conventions limit, shared by all conventions operations)",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ConventionsRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The version just written.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConventionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "408": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "413": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "415": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimitExceeded"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
+        }
+      }
+    },
+    "/conventions/versions/{version}": {
+      "get": {
+        "operationId": "getConventionsVersion",
+        "summary": "Read a version of the house conventions",
+        "description": "One version of the key's account's conventions in its mode, as it was written; 404\nfor a version never written (or another account's or mode's).\n",
+        "tags": [
+          "conventions"
+        ],
+        "x-rate-limit": "30 requests per 1 minute per API key (the conventions limit, shared by all conventions operations)",
+        "parameters": [
+          {
+            "name": "version",
+            "in": "path",
+            "required": true,
+            "description": "The version, from 1.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 2147483647
+            }
+          },
+          {
+            "$ref": "#/components/parameters/ApiVersion"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "That version.",
+            "headers": {
+              "API-Version": {
+                "$ref": "#/components/headers/API-Version"
+              },
+              "API-Supported-Versions": {
+                "$ref": "#/components/headers/API-Supported-Versions"
+              },
+              "API-Latest-Version": {
+                "$ref": "#/components/headers/API-Latest-Version"
+              },
+              "X-Request-ID": {
+                "$ref": "#/components/headers/X-Request-ID"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConventionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ValidationError"
+          },
+          "401": {
+            "$ref": "#/components/responses/AuthenticationFailed"
+          },
+          "403": {
+            "$ref": "#/components/responses/SecurityViolation"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
           },
           "408": {
             "$ref": "#/components/responses/ValidationError"
@@ -7340,7 +7603,21 @@ export const openapiDocument = {
               "deep"
             ],
             "default": "standard",
-            "description": "How much the documents say. `standard` is the default documents; `brief` asks for\nabout half their length (every section, ID and criterion kept, the prose cut) at\nhalf the price; `deep` for more depth (edge cases, failure modes, rationale) at one\nand a half times the price. Each document's credits scale the same way, rounded up\n(docs/api.md, \"Detail levels\"); so do its revisions.\n"
+            "description": "How much the documents say. `standard` is the default documents; `brief` asks for\nabout half their length (every section, ID and criterion kept, the prose cut) at\nhalf the price; `deep` for more depth (edge cases, failure modes, rationale) at one\nand a half times the price. Each document's credits scale the same way, rounded up\n(docs/api.md, \"Detail levels\"); so do its revisions. When absent, the account's\nconventions decide (docs/conventions.md), else `standard`.\n"
+          },
+          "language": {
+            "type": "string",
+            "minLength": 2,
+            "maxLength": 35,
+            "pattern": "^[A-Za-z0-9-]+$",
+            "description": "The documents' language, a BCP 47 tag (`de`, `pt-BR`), canonicalised; 400 naming the\nfield when it is no tag. When absent, the account's conventions decide, else English.\nModels write headings and prose in it (IDs, EARS keywords and file names stay as their\nformats require); the offline engine writes English and says so in the project's\nprovenance (`writtenInEnglish`).\n",
+            "examples": [
+              "de"
+            ]
+          },
+          "conventions": {
+            "const": false,
+            "description": "`false`: the project ignores the account's house conventions (docs/conventions.md)\nand records none (`conventionsVersion` null). Absent, the current version applies.\n"
           },
           "maxCostUsd": {
             "type": "number",
@@ -9260,6 +9537,9 @@ export const openapiDocument = {
               "status",
               "detail",
               "requirementStyle",
+              "conventionsVersion",
+              "language",
+              "writtenInEnglish",
               "context",
               "definition",
               "documents",
@@ -9298,6 +9578,28 @@ export const openapiDocument = {
                   "deep"
                 ],
                 "description": "The detail level the project was created at (its documents' length and price, its revisions' price)."
+              },
+              "conventionsVersion": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 1,
+                "description": "The version of the account's house conventions the project was created under\n(getConventionsVersion); null when none were set or it was created with\n`conventions: false`. Its revisions follow the same version.\n"
+              },
+              "language": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The documents' language asked for (BCP 47), from the creation or the conventions; null is English."
+              },
+              "writtenInEnglish": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "The parts (`definition` or a document's `type`) written by the offline engine, which writes English only, although another `language` was asked; empty when every part is in the language asked."
               },
               "requirementStyle": {
                 "$ref": "#/components/schemas/RequirementStyle",
@@ -9485,7 +9787,7 @@ export const openapiDocument = {
         "properties": {
           "rule": {
             "type": "string",
-            "description": "Documents: the form rules missing-section, placeholder, missing-name, empty, truncated\n(cut off by the output limit even after a continuation) and the trace rules of\ndocs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).\nThe definition: schema (not a definition), soft-rule (a count, length or member),\nidea-term (words of the idea it left out). Findings recorded before severities\nexisted keep their rule (unknown-id, uncovered-requirement) with the severity it\nwould have today.\n"
+            "description": "Documents: the form rules missing-section, placeholder, missing-name, empty, truncated\n(cut off by the output limit even after a continuation) and the trace rules of\ndocs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).\nThe definition: schema (not a definition), soft-rule (a count, length or member),\nidea-term (words of the idea it left out), conventions (the idea names a technology the\nhouse conventions forbid, or another than one they require: the idea's is kept).\nHouse conventions and language (docs/conventions.md): forbidden-technology,\nmissing-compliance, language (a document not in the language asked). Findings recorded before severities\nexisted keep their rule (unknown-id, uncovered-requirement) with the severity it\nwould have today.\n"
           },
           "severity": {
             "type": "string",
@@ -9584,6 +9886,173 @@ export const openapiDocument = {
                 }
               }
             }
+          }
+        }
+      },
+      "ConventionsRequest": {
+        "description": "House conventions (docs/conventions.md); every member optional. The version written\nholds exactly what is sent: a member left out is not in force.\n",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ConventionsFields"
+          }
+        ],
+        "type": "object",
+        "unevaluatedProperties": false
+      },
+      "ConventionsFields": {
+        "type": "object",
+        "description": "The members of house conventions, shared by what is sent and what is read.",
+        "properties": {
+          "markdown": {
+            "type": "string",
+            "maxLength": 20000,
+            "description": "The team's rules in its own words (markdown), carried into every prompt as data."
+          },
+          "stack": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "required": {
+                "type": "array",
+                "maxItems": 30,
+                "description": "Technologies every project uses, unless its idea names another of the same kind (then the idea's is kept and a finding says so).",
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 80,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+                }
+              },
+              "forbidden": {
+                "type": "array",
+                "maxItems": 30,
+                "description": "Technologies no document may name; the quality gate finds one that does.",
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 80,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+                }
+              }
+            }
+          },
+          "compliance": {
+            "type": "array",
+            "maxItems": 10,
+            "description": "Standards the documents must address, each in a section of its own (`GDPR`, `HIPAA`, `SOC 2`, `PCI DSS`).",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 40,
+              "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+            },
+            "examples": [
+              [
+                "GDPR",
+                "SOC 2"
+              ]
+            ]
+          },
+          "language": {
+            "type": "string",
+            "minLength": 2,
+            "maxLength": 35,
+            "pattern": "^[A-Za-z0-9-]+$",
+            "description": "The documents' language, a BCP 47 tag (`de`, `pt-BR`), stored canonical; absent, English.",
+            "examples": [
+              "de"
+            ]
+          },
+          "requirementStyle": {
+            "$ref": "#/components/schemas/RequirementStyle",
+            "description": "A project's requirement style when its creation gives none."
+          },
+          "detail": {
+            "type": "string",
+            "enum": [
+              "brief",
+              "standard",
+              "deep"
+            ],
+            "description": "A project's detail level when its creation gives none."
+          },
+          "naming": {
+            "type": "array",
+            "maxItems": 30,
+            "description": "Naming rules the documents follow (\"Tables are plural snake_case\").",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 300,
+              "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+            }
+          },
+          "sections": {
+            "type": "array",
+            "maxItems": 10,
+            "description": "Sections the team wants in its architecture document, each after the catalogue's own, with what it holds.",
+            "items": {
+              "type": "object",
+              "required": [
+                "title",
+                "content"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "title": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 80,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028-\\u202E\\u2066-\\u2069]*$"
+                },
+                "content": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 4000
+                }
+              }
+            }
+          }
+        }
+      },
+      "Conventions": {
+        "description": "A version of house conventions, as written.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ConventionsFields"
+          }
+        ],
+        "type": "object",
+        "required": [
+          "version",
+          "createdAt"
+        ],
+        "unevaluatedProperties": false,
+        "properties": {
+          "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "This version's number, from 1 per account and mode."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ConventionsResponse": {
+        "type": "object",
+        "required": [
+          "success",
+          "data"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "success": {
+            "const": true
+          },
+          "data": {
+            "$ref": "#/components/schemas/Conventions"
           }
         }
       },

@@ -68,6 +68,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/conventions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the house conventions
+         * @description The current version of the calling key's account's house conventions, in the key's
+         *     mode (live and test are separate): the stack, compliance, language, requirement style,
+         *     detail, naming rules and extra sections every new project follows
+         *     (docs/conventions.md). 404 RESOURCE_NOT_FOUND (`details.resource_type`
+         *     `conventions`) while none have been set.
+         */
+        get: operations["getConventions"];
+        /**
+         * Set the house conventions
+         * @description Sets the house conventions of the key's account in its mode: each call writes a new
+         *     version (1, 2, …) holding exactly the body sent; earlier versions stay readable. Every
+         *     project created afterwards follows the current version (unless created with
+         *     `conventions: false`) and records it as `conventionsVersion`; its revisions follow
+         *     the version it recorded. `language` is a BCP 47 tag, stored in its canonical form
+         *     (`pt-br` becomes `pt-BR`); a tag that is none is 400 naming the field.
+         */
+        put: operations["putConventions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conventions/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a version of the house conventions
+         * @description One version of the key's account's conventions in its mode, as it was written; 404
+         *     for a version never written (or another account's or mode's).
+         */
+        get: operations["getConventionsVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credits": {
         parameters: {
             query?: never;
@@ -1674,11 +1728,27 @@ export interface components {
              *     about half their length (every section, ID and criterion kept, the prose cut) at
              *     half the price; `deep` for more depth (edge cases, failure modes, rationale) at one
              *     and a half times the price. Each document's credits scale the same way, rounded up
-             *     (docs/api.md, "Detail levels"); so do its revisions.
+             *     (docs/api.md, "Detail levels"); so do its revisions. When absent, the account's
+             *     conventions decide (docs/conventions.md), else `standard`.
              * @default standard
              * @enum {string}
              */
             detail: "brief" | "standard" | "deep";
+            /**
+             * @description The documents' language, a BCP 47 tag (`de`, `pt-BR`), canonicalised; 400 naming the
+             *     field when it is no tag. When absent, the account's conventions decide, else English.
+             *     Models write headings and prose in it (IDs, EARS keywords and file names stay as their
+             *     formats require); the offline engine writes English and says so in the project's
+             *     provenance (`writtenInEnglish`).
+             * @example de
+             */
+            language?: string;
+            /**
+             * @description `false`: the project ignores the account's house conventions (docs/conventions.md)
+             *     and records none (`conventionsVersion` null). Absent, the current version applies.
+             * @constant
+             */
+            conventions?: false;
             /**
              * @description A limit, in US dollars, on what the project's model calls may cost (docs/cost.md).
              *     Before each call its worst case (its input and its whole output allowance at the
@@ -2372,6 +2442,16 @@ export interface components {
                  * @enum {string}
                  */
                 detail: "brief" | "standard" | "deep";
+                /**
+                 * @description The version of the account's house conventions the project was created under
+                 *     (getConventionsVersion); null when none were set or it was created with
+                 *     `conventions: false`. Its revisions follow the same version.
+                 */
+                conventionsVersion: number | null;
+                /** @description The documents' language asked for (BCP 47), from the creation or the conventions; null is English. */
+                language: string | null;
+                /** @description The parts (`definition` or a document's `type`) written by the offline engine, which writes English only, although another `language` was asked; empty when every part is in the language asked. */
+                writtenInEnglish: string[];
                 /** @description How the project's acceptance criteria are written, set at creation and kept by its revisions. */
                 requirementStyle: components["schemas"]["RequirementStyle"];
                 /** @description The parts above added up (the definition and every document listed). */
@@ -2433,7 +2513,10 @@ export interface components {
              *     (cut off by the output limit even after a continuation) and the trace rules of
              *     docs/trace.md (fr-without-task, must-without-story, task-dependency, code-block…).
              *     The definition: schema (not a definition), soft-rule (a count, length or member),
-             *     idea-term (words of the idea it left out). Findings recorded before severities
+             *     idea-term (words of the idea it left out), conventions (the idea names a technology the
+             *     house conventions forbid, or another than one they require: the idea's is kept).
+             *     House conventions and language (docs/conventions.md): forbidden-technology,
+             *     missing-compliance, language (a document not in the language asked). Findings recorded before severities
              *     existed keep their rule (unknown-id, uncovered-requirement) with the severity it
              *     would have today.
              */
@@ -2472,6 +2555,61 @@ export interface components {
             data: {
                 questions: components["schemas"]["ClarifyQuestion"][];
             };
+        };
+        /**
+         * @description House conventions (docs/conventions.md); every member optional. The version written
+         *     holds exactly what is sent: a member left out is not in force.
+         */
+        ConventionsRequest: components["schemas"]["ConventionsFields"];
+        /** @description The members of house conventions, shared by what is sent and what is read. */
+        ConventionsFields: {
+            /** @description The team's rules in its own words (markdown), carried into every prompt as data. */
+            markdown?: string;
+            stack?: {
+                /** @description Technologies every project uses, unless its idea names another of the same kind (then the idea's is kept and a finding says so). */
+                required?: string[];
+                /** @description Technologies no document may name; the quality gate finds one that does. */
+                forbidden?: string[];
+            };
+            /**
+             * @description Standards the documents must address, each in a section of its own (`GDPR`, `HIPAA`, `SOC 2`, `PCI DSS`).
+             * @example [
+             *       "GDPR",
+             *       "SOC 2"
+             *     ]
+             */
+            compliance?: string[];
+            /**
+             * @description The documents' language, a BCP 47 tag (`de`, `pt-BR`), stored canonical; absent, English.
+             * @example de
+             */
+            language?: string;
+            /** @description A project's requirement style when its creation gives none. */
+            requirementStyle?: components["schemas"]["RequirementStyle"];
+            /**
+             * @description A project's detail level when its creation gives none.
+             * @enum {string}
+             */
+            detail?: "brief" | "standard" | "deep";
+            /** @description Naming rules the documents follow ("Tables are plural snake_case"). */
+            naming?: string[];
+            /** @description Sections the team wants in its architecture document, each after the catalogue's own, with what it holds. */
+            sections?: {
+                title: string;
+                content: string;
+            }[];
+        };
+        /** @description A version of house conventions, as written. */
+        Conventions: {
+            /** @description This version's number, from 1 per account and mode. */
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+        } & components["schemas"]["ConventionsFields"];
+        ConventionsResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Conventions"];
         };
         ProjectQuestion: {
             /**
@@ -3492,6 +3630,141 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["AuthenticationFailed"];
             403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConventions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current conventions. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConventionsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putConventions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConventionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The version just written. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConventionsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            408: components["responses"]["ValidationError"];
+            413: components["responses"]["ValidationError"];
+            415: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConventionsVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Selects the minor version (form `v1.0`). Absent means the latest. The same choice may be made
+                 *     with `Accept: application/json; version=v1.0`; when both are sent they must agree.
+                 */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The version, from 1. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description That version. */
+            200: {
+                headers: {
+                    "API-Version": components["headers"]["API-Version"];
+                    "API-Supported-Versions": components["headers"]["API-Supported-Versions"];
+                    "API-Latest-Version": components["headers"]["API-Latest-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConventionsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["AuthenticationFailed"];
+            403: components["responses"]["SecurityViolation"];
+            404: components["responses"]["NotFound"];
             408: components["responses"]["ValidationError"];
             413: components["responses"]["ValidationError"];
             415: components["responses"]["ValidationError"];

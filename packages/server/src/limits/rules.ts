@@ -36,6 +36,8 @@ export const RATE_LIMIT_RULES = {
   tasks: { name: 'tasks', points: 300, durationSec: 60, window: '1 minute' },
   /** Every /webhook-endpoints operation together, per API key. */
   webhooks: { name: 'webhooks', points: 30, durationSec: 60, window: '1 minute' },
+  /** Every /conventions operation together (house conventions), per API key. */
+  conventions: { name: 'conventions', points: 30, durationSec: 60, window: '1 minute' },
   /** Every /connections operation together (tracker connections), per API key. */
   connections: { name: 'connections', points: 30, durationSec: 60, window: '1 minute' },
   /** Failed authentications per client address (they never count against a key). */

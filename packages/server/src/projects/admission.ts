@@ -5,6 +5,7 @@ import type {
   ProjectType,
   RequirementStyle,
 } from '@pgs/contract';
+import { canonicalLanguage } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { DomainError } from '../errors.ts';
 import type { Simulation } from '../runs/estimate.ts';
@@ -32,6 +33,10 @@ export interface CreateProjectInput {
   answers?: { question: string; answer: string }[] | undefined;
   /** How acceptance criteria are written (docs/requirement-style.md); absent: the default. */
   requirementStyle?: RequirementStyle | undefined;
+  /** The documents' language, BCP 47 canonical (docs/conventions.md); absent: the conventions'. */
+  language?: string | undefined;
+  /** `false`: the account's house conventions are not applied (docs/conventions.md). */
+  conventions?: false | undefined;
 }
 
 /** A revision as the service takes it: the request's fields, its codebase prepared. */
@@ -81,6 +86,7 @@ export async function admitProject(
 ): Promise<AdmittedProject> {
   const { idea, type, name, simulate, maxCostUsd, detail, context, answers, requirementStyle } =
     request;
+  const language = admittedLanguage(request.language);
   const simulation = admittedSimulation(principal, simulate);
   // A simulation runs on the offline engine, which is free: any budget is kept.
   const unpriced =
@@ -107,8 +113,22 @@ export async function admitProject(
     repository,
     answers: answers?.map(({ question, answer }) => ({ question, answer })),
     requirementStyle,
+    language,
+    conventions: request.conventions,
   };
   return input as AdmittedProject;
+}
+
+/** A language tag in its canonical form; one that is no BCP 47 tag is refused, naming the field. */
+function admittedLanguage(language: string | undefined): string | undefined {
+  if (language === undefined) return undefined;
+  const canonical = canonicalLanguage(language);
+  if (canonical === undefined) {
+    throw new DomainError('VALIDATION_ERROR', 'language must be a BCP 47 language tag.', {
+      invalid_fields: { language: 'must be a BCP 47 language tag (de, pt-BR)' },
+    });
+  }
+  return canonical;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Conventions } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
 import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
 import { announceCreated, PROJECT_DELETED_CHANNEL, recordEvent } from '../events/hub.ts';
@@ -10,6 +11,7 @@ import type { Db, Tx } from '../storage/db.ts';
 import { notify } from '../storage/driver/notifications.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { insertRepositoryContext } from '../storage/sql/contexts.ts';
+import { findConventions } from '../storage/sql/conventions.ts';
 import {
   deleteProjectRows,
   findProject,
@@ -100,6 +102,20 @@ export class Projects {
     return admitProject(principal, request, this.#unpricedEngines);
   }
 
+  /** The account's current conventions, unless the creation opts out (`conventions: false`). */
+  async #conventions(
+    principal: Principal,
+    input: AdmittedProject,
+  ): Promise<{ version: number | null; body: Conventions }> {
+    const row =
+      input.conventions === false
+        ? undefined
+        : await findConventions(this.#db, principal.accountId, principal.mode);
+    return row === undefined
+      ? { version: null, body: {} }
+      : { version: row.version, body: row.body as Conventions };
+  }
+
   /** Reports a settlement (completion, cancel) after its transaction committed. */
   #settled(mode: Mode, consumed: number, released: number): void {
     this.#meter.credits(mode, 'consumed', consumed);
@@ -121,7 +137,9 @@ export class Projects {
     // A project given a codebase also gets its overview, priced with the rest.
     const grounded = input.repository !== undefined;
     const plan = documentPlan(type, { grounded });
-    const detail = input.detail ?? 'standard';
+    // The house conventions in force fill what the request leaves open (docs/conventions.md).
+    const house = await this.#conventions(principal, input);
+    const detail = input.detail ?? house.body.detail ?? 'standard';
     const price = input.type
       ? priceOf(type, detail, { grounded })
       : priceWithoutType(detail, { grounded });
@@ -153,7 +171,9 @@ export class Projects {
         answers: input.answers?.length ? input.answers : null,
         simulate: input.simulate ?? null,
         detail,
-        requirementStyle: input.requirementStyle ?? 'ears',
+        requirementStyle: input.requirementStyle ?? house.body.requirementStyle ?? 'ears',
+        conventionsVersion: house.version,
+        language: input.language ?? house.body.language ?? null,
         maxCostMicroUsd: input.maxCostUsd === undefined ? null : Math.round(input.maxCostUsd * 1e6),
         creditsReserved: price,
         estimatedCompletionAt: new Date(now + estimatedCompletionMs),

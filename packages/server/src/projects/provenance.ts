@@ -1,11 +1,12 @@
-import type {
-  ContextProvenance,
-  PartProvenance,
-  ProvenanceResponse,
-  UsageTotals,
+import {
+  type ContextProvenance,
+  isEnglish,
+  type PartProvenance,
+  type ProvenanceResponse,
+  type UsageTotals,
 } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
-import { DEFINITION_KIND } from '../runs/estimate.ts';
+import { DEFINITION_KIND, OFFLINE_ENGINE } from '../runs/estimate.ts';
 import type { Db } from '../storage/db.ts';
 import { findRepositoryContextSummary } from '../storage/sql/contexts.ts';
 import {
@@ -130,6 +131,12 @@ export async function readProvenance(
       status: project.status,
       detail: settings?.detail ?? 'standard',
       requirementStyle: settings?.requirementStyle ?? 'ears',
+      conventionsVersion: settings?.conventionsVersion ?? null,
+      language: settings?.language ?? null,
+      // The offline engine writes English only: the parts it wrote in another's stead say so.
+      writtenInEnglish: isEnglish(settings?.language)
+        ? []
+        : rows.filter((row) => row.engine === OFFLINE_ENGINE).map((row) => row.kind),
       context: await contextAt(db, projectId, n),
       totals: totalsOf(rows),
       definition: definition ? part(definition) : null,

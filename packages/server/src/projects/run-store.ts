@@ -2,10 +2,12 @@
  * The database side of a run's ports (runs/ports.ts): runs read and write their project,
  * revision, documents, events and provenance through it, and never import storage/.
  */
+import type { Conventions } from '@pgs/contract';
 import { recordEvent } from '../events/hub.ts';
 import { type EventSink, RunEndedError, type RunStore, type RunWrites } from '../runs/ports.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import { findRepositoryContext } from '../storage/sql/contexts.ts';
+import { findConventions } from '../storage/sql/conventions.ts';
 import { listProjectEvents, ProjectEndedError } from '../storage/sql/events.ts';
 import {
   findProject,
@@ -66,5 +68,7 @@ export function runStore(db: Db): RunStore {
     generationStats: () => cachedGenerationStats(db),
     recordGenerationTime: (key, ms) => recordGenerationTime(db, key, ms),
     digest: (projectId, revision) => findRepositoryContext(db, projectId, revision),
+    conventions: async (accountId, mode, version) =>
+      (await findConventions(db, accountId, mode, version))?.body as Conventions | undefined,
   };
 }

@@ -12,6 +12,7 @@ import { type DocumentKind, STAGES } from './catalogue.ts';
 import { defineProject } from './definition.ts';
 import { DEFINITION_KIND, estimateRemainingMs, type Simulation, statKey } from './estimate.ts';
 import type { RunDocument, RunProject, RunStore } from './ports.ts';
+import type { PromptHouse } from './prompts/conventions.ts';
 import type { PromptRepository } from './prompts/repository.ts';
 import { usageColumns } from './usage.ts';
 import { writeDocument } from './write-document.ts';
@@ -40,6 +41,8 @@ export interface CreationStart {
   repository: PromptRepository | undefined;
   /** Stages an earlier run of this project announced: not announced again. */
   announced: Iterable<string>;
+  /** Its house conventions and language (prompts/conventions.ts). */
+  house?: PromptHouse | undefined;
 }
 
 /**
@@ -102,6 +105,7 @@ export class CreationRun {
       AbortSignal.any([signal, stageFailed.signal]),
       budget,
       repository,
+      this.#start.house?.conventions,
     );
     const opening = this.startStage(STAGES[0]).catch((error: unknown) => {
       stageFailed.abort(error);
@@ -177,6 +181,7 @@ export class CreationRun {
       signal,
       budget,
       repository,
+      house: this.#start.house,
     });
     const row: RunDocument = {
       projectId: project.id,

@@ -1,4 +1,4 @@
-import { applyAnswers, type ProjectType } from '@pgs/contract';
+import { applyAnswers, applyConventions, type Conventions, type ProjectType } from '@pgs/contract';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
@@ -37,7 +37,7 @@ export interface DefinitionFinding {
    * member the schema asks for, or a core feature that is filler ("Allow users"); `idea-term`:
    * words of the idea the definition leaves out, the product's own name among them.
    */
-  rule: 'schema' | 'soft-rule' | 'idea-term';
+  rule: 'schema' | 'soft-rule' | 'idea-term' | 'conventions';
   severity: 'critical' | 'high' | 'medium';
   message: string;
 }
@@ -150,6 +150,8 @@ export async function defineProject(
   budget?: Budget,
   /** A grounded project's codebase digest: the project is defined as a change to it. */
   repository?: PromptRepository,
+  /** The house conventions the project follows (docs/conventions.md). */
+  conventions?: Conventions,
 ): Promise<DefinedProject> {
   const pinned: Pinned = {
     type: project.typeRequested ? (project.type ?? undefined) : undefined,
@@ -161,6 +163,7 @@ export async function defineProject(
     requestedName: pinned.name,
     repository,
     answers: project.answers ?? undefined,
+    conventions,
   });
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
   const spec = {
@@ -229,7 +232,7 @@ export async function defineProject(
   ) as unknown as ProjectDefinition;
   // Answers are facts whatever the model made of them: an answered question never stays an
   // assumption or an open question (docs/clarify.md).
-  const definition: ProjectDefinition = applyAnswers(
+  const answered: ProjectDefinition = applyAnswers(
     {
       name: output.name.trim(),
       description: output.description.trim(),
@@ -238,6 +241,11 @@ export async function defineProject(
     },
     project.answers ?? [],
   );
+  // So are the house conventions, unless the idea itself chose otherwise: then the idea's
+  // choice stays and the clash is recorded, never silently overruled (docs/conventions.md).
+  const housed = applyConventions(answered, conventions, project.idea);
+  const definition = housed.definition;
+  findings = [...findings, ...housed.findings];
   return {
     definition,
     usage,

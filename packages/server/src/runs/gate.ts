@@ -18,13 +18,19 @@ export interface Finding {
    * A stable rule name: the form rules here (`missing-section`, `placeholder`,
    * `missing-name`, `empty`, `truncated`) or a trace rule (docs/trace.md).
    */
-  rule: FormRule | TraceFinding['rule'] | RevisionRule;
+  rule: FormRule | TraceFinding['rule'] | RevisionRule | HouseRule;
   severity: Severity;
   /** What is wrong, written for the model that repairs it (and for a person reading provenance). */
   message: string;
 }
 
 type FormRule = 'missing-section' | 'placeholder' | 'missing-name' | 'empty' | 'truncated';
+
+/**
+ * What a project's house conventions and language add (runs/house-gate.ts): a forbidden
+ * technology named, a compliance standard without its section, a document not in the language.
+ */
+export type HouseRule = 'forbidden-technology' | 'missing-compliance' | 'language';
 
 /**
  * What a revision adds (runs/revision-gate.ts): an ID of the previous revision dropped

@@ -4,6 +4,8 @@
  * neither projects/ nor storage/: the composition root (runtime.ts) hands it these.
  */
 
+import type { Conventions } from '@pgs/contract';
+
 /**
  * How a creation's run ends its project: completion settles the credits, a failure refunds
  * them, a stop for the project's cost limit charges what was written. Projects
@@ -71,6 +73,12 @@ export interface RunProject {
   /** How acceptance criteria are written, set at creation; revisions keep it. */
   requirementStyle: 'ears' | 'gherkin';
   maxCostMicroUsd: number | null;
+  /** Whose project it is: its house conventions are the account's (docs/conventions.md). */
+  accountId: string;
+  /** The conventions version it was created under; null: none. Revisions keep it. */
+  conventionsVersion: number | null;
+  /** The documents' language (BCP 47); null: English. */
+  language: string | null;
   currentRevision: number;
   revising: number | null;
 }
@@ -219,4 +227,10 @@ export interface RunStore extends RunUpdates {
   recordGenerationTime(key: string, ms: number): Promise<void>;
   /** The digest in force at `revision`: the latest sent at or before it. */
   digest(projectId: string, revision: number): Promise<RunDigest | undefined>;
+  /** A version of an account's house conventions, as stored (docs/conventions.md). */
+  conventions(
+    accountId: string,
+    mode: 'live' | 'test',
+    version: number,
+  ): Promise<Conventions | undefined>;
 }

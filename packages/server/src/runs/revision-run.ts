@@ -25,6 +25,7 @@ import type {
   RunStore,
   RunWrites,
 } from './ports.ts';
+import { houseContext, type PromptHouse } from './prompts/conventions.ts';
 import { revisionPrompt } from './prompts/revision.ts';
 import { revisionFindings } from './revision-gate.ts';
 import { affectedKinds, answeredKinds, applyDeltas, BRIEF_KIND } from './revision-plan.ts';
@@ -69,6 +70,8 @@ export interface RevisionStart {
   repository: RunRepository | undefined;
   /** Stages an earlier attempt at this revision announced: not announced again. */
   announced: Iterable<string>;
+  /** Its house conventions and language (prompts/conventions.ts). */
+  house?: PromptHouse | undefined;
 }
 
 /** What the rewrites of a revision read, once its deltas are known. */
@@ -265,6 +268,7 @@ export class RevisionRun {
       // The project's style holds for every revision (an EARS context says nothing of it).
       ...(project.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
       ...(decisions.length > 0 ? { answers: decisions } : {}),
+      ...houseContext(this.#start.house),
     };
     const written = await writeDocument({
       caller: this.#deps.caller,
@@ -280,6 +284,7 @@ export class RevisionRun {
       definition: rewrites.definition,
       stored: rewrites.stored,
       signal,
+      house: this.#start.house,
       revise: {
         prompt: (earlier) =>
           revisionPrompt({

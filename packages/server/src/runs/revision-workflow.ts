@@ -7,6 +7,7 @@ import type { RequirementDelta } from '../models/deltas.ts';
 import { documentPlan } from './catalogue.ts';
 import type { Simulation } from './estimate.ts';
 import { runRepository } from './grounding.ts';
+import { runHouse } from './house.ts';
 import type { ModelSelector } from './models.ts';
 import {
   type RevisionEnds,
@@ -196,6 +197,8 @@ export class RevisionWorkflow {
         chain: this.#models.forProject({ ...project, simulate }),
         repository,
         announced,
+        // The conventions version the project recorded, not the account's latest.
+        house: await runHouse(this.#store, project),
       },
     );
     if ((await run.analyse(signal)) === 'unreadable') return 'unreadable';

@@ -6,6 +6,7 @@ import { documentPlan } from './catalogue.ts';
 import { CreationRun } from './creation-run.ts';
 import { durationsFor, type Simulation } from './estimate.ts';
 import { runRepository } from './grounding.ts';
+import { runHouse } from './house.ts';
 import type { ModelSelector } from './models.ts';
 import {
   type CreationEnds,
@@ -184,6 +185,8 @@ export class GenerationWorkflow {
     const { repositoryTokenBudget } = this.#options;
     const repository = (await runRepository(this.#store, project, 1, repositoryTokenBudget))
       ?.prompt;
+    // Its house conventions and language, loaded once for the run (docs/conventions.md).
+    const house = await runHouse(this.#store, project);
     const stats = await this.#store.generationStats();
     // Stages announced by an earlier run of this project are not announced again.
     const announced = (await this.#store.events(project.id))
@@ -198,7 +201,7 @@ export class GenerationWorkflow {
         now: this.#options.now,
         contextTokenBudget: this.#options.contextTokenBudget,
       },
-      { project, simulate, chain, budget, repository, announced },
+      { project, simulate, chain, budget, repository, announced, house },
     );
     const definition = await run.define(signal);
     const plan = documentPlan(definition.type, { grounded: project.grounded });

@@ -13,7 +13,9 @@ import {
   TRUNCATED,
   traceFindings,
 } from './gate.ts';
+import { houseFindings } from './house-gate.ts';
 import type { RunDocument, RunProject } from './ports.ts';
+import type { PromptHouse } from './prompts/conventions.ts';
 import { digestOf, READS_AS_DIGEST } from './prompts/digest.ts';
 import {
   CONTINUE_MESSAGE,
@@ -83,6 +85,8 @@ export async function writeDocument(input: {
   budget?: Budget | undefined;
   /** A grounded project's codebase digest, fitted to its budget once for the run. */
   repository?: PromptRepository | undefined;
+  /** The house conventions and language the project follows (prompts/conventions.ts). */
+  house?: PromptHouse | undefined;
   /**
    * A revision's rewrite (runs/revision-workflow.ts): its prompt, made from the earlier
    * documents given, and the revision rules the gate adds.
@@ -125,10 +129,11 @@ export async function writeDocument(input: {
       detail: input.project.detail,
       repository: input.repository,
       requirementStyle: input.project.requirementStyle,
+      house: input.house,
     });
 
   // The form, then the substance: the trace of this document with those it builds on.
-  const gate = async (content: string): Promise<Finding[]> => {
+  const gate = async (content: string, engine: string): Promise<Finding[]> => {
     const form = checkDocument({
       kind: doc.kind,
       content,
@@ -144,7 +149,14 @@ export async function writeDocument(input: {
       input.revise?.retired,
       input.project.requirementStyle,
     );
-    return [...form, ...traced, ...(input.revise?.gate(content) ?? [])];
+    const housed = houseFindings({
+      kind: doc.kind,
+      content,
+      idea: input.project.idea,
+      house: input.house,
+      engine,
+    });
+    return [...form, ...traced, ...housed, ...(input.revise?.gate(content) ?? [])];
   };
 
   const messages: ModelMessage[] = [
@@ -204,7 +216,10 @@ export async function writeDocument(input: {
   };
   const answered = await complete(first, messages, 0);
   let content = answered.content;
-  const initialFindings = [...(answered.cut ? [TRUNCATED] : []), ...(await gate(content))];
+  const initialFindings = [
+    ...(answered.cut ? [TRUNCATED] : []),
+    ...(await gate(content, first.model.engine)),
+  ];
   let findings = initialFindings;
 
   if (needsRepair(initialFindings)) {
@@ -225,7 +240,10 @@ export async function writeDocument(input: {
       produced.usage = sumUsage(produced.usage, repair.usage);
       produced.attempts += repair.attempts;
       const fixed = await complete(repair, repairMessages, first.index);
-      const after = [...(fixed.cut ? [TRUNCATED] : []), ...(await gate(fixed.content))];
+      const after = [
+        ...(fixed.cut ? [TRUNCATED] : []),
+        ...(await gate(fixed.content, repair.model.engine)),
+      ];
       // Keep the repair unless it made things worse (an empty answer, or worse findings).
       if (fixed.content !== '' && findingsWeight(after) <= findingsWeight(initialFindings)) {
         content = fixed.content;

@@ -6,6 +6,7 @@
  * `fake-ai.ts` answers with it, so the provider packages and the prompts are on the path.
  */
 
+import type { Conventions } from '@pgs/contract';
 import type { RepositorySource } from '@pgs/contract/generation';
 import {
   CONTEXT_TAGS,
@@ -27,7 +28,12 @@ export function readContext(prompt: string): GenerationContext | undefined {
   try {
     const parsed = JSON.parse(prompt.slice(start + OPEN.length, end)) as GenerationContext;
     const repository = readRepository(prompt.slice(0, start));
-    const context = repository === undefined ? parsed : { ...parsed, repository };
+    const conventions = readConventions(prompt.slice(0, start));
+    const context = {
+      ...parsed,
+      ...(repository === undefined ? {} : { repository }),
+      ...(conventions === undefined ? {} : { conventions }),
+    } as GenerationContext;
     const taskStart = prompt.indexOf(TASK_OPEN, end);
     const taskEnd = prompt.lastIndexOf(TASK_CLOSE);
     if (taskStart === -1 || taskEnd <= taskStart) return context;
@@ -35,6 +41,12 @@ export function readContext(prompt: string): GenerationContext | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The `<pgs-conventions>` block that opens a prompt of a project with house conventions. */
+function readConventions(text: string): Conventions | undefined {
+  const match = /<pgs-conventions>\n([\s\S]*?)\n<\/pgs-conventions>/.exec(text);
+  return match === null ? undefined : (JSON.parse(match[1]!) as Conventions);
 }
 
 const unescapeAttribute = (value: string) =>

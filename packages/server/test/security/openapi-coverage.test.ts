@@ -106,11 +106,13 @@ describe('every route is in the OpenAPI document', () => {
       checkId: `chk_${'0'.repeat(26)}`,
       syncId: `sync_${'0'.repeat(26)}`,
       connectionId: targets.ownConnections[0]!,
+      version: '1',
     };
     // Valid bodies: Fastify validates the body before the query.
     const bodies: Record<string, unknown> = {
       createProject: { idea: 'A shared calendar for allotment gardeners and their tools.' },
       clarifyIdea: { idea: 'A shared calendar for allotment gardeners and their tools.' },
+      putConventions: {},
       createRevision: { changeRequest: 'Add a waiting list for tools.' },
       createWebhookEndpoint: { url: 'https://93.184.215.16/pgs' },
       adminCreateAccount: {},

@@ -1,6 +1,7 @@
-import type { ProjectType } from '@pgs/contract';
+import type { Conventions, ProjectType } from '@pgs/contract';
 import { contextBlock, type DefinitionContext } from '../../models/context.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
+import { CONVENTIONS_DEFINITION_RULES, CONVENTIONS_ID, conventionsPart } from './conventions.ts';
 import {
   GROUNDED_DEFINITION_RULES,
   GROUNDED_DEFINITION_SYSTEM,
@@ -184,8 +185,10 @@ export function definitionPrompt(input: {
   repository?: PromptRepository | undefined;
   /** Answers to clarifying questions given at creation (docs/clarify.md). */
   answers?: readonly { question: string; answer: string }[] | undefined;
+  /** The house conventions the project follows (conventions.ts): first in the prompt. */
+  conventions?: Conventions | undefined;
 }): { system: string; prompt: string; version: string; context: DefinitionContext } {
-  const { repository } = input;
+  const { repository, conventions } = input;
   // What the block below restates, as typed data: the offline engine is handed this.
   const stated: DefinitionContext = {
     task: 'definition',
@@ -193,6 +196,7 @@ export function definitionPrompt(input: {
     ...(input.type ? { type: input.type } : {}),
     ...(input.requestedName ? { requestedName: input.requestedName } : {}),
     ...(input.answers?.length ? { answers: input.answers.map((a) => ({ ...a })) } : {}),
+    ...(conventions === undefined ? {} : { conventions }),
   };
   const typeLine = input.type
     ? `The project is ${TYPES[input.type]}: "type" must be "${input.type}".`
@@ -233,12 +237,30 @@ What each field must hold:
 The block below restates the request as JSON.
 
 ${contextBlock(stated)}`;
-  const version = `definition@${DEFINITION_PROMPT_VERSION}`;
+  // The conventions open the prompt, before any digest: the most stable words come first.
+  const house =
+    conventions === undefined
+      ? {
+          system: DEFINITION_SYSTEM,
+          prefix: '',
+          version: `definition@${DEFINITION_PROMPT_VERSION}`,
+        }
+      : {
+          system: `${DEFINITION_SYSTEM}\n\n${CONVENTIONS_DEFINITION_RULES}`,
+          prefix: conventionsPart(conventions),
+          version: `definition@${DEFINITION_PROMPT_VERSION}+${CONVENTIONS_ID}`,
+        };
+  const { version } = house;
   if (repository === undefined)
-    return { system: DEFINITION_SYSTEM, prompt, version, context: stated };
+    return {
+      system: house.system,
+      prompt: `${house.prefix}${prompt}`,
+      version,
+      context: stated,
+    };
   return {
-    system: `${DEFINITION_SYSTEM}\n\n${GROUNDED_DEFINITION_SYSTEM}`,
-    prompt: `${repositoryPart(repository)}${prompt}`,
+    system: `${house.system}\n\n${GROUNDED_DEFINITION_SYSTEM}`,
+    prompt: `${house.prefix}${repositoryPart(repository)}${prompt}`,
     version: `${version}+${GROUNDED_ID}`,
     context: { ...stated, repository: repository.source },
   };

@@ -3,6 +3,13 @@ import type { ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../catalogue.ts';
 import {
+  CONVENTIONS_DEFINITION_RULES,
+  CONVENTIONS_INTRO,
+  CONVENTIONS_SYSTEM,
+  CONVENTIONS_VERSION,
+  languageRule,
+} from './conventions.ts';
+import {
   DEFINITION_PROMPT_VERSION,
   DEFINITION_RULES,
   DEFINITION_SCHEMA,
@@ -77,6 +84,15 @@ const wordsOf = <T extends { context: unknown }>({ context: _, ...words }: T) =>
 const SAMPLE_REPOSITORY = {
   source: { name: 'repo', commit: 'abc1234', files: [{ path: 'package.json', content: '{}' }] },
   trimmed: ['repository:src/big.ts'],
+};
+
+/** Fixed conventions, for the frame a project's conventions are laid out in. */
+const SAMPLE_CONVENTIONS = {
+  stack: { required: ['PostgreSQL'], forbidden: ['MongoDB'] },
+  compliance: ['GDPR'],
+  naming: ['Tables are plural snake_case'],
+  sections: [{ title: 'Observability', content: 'Every request carries a trace id.' }],
+  markdown: 'We ship on Fridays.',
 };
 
 const TYPES: readonly ProjectType[] = ['web', 'mobile', 'mcp'];
@@ -172,6 +188,35 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
     // The words, and how a prompt takes them (after its system words, in its version); only
     // these, so a change of the prompts they are added to is not one of theirs.
     [GHERKIN_SYSTEM, styleFrame('gherkin'), styleFrame('ears')],
+  ],
+  [
+    'conventions',
+    CONVENTIONS_VERSION,
+    [
+      CONVENTIONS_INTRO,
+      CONVENTIONS_SYSTEM,
+      CONVENTIONS_DEFINITION_RULES,
+      languageRule('de'),
+      // Where a project's prompts put its conventions and language, and their versions.
+      wordsOf(
+        documentPrompt({
+          idea: 'An idea.',
+          definition: SAMPLE_DEFINITION,
+          document: documentPlan('web').find((d) => d.kind === 'architecture')!,
+          earlier: [],
+          house: { conventions: SAMPLE_CONVENTIONS, language: 'de' },
+        }),
+      ),
+      wordsOf(definitionPrompt({ idea: 'An idea.', conventions: SAMPLE_CONVENTIONS })),
+      wordsOf(
+        revisionPrompt({
+          context: { ...SAMPLE_REVISION, conventions: SAMPLE_CONVENTIONS, language: 'de' },
+          document: documentPlan('web')[1]!,
+          earlier: [],
+          budget: 1000,
+        }),
+      ),
+    ],
   ],
   [
     'revision',

@@ -11,6 +11,14 @@ import { countTokens } from '../../models/tokens.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { DETAIL_SCALE, type Detail } from '../pricing.ts';
 import { buildTrace } from '../trace/index.ts';
+import {
+  houseContext,
+  housePart,
+  houseSections,
+  houseSystem,
+  houseVersion,
+  type PromptHouse,
+} from './conventions.ts';
 import { documentPromptOf } from './documents/index.ts';
 import { GROUNDED_GUIDANCE, GROUNDED_ID, GROUNDED_SYSTEM, repositoryPart } from './grounded.ts';
 import type { PromptRepository } from './repository.ts';
@@ -130,14 +138,16 @@ export function documentPrompt(input: {
   repository?: PromptRepository | undefined;
   /** How acceptance criteria are written (default `ears`, which adds nothing: style.ts). */
   requirementStyle?: RequirementStyle | undefined;
+  /** The house conventions and language the project follows (conventions.ts). */
+  house?: PromptHouse | undefined;
 }): RenderedPrompt {
-  const { definition, document, repository } = input;
+  const { definition, document, repository, house } = input;
   const detail = input.detail ?? 'standard';
   const style = styleFrame(input.requirementStyle);
   const brief = documentPromptOf(document.kind);
   const guidance = repository === undefined ? undefined : GROUNDED_GUIDANCE[document.kind];
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
-  const shared = `${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
+  const shared = `${housePart(house)}${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
   const earlier = kept.map(
     (doc, i) =>
       `${i === 0 ? `The earlier documents of ${definition.name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
@@ -147,6 +157,7 @@ export function documentPrompt(input: {
       const text = [brief.sections[heading], guidance?.sections?.[heading]].filter(Boolean);
       return `${i + 1}. "## ${heading}": ${text.join(' ')}`.trimEnd();
     })
+    .concat(houseSections(house, document.kind, document.sections.length + 1))
     .join('\n');
   const rules = [...brief.rules, ...(guidance?.rules ?? [])].map((rule) => `- ${rule}`).join('\n');
   const ids = kept
@@ -170,6 +181,7 @@ export function documentPrompt(input: {
     ...(detail === 'standard' ? {} : { detail }),
     ...(input.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
     ...(repository === undefined ? {} : { repository: repository.source }),
+    ...houseContext(house),
   };
   const task = `The document to write now:
 
@@ -197,14 +209,15 @@ ${idLine}`.trimEnd();
   return {
     system:
       (repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`) +
-      style.system,
+      style.system +
+      houseSystem(house),
     prompt: parts.map((part) => part.text).join(''),
     parts,
     maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
     version:
       repository === undefined
-        ? `${promptId(brief)}${style.id}+system@${SYSTEM_VERSION}`
-        : `${promptId(brief)}+${GROUNDED_ID}${style.id}+system@${SYSTEM_VERSION}`,
+        ? `${promptId(brief)}${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`
+        : `${promptId(brief)}+${GROUNDED_ID}${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`,
     // The files of the digest left out count as trimmed context of every part.
     trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
     context: call,

@@ -8,6 +8,7 @@ import { contextBlock, type ImpactContext, type RevisionContext } from '../../mo
 import type { RequirementDelta } from '../../models/deltas.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
+import { housePart, houseSystem, houseVersion, type PromptHouse } from './conventions.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {
   GROUNDED_GUIDANCE,
@@ -165,6 +166,10 @@ export function revisionPrompt(input: {
   const { context, document, repository } = input;
   // A revision keeps the project's style: its rewrites are told it as its creation was.
   const style = styleFrame(context.requirementStyle);
+  // Its conventions and language, as the project recorded them (conventions.ts).
+  const house: PromptHouse = { conventions: context.conventions, language: context.language };
+  // The conventions open the prompt once (conventions.ts), not again in the JSON block.
+  const { conventions: _opened, ...shown } = context;
   const groundedRules = [
     ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
     ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),
@@ -190,7 +195,7 @@ export function revisionPrompt(input: {
   const answers = context.answers ?? [];
   const prompt = `${earlier}The project, with the change applied to its definition (the previous document's text is given once, below, not in this block):
 
-${contextBlock({ ...context, previous: '' })}
+${contextBlock({ ...shown, previous: '' })}
 
 The requirement changes of this revision:
 ${context.deltas.map(deltaLine).join('\n') || '- None: this revision records answers to the brief.'}
@@ -212,26 +217,40 @@ Rules:
 ${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
 - Answer with the whole revised document, from its title line to its end.`;
   const version = `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}`;
-  if (repository === undefined) {
+  const tail = `${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`;
+  if (repository === undefined && house.conventions === undefined) {
     return {
-      system: REVISION_SYSTEM + style.system,
+      system: REVISION_SYSTEM + style.system + houseSystem(house),
       prompt,
       maxOutputTokens: brief.maxOutputTokens,
-      version: `${version}${style.id}+system@${SYSTEM_VERSION}`,
+      version: `${version}${tail}`,
       trimmed,
       context,
     };
   }
+  // The conventions, then the digest: the prefix every rewrite of the revision shares.
+  const prefix = `${housePart(house)}${repository === undefined ? '' : repositoryPart(repository)}`;
   const parts = [
-    { text: repositoryPart(repository), cache: true },
+    { text: prefix, cache: true },
     { text: prompt, cache: false },
   ];
+  if (repository === undefined) {
+    return {
+      system: REVISION_SYSTEM + style.system + houseSystem(house),
+      prompt: parts.map((part) => part.text).join(''),
+      parts,
+      maxOutputTokens: brief.maxOutputTokens,
+      version: `${version}${tail}`,
+      trimmed,
+      context,
+    };
+  }
   return {
-    system: `${REVISION_SYSTEM}\n\n${GROUNDED_SYSTEM}${style.system}`,
+    system: `${REVISION_SYSTEM}\n\n${GROUNDED_SYSTEM}${style.system}${houseSystem(house)}`,
     prompt: parts.map((part) => part.text).join(''),
     parts,
     maxOutputTokens: brief.maxOutputTokens,
-    version: `${version}+${GROUNDED_ID}${style.id}+system@${SYSTEM_VERSION}`,
+    version: `${version}+${GROUNDED_ID}${tail}`,
     trimmed: [...trimmed, ...repository.trimmed],
     context: { ...context, repository: repository.source },
   };

@@ -65,9 +65,16 @@ export async function findOwnedProjectStatus(
 export async function findProjectSettings(
   tx: Tx,
   id: string,
-): Promise<Pick<ProjectRow, 'detail' | 'requirementStyle'> | undefined> {
+): Promise<
+  Pick<ProjectRow, 'detail' | 'requirementStyle' | 'conventionsVersion' | 'language'> | undefined
+> {
   const [row] = await tx
-    .select({ detail: projects.detail, requirementStyle: projects.requirementStyle })
+    .select({
+      detail: projects.detail,
+      requirementStyle: projects.requirementStyle,
+      conventionsVersion: projects.conventionsVersion,
+      language: projects.language,
+    })
     .from(projects)
     .where(eq(projects.id, id));
   return row;

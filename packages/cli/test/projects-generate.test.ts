@@ -123,6 +123,16 @@ describe('pgs generate', () => {
     expect(help.stdout).toMatch(/--detail brief\|standard\|deep\n\s+how much the documents say/);
   });
 
+  it('sends --style as requirementStyle (docs/requirement-style.md)', async () => {
+    server.reply(accepted);
+    const r = await pgs(['generate', IDEA, '--style', 'gherkin', '--no-wait']);
+    expect(r).toMatchObject({ code: EXIT.OK, stdout: `${ID}\n` });
+    expect(JSON.parse(server.requests.at(-1)?.body ?? '')).toEqual({
+      idea: IDEA,
+      requirementStyle: 'gherkin',
+    });
+  });
+
   it('--json prints the final status only; --no-wait prints the id', async () => {
     server.reply(accepted, completedEvents, completed);
     const r = await pgs(['generate', IDEA, '--json', '--out', join(tmp, 'json')]);
@@ -185,6 +195,7 @@ describe('pgs generate', () => {
     ],
     [['generate', IDEA, '--detail', 'Brief'], /--detail must be brief, standard or deep/],
     [['generate', IDEA, '--detail='], /--detail must be brief, standard or deep, not ""/],
+    [['generate', IDEA, '--style', 'cucumber'], /--style must be ears or gherkin, not "cucumber"/],
     [['generate', IDEA, '--simulate', 'maybe'], /--simulate must be completed or failed/],
     [['generate', IDEA, '--duration', '100'], /--duration needs --simulate/],
     [['generate', IDEA, '--simulate', 'failed', '--duration', 'soon'], /--duration must be/],

@@ -6,7 +6,19 @@ import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { namesPeople } from '../reading/reading-people.ts';
-import { blocks, bullets, table } from '../text/markdown.ts';
+import {
+  blocks,
+  bold,
+  bullets,
+  definingTable,
+  type FlowContent,
+  h3,
+  type Inline,
+  joined,
+  p,
+  t,
+  table,
+} from '../text/nodes.ts';
 import { capitalize, decapitalize, gerund, listing, participle } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
@@ -14,18 +26,18 @@ const quals = (req: Requirement) =>
   req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
 
 /** What the idea needs a feature to do, in its own terms. */
-function need(f: Facts, req: Requirement): string {
+function need(f: Facts, req: Requirement): Inline {
   const holding =
     req.qualifiers.length > 0
-      ? ` The idea is specific: ${listing(req.qualifiers.map((q) => `"${q}"`))}.`
+      ? t` The idea is specific: ${listing(req.qualifiers.map((q) => `"${q}"`))}.`
       : '';
   if (req.kind === 'create')
-    return `each ${req.ent.label} is recorded once, by whoever ${req.verb === 'keep' ? 'keeps' : `${req.verb}s`} it, and found again by whoever needs it next.${holding}`;
+    return t`each ${req.ent.label} is recorded once, by whoever ${req.verb === 'keep' ? 'keeps' : `${req.verb}s`} it, and found again by whoever needs it next.${holding}`;
   if (req.kind === 'send')
-    return `each ${req.ent.label} goes out${quals(req)} at the right moment, without someone remembering to send it.${holding}`;
+    return t`each ${req.ent.label} goes out${quals(req)} at the right moment, without someone remembering to send it.${holding}`;
   if (req.kind === 'read')
-    return `${f.type === 'mcp' ? f.assistant : 'they'} get${f.type === 'mcp' ? 's' : ''} ${req.object}${quals(req)} from current data, in one step.${req.qualifiers.length > 1 ? holding : ''}`;
-  return `${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${quals(req)} the same way every time, with a record of who did it.`;
+    return t`${f.type === 'mcp' ? f.assistant : 'they'} get${f.type === 'mcp' ? 's' : ''} ${req.object}${quals(req)} from current data, in one step.${req.qualifiers.length > 1 ? holding : ''}`;
+  return t`${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${quals(req)} the same way every time, with a record of who did it.`;
 }
 
 /**
@@ -33,13 +45,13 @@ function need(f: Facts, req: Requirement): string {
  * assumption or a question, which is no longer listed above. The closed ID is text (the
  * definition's strings are inert): it is defined nowhere any more, and never given out again.
  */
-function decisions(f: Facts): string[] {
+function decisions(f: Facts): FlowContent[] {
   if (f.decisions.length === 0) return [];
   return [
-    '### Decisions',
+    h3('Decisions'),
     bullets(
       f.decisions.map(
-        (d) => `**${d.id}** (answers ${d.answers}, "${d.question.trim()}"): ${d.answer}`,
+        (d) => t`${bold(d.id)} (answers ${d.answers}, "${d.question.trim()}"): ${d.answer}`,
       ),
     ),
   ];
@@ -55,26 +67,25 @@ export const PROJECT_BRIEF = {
   sections: {
     Overview: (f) =>
       blocks(
-        `${f.name} is ${f.aLabel} for ${f.who}, from this idea: "${f.idea}"`,
-        `Its first release does ${f.requirements.length === 1 ? 'one thing' : `${f.requirements.length} things`}, each a core feature of the definition:`,
+        p`${f.name} is ${f.aLabel} for ${f.who}, from this idea: "${f.idea}"`,
+        p`Its first release does ${f.requirements.length === 1 ? 'one thing' : `${f.requirements.length} things`}, each a core feature of the definition:`,
         bullets(
           f.requirements.map(
-            (r) => `**${r.text}**${r.service ? `, through ${theService(r.service.name)}` : ''}`,
+            (r) => t`${bold(r.text)}${r.service ? t`, through ${theService(r.service.name)}` : ''}`,
           ),
         ),
-        `${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? ` It holds to: ${f.constraints.map(decapitalize).join('; ')}.` : ''}`,
+        p`${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? t` It holds to: ${joined(f.constraints.map(decapitalize), '; ')}.` : ''}`,
       ),
 
     Problem: (f) =>
       blocks(
-        `${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
-        bullets(f.requirements.map((r) => `**${r.text}**: ${need(f, r)}`)),
-        `The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. ` +
-          `Each gap is an assumption with the default chosen (${f.assumptions.length > 0 ? `${f.assumptions[0]!.id} to ${f.assumptions.at(-1)!.id}` : 'none left open'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
+        p`${capitalize(f.who)} need ${f.type === 'mcp' ? `${f.assistant} ` : ''}to ${listing(f.requirements.filter((r) => r.fromIdea).map(phrase)) || listing(f.requirements.map(phrase))}. For each, the problem ${f.name} solves is that:`,
+        bullets(f.requirements.map((r) => t`${bold(r.text)}: ${need(f, r)}`)),
+        p`The idea does not say how ${f.who} do this today, nor what it costs them, and this brief for ${f.name} does not guess. Each gap is an assumption with the default chosen (${f.assumptions.length > 0 ? `${f.assumptions[0]!.id} to ${f.assumptions.at(-1)!.id}` : 'none left open'}), or an open question for the client (${f.questions.map((q) => q.id).join(', ') || 'none yet'}).`,
       ),
 
     'Target audience': (f) => {
-      const rows: string[][] = [
+      const rows: Inline[][] = [
         [
           capitalize(f.who),
           f.reading.audience
@@ -91,38 +102,38 @@ export const PROJECT_BRIEF = {
         if (named)
           rows.push([
             capitalize(named),
-            `Named in "${r.text}"`,
-            `Receive what ${f.name} ${r.kind === 'send' ? 'sends' : 'shares'}`,
+            t`Named in "${r.text}"`,
+            t`Receive what ${f.name} ${r.kind === 'send' ? 'sends' : 'shares'}`,
           ]);
       }
       if (f.type === 'mcp')
         rows.push([
           capitalize(f.assistant),
           'The AI client the idea names',
-          `Calls the tools of ${f.name}; it is a client, not an audience`,
+          t`Calls the tools of ${f.name}; it is a client, not an audience`,
         ]);
       rows.push([
-        `Whoever sets ${f.name} up`,
-        `Not named in the idea (${f.assumptions[1]?.id ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
+        t`Whoever sets ${f.name} up`,
+        t`Not named in the idea (${f.assumptions[1]?.id ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
         f.type === 'mcp'
           ? 'Installs the server and gives it credentials'
           : 'Creates the account and invites the others',
       ]);
       return blocks(
-        `${f.name} is for **${f.who}**${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
-        table(['Who', 'Where they come from', `What they do with ${f.name}`], rows),
+        p`${f.name} is for ${bold(f.who)}${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
+        table(['Who', 'Where they come from', t`What they do with ${f.name}`], rows),
       );
     },
 
     'Goals and success metrics': (f) =>
       blocks(
-        `${f.name} succeeds when ${f.who} can rely on ${listing(
+        p`${f.name} succeeds when ${f.who} can rely on ${listing(
           f.requirements
             .filter((r) => r.priority === 'Must')
             .slice(0, 3)
             .map((r) => gerund(phrase(r))),
         )}. The targets are starting values (an assumption, below), to be agreed with the client.`,
-        table(
+        definingTable(
           ['ID', 'Goal', 'Metric', 'Target', 'How measured'],
           goalsOf(f).map((g) => [g.id, g.goal, g.metric, g.target, g.measured]),
         ),
@@ -130,28 +141,27 @@ export const PROJECT_BRIEF = {
 
     Scope: (f) =>
       blocks(
-        `**In scope** for the first release of ${f.name}: the core features, as the idea words them.`,
+        p`${bold('In scope')} for the first release of ${f.name}: the core features, as the idea words them.`,
         bullets(
           f.requirements.map(
             (r) =>
-              `${r.text}${r.fromIdea ? '' : ` (needed for the others, not named in the idea)`}`,
+              t`${r.text}${r.fromIdea ? '' : ` (needed for the others, not named in the idea)`}`,
           ),
         ),
-        `**Out of scope** for ${f.name}'s first release:`,
+        p`${bold('Out of scope')} for ${f.name}'s first release:`,
         bullets(
           f.nonGoals.length > 0
             ? f.nonGoals
-            : [`Anything beyond ${listing(f.requirements.map(phrase))}`],
+            : [t`Anything beyond ${listing(f.requirements.map(phrase))}`],
         ),
-        f.constraints.length > 0
-          ? `**Constraints** that bound it: ${f.constraints.join('; ')}.`
-          : '',
+        f.constraints.length > 0 &&
+          p`${bold('Constraints')} that bound it: ${joined(f.constraints, '; ')}.`,
       ),
 
     Risks: (f) =>
       blocks(
-        `What could stop ${f.name} from delivering ${listing(f.requirements.slice(0, 2).map(phrase))}, and how each risk is kept small. Risks of high impact get a spike in the implementation plan before the work they threaten.`,
-        table(
+        p`What could stop ${f.name} from delivering ${listing(f.requirements.slice(0, 2).map(phrase))}, and how each risk is kept small. Risks of high impact get a spike in the implementation plan before the work they threaten.`,
+        definingTable(
           ['ID', 'Risk', 'Likelihood', 'Impact', 'Mitigation'],
           risksOf(f).map((r) => [r.id, r.risk, r.likelihood, r.impact, r.mitigation]),
         ),
@@ -159,20 +169,20 @@ export const PROJECT_BRIEF = {
 
     'Assumptions and open questions': (f) =>
       blocks(
-        `Where the idea is silent, ${f.name}'s documents rest on these defaults rather than on invented facts; each can change once the client answers.`,
-        '### Assumptions',
-        table(
+        p`Where the idea is silent, ${f.name}'s documents rest on these defaults rather than on invented facts; each can change once the client answers.`,
+        h3('Assumptions'),
+        definingTable(
           ['ID', 'Assumption', 'Default chosen'],
           f.assumptions.map((a) => [a.id, a.fact, a.choice]),
         ),
-        '### Open questions',
+        h3('Open questions'),
         f.questions.length > 0
-          ? table(
+          ? definingTable(
               ['ID', 'Question', 'Impact', 'Affects'],
               f.questions.map((q) => [q.id, q.question, q.impact, q.affects]),
             )
-          : `The idea leaves no question only the client can answer for ${f.name}.`,
-        ...decisions(f),
+          : p`The idea leaves no question only the client can answer for ${f.name}.`,
+        decisions(f),
       ),
   },
 } satisfies KindWriter<'project-brief'>;

@@ -12,9 +12,10 @@
  * - {@link readRepository}: a codebase digest → the facts the grounded documents cite.
  *
  * Documents come back as markdown, not as a `@pgs/contract/document` tree: the section
- * writers still compose strings (text/markdown.ts), and the workflow stores, checks and
- * repairs the markdown a model answers with, which the engine's answer must be byte for
- * byte (the bench's figures and the revision's "keep every other line" rules read it).
+ * writers build trees (text/nodes.ts) that documents/write.ts renders once, because the
+ * workflow stores, checks and repairs the markdown a model answers with, which the engine's
+ * answer must be byte for byte (the bench's figures and the revision's "keep every other
+ * line" rules read it).
  *
  * @example
  * import { defineProject, writeDocument } from '@pgs/offline';

@@ -114,6 +114,7 @@ describe('every route is in the OpenAPI document', () => {
       clarifyIdea: { idea: 'A shared calendar for allotment gardeners and their tools.' },
       putConventions: {},
       createRevision: { changeRequest: 'Add a waiting list for tools.' },
+      answerProjectQuestions: { answers: { 'Q-1': 'Yes' } },
       createWebhookEndpoint: { url: 'https://93.184.215.16/pgs' },
       adminCreateAccount: {},
       adminCreateKey: { mode: 'test', accountId: targets.accounts[0] },

@@ -7,15 +7,18 @@
  */
 import type { Tok } from './reading-tokens.ts';
 
-/** Verbs that say how good the product is, not what it does. */
+/**
+ * Verbs that say how good the product is, not what it does; and what its authors want or need
+ * ("We want a desk booking tool"), which is the product, not a feature of it.
+ */
 const FILLER_VERBS = new Set(
-  'aim strive enhance streamline improve ensure empower help allow enable let boost elevate revolutionise revolutionize'.split(
+  'aim strive enhance streamline improve ensure empower help allow enable let boost elevate revolutionise revolutionize want need wish go'.split(
     ' ',
   ),
 );
 /** Verbs that need an object to say anything ("Use", "Create", "Manage"). */
 const TRANSITIVE_ONLY = new Set(
-  'use create manage make build give get have provide support'.split(' '),
+  'use create manage make build give get have provide support go come become stay'.split(' '),
 );
 /** Words of praise: a phrase holding one sells, it does not specify. */
 export const FILLER_TERMS =
@@ -50,6 +53,8 @@ export function keptQualifiers(
   if (FILLER_TERMS.test(phrase)) return undefined;
   const kept = qualifiers.filter((q) => !FILLER_TERMS.test(q));
   if (object.length === 0) {
+    // "keep up to date", "come back": an idiom about the team, not a feature.
+    if (/^(?:keep|come|go)\b/.test(verb)) return undefined;
     // "Listen", "Use by teams": a verb without an object is a fragment, unless it is a phrasal
     // verb ("check in at the station") or says where or how ("work offline").
     if (verb.includes(' ') && kept.length > 0) return kept;

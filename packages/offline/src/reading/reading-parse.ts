@@ -123,6 +123,7 @@ class Parser extends PhraseReader {
     const { t } = this;
     let k = start;
     const pending: Array<{ verb: string; index: number }> = [];
+    this.listed = false;
     for (;;) {
       let verb = verbBase(t[k]!);
       let after = k + 1;
@@ -163,6 +164,7 @@ class Parser extends PhraseReader {
         this.verbAt(next.index, form, { base: 1, comma: next.comma, after: t[end - 1] });
       if (!goesOn) return;
       this.mark(end, next.index);
+      this.listed = next.comma;
       k = next.index;
     }
   }

@@ -55,6 +55,9 @@ const STOP_ADVERBS = new Set(
  * @example
  * class Parser extends PhraseReader {} // reads spans with this.phrase(i), this.qualifiers(e, form)
  */
+/** Verbs of wanting, which the tagger may read as nouns ("designers need to …"). */
+const WANTING = /^(?:need|needs|want|wants)$/;
+
 export class PhraseReader {
   protected readonly t: Tok[];
   protected readonly text: string;
@@ -62,6 +65,12 @@ export class PhraseReader {
   protected readonly frames = new Set<number>();
   /** Where a noun list last stopped because a verb followed: the verb list goes on there. */
   protected verbStop = -1;
+  /**
+   * Whether the verb being read came after a comma of its list ("store protocols, book
+   * equipment by the hour and search experiments"): its last "and" then ends the list more
+   * often than it joins two nouns of a prepositional phrase.
+   */
+  protected listed = false;
 
   constructor(t: Tok[], text: string) {
     this.t = t;
@@ -123,6 +132,8 @@ export class PhraseReader {
     let head = -1;
     for (; k < t.length; k++) {
       const tok = t[k]!;
+      // "designers need to file …": a noun phrase ends where its verb of wanting begins.
+      if (head >= 0 && WANTING.test(tok.lower) && t[k + 1]?.lower === 'to') break;
       if (tok.possessive) {
         if (head < 0) break;
         continue;
@@ -246,7 +257,7 @@ export class PhraseReader {
       const next = this.connector(last.end);
       if (!next) break;
       // "flights and hotel rooms and share …": a second bare "and" rarely joins nouns again.
-      const base = (next.comma || !inPhrase ? 1 : 0) + joined;
+      const base = (next.comma || !inPhrase || this.listed ? 1 : 0) + joined;
       const context = { base, comma: next.comma, after: this.t[last.end - 1] };
       if (this.verbAt(next.index, form, context)) {
         this.verbStop = next.index;
@@ -254,6 +265,13 @@ export class PhraseReader {
       }
       const more = this.phrase(next.index);
       if (!more) break;
+      // "with patients, and physiotherapy clinics need to …": the subject of a new clause.
+      const then = this.t[more.end];
+      if (
+        then &&
+        (then.pos === 'AUX' || (WANTING.test(then.lower) && this.t[more.end + 1]?.lower === 'to'))
+      )
+        break;
       if (!next.comma) joined = 1;
       out.push(more);
     }

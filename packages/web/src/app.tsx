@@ -4,12 +4,14 @@ import { PageHeading } from './components.tsx';
 import { describeError, type Problem } from './messages.ts';
 import {
   CONNECTIONS_HREF,
+  CONVENTIONS_HREF,
   NEW_PROJECT_HREF,
   PROJECTS_HREF,
   parseHash,
   type Route,
 } from './routes.ts';
 import { ConnectionsScreen } from './screens/connections.tsx';
+import { ConventionsScreen } from './screens/conventions.tsx';
 import { KeyScreen } from './screens/key.tsx';
 import { NewProjectScreen } from './screens/new-project.tsx';
 import { ProjectScreen } from './screens/project.tsx';
@@ -119,6 +121,8 @@ function screenFor(route: Route) {
       return <NewProjectScreen />;
     case 'connections':
       return <ConnectionsScreen />;
+    case 'conventions':
+      return <ConventionsScreen />;
     case 'project':
       return <ProjectScreen key={route.projectId} projectId={route.projectId} />;
     case 'sync':
@@ -166,6 +170,9 @@ function Header({
         </a>
         <a href={CONNECTIONS_HREF} aria-current={route.name === 'connections' ? 'page' : undefined}>
           Connections
+        </a>
+        <a href={CONVENTIONS_HREF} aria-current={route.name === 'conventions' ? 'page' : undefined}>
+          Conventions
         </a>
         <button type="button" class="secondary" onClick={onSignOut}>
           Sign out

@@ -8,6 +8,7 @@ describe('parseHash', () => {
     ['#/', { name: 'projects' }],
     ['#/new', { name: 'new' }],
     ['#/connections', { name: 'connections' }],
+    ['#/conventions', { name: 'conventions' }],
     ['#/projects/0b6f2c8e/sync', { name: 'sync', projectId: '0b6f2c8e' }],
     ['#/projects/0b6f2c8e/sync/', { name: 'sync', projectId: '0b6f2c8e' }],
     ['#/projects/0b6f2c8e/other', { name: 'not-found', hash: '#/projects/0b6f2c8e/other' }],

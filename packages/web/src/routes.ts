@@ -3,6 +3,7 @@ export type Route =
   | { name: 'projects' }
   | { name: 'new' }
   | { name: 'connections' }
+  | { name: 'conventions' }
   | { name: 'project'; projectId: string }
   | { name: 'sync'; projectId: string }
   | { name: 'not-found'; hash: string };
@@ -19,6 +20,7 @@ export function parseHash(hash: string): Route {
   if (path === '' || path === '/') return { name: 'projects' };
   if (path === '/new') return { name: 'new' };
   if (path === '/connections') return { name: 'connections' };
+  if (path === '/conventions') return { name: 'conventions' };
   const match = /^\/projects\/([^/]+)(\/sync)?\/?$/.exec(path);
   if (match?.[1]) {
     try {
@@ -47,3 +49,5 @@ export const PROJECTS_HREF = '#/';
 export const NEW_PROJECT_HREF = '#/new';
 /** The hash of the tracker connections. @example <a href={CONNECTIONS_HREF}>Connections</a> */
 export const CONNECTIONS_HREF = '#/connections';
+/** The hash of the house conventions. @example <a href={CONVENTIONS_HREF}>Conventions</a> */
+export const CONVENTIONS_HREF = '#/conventions';

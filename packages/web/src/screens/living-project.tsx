@@ -5,6 +5,7 @@ import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { CompletedProject } from './completed.tsx';
 import { useProvenance } from './provenance.tsx';
+import { QuestionsPanel } from './questions.tsx';
 import { ReviseForm } from './revise.tsx';
 import { RevisionDiff } from './revision-diff.tsx';
 import { RevisionHistory } from './revision-history.tsx';
@@ -178,6 +179,19 @@ export function LivingProject({
       )}
       {shown !== undefined && shown > 1 && (
         <RevisionDiff key={shown} projectId={projectId} revision={shown} />
+      )}
+      {!pinned && (
+        <QuestionsPanel
+          projectId={projectId}
+          type={status.project.type}
+          detail={provenance?.detail}
+          read={historyRead}
+          running={run !== undefined && !run.ended}
+          onStarted={(revision) => {
+            setRun({ revision, ended: false });
+            focusOn('#revise-heading');
+          }}
+        />
       )}
       <section class="card" aria-labelledby="revise-heading">
         <h2 id="revise-heading" tabIndex={-1}>

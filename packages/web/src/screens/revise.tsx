@@ -132,7 +132,7 @@ export function ReviseForm({
 }
 
 /** The revision a 409 REVISION_IN_PROGRESS names, to follow it instead. */
-function runningRevision(error: unknown): number | undefined {
+export function runningRevision(error: unknown): number | undefined {
   if (!(error instanceof ConflictError) || error.code !== 'REVISION_IN_PROGRESS') return undefined;
   const revision = error.details?.revision;
   return typeof revision === 'number' && Number.isSafeInteger(revision) ? revision : undefined;

@@ -10,7 +10,7 @@ import { toString as plainText } from 'mdast-util-to-string';
 import { detect } from 'tinyld';
 import { OFFLINE_ENGINE } from './estimate.ts';
 import type { Finding } from './gate.ts';
-import type { PromptHouse } from './prompts/conventions.ts';
+import { housed, type PromptHouse } from './prompts/conventions.ts';
 
 /** Below this many letters of prose the detector guesses: no language finding is made. */
 const MIN_LETTERS = 200;
@@ -61,7 +61,8 @@ export function houseFindings(input: {
   engine: string;
 }): Finding[] {
   const { house, content } = input;
-  if (house === undefined) return [];
+  // Nothing to check (no conventions, English): the document is not read again.
+  if (!housed(house)) return [];
   const findings: Finding[] = [];
   const { headings, prose } = read(content);
   const conventions = house.conventions;

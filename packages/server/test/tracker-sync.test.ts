@@ -183,7 +183,7 @@ describe('pushing a project to GitHub', () => {
     expect(fake.issues()).toHaveLength(6);
   });
 
-  it("shows each task's issue on the task, in the list and on its own, and a new link is never hidden by a 304", async () => {
+  it("shows each task's issue on the task, in the list and on its own; its ETag moves with the links, If-Match does not", async () => {
     const list = await api('GET', `/projects/${projectId}/tasks`);
     const t1 = created.find((i) => i.id === 'T-1')!;
     const link = { provider: 'github', connectionId, externalId: t1.externalId, url: t1.url };
@@ -194,14 +194,30 @@ describe('pushing a project to GitHub', () => {
     expect(list.json().data.every((t: { links: unknown[] }) => t.links.length === 1)).toBe(true);
     const one = await api('GET', `/projects/${projectId}/tasks/T-1`);
     expect(one.json().data.links).toEqual(list.json().data[0].links);
-    // The link is newer than the task's version (its ETag): a conditional read answers in full.
-    const again = await h.request({
-      method: 'GET',
+    // The ETag names the links too: a copy read before the sync (the version alone) is
+    // answered in full, the copy read after it is still current (304).
+    const read = (etag: string) =>
+      h.request({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/tasks/T-1`,
+        headers: { ...bearer(key.key), 'if-none-match': etag },
+      });
+    const etag = one.headers.etag as string;
+    const version = etag.replace(/\.l\d+\.\d+"$/, '"');
+    expect(etag).not.toBe(version);
+    const before = await read(version);
+    expect(before.statusCode).toBe(200);
+    expect(before.json().data.links).toHaveLength(1);
+    expect((await read(etag)).statusCode).toBe(304);
+    // If-Match stays tied to the version: the read ETag is accepted by a write.
+    const patch = await h.request({
+      method: 'PATCH',
       url: `/api/v1/projects/${projectId}/tasks/T-1`,
-      headers: { ...bearer(key.key), 'if-none-match': one.headers.etag as string },
+      headers: { ...bearer(key.key), 'if-match': etag },
+      payload: { status: one.json().data.status },
     });
-    expect(again.statusCode).toBe(200);
-    expect(again.json().data.links).toHaveLength(1);
+    expect(patch.statusCode).toBe(200);
+    expect(patch.headers.etag).toBe(etag);
   });
 
   it('previews a revision in a dry run without writing, then pushes it: updated, created, obsolete closed', async () => {

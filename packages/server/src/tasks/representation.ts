@@ -103,6 +103,28 @@ export function historyEntryOf(row: TaskHistoryRow): TaskHistoryEntry {
 export const taskEtag = (row: Pick<TaskRow, 'taskId' | 'version'>) =>
   `"${row.taskId}.v${row.version}"`;
 
+/**
+ * The ETag a read of the task answers: its version ({@link taskEtag}), and when it has tracker
+ * links, their count and the newest one's change, so it moves exactly when the answered body
+ * does (a sync or a webhook changes a link, not the task's version).
+ *
+ * @example
+ * taskReadEtag(row, links); // '"T-3.v3.l1.1732780800000"'
+ */
+export function taskReadEtag(row: Pick<TaskRow, 'taskId' | 'version'>, links: TaskLinks): string {
+  if (links.changedAt === null) return taskEtag(row);
+  return `"${row.taskId}.v${row.version}.l${links.links.length}.${links.changedAt.getTime()}"`;
+}
+
+/**
+ * The version ETag ({@link taskEtag}) a read ETag names: its links part dropped, so an
+ * `If-Match` stays tied to the task's version alone.
+ *
+ * @example
+ * versionEtagOf('"T-3.v3.l1.1732780800000"'); // '"T-3.v3"'
+ */
+export const versionEtagOf = (etag: string) => etag.replace(/\.l\d+\.\d+"$/, '"');
+
 const CSV_COLUMNS = [
   'id',
   'title',

@@ -6,7 +6,7 @@ import { SourcesCache, type TaskContext } from './context.ts';
 import type { TaskDispatcher } from './notify.ts';
 import { type OpenProject, openProject, type TaskCaller } from './open.ts';
 import { type RequirementCriteria, type TraceProgress, traceProgress } from './progress.ts';
-import { linksOfTask, type Task, taskEtag, taskLinks, taskOf } from './representation.ts';
+import { linksOfTask, type Task, taskLinks, taskOf, taskReadEtag } from './representation.ts';
 import {
   answerOf,
   type ClaimTaskRequest,
@@ -149,9 +149,10 @@ export class Tasks {
       return { id: scope.projectId, revision: scope.revision, row, links };
     });
     if (claimed === undefined) return undefined;
-    const task = taskOf(claimed.row, linksOfTask(claimed.links, claimed.row.taskId).links);
+    const links = linksOfTask(claimed.links, claimed.row.taskId);
+    const task = taskOf(claimed.row, links.links);
     const context = await this.#db.transaction((tx) => this.#pack(tx, claimed, task));
-    return { task, etag: taskEtag(claimed.row), context };
+    return { task, etag: taskReadEtag(claimed.row, links), context };
   }
 
   /** Extends the lease `agent` holds on a task in progress; 409 LEASE_NOT_HELD otherwise. */

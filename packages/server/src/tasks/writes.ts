@@ -24,21 +24,18 @@ import {
   taskEtag,
   taskLinks,
   taskOf,
+  taskReadEtag,
+  versionEtagOf,
 } from './representation.ts';
 import { checkTransition } from './transitions.ts';
 
 export type UpdateTaskRequest = components['schemas']['UpdateTaskRequest'];
 export type ClaimTaskRequest = components['schemas']['ClaimTaskRequest'];
 
-/** A task as one read or write left it, with the ETag of that version. */
+/** A task as one read or write left it, with the ETag of that version and its links. */
 export interface TaskAnswer<T = TaskDetail> {
   task: T;
   etag: string;
-  /**
-   * A tracker link of the task changed after its version was made: the ETag (the version)
-   * does not say so, so a conditional read answers in full rather than 304.
-   */
-  linksNewer?: boolean;
 }
 
 /** The lease a claim gives when it names none: long enough for a task, short enough to recover. */
@@ -65,17 +62,13 @@ export async function taskRow(tx: Tx, projectId: string, taskId: string): Promis
   return row;
 }
 
-/** The task with its history, its tracker links and the ETag of its version. */
+/** The task with its history, its tracker links and its read ETag (version and links). */
 export async function answerOf(tx: Tx, projectId: string, row: TaskRow): Promise<TaskAnswer> {
   const history = await listTaskHistory(tx, projectId, [row.taskId]);
-  const { links, changedAt } = linksOfTask(
-    await taskLinks(tx, projectId, [row.taskId]),
-    row.taskId,
-  );
+  const links = linksOfTask(await taskLinks(tx, projectId, [row.taskId]), row.taskId);
   return {
-    task: { ...taskOf(row, links), history: history.map(historyEntryOf) },
-    etag: taskEtag(row),
-    linksNewer: changedAt !== null && changedAt > row.updatedAt,
+    task: { ...taskOf(row, links.links), history: history.map(historyEntryOf) },
+    etag: taskReadEtag(row, links),
   };
 }
 
@@ -220,12 +213,15 @@ async function record(
   await recordTaskHistory(tx, projectId, [entry], { ...caller, dispatcher });
 }
 
-/** `If-Match` as RFC 9110 reads it: `*`, or a list of ETags compared strongly. */
+/**
+ * `If-Match` as RFC 9110 reads it: `*`, or a list of ETags compared strongly, by the task's
+ * version alone (a read ETag's links part is dropped: a sync does not make it stale).
+ */
 function ifMatches(ifMatch: string, etag: string): boolean {
   return ifMatch
     .split(',')
     .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag === etag);
+    .some((tag) => tag === '*' || versionEtagOf(tag) === etag);
 }
 
 function stale(row: TaskRow): DomainError {

@@ -38,7 +38,7 @@ const failures = {
 
 type Params = { projectId: string; taskId: string };
 
-/** A task answered with its version as ETag, never cached without revalidation. */
+/** A task answered with its read ETag, never cached without revalidation. */
 function sendTask(reply: FastifyReply, answer: TaskAnswer) {
   reply.header('etag', answer.etag);
   return reply.type('application/json; charset=utf-8').send({ success: true, data: answer.task });
@@ -144,9 +144,8 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       const answer = await tasks.get(request.principal, id, taskId);
       reply.header('cache-control', 'private, no-cache');
       reply.header('vary', 'Authorization');
-      // The ETag is the task's version, which a tracker link does not move: a link changed
-      // since that version answers in full, so a cached copy never hides it.
-      if (!answer.linksNewer && etagMatches(request.headers['if-none-match'], answer.etag)) {
+      // The ETag is the task's version and its links' state: a changed link moves it too.
+      if (etagMatches(request.headers['if-none-match'], answer.etag)) {
         return reply.header('etag', answer.etag).code(304).send();
       }
       return sendTask(reply, answer);

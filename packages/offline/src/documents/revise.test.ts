@@ -15,33 +15,15 @@ import type {
   StableIds,
 } from '@pgs/contract/generation';
 import { describe, expect, it } from 'vitest';
-import { documentRequest, documentRequests } from '../../test/plan.ts';
+import { docOf, type OfflineProject, offlineProject } from '../../test/offline-project.ts';
+import { documentRequest } from '../../test/plan.ts';
 import { READING_IDEAS } from '../../test/reading.ideas.ts';
 import { factsFor } from '../facts/facts.ts';
-import { defineProject, writeDocument } from '../index.ts';
 import { freshKeys, reviseDocument } from './revise.ts';
 
 const VET =
   'A web app for small veterinary clinics to book appointments, keep medical records for each pet, and send vaccine reminders by SMS';
 const ADDED = 'Send SMS reminders two days before each appointment';
-
-interface OfflineProject {
-  definition: ProjectDefinition;
-  documents: { kind: string; content: string }[];
-}
-
-/** A project as the offline engine writes it, every document of its type's plan. */
-function offlineProject(idea: string, type: ProjectType): OfflineProject {
-  const definition = defineProject({ idea, type });
-  const documents = documentRequests(type).map((document) => ({
-    kind: document.kind,
-    content: writeDocument({ idea, definition, document, related: [] }),
-  }));
-  return { definition, documents };
-}
-
-const docOf = (project: OfflineProject, kind: string) =>
-  project.documents.find((d) => d.kind === kind)!.content;
 
 /** The register a project's first revision holds: each FR heading's ID and priority, in order. */
 function registerOf(requirements: string): RequirementSlot[] {

@@ -10,8 +10,8 @@ import type { Facts } from '../facts/facts.ts';
 
 /**
  * The body of one `## ` section: the blocks of its tree (text/nodes.ts), or its markdown from
- * the writers that still compose text (product-requirements.ts, user-stories.ts,
- * project-brief.ts, with text/markdown.ts) until they build trees too.
+ * the writers that still compose text (product-requirements.ts and user-stories.ts, with
+ * text/markdown.ts) until they build trees too.
  */
 export type SectionBody = string | readonly FlowContent[];
 

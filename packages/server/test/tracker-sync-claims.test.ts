@@ -8,7 +8,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { projectSyncs, trackerConnections, trackerLinks } from '../src/storage/schema.ts';
-import { claimSync, finishSync, STALE_RUN_MS } from '../src/storage/sql/tracker-syncs.ts';
+import {
+  claimSync,
+  finishSync,
+  STALE_RUN_MS,
+  saveSyncLink,
+} from '../src/storage/sql/tracker-syncs.ts';
+import { recordLinkObserved } from '../src/storage/sql/trackers.ts';
 import { Tasks } from '../src/tasks/service.ts';
 import type { IssueDraft, TrackerClient } from '../src/trackers/providers/provider.ts';
 import { ProjectSyncs } from '../src/trackers/syncs.ts';
@@ -46,7 +52,7 @@ describe('claiming a sync', () => {
       });
       return id;
     };
-    return { sync, projectId };
+    return { sync, projectId, connectionId };
   };
   const read = async (id: string) =>
     (await harness().database.db.select().from(projectSyncs).where(eq(projectSyncs.id, id)))[0]!;
@@ -68,6 +74,50 @@ describe('claiming a sync', () => {
       status: 'failed',
       error: { code: 'SYNC_ABANDONED' },
     });
+  });
+
+  it("keeps a webhook's newer state when a sync saves its older copy of the link", async () => {
+    const { projectId, connectionId } = await seeded();
+    const db = harness().database.db;
+    const t0 = new Date('2026-11-28T10:00:00Z');
+    const t1 = new Date('2026-11-28T10:05:00Z');
+    const link = {
+      connectionId,
+      projectId,
+      itemId: 'T-1',
+      externalId: '7',
+      externalKey: '#7',
+      url: 'https://tracker.test/7',
+      digest: 'old',
+      state: 'open' as const,
+      externalUpdatedAt: t0,
+      updatedAt: t0,
+    };
+    await db.transaction((tx) => saveSyncLink(tx, link));
+    // A close delivered while the sync runs, then the sync's digest save from its own copy.
+    await db.transaction((tx) =>
+      recordLinkObserved(tx, link, { state: 'closed', externalUpdatedAt: t1 }, t1),
+    );
+    const later = new Date('2026-11-28T10:06:00Z');
+    await db.transaction((tx) => saveSyncLink(tx, { ...link, digest: 'new', updatedAt: later }));
+    const [row] = await db.select().from(trackerLinks).where(eq(trackerLinks.projectId, projectId));
+    // The digest is not shown on the task: the link's time (its task's ETag) stays.
+    expect(row).toMatchObject({
+      digest: 'new',
+      state: 'closed',
+      externalUpdatedAt: t1,
+      updatedAt: t1,
+    });
+    // A newer state (the sync reopened it) is taken.
+    const t2 = new Date('2026-11-28T10:07:00Z');
+    await db.transaction((tx) =>
+      saveSyncLink(tx, { ...link, digest: 'new', externalUpdatedAt: t2, updatedAt: t2 }),
+    );
+    const [reopened] = await db
+      .select()
+      .from(trackerLinks)
+      .where(eq(trackerLinks.projectId, projectId));
+    expect(reopened).toMatchObject({ state: 'open', externalUpdatedAt: t2, updatedAt: t2 });
   });
 
   it("ends a sync failed on its job's last attempt when its turn never came", async () => {

@@ -171,18 +171,38 @@ export async function listSyncLinks(
     .where(and(eq(trackerLinks.connectionId, connectionId), eq(trackerLinks.projectId, projectId)));
 }
 
+/** The stored link's state is older than the one being written (newest wins; none: take it). */
+const incomingNewer = sql`(tracker_links.external_updated_at is null
+  or excluded.external_updated_at > tracker_links.external_updated_at)`;
+/** What a task's link shows (its `TaskLink`) changes: only then does its `updated_at` move. */
+const shownChanges = sql`((tracker_links.external_id, tracker_links.external_key, tracker_links.url)
+  is distinct from (excluded.external_id, excluded.external_key, excluded.url)
+  or (${incomingNewer} and tracker_links.state is distinct from excluded.state))`;
+
 /**
- * Writes a link (a create just succeeded, or an issue was adopted by its marker): the one
- * row per item and connection is replaced.
+ * Writes a link (a create just succeeded, an issue was adopted by its marker, its words or
+ * state were pushed): the one row per item and connection is updated. Its `state` and
+ * `external_updated_at` are taken only when the written time is newer than the stored one: a
+ * webhook's close delivered during the sync is not overwritten by the sync's older copy.
  */
 export async function saveSyncLink(tx: Tx, row: NewSyncLinkRow): Promise<void> {
-  const { connectionId: _c, projectId: _p, itemId: _i, ...rest } = row;
+  const { externalId, externalKey, url, digest } = row;
   await tx
     .insert(trackerLinks)
     .values(row)
     .onConflictDoUpdate({
       target: [trackerLinks.connectionId, trackerLinks.projectId, trackerLinks.itemId],
-      set: rest,
+      set: {
+        externalId,
+        externalKey,
+        url,
+        digest,
+        state: sql`case when ${incomingNewer} then excluded.state else tracker_links.state end`,
+        externalUpdatedAt: sql`case when ${incomingNewer} then excluded.external_updated_at
+          else tracker_links.external_updated_at end`,
+        updatedAt: sql`case when ${shownChanges} then excluded.updated_at
+          else tracker_links.updated_at end`,
+      },
     });
 }
 

@@ -4,13 +4,26 @@
  * without a section for a required compliance standard, and a model's document not written
  * in the language asked, detected with tinyld (pure JS, its profiles inside the package).
  */
+import { createRequire } from 'node:module';
 import { isEnglish, languageName, namesTechnology } from '@pgs/contract';
 import { parseDocument, visit } from '@pgs/contract/document';
 import { toString as plainText } from 'mdast-util-to-string';
-import { detect } from 'tinyld';
 import { OFFLINE_ENGINE } from './estimate.ts';
 import type { Finding } from './gate.ts';
 import { housed, type PromptHouse } from './prompts/conventions.ts';
+
+const requireHere = createRequire(import.meta.url);
+let detector: ((text: string) => string) | undefined;
+
+/**
+ * tinyld's detection, loaded on first use: its profiles cost every process about a third of
+ * a second of CPU at start, and only a model's document in a language other than English
+ * needs them.
+ */
+function detect(text: string): string {
+  detector ??= (requireHere('tinyld') as typeof import('tinyld')).detect;
+  return detector(text);
+}
 
 /** Below this many letters of prose the detector guesses: no language finding is made. */
 const MIN_LETTERS = 200;

@@ -41,6 +41,9 @@ export default defineConfig({
           // Integration tests: servers, processes, browsers, one fresh process per file.
           name: 'integration',
           include: ['packages/*/test/**/*.test.ts'],
+          // One real server for the run, started on the first file that asks, shared by the
+          // SDK's and the CLI's files, each on an account of its own (docs/testing.md).
+          globalSetup: ['./packages/client/test/shared-server-setup.ts'],
         },
       },
     ],

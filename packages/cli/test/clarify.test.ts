@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type ClarifyingQuestion, Pgs } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RealServer, startRealServer } from '../../client/test/pgs-server.ts';
+import { type RealServer, sharedRealServer } from '../../client/test/pgs-server.ts';
 import { EXIT, run } from '../src/index.ts';
 
 // pgs clarify and pgs generate --ask in-process against the real server (issue 32, item 6),
@@ -57,7 +57,7 @@ describe('pgs clarify and pgs generate --ask against the real server', () => {
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'pgs-cli-clarify-'));
-    server = await startRealServer();
+    server = await sharedRealServer();
     questions = await new Pgs({ apiKey: server.apiKey, baseUrl: server.url }).ideas.clarify({
       idea: IDEA,
     });

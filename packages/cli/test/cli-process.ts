@@ -7,10 +7,11 @@ import {
   NODE,
   type RealServer,
   ROOT,
-  startRealServer,
+  sharedRealServer,
 } from '../../client/test/pgs-server.ts';
 
-// Shared by the cli-server-*.test.ts files: each file starts one real server.
+// Shared by the CLI's files that run against the real server: each gets the run's shared
+// server (packages/client/test/shared-server-setup.ts) and an account of its own.
 //
 // The real server and the real CLI, each a subprocess started the way a user would.
 export const CLI_BIN = join(ROOT, 'packages/cli/src/bin.ts');
@@ -79,20 +80,23 @@ export async function markdownFiles(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((f) => f.endsWith('.md')).sort();
 }
 
-/** One real server for a test file, with the environments the CLI runs in against it. */
+/** The real server for a test file, with the environments the CLI runs in against it. */
 export interface RealCli {
   server: RealServer;
   tmp: string;
   baseUrl: string;
   /** Finds the admin token file through PGS_DATA_DIR, as for a user in another directory. */
   cliEnv: NodeJS.ProcessEnv;
-  /** Holds the server's test API key. */
+  /** Holds the file's own test API key. */
   apiEnv: NodeJS.ProcessEnv;
 }
 
-/** Starts the real server and a scratch directory; end both with `stopRealCli`. */
+/**
+ * The run's shared real server with an account of the file's own (`sharedRealServer`), and a
+ * scratch directory; end both with `stopRealCli` (which leaves the shared server running).
+ */
 export async function startRealCli(): Promise<RealCli> {
-  const server = await startRealServer();
+  const server = await sharedRealServer();
   const baseUrl = server.url;
   const tmp = await mkdtemp(join(tmpdir(), 'pgs-cli-out-'));
   // The token file is found through PGS_DATA_DIR, as for a user in another directory.

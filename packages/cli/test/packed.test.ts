@@ -14,7 +14,7 @@ import {
   targetNode,
   userEnv,
 } from '../../client/test/packed.ts';
-import { type RealServer, startRealServer } from '../../client/test/pgs-server.ts';
+import { type RealServer, sharedRealServer } from '../../client/test/pgs-server.ts';
 
 // The CLI as a user gets it: both tarballs (`npm pack`) installed into a project outside
 // the repository, `pgs` run through npx on the machine's own Node (20 here, not the pinned
@@ -49,7 +49,7 @@ describe.skipIf(skip)(TITLE, () => {
     const dependencies = await packDependencies(['@pgs/client', '@pgs/cli'], tmp);
     const all = [...tarballs.map((p) => p.tarball), ...dependencies];
     [server] = await Promise.all([
-      startRealServer(),
+      sharedRealServer(),
       installProject(project, all),
       installGlobal(globalPrefix, all),
     ]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLinear } from '../../server/test/fakes/linear.ts';
 import type { FakeTracker } from '../../server/test/fakes/tracker.ts';
 import { APIError, NotFoundError, Pgs } from '../src/index.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // pgs.connections against the real server (its embedded database generates the sealing key)
 // and a fake Linear on loopback, which the server's Linear adapter verifies the key against.
@@ -14,7 +14,7 @@ describe('connections against the real server', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     fake = await startFakeLinear();
-    server = await startRealServer({ env: { PGS_CONNECTIONS_ALLOW_PRIVATE: 'true' } });
+    server = await sharedRealServer();
     pgs = new Pgs({ apiKey: server.apiKey, baseUrl: server.url });
   }, 150_000);
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pgs, ValidationError } from '../src/index.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // ideas.clarify and projects.create's answers against the real server (issue 32): the
 // questions come back as the contract says, and the answers reach the project's definition.
@@ -12,7 +12,7 @@ describe('ideas.clarify and answers at creation, against the real server', () =>
   const pgs = () => new Pgs({ apiKey: server.apiKey, baseUrl: server.url });
 
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
   });
   afterAll(async () => {
     await server?.stop();

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../src/index.ts';
 import { envelope, json, startServer, type TestServer } from './http-server.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // projects.list (a page that is also an async iterable over every page), projects.cancel
 // and projects.delete: first against a small local server, then against the real one.
@@ -173,7 +173,7 @@ describe('list, cancel and delete against a local server', () => {
 describe('list, cancel and delete against the real server', () => {
   let server: RealServer;
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
   });
   afterAll(async () => {
     await server?.stop();

@@ -13,7 +13,7 @@ import {
   targetNode,
   userEnv,
 } from './packed.ts';
-import { type RealServer, ROOT, startRealServer } from './pgs-server.ts';
+import { type RealServer, ROOT, sharedRealServer } from './pgs-server.ts';
 
 // The SDK as a user gets it: `npm pack`, installed into a project outside the repository,
 // imported as compiled JavaScript by the machine's own Node (20 here, not the pinned 24),
@@ -109,7 +109,7 @@ describe.skipIf(skip)(TITLE, { concurrent: true }, () => {
     // would fail or bring it, and the first test says which.
     const dependencies = await packDependencies(['@pgs/repository'], tmp);
     [server] = await Promise.all([
-      startRealServer(),
+      sharedRealServer(),
       installProject(project, [packed.tarball]),
       installProject(grounded, [packed.tarball, builder.tarball, ...dependencies]),
     ]);

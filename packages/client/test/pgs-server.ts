@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
 import { seedDataDir } from '../../server/test/helpers/database.ts';
 
 // The real server as a subprocess, started the way `npm start` starts it. Shared by the
@@ -19,7 +20,10 @@ const START_DEADLINE_MS = 120_000;
 export interface RealServer {
   /** `http://127.0.0.1:<port>`, the server root. */
   url: string;
-  /** The test API key of the development account (1,000 test credits) printed at start. */
+  /**
+   * A test API key with 1,000 test credits: the development account's, printed at start, or
+   * on the shared server an account of the file's own (`sharedRealServer`).
+   */
   apiKey: string;
   /** The temporary `PGS_DATA_DIR`. */
   dataDir: string;
@@ -99,10 +103,16 @@ export async function startRealServer(
       string,
       string
     >;
+    /**
+     * The migrated data directory to copy (the run's `pgliteDataDir`); by default it is
+     * injected, which only a test worker can do (the shared server starts outside one).
+     */
+    seed?: string;
   } = {},
 ): Promise<RealServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pgs-real-server-'));
-  await seedDataDir(dataDir);
+  if (options.seed === undefined) await seedDataDir(dataDir);
+  else await cp(join(options.seed, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
   const child = spawn(NODE, [SERVER_MAIN], {
     cwd: ROOT,
     env: {
@@ -132,4 +142,49 @@ export async function startRealServer(
     await stop();
     throw error;
   }
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where shared-server-setup.ts hands out the run's shared real server (started on first ask). */
+    sharedRealServer: string;
+  }
+}
+
+/** What shared-server-setup.ts answers: the shared server and its operator token. */
+export interface SharedServerInfo {
+  url: string;
+  dataDir: string;
+  adminToken: string;
+}
+
+/**
+ * The run's one shared real server (started once, on the first file that asks, by
+ * shared-server-setup.ts) with an account of the caller's own: a new test key with 1,000
+ * test credits, as the development account has, so the file's credits, listings and
+ * projects are its own. `stop()` leaves the server running (the run stops it). The shared
+ * server allows tracker connections to loopback (`PGS_CONNECTIONS_ALLOW_PRIVATE`). A file
+ * that needs a server of its own (a restart, another environment) calls `startRealServer`.
+ *
+ * @example
+ * beforeAll(async () => (server = await sharedRealServer()));
+ */
+export async function sharedRealServer(): Promise<RealServer> {
+  const broker = inject('sharedRealServer');
+  const answer = await fetch(broker);
+  if (!answer.ok) throw new Error(`the shared real server did not start: ${await answer.text()}`);
+  const { url, dataDir, adminToken } = (await answer.json()) as SharedServerInfo;
+  const created = await fetch(`${url}/admin/v1/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'test', credits: 1000, name: 'a test file on the shared server' }),
+  });
+  const body = (await created.json()) as { data?: { key?: string } };
+  const apiKey = body.data?.key;
+  if (created.status !== 201 || apiKey === undefined) {
+    throw new Error(
+      `no test key on the shared server (${created.status}): ${JSON.stringify(body)}`,
+    );
+  }
+  return { url, apiKey, dataDir, adminToken: async () => adminToken, stop: async () => {} };
 }

@@ -19,7 +19,7 @@ import {
   type ProjectInProgress,
   ValidationError,
 } from '../src/index.ts';
-import { cleanEnv, NODE, type RealServer, ROOT, startRealServer } from './pgs-server.ts';
+import { cleanEnv, NODE, type RealServer, ROOT, sharedRealServer } from './pgs-server.ts';
 
 // The SDK against the real server on an ephemeral port; `simulate` drives every state.
 // Polls are paced with pollIntervalMs here to keep the tests short; the server's own
@@ -51,7 +51,7 @@ describe('the SDK against the real server', () => {
     new Pgs({ apiKey: server.apiKey, baseUrl: server.url, ...options });
 
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
   });
   afterAll(async () => {
     await server?.stop();
@@ -192,6 +192,8 @@ describe('the SDK against the real server', () => {
     const key = `test-${randomUUID()}`;
     const params = { idea: IDEA, simulate: { outcome: 'completed' as const, durationMs: 0 } };
     const first = await client.projects.create(params, { idempotencyKey: key });
+    // Settled first: the reservation's unused part comes back when the project completes.
+    await client.projects.waitForCompletion(first.projectId, { pollIntervalMs: 200 });
     const balance = (await client.credits.get()).balance;
     const second = await client.projects.create(params, { idempotencyKey: key });
     expect(second.projectId).toBe(first.projectId);

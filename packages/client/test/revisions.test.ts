@@ -8,7 +8,7 @@ import {
   type RevisionSummary,
 } from '../src/index.ts';
 import { envelope, json, startServer, type TestServer } from './http-server.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // projects.revisions: first against a small local server (the requests, the caching of ended
 // revisions, the errors), then against the real server with its offline engine.
@@ -207,7 +207,7 @@ describe('projects.revisions against a local server', () => {
 describe('projects.revisions against the real server', () => {
   let server: RealServer;
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
   });
   afterAll(async () => {
     await server?.stop();

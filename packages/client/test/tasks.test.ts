@@ -8,7 +8,7 @@ import {
   PreconditionFailedError,
   taskContextMarkdown,
 } from '../src/index.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // projects.tasks against the real server (offline engine): the plan of a completed project
 // as live work. A fetch that counts requests shows which answers are retried.
@@ -23,7 +23,7 @@ describe('projects.tasks against the real server', { timeout: 120_000 }, () => {
   const seen: string[] = [];
 
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
     const counting: FetchLike = (input, init) => {
       seen.push(`${init.method} ${new URL(input).pathname}`);
       return globalThis.fetch(input, init);

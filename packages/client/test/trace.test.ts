@@ -10,7 +10,7 @@ import {
   type Trace,
 } from '../src/index.ts';
 import { envelope, hang, json, startServer, type TestServer } from './http-server.ts';
-import { type RealServer, startRealServer } from './pgs-server.ts';
+import { type RealServer, sharedRealServer } from './pgs-server.ts';
 
 // projects.trace: first against a small local server (the request, the errors, retries and
 // the abort), then against the real one.
@@ -148,7 +148,7 @@ describe('projects.trace against a local server', () => {
 describe('projects.trace against the real server', () => {
   let server: RealServer;
   beforeAll(async () => {
-    server = await startRealServer();
+    server = await sharedRealServer();
   });
   afterAll(async () => {
     await server?.stop();

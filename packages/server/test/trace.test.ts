@@ -2,6 +2,7 @@ import { definitionsOf, parseDocument } from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
 import { creation, header } from './helpers/creation.ts';
 import { bearer, harnessFor, roomy } from './helpers/harness.ts';
+import { completedWithPlan, planDocument } from './helpers/tasks.ts';
 
 /**
  * Issue 17 item 5: `GET /api/v1/projects/{projectId}/trace` on projects run to their end by
@@ -111,6 +112,36 @@ describe('the trace of a project', () => {
       requirementStyle: 'gherkin',
       detail: 'standard',
     });
+  });
+
+  it("reads the criteria in the project's stored style: one scenario does not make an EARS project Gherkin", async () => {
+    const key = await harness().createKey('test');
+    const requirements = [
+      '# Product Requirements: Demo\n\n## Functional requirements\n\n### FR-1 Reminders (Must)\n',
+      '- **FR-1.1** Scenario: A reminder falls due',
+      '  - **When** a reminder falls due',
+      '  - **Then** the system sends one email',
+      '',
+      '**FR-1.2** WHEN a reminder fails THE SYSTEM SHALL say why.',
+      '',
+    ].join('\n');
+    const id = await completedWithPlan(harness().database, key, [
+      {
+        kind: 'product-requirements',
+        filename: 'PRODUCT_REQUIREMENTS.md',
+        stage: 'requirements',
+        content: requirements,
+      },
+      planDocument(1),
+    ]);
+    const res = await traceOf(key, id);
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = res.json().data.nodes.map((n: { id: string }) => n.id);
+    expect(ids).toEqual(expect.arrayContaining(['FR-1.1', 'FR-1.2']));
+    const scenarios = res
+      .json()
+      .data.findings.filter((f: { rule: string }) => f.rule === 'scenario-incomplete');
+    expect(scenarios).toEqual([]);
   });
 
   it('is 409 while in progress or failed, and 404 for another account or mode', async () => {

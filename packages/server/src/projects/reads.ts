@@ -6,7 +6,7 @@
 import type { Principal } from '../accounts/service.ts';
 import type { Db } from '../storage/db.ts';
 import { findOwnedDocument } from '../storage/sql/documents.ts';
-import type { ProjectRow } from '../storage/sql/projects.ts';
+import { findProjectSettings, type ProjectRow } from '../storage/sql/projects.ts';
 import { findRevision } from '../storage/sql/revisions.ts';
 import type { ProjectOwner } from './dispatch.ts';
 import { listProjects } from './listing.ts';
@@ -74,6 +74,11 @@ export class ProjectReads {
     if (revision <= 1) return [];
     const row = await findRevision(this.#db, projectId, revision);
     return (row?.retired as string[] | null | undefined) ?? [];
+  }
+
+  /** How a project's criteria are written (its stored choice; undefined for no such project). */
+  async requirementStyle(projectId: string): Promise<ProjectRow['requirementStyle'] | undefined> {
+    return (await findProjectSettings(this.#db, projectId))?.requirementStyle;
   }
 
   /** One stored document of the caller's project at a revision (the current one when absent). */

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { parse as parseYaml } from 'yaml';
 import { buildTrace } from './build.ts';
 import { checkTrace } from './check.ts';
+import type { RequirementStyle } from './scenarios.ts';
 import type { Finding, Trace } from './types.ts';
 
 /** The trace as the API serves it: the graph, its coverage and every finding. */
@@ -19,6 +20,8 @@ export async function projectTrace(
   project: Pick<ProjectCompleted['project'], 'documents' | 'questionnaire'>,
   /** IDs removed by revisions (docs/revisions.md): gaps in the numbering on purpose. */
   retired: readonly string[] = [],
+  /** The project's stored requirement style; absent (no project), read from the criteria. */
+  requirementStyle?: RequirementStyle,
 ): Promise<ProjectTrace> {
   const trace = buildTrace(
     project.documents.map((doc) => ({ filename: doc.filename, content: doc.content })),
@@ -27,7 +30,12 @@ export async function projectTrace(
   const coreFeatures = Array.isArray(features)
     ? features.filter((f): f is string => typeof f === 'string')
     : [];
-  const findings = await checkTrace(trace, { coreFeatures, parseYaml, retired });
+  const findings = await checkTrace(trace, {
+    coreFeatures,
+    parseYaml,
+    retired,
+    ...(requirementStyle === undefined ? {} : { requirementStyle }),
+  });
   return { nodes: trace.nodes, edges: trace.edges, coverage: trace.coverage, findings };
 }
 

@@ -49,7 +49,7 @@ describe('scenario-incomplete', () => {
     ]);
   });
 
-  it('reads the style from the criteria when no one says it, as the trace route does', async () => {
+  it('reads the style from the criteria when no one says it (no project to ask)', async () => {
     const rules = (await findings(SCENARIOS)).map((f) => f.rule);
     expect(rules.filter((rule) => rule === 'scenario-incomplete')).toHaveLength(3);
   });

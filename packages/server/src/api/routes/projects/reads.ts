@@ -93,7 +93,8 @@ export async function ownedDocument(
 
 /**
  * The trace body of a completed revision, made once per ETag (the REST route and the MCP
- * tool share the cache): the numbers its revisions retired are gaps on purpose.
+ * tool share the cache): the numbers its revisions retired are gaps on purpose, and its
+ * criteria are read in the project's requirement style.
  *
  * @example
  * const body = await traceBody(reads, traces, { projectId, revision: view.revision ?? 1, etag, project });
@@ -108,7 +109,14 @@ export async function traceBody(
     project: () => ProjectCompleted['project'];
   },
 ): Promise<string> {
-  return traces.get(of.etag, async () =>
-    projectTrace(of.project(), await reads.retiredIds(of.projectId.toLowerCase(), of.revision)),
-  );
+  return traces.get(of.etag, async () => {
+    const id = of.projectId.toLowerCase();
+    // The project's stored style, not a guess from its criteria: one scenario-shaped criterion
+    // in an EARS project does not make every other one an incomplete scenario.
+    return projectTrace(
+      of.project(),
+      await reads.retiredIds(id, of.revision),
+      await reads.requirementStyle(id),
+    );
+  });
 }

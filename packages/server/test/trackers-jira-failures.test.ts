@@ -6,53 +6,17 @@
  * instead of making a second one. jira.js runs with `onSchemaMismatch: 'throw'`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DraftTask } from '../src/trackers/drafts.ts';
 import { connectJira } from '../src/trackers/providers/jira/client.ts';
-import {
-  type IssueDraft,
-  itemMarker,
-  type TrackerClient,
-  TrackerRequestError,
-} from '../src/trackers/providers/provider.ts';
+import type { TrackerClient } from '../src/trackers/providers/provider.ts';
 import { type ItemLink, runSync } from '../src/trackers/sync.ts';
 import { type FakeJira, startFakeJira } from './fakes/jira.ts';
+import { draft, jiraSites, refusal } from './helpers/trackers-jira.ts';
 
 const now = new Date('2026-11-28T10:00:00.000Z');
 
-const fakes: FakeJira[] = [];
-async function fakeJira(options: Parameters<typeof startFakeJira>[0] = {}) {
-  const fake = await startFakeJira({ now: () => now, ...options });
-  fakes.push(fake);
-  return fake;
-}
-
-function clientFor(fake: FakeJira, overrides: Partial<Parameters<typeof connectJira>[0]> = {}) {
-  return connectJira(
-    { baseUrl: fake.baseUrl, credentials: fake.credentials, target: fake.target, ...overrides },
-    { onSchemaMismatch: 'throw' },
-  );
-}
-
-function draft(projectId: string, itemId: string, extra: Partial<IssueDraft> = {}): IssueDraft {
-  return {
-    itemId,
-    title: `${itemId} Build the booking form`,
-    body: `## ${itemId}\n\nThe form.\n\n${itemMarker(projectId, itemId)}\n`,
-    labels: ['pgs', 'FR-1'],
-    blockedBy: [],
-    ...extra,
-  };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TrackerRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TrackerRequestError);
-  return error as TrackerRequestError;
-}
+const { fakeJira, clientFor } = jiraSites(() => now);
 
 let fake: FakeJira;
 let client: TrackerClient;
@@ -61,10 +25,6 @@ const project = randomUUID();
 beforeAll(async () => {
   fake = await fakeJira();
   client = clientFor(fake);
-});
-
-afterAll(async () => {
-  await Promise.all(fakes.map((each) => each.close()));
 });
 
 describe('the Jira adapter: failures', () => {

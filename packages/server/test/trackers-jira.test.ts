@@ -6,17 +6,12 @@
  * fails the test.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adapterFor } from '../src/trackers/providers/index.ts';
-import { connectJira } from '../src/trackers/providers/jira/client.ts';
 import { jiraAdapter } from '../src/trackers/providers/jira.ts';
-import {
-  type IssueDraft,
-  itemMarker,
-  type TrackerClient,
-  TrackerRequestError,
-} from '../src/trackers/providers/provider.ts';
-import { type FakeJira, jiraDelivery, startFakeJira } from './fakes/jira.ts';
+import type { TrackerClient } from '../src/trackers/providers/provider.ts';
+import { type FakeJira, jiraDelivery } from './fakes/jira.ts';
+import { draft, jiraSites, refusal } from './helpers/trackers-jira.ts';
 
 let now = new Date('2026-11-28T10:00:00.000Z');
 const clock = () => now;
@@ -25,39 +20,7 @@ const tick = (ms = 60_000) => {
   return now;
 };
 
-const fakes: FakeJira[] = [];
-async function fakeJira(options: Parameters<typeof startFakeJira>[0] = {}) {
-  const fake = await startFakeJira({ now: clock, ...options });
-  fakes.push(fake);
-  return fake;
-}
-
-function clientFor(fake: FakeJira, overrides: Partial<Parameters<typeof connectJira>[0]> = {}) {
-  return connectJira(
-    { baseUrl: fake.baseUrl, credentials: fake.credentials, target: fake.target, ...overrides },
-    { onSchemaMismatch: 'throw' },
-  );
-}
-
-function draft(projectId: string, itemId: string, extra: Partial<IssueDraft> = {}): IssueDraft {
-  return {
-    itemId,
-    title: `${itemId} Build the booking form`,
-    body: `## ${itemId}\n\nThe form.\n\n- [ ] FR-1.1 a slot is chosen\n- [x] FR-1.2 a name is given\n\n${itemMarker(projectId, itemId)}\n`,
-    labels: ['pgs', 'FR-1'],
-    blockedBy: [],
-    ...extra,
-  };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TrackerRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TrackerRequestError);
-  return error as TrackerRequestError;
-}
+const { fakeJira, clientFor } = jiraSites(clock);
 
 let fake: FakeJira;
 let client: TrackerClient;
@@ -66,10 +29,6 @@ const project = randomUUID();
 beforeAll(async () => {
   fake = await fakeJira({ pageSize: 2 });
   client = clientFor(fake);
-});
-
-afterAll(async () => {
-  await Promise.all(fakes.map((each) => each.close()));
 });
 
 describe('the Jira adapter: connection', () => {

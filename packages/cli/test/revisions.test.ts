@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { Pgs, type Revision, type RevisionDiff, type RevisionSummary } from '@pgs/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,7 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
     let stderr = '';
     const code = await run(argv, {
       env: { ...apiEnv, ...env },
+      stdin: Readable.from([]),
       stdout: { write: (s: string) => (stdout += s), isTTY: tty, columns: 200 },
       stderr: { write: (s: string) => (stderr += s) },
     });
@@ -378,7 +380,7 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
     expect,
   }) => {
     const projectId = await completedProject(DENTAL);
-    const [first] = await sdk.projects.questions(projectId);
+    const first = (await sdk.projects.questions(projectId)).find((q) => q.leaveOpen !== true);
     const answered = await runCli(
       [
         'answer',
@@ -402,8 +404,17 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
     expect(all.code, all.stderr).toBe(EXIT.OK);
     expect(all.stdout.trim()).toBe('3');
     expect(all.stderr).toContain('(--yes)');
-    for (const q of left.slice(0, 10)) expect(all.stderr).toContain(`  ${q.id}: ${q.recommended}`);
+    // An entry PGS has no answer for is left open, not recorded as the decision "Not decided…".
+    const undecided = left.slice(0, 10).filter((q) => q.leaveOpen === true);
+    expect(undecided.length).toBeGreaterThan(0);
+    for (const q of left.slice(0, 10)) {
+      expect(all.stderr).toContain(
+        q.leaveOpen === true ? `  ${q.id} stays open` : `  ${q.id}: ${q.recommended}`,
+      );
+    }
     await sdk.projects.revisions.waitForCompletion(projectId, 3, { pollIntervalMs: 200 });
+    const still = (await sdk.projects.questions(projectId)).map((q) => q.id);
+    for (const q of undecided) expect(still).toContain(q.id);
   });
 
   it('usage errors exit 2 before any request', async () => {
@@ -417,6 +428,7 @@ describe('pgs revise, history and diff against the real server', { timeout: 180_
       [['diff', 'x', '--to', '0'], '--to must be an integer from 1'],
       [['answer'], 'takes one project ID'],
       [['answer', 'x', '--answer', 'no equals sign'], '--answer takes ID="answer"'],
+      [['answer', 'x'], 'stdin is not a terminal: answer with --answer'],
     ];
     for (const [argv, message] of cases) {
       const r = await inProcess(argv);

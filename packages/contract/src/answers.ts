@@ -22,6 +22,11 @@ export interface ProjectQuestion {
   options?: string[];
   /** The answer PGS suggests; for an assumption, the default the documents rest on. */
   recommended: string;
+  /**
+   * `true` when PGS knows no answer to suggest: `recommended` only says the entry stays
+   * undecided, and accepting the recommendations leaves this entry open.
+   */
+  leaveOpen?: boolean;
 }
 
 /** The most answers one request takes, as at creation (`answers` of createProject). */

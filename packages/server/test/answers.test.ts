@@ -21,6 +21,7 @@ interface Question {
   kind: 'question' | 'assumption';
   question: string;
   recommended: string;
+  leaveOpen?: boolean;
 }
 
 describe('answering a project later', () => {
@@ -66,6 +67,11 @@ describe('answering a project later', () => {
     expect(question?.id).toMatch(/^Q-\d+$/);
     expect(assumption?.id).toMatch(/^A-\d+$/);
     for (const q of open) expect(q.recommended.length).toBeGreaterThan(0);
+    // A question PGS knows no answer to says so: accepting its recommendation leaves it open.
+    expect(open.some((q) => q.leaveOpen === true)).toBe(true);
+    for (const q of open) {
+      expect(q.leaveOpen === true, q.id).toBe(q.recommended.startsWith('Not decided'));
+    }
     // Questions first, then the assumptions.
     expect(open.findIndex((q) => q.kind === 'assumption')).toBeGreaterThan(
       open.findIndex((q) => q.kind === 'question'),

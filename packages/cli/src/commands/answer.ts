@@ -28,8 +28,9 @@ function givenAnswers(values: unknown): Record<string, string> {
 
 /**
  * The answers to ask for: each open entry in the terminal (Enter accepts the recommended
- * answer, a number picks an option, "-" leaves it open), or every recommendation when no one
- * can answer (`--yes`, stdin not a terminal), saying so on stderr. At most the API's limit.
+ * answer, a number picks an option, "-" leaves it open), or every recommendation with
+ * `--yes`, saying so on stderr. An entry PGS knows no answer to (`leaveOpen`) stays open on
+ * Enter and with `--yes`. At most the API's limit.
  */
 async function askAll(
   ctx: CommandContext,
@@ -44,11 +45,15 @@ async function askAll(
     );
   }
   const input = ctx.io.stdin ?? process.stdin;
-  if (yes || !isInteractive(input)) {
-    const why = yes ? '--yes' : 'stdin is not a terminal';
-    stderr.write(`Accepting the recommended answer to ${asked.length} (${why}):\n`);
-    for (const q of asked) stderr.write(`  ${q.id}: ${q.recommended}\n`);
-    return Object.fromEntries(asked.map((q) => [q.id, q.recommended]));
+  if (yes) {
+    const accepted = asked.filter((q) => q.leaveOpen !== true);
+    stderr.write(`Accepting the recommended answer to ${accepted.length} (--yes):\n`);
+    for (const q of accepted) stderr.write(`  ${q.id}: ${q.recommended}\n`);
+    for (const q of asked) {
+      if (q.leaveOpen === true)
+        stderr.write(`  ${q.id} stays open: PGS has no answer to suggest\n`);
+    }
+    return Object.fromEntries(accepted.map((q) => [q.id, q.recommended]));
   }
   stderr.write('Enter accepts the recommended answer; "-" leaves the entry open.\n');
   const lines = lineReader(input, stderr, ctx.io.signal);
@@ -81,6 +86,13 @@ async function answersFor(
 ): Promise<Record<string, string>> {
   const given = givenAnswers(ctx.values.answer);
   if (Object.keys(given).length > 0) return given;
+  if (ctx.values.yes !== true && !isInteractive(ctx.io.stdin ?? process.stdin)) {
+    // Accepting recommendations unasked would record them as decisions for ever.
+    throw new UsageError(
+      'stdin is not a terminal: answer with --answer ID="answer", or accept the recommendations with --yes',
+      `pgs ${NAME}`,
+    );
+  }
   const questions = await pgs.projects.questions(projectId, { signal: ctx.io.signal });
   if (questions.length === 0) return {};
   return askAll(ctx, questions, ctx.values.yes === true);
@@ -106,8 +118,9 @@ decision D-n in the brief's register, and the documents that rested on it are re
 
 Enter accepts the answer in brackets, a number picks a listed option, "-" leaves the
 entry open, any other line is the answer. The prompts go to stderr. At most 10 entries are
-answered at a time. When stdin is not a terminal, or with --yes, every recommendation is
-accepted without asking and stderr lists them.
+answered at a time. With --yes, every recommendation is accepted without asking and stderr
+lists them. An entry PGS has no answer to suggest for stays open on Enter and with --yes.
+When stdin is not a terminal, --answer or --yes is required (else exit 2).
 
 Arguments:
   ID                     the project id

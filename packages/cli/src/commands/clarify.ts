@@ -137,19 +137,21 @@ export async function askAnswers(
 
 /**
  * One question until its answer fits the contract; `undefined` at the end of input. With
- * `skip`, a line of just "-" leaves the question unanswered (`null`): `pgs answer`.
+ * `skip`, a line of just "-" leaves the question unanswered (`null`), and so does Enter on
+ * an entry PGS has no answer to suggest for (`leaveOpen`): `pgs answer`.
  */
 export async function askOne(
   lines: LineReader,
-  q: ClarifyingQuestion,
+  q: ClarifyingQuestion & { leaveOpen?: boolean },
   skip = false,
 ): Promise<string | null | undefined> {
+  const open = skip && q.leaveOpen === true;
   let note = '';
   for (;;) {
-    const line = await lines.ask(`${note}    [${q.recommended}]\n> `);
+    const line = await lines.ask(`${note}    [${open ? 'leave open' : q.recommended}]\n> `);
     if (line === undefined) return undefined;
     const text = line.replace(UNSAFE, ' ').trim();
-    if (text === '') return q.recommended;
+    if (text === '') return open ? null : q.recommended;
     if (skip && text === '-') return null;
     const picked = /^\d+$/.test(text) ? q.options?.[Number(text) - 1] : undefined;
     if (picked !== undefined) return picked;

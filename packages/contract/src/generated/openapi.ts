@@ -10101,6 +10101,10 @@ export const openapiDocument = {
           "recommended": {
             "type": "string",
             "description": "The answer PGS suggests; for an assumption, the default the documents rest on."
+          },
+          "leaveOpen": {
+            "type": "boolean",
+            "description": "Present (true) when PGS knows no answer to suggest: `recommended` then only says the entry stays undecided, and a client accepting the recommendations leaves it open rather than sending that text as an answer (it would be recorded as a decision)."
           }
         }
       },

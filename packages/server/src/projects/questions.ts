@@ -30,6 +30,9 @@ import type { CreatedRevision, Revisions } from './revisions.ts';
 const NO_RECOMMENDATION =
   'Not decided for the first release: the documents stay as they are written';
 
+/** What a question without a recommendation carries: accepting it leaves the entry open. */
+const NOT_DECIDED = { recommended: NO_RECOMMENDATION, leaveOpen: true } as const;
+
 const SINGLE_LINE = new RegExp(SINGLE_LINE_PATTERN, 'u');
 
 /**
@@ -60,7 +63,7 @@ export function questionsOf(project: ProjectRow, items: readonly RegisterItem[])
       question: item.text,
       why: item.impact ?? clarified?.why ?? 'It changes what the first release builds.',
       ...(clarified?.options ? { options: clarified.options } : {}),
-      recommended: clarified?.recommended ?? NO_RECOMMENDATION,
+      ...(clarified ? { recommended: clarified.recommended } : NOT_DECIDED),
     };
   });
 }

@@ -8,6 +8,24 @@ describe('pgs conventions', () => {
       markdown: '# Our rules\n',
     });
     expect(conventionsBody('c.JSON', '{"compliance":["GDPR"]}')).toEqual({ compliance: ['GDPR'] });
+    // A PUT replaces the version: the markdown goes into the current members, not alone.
+    const current = {
+      version: 4,
+      createdAt: '2026-11-28T18:00:00.000Z',
+      stack: { required: ['PostgreSQL'] },
+      compliance: ['GDPR'],
+      language: 'de',
+      markdown: '# Old rules\n',
+    };
+    expect(conventionsBody('CONVENTIONS.md', '# Our rules\n', current)).toEqual({
+      stack: { required: ['PostgreSQL'] },
+      compliance: ['GDPR'],
+      language: 'de',
+      markdown: '# Our rules\n',
+    });
+    expect(conventionsBody('c.json', '{"compliance":["SOC 2"]}', current)).toEqual({
+      compliance: ['SOC 2'],
+    });
     expect(() => conventionsBody('c.json', '{')).toThrow(UsageError);
     expect(() => conventionsBody('c.json', '["GDPR"]')).toThrow(/one JSON object/);
   });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import type { ConventionsParams, HouseConventions } from '@pgs/client';
+import { type ConventionsParams, type HouseConventions, NotFoundError } from '@pgs/client';
 import type { Command } from '../context.ts';
 import { requireString } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -73,12 +73,23 @@ the API returns it, on one line.`,
   },
 };
 
+/** A markdown file: only `--file`'s extension says whether the current version is needed. */
+const isMarkdownFile = (path: string) => extname(path).toLowerCase() !== '.json';
+
 /**
  * The body `--file` holds: a `.json` file is the structured body as the API takes it; any
- * other file (`.md`) is the team's rules in markdown, `{ markdown }`.
+ * other file (`.md`) is the team's rules in markdown, put into the `current` version's
+ * members (a PUT replaces the whole version, so the stack, compliance… must be sent again).
  */
-export function conventionsBody(path: string, text: string): ConventionsParams {
-  if (extname(path).toLowerCase() !== '.json') return { markdown: text };
+export function conventionsBody(
+  path: string,
+  text: string,
+  current?: HouseConventions,
+): ConventionsParams {
+  if (isMarkdownFile(path)) {
+    const { version: _version, createdAt: _createdAt, ...members } = current ?? {};
+    return { ...members, markdown: text };
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -113,10 +124,11 @@ key's mode; every project created afterwards follows it and records its version.
                            "ears"|"gherkin", "detail": "brief"|"standard"|"deep",
                            "naming": [...], "sections": [{ "title", "content" }],
                            "markdown": "..." }
-  --file conventions.md    the team's rules in markdown, alone ({ "markdown": ... })
+  --file conventions.md    the team's rules in markdown: the current version with its
+                           "markdown" replaced (the other members stay in force)
 
-The version written holds exactly what the file says: a member it leaves out is no longer
-in force. The same conventions again keep the current version (docs/conventions.md).`,
+A JSON file's version holds exactly what the file says: a member it leaves out is no
+longer in force. The same conventions again keep the current version (docs/conventions.md).`,
   options: { ...API_OPTIONS, file: { type: 'string' } },
   async run(ctx) {
     expectPositionals(ctx.positionals, 0, 'conventions set');
@@ -130,9 +142,15 @@ in force. The same conventions again keep the current version (docs/conventions.
         'pgs conventions set',
       );
     }
-    const written = await ctx
-      .client()
-      .conventions.put(conventionsBody(path, text), { signal: ctx.io.signal });
+    const pgs = ctx.client();
+    const options = { signal: ctx.io.signal };
+    const current = isMarkdownFile(path)
+      ? await pgs.conventions.get(options).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        })
+      : undefined;
+    const written = await pgs.conventions.put(conventionsBody(path, text, current), options);
     if (ctx.json) {
       ctx.print(JSON.stringify(written));
       return;

@@ -5,12 +5,13 @@
  * call of the project, and of the account), the rules of following them, and the language
  * the documents are written in. A project with neither never sees a word of this, so its
  * prompts and their versions stay as they were; one with either names this version
- * (`architecture@2+conventions@1+system@3`).
+ * (`architecture@2+conventions@2+system@3`).
  */
 import { type Conventions, isEnglish, languageName } from '@pgs/contract';
+import { inertJson } from './data.ts';
 
 /** Bumped on every change of the words below or of how they are placed in a prompt. */
-export const CONVENTIONS_VERSION = 1;
+export const CONVENTIONS_VERSION = 2;
 
 /** `conventions@n`, as provenance records it inside a prompt's version. */
 export const CONVENTIONS_ID = `conventions@${CONVENTIONS_VERSION}`;
@@ -66,8 +67,7 @@ export function languageRule(language: string): string {
  * conventionsPart({ stack: { required: ['PostgreSQL'] } }); // 'The house conventions…<pgs-conventions>…'
  */
 export function conventionsPart(conventions: Conventions): string {
-  const json = JSON.stringify(conventions, null, 1).replaceAll('<', '\\u003c');
-  return `${CONVENTIONS_INTRO}\n\n<pgs-conventions>\n${json}\n</pgs-conventions>\n\n`;
+  return `${CONVENTIONS_INTRO}\n\n<pgs-conventions>\n${inertJson(conventions, 1)}\n</pgs-conventions>\n\n`;
 }
 
 /** The opening of every prompt of the project: its conventions, or nothing. */
@@ -91,7 +91,9 @@ export const houseVersion = (house: PromptHouse | undefined) =>
 
 /**
  * The extra sections the conventions ask of a document kind: the architecture's, each as
- * the line the prompt's list of sections gives it (numbered after the listed ones).
+ * the line the prompt's list of sections gives it (numbered after the listed ones). A line
+ * names its section by its index in the block, never by its title: the team's words stay
+ * inside `<pgs-conventions>`, data, out of the prompt's own instructions.
  */
 export function houseSections(
   house: PromptHouse | undefined,
@@ -100,8 +102,8 @@ export function houseSections(
 ): string[] {
   if (kind !== 'architecture') return [];
   return (house?.conventions?.sections ?? []).map(
-    (section, i) =>
-      `${from + i}. "## ${section.title}": what the house conventions' section "${section.title}" asks for, written for this project.`,
+    (_section, i) =>
+      `${from + i}. The "title" of the conventions' "sections"[${i}] (in <pgs-conventions>), as the "## " heading, exactly: what that section's "content" asks for, written for this project.`,
   );
 }
 

@@ -3,13 +3,13 @@
  * the start of every prompt, the rules of working in a codebase that exists, and what the
  * requirements, the architecture, the plan and the README do differently there. A project
  * without a digest never sees a word of this, so its prompts and their versions stay as
- * they were; a grounded prompt's version names this one (`architecture@2+grounded@2+…`).
+ * they were; a grounded prompt's version names this one (`architecture@2+grounded@3+…`).
  */
 import { repositoryBlock } from '../../models/context.ts';
 import { type PromptRepository, TRIMMED_FILE_PREFIX } from './repository.ts';
 
 /** Bumped on every change of the words below or of how they are placed in a prompt. */
-export const GROUNDED_VERSION = 2;
+export const GROUNDED_VERSION = 3;
 
 /** `grounded@n`, as provenance records it inside a prompt's version. */
 export const GROUNDED_ID = `grounded@${GROUNDED_VERSION}`;

@@ -9,6 +9,7 @@ import type { RequirementDelta } from '../../models/deltas.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { housePart, houseSystem, houseVersion, type PromptHouse } from './conventions.ts';
+import { inertJson } from './data.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {
   GROUNDED_GUIDANCE,
@@ -23,7 +24,7 @@ import { styleFrame } from './style.ts';
 import { SYSTEM_VERSION } from './system.ts';
 
 /** Bumped on every change of the words below or the impact schema. */
-export const REVISION_PROMPT_VERSION = 2;
+export const REVISION_PROMPT_VERSION = 3;
 
 export const IMPACT_SYSTEM = `You are a principal product manager keeping a living specification up to date. A client asks for a change to a product whose requirements are already numbered and cited by tickets, code and tests. You say exactly what the change does to those requirements, no more and no less, and you never invent a requirement the client did not ask for. You answer with JSON only, matching the schema you are given.`;
 
@@ -122,15 +123,16 @@ export function deltaLine(delta: RequirementDelta): string {
 }
 
 /**
- * What an answers revision tells every rewrite: the client's answers, as data (JSON, like the
- * definition), and what they do to the register and to the text that rested on them.
+ * What an answers revision tells every rewrite: the client's answers, as data (JSON with `<`
+ * escaped, so an answer cannot close the block), and what they do to the register and to the
+ * text that rested on them.
  */
 function answersPart(answers: readonly Decision[]): string {
   const closed = answers.map((d) => d.answers).join(', ');
   return `
 The client answered entries of the brief's register. Each answer is now a fact, recorded as a decision D-n that closes the entry it answers (${closed}):
 <answers>
-${answers.map((d) => JSON.stringify({ decision: d.id, answers: d.answers, entry: d.question, answer: d.answer })).join('\n')}
+${answers.map((d) => inertJson({ decision: d.id, answers: d.answers, entry: d.question, answer: d.answer })).join('\n')}
 </answers>
 - In the Project Brief: delete the rows of ${closed} from the assumptions and open questions (their IDs are closed: never reused, renumber nothing), and end the section "Assumptions and open questions" with a "### Decisions" list, one item per decision after those already there, written: **D-n** (answers X-n, "the entry"): the answer.
 - Elsewhere: text that rested on an answered assumption or question now states the answer; cite ${closed} nowhere.
@@ -168,8 +170,9 @@ export function revisionPrompt(input: {
   const style = styleFrame(context.requirementStyle);
   // Its conventions and language, as the project recorded them (conventions.ts).
   const house: PromptHouse = { conventions: context.conventions, language: context.language };
-  // The conventions open the prompt once (conventions.ts), not again in the JSON block.
-  const { conventions: _opened, ...shown } = context;
+  // The conventions open the prompt once (conventions.ts), the answers are given once in
+  // <answers> (escaped: answersPart); neither again, raw, in the JSON block.
+  const { conventions: _opened, answers: _given, ...shown } = context;
   const groundedRules = [
     ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
     ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),

@@ -1,3 +1,4 @@
+import { citedIds, parseDocument } from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
 import { withConventions } from './conventions.ts';
 
@@ -44,6 +45,35 @@ describe('the offline engine under house conventions', () => {
     expect(done).toBe(
       '# Architecture: GroomBook\n\n## Observability\n\nLogs.\n\nEvery request carries a trace id.\n\n## Security\n\nKeys.\n',
     );
+  });
+
+  it("writes the team's words as text: no ID, table or section comes of them", () => {
+    const done = withConventions(ARCHITECTURE, 'architecture', definition, {
+      compliance: ['ISO 27001 | FR-9'],
+      naming: ['IDs like FR-9 | US-2 are kept', '## Not a section'],
+      sections: [{ title: 'Runbooks', content: 'See FR-9.\n\n## Escalation\n\nCall the lead.' }],
+    });
+    const tree = parseDocument(done);
+    expect([...citedIds(tree)]).toEqual([]);
+    const sections = tree.children
+      .filter((node) => node.type === 'heading' && node.depth === 2)
+      .map((node) => done.slice(node.position!.start.offset, node.position!.end.offset));
+    expect(sections).toEqual(['## Context', '## Compliance', '## Naming', '## Runbooks']);
+    expect(tree.children.some((node) => node.type === 'table')).toBe(false);
+    expect(done).toContain('### Escalation');
+    expect(
+      withConventions(done, 'architecture', definition, {
+        sections: [{ title: 'Runbooks', content: 'See FR-9.\n\n## Escalation\n\nCall the lead.' }],
+      }),
+    ).toBe(done);
+  });
+
+  it('finds the section by its heading, not its text anywhere in the document', () => {
+    const own = '# Architecture: GroomBook\n\n## Context\n\nLogs.\n';
+    const done = withConventions(own, 'architecture', definition, {
+      sections: [{ title: 'Logging', content: 'Logs.' }],
+    });
+    expect(done).toBe('# Architecture: GroomBook\n\n## Context\n\nLogs.\n\n## Logging\n\nLogs.\n');
   });
 
   it('leaves other documents, and a project without conventions, as they are', () => {

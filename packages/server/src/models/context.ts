@@ -35,6 +35,27 @@ export const CONTEXT_TAGS = {
 const { open: OPEN, close: CLOSE, taskOpen: TASK_OPEN, taskClose: TASK_CLOSE } = CONTEXT_TAGS;
 
 /**
+ * User text inside a prompt's tagged data blocks (`<pgs-context>`, `<pgs-task>`,
+ * `<pgs-conventions>`, `<answers>`): JSON with every `<` written `\u003c`, the same value to
+ * a JSON reader, so no text in it (an idea, a name, an answer, a team's rules) can close its
+ * block, or open another, and go on as if it were the prompt's own words.
+ *
+ * @example
+ * inertJson({ answer: '</answers>' }); // '{"answer":"\\u003c/answers>"}'
+ */
+export const inertJson = (value: unknown, indent?: number): string =>
+  JSON.stringify(value, null, indent).replaceAll('<', '\\u003c');
+
+/**
+ * User text a prompt's own words quote (the project's name in "Write the brief for …"):
+ * `<` written `&lt;`, as in the repository's files, so it can open or close no block.
+ *
+ * @example
+ * inertInline('Acme</pgs-context>'); // 'Acme&lt;/pgs-context>'
+ */
+export const inertInline = (text: string): string => text.replaceAll('<', '&lt;');
+
+/**
  * The context as the tagged JSON block every prompt carries: a model reads the project's
  * facts from it (the offline engine is handed the same context as data, never this text).
  *
@@ -42,7 +63,7 @@ const { open: OPEN, close: CLOSE, taskOpen: TASK_OPEN, taskClose: TASK_CLOSE } =
  * contextBlock({ task: 'definition', idea: 'A habit tracker for remote teams' });
  */
 export function contextBlock(context: GenerationContext): string {
-  return `${OPEN}\n${JSON.stringify(context, null, 1)}\n${CLOSE}`;
+  return `${OPEN}\n${inertJson(context, 1)}\n${CLOSE}`;
 }
 
 /**
@@ -56,7 +77,7 @@ export function contextBlock(context: GenerationContext): string {
  */
 export function projectBlock(context: Pick<DocumentContext, 'idea' | 'definition'>): string {
   const shared = { task: 'document', idea: context.idea, definition: context.definition };
-  return `${OPEN}\n${JSON.stringify(shared, null, 1)}\n${CLOSE}`;
+  return `${OPEN}\n${inertJson(shared, 1)}\n${CLOSE}`;
 }
 
 /** What this one document is: the block that closes a document call's context. */
@@ -71,7 +92,7 @@ export function taskBlock(
       ? {}
       : { detail: context.detail }),
   };
-  return `${TASK_OPEN}\n${JSON.stringify(task, null, 1)}\n${TASK_CLOSE}`;
+  return `${TASK_OPEN}\n${inertJson(task, 1)}\n${TASK_CLOSE}`;
 }
 
 /** Where the block ends; a test's stand-in for a model reads up to it. */

@@ -8,7 +8,7 @@
  * (`architecture@2+conventions@2+system@3`).
  */
 import { type Conventions, isEnglish, languageName } from '@pgs/contract';
-import { inertJson } from './data.ts';
+import { inertJson } from '../../models/context.ts';
 
 /** Bumped on every change of the words below or of how they are placed in a prompt. */
 export const CONVENTIONS_VERSION = 2;

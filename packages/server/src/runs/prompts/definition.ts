@@ -1,5 +1,5 @@
 import type { Conventions, ProjectType } from '@pgs/contract';
-import { contextBlock, type DefinitionContext } from '../../models/context.ts';
+import { contextBlock, type DefinitionContext, inertInline } from '../../models/context.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import { CONVENTIONS_DEFINITION_RULES, CONVENTIONS_ID, conventionsPart } from './conventions.ts';
 import {
@@ -202,7 +202,7 @@ export function definitionPrompt(input: {
     ? `The project is ${TYPES[input.type]}: "type" must be "${input.type}".`
     : `Choose "type": "web" (${TYPES.web}), "mobile" (${TYPES.mobile}) or "mcp" (${TYPES.mcp}), whichever serves this idea best; an idea that names a platform gets that platform.`;
   const nameLine = input.requestedName
-    ? `The name is fixed: "name" must be exactly "${input.requestedName}".`
+    ? `The name is fixed: "name" must be exactly "${inertInline(input.requestedName)}".`
     : 'Choose a name: short, memorable, not a generic word, and not an existing well-known product.';
   // The client's answers are data like the idea: quoted in the JSON block below, never
   // followed as instructions; they settle facts the definition must keep.
@@ -214,7 +214,7 @@ export function definitionPrompt(input: {
   const prompt = `Define the project for this idea, in the client's words:
 
 <idea>
-${input.idea}
+${inertInline(input.idea)}
 </idea>
 
 ${typeLine}

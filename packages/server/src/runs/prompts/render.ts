@@ -2,6 +2,7 @@ import type { RequirementStyle } from '@pgs/contract';
 import { definitionsOf, parseDocument, sectionsOf } from '@pgs/contract/document';
 import {
   type DocumentContext,
+  inertInline,
   type ProjectDefinition,
   projectBlock,
   type RevisionContext,
@@ -142,6 +143,7 @@ export function documentPrompt(input: {
   house?: PromptHouse | undefined;
 }): RenderedPrompt {
   const { definition, document, repository, house } = input;
+  const name = inertInline(definition.name);
   const detail = input.detail ?? 'standard';
   const style = styleFrame(input.requirementStyle);
   const brief = documentPromptOf(document.kind);
@@ -150,7 +152,7 @@ export function documentPrompt(input: {
   const shared = `${housePart(house)}${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
   const earlier = kept.map(
     (doc, i) =>
-      `${i === 0 ? `The earlier documents of ${definition.name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
+      `${i === 0 ? `The earlier documents of ${name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
   );
   const sections = document.sections
     .map((heading, i) => {
@@ -187,7 +189,7 @@ export function documentPrompt(input: {
 
 ${taskBlock({ document: call.document, related: call.related, detail })}
 
-Write the ${document.title} (${document.filename}) for ${definition.name}.${LENGTH[detail]}
+Write the ${document.title} (${document.filename}) for ${name}.${LENGTH[detail]}
 
 Who reads it: ${brief.reader}
 
@@ -197,8 +199,8 @@ Sections, in this order, each a "## " heading with exactly this text:
 ${sections}
 
 Rules:
-- Start with the title line "# ${document.title}: ${definition.name}", then one short paragraph saying what this document covers.
-- Name ${definition.name} in the text; use the questionnaire's audience, features and tech stack.
+- Start with the title line "# ${document.title}: ${name}", then one short paragraph saying what this document covers.
+- Name ${name} in the text; use the questionnaire's audience, features and tech stack.
 ${rules}
 ${idLine}`.trimEnd();
   const parts: PromptPart[] = [

@@ -4,12 +4,17 @@
  */
 
 import type { Decision } from '@pgs/contract';
-import { contextBlock, type ImpactContext, type RevisionContext } from '../../models/context.ts';
+import {
+  contextBlock,
+  type ImpactContext,
+  inertInline,
+  inertJson,
+  type RevisionContext,
+} from '../../models/context.ts';
 import type { RequirementDelta } from '../../models/deltas.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
 import { housePart, houseSystem, houseVersion, type PromptHouse } from './conventions.ts';
-import { inertJson } from './data.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {
   GROUNDED_GUIDANCE,
@@ -74,15 +79,17 @@ export function impactPrompt(context: ImpactContext): {
   prompt: string;
   version: string;
 } {
-  const requirements = context.requirements.map((r) => `- ${r.id}: ${r.title}`).join('\n');
+  const requirements = context.requirements
+    .map((r) => `- ${r.id}: ${inertInline(r.title)}`)
+    .join('\n');
   const prompt = `${contextBlock(context)}
 
-The requirement groups of ${context.definition.name} today:
+The requirement groups of ${inertInline(context.definition.name)} today:
 ${requirements || '- (none)'}
 
 The client's change request:
 <change-request>
-${context.changeRequest}
+${inertInline(context.changeRequest)}
 </change-request>
 
 Say what this change request does to the requirement groups above, as a list of deltas:
@@ -177,7 +184,7 @@ export function revisionPrompt(input: {
     ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
     ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),
   ];
-  const name = context.definition.name;
+  const name = inertInline(context.definition.name);
   const brief = documentPromptOf(document.kind);
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget);
   const earlier =

@@ -76,6 +76,23 @@ const table: Handle = (node, parent, state, info) => {
   return lines.join('\n');
 };
 
+/**
+ * Text as the default writer escapes it, but a `<` that could open HTML (`<script`, `<img`,
+ * `</`) written as a character reference, `&#x3C;`, rather than `\<`: the stored markdown is
+ * read by renderers, previews and agents that do not all honour a backslash before `<`, and
+ * no tag a user wrote survives in it as text that reads as a tag (docs/security.md).
+ */
+const text: Handle = (node, parent, state, info) => {
+  const siblings = parent ? parent.children : [];
+  const index = state.indexStack[state.indexStack.length - 1] ?? 0;
+  return state.safe((node as { value: string }).value, {
+    ...info,
+    afterNode: siblings[index + 1],
+    beforeNode: siblings[index - 1],
+    encode: ['<'],
+  });
+};
+
 /** How PGS writes markdown: `-` bullets, `*` emphasis, fenced code, ATX headings, tables unpadded. */
 export const RENDER_OPTIONS: Options = {
   bullet: '-',
@@ -91,6 +108,7 @@ export const RENDER_OPTIONS: Options = {
     {
       handlers: {
         table,
+        text,
         idRef: (node: { value: string }) => node.value,
         requirement: definition,
         criterion: definition,

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { HouseConventions } from './accounts/conventions.ts';
 import { IdempotencyKeys } from './accounts/idempotency-keys.ts';
 import { Accounts } from './accounts/service.ts';
@@ -37,103 +37,31 @@ import { revisionRoutes } from './api/routes/projects/revisions.ts';
 import { syncRoutes } from './api/routes/projects/syncs.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
-import { type Config, HTTP_TIMEOUTS } from './config.ts';
+import { type AppDeps, definedOnly } from './app-deps.ts';
+import { HTTP_TIMEOUTS } from './config.ts';
 import { ConformanceChecks } from './conformance/service.ts';
 import { CreditReads } from './credits/reads.ts';
 import { databaseBroadcast } from './events/broadcast.ts';
 import { ProjectEventHub } from './events/hub.ts';
 import { SharedEventReads } from './events/reads.ts';
 import { newRequestId } from './ids.ts';
-import type { Limiters } from './limits/rules.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { Metrics } from './metrics/registry.ts';
-import { DEFAULT_PRICES, type PriceTable, priceOf } from './models/prices.ts';
-import { type Dispatcher, Projects } from './projects/projects.ts';
+import { DEFAULT_PRICES, priceOf } from './models/prices.ts';
+import { Projects } from './projects/projects.ts';
 import { ProjectQuestions } from './projects/questions.ts';
 import { ProjectReads } from './projects/reads.ts';
 import { Revisions } from './projects/revisions.ts';
 import { ProjectStatusReader } from './projects/status.ts';
-import { engineOf, type ModelSelector } from './runs/models.ts';
+import { engineOf } from './runs/models.ts';
 import { TraceCache } from './runs/trace/project.ts';
-import type { Database } from './storage/db.ts';
 import { Tasks } from './tasks/service.ts';
 import { Connections } from './trackers/connections.ts';
-import type { TrackerAdapter, TrackerProvider } from './trackers/providers/index.ts';
 import { Sealer } from './trackers/sealed.ts';
-import { ProjectSyncs, type SyncDispatcher } from './trackers/syncs.ts';
+import { ProjectSyncs } from './trackers/syncs.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
-/** The time limits a config sets (an absent one keeps its default). */
-function definedOnly(config: AppDeps['config']): Partial<typeof HTTP_TIMEOUTS> {
-  const set: { -readonly [K in keyof typeof HTTP_TIMEOUTS]?: number } = {};
-  for (const name of Object.keys(HTTP_TIMEOUTS) as (keyof typeof HTTP_TIMEOUTS)[]) {
-    const value = config[name];
-    if (value !== undefined) set[name] = value;
-  }
-  return set;
-}
-
-/** What the app is built from; `main.ts` makes these from the config, tests make their own. */
-export interface AppDeps {
-  config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'> &
-    // Absent: no console at `/` (the test harness); the runtime passes PGS_CONSOLE_DIR.
-    Partial<Pick<Config, 'consoleDir'>> &
-    // Absent: the defaults of the configuration (HTTP_TIMEOUTS).
-    Partial<
-      Pick<
-        Config,
-        'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'drainTimeoutMs'
-      >
-    >;
-  database: Database;
-  adminToken: string;
-  limiters: Limiters;
-  /** Puts new projects' generations on the queue. */
-  dispatcher: Dispatcher;
-  /** The models projects are generated with (estimates depend on them). */
-  models: ModelSelector;
-  /** Model prices (`PGS_MODEL_PRICES` over the defaults; absent, the defaults). */
-  prices?: PriceTable;
-  /**
-   * Announcements of project events (long-polls and event streams wait on them); none
-   * means the app starts its own and stops it on close.
-   */
-  events?: ProjectEventHub;
-  /** Milliseconds between keep-alive comments on an event stream (default 15 s). */
-  keepAliveMs?: number;
-  /**
-   * The clock of project times: the time left that status reads count down, a new
-   * project's estimated end, and the end and generation time a completion or cancellation
-   * records (the workers keep their own); default `Date.now`. Tests hold it still to assert
-   * exact durations.
-   */
-  now?: () => number;
-  /** The process's logger (pino); none means silent. */
-  logger?: FastifyBaseLogger;
-  /**
-   * Told of every route as it is added, before any is registered (tests enumerate the
-   * app's own routes this way, so a new route is fuzzed and checked without a list to edit).
-   */
-  onRoute?: (route: RouteOptions) => void;
-  /**
-   * The metrics `GET /metrics` exports (the process's, shared with its workers); none
-   * means a registry of the app's own, so apps built side by side never collide.
-   */
-  metrics?: Metrics;
-  /**
-   * Tracker connections (docs/trackers.md): the sealer of their credentials (none: every
-   * creation answers 503 ENCRYPTION_NOT_CONFIGURED), whether `baseUrl` may be private
-   * (`PGS_CONNECTIONS_ALLOW_PRIVATE`), and, for tests, other adapters or DNS.
-   */
-  trackers?: {
-    /** Puts a project's sync on the queue (`POST …/syncs`); none: syncs cannot be created. */
-    syncs?: SyncDispatcher;
-    sealer: Sealer;
-    allowPrivate: boolean;
-    adapters?: (provider: TrackerProvider) => TrackerAdapter | undefined;
-    resolve?: (host: string) => Promise<string[]>;
-  };
-}
+export type { AppDeps } from './app-deps.ts';
 
 /**
  * Builds the Fastify app; never listens (`main.ts` does).

@@ -108,7 +108,8 @@ const server = [
   },
   {
     name: 'nothing-imports-the-composition-root',
-    comment: 'main.ts, runtime.ts, app.ts (with app-deps.ts) and banner.ts wire the rooms; no room imports them.',
+    comment:
+      'main.ts, runtime.ts, app.ts (with app-deps.ts) and banner.ts wire the rooms; no room imports them.',
     severity: 'error',
     from: { path: ROOM },
     to: { path: ROOT },

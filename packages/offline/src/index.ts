@@ -42,7 +42,8 @@ import { readImpact } from './reading/impact.ts';
 
 export type { CodebaseFacts } from './codebase/types.ts';
 export { definitionChecks } from './reading/definition-check.ts';
-export { removalFindings } from './reading/impact-check.ts';
+export { changeFindings, removalFindings } from './reading/impact-check.ts';
+export { wishFindings } from './reading/priority-check.ts';
 export { contentTerms, missingTerms } from './reading/reading.ts';
 
 /** A definition call: the idea, and the type, name and codebase the client gave. */

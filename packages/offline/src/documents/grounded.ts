@@ -14,9 +14,8 @@ import {
   rankFiles,
 } from '../codebase/index.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
-import { ic } from '../text/markdown.ts';
-import { ic as code, type FlowContent, type Inline, listingOf, t } from '../text/nodes.ts';
-import { decapitalize, kebab, listing, snake } from '../text/words.ts';
+import { bold, ic as code, type FlowContent, type Inline, listingOf, t } from '../text/nodes.ts';
+import { decapitalize, kebab, snake } from '../text/words.ts';
 
 export const NOT_FOUND = 'not found in the digest';
 
@@ -103,9 +102,9 @@ export function newHome(f: Facts, req: Requirement): string | undefined {
 }
 
 /** "`a` (route POST /appointments), `b` (table appointments)": files with why they matter. */
-function withReasons(files: readonly RankedFile[]): string {
-  return listing(
-    files.map((file) => `${ic(file.path)}${file.reasons[0] ? ` (${file.reasons[0]})` : ''}`),
+function withReasons(files: readonly RankedFile[]): Inline {
+  return listingOf(
+    files.map((file) => [code(file.path), file.reasons[0] ? ` (${file.reasons[0]})` : '']),
   );
 }
 
@@ -192,17 +191,19 @@ export function serviceCode(facts: CodebaseFacts, name: string): Inline | undefi
 }
 
 /** What exists today for a requirement, as the requirements document says it. */
-export function today(f: Facts, req: Requirement): string {
+export function today(f: Facts, req: Requirement): Inline {
   const files = touchedBy(f, req);
+  const name = code(codebaseOf(f).name);
   return files.length > 0
-    ? `**Today:** ${ic(codebaseOf(f).name)} already has code this concerns: ${withReasons(files)}.`
-    : `**Today:** nothing in the digest of ${ic(codebaseOf(f).name)} does this; it is new behaviour.`;
+    ? t`${bold('Today:')} ${name} already has code this concerns: ${withReasons(files)}.`
+    : t`${bold('Today:')} nothing in the digest of ${name} does this; it is new behaviour.`;
 }
 
-export function change(f: Facts, req: Requirement): string {
+/** What a requirement changes in the code, as the requirements document says it. */
+export function change(f: Facts, req: Requirement): Inline {
   const files = touchedBy(f, req, 1);
   const home = newHome(f, req);
   return files.length > 0
-    ? `**Change:** extend it to ${decapitalize(req.text)}, keeping what it does today for everything else.`
-    : `**Change:** add it${home ? ` in ${ic(home)} (new)` : ''}, beside the code that exists, on the same stack.`;
+    ? t`${bold('Change:')} extend it to ${decapitalize(req.text)}, keeping what it does today for everything else.`
+    : t`${bold('Change:')} add it${home ? t` in ${code(home)} (new)` : ''}, beside the code that exists, on the same stack.`;
 }

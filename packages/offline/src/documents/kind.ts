@@ -8,12 +8,8 @@ import type { DocumentKindName, GROUNDED_ARCHITECTURE_SECTIONS, SectionsOf } fro
 import type { FlowContent } from '@pgs/contract/document';
 import type { Facts } from '../facts/facts.ts';
 
-/**
- * The body of one `## ` section: the blocks of its tree (text/nodes.ts), or its markdown from
- * the writers that still compose text (product-requirements.ts and user-stories.ts, with
- * text/markdown.ts) until they build trees too.
- */
-export type SectionBody = string | readonly FlowContent[];
+/** The body of one `## ` section: the blocks of its tree (text/nodes.ts). */
+export type SectionBody = readonly FlowContent[];
 
 /**
  * Writes the body of one `## ` section from the facts.

@@ -1,8 +1,18 @@
 import type { ProjectType } from '@pgs/contract';
-import { definitionsOf, parseDocument } from '@pgs/contract/document';
+import {
+  definitionsOf,
+  heading,
+  parseDocument,
+  renderDocument,
+  root,
+  withoutPositions,
+} from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
 import { documentRequest } from '../../test/plan.ts';
+import { factsFor } from '../facts/facts.ts';
 import { defineProject, writeDocument } from '../index.ts';
+import { PRODUCT_REQUIREMENTS } from './product-requirements.ts';
+import { USER_STORIES } from './user-stories.ts';
 
 const IDEAS: [ProjectType, string][] = [
   [
@@ -15,14 +25,18 @@ const IDEAS: [ProjectType, string][] = [
 
 const FILE = 'PRODUCT_REQUIREMENTS.md';
 
+/** The request for an idea's product requirements, its project defined. */
+const request = (type: ProjectType, idea: string) => ({
+  idea,
+  definition: defineProject({ idea, type }),
+  document: documentRequest('product-requirements'),
+  related: [],
+});
+
 /** The requirements of an idea in a style, and their criteria as the document model reads them. */
 function requirements(type: ProjectType, idea: string, style?: 'gherkin') {
-  const definition = defineProject({ idea, type });
   const markdown = writeDocument({
-    idea,
-    definition,
-    document: documentRequest('product-requirements'),
-    related: [],
+    ...request(type, idea),
     ...(style ? { requirementStyle: style } : {}),
   });
   return {
@@ -60,16 +74,12 @@ describe('the offline engine in the Gherkin style', () => {
   });
 
   it('keeps the style in a revision', () => {
-    const [type, idea] = IDEAS[0]!;
-    const definition = defineProject({ idea, type });
+    const context = request(...IDEAS[0]!);
     const markdown = writeDocument({
-      idea,
-      definition,
-      document: documentRequest('product-requirements'),
-      related: [],
+      ...context,
       requirementStyle: 'gherkin',
       revision: {
-        register: definition.questionnaire.coreFeatures.map((_, i) => ({
+        register: context.definition.questionnaire.coreFeatures.map((_, i) => ({
           id: `FR-${i + 1}`,
           priority: 'Must' as const,
         })),
@@ -80,4 +90,33 @@ describe('the offline engine in the Gherkin style', () => {
     expect(criteria.length).toBeGreaterThan(0);
     expect(criteria.every((c) => c.scenario !== undefined)).toBe(true);
   });
+});
+
+describe('the requirements and stories the engine builds', () => {
+  it.each(['ears', 'gherkin'] as const)(
+    'are the definitions the parser reads back from their markdown (%s)',
+    (requirementStyle) => {
+      const f = factsFor({ ...request(...IDEAS[0]!), requirementStyle });
+      const documents = [
+        [
+          FILE,
+          [
+            heading(2, 'Functional requirements'),
+            ...PRODUCT_REQUIREMENTS.sections['Functional requirements'](f),
+            heading(2, 'Non-functional requirements'),
+            ...PRODUCT_REQUIREMENTS.sections['Non-functional requirements'](f),
+          ],
+        ],
+        ['USER_STORIES.md', [heading(2, 'Stories'), ...USER_STORIES.sections.Stories(f)]],
+      ] as const;
+      const types = new Set<string>();
+      for (const [filename, blocks] of documents) {
+        const built = root(blocks);
+        const read = parseDocument(renderDocument(built), { filename });
+        for (const d of definitionsOf(built)) types.add(d.type);
+        expect(definitionsOf(withoutPositions(read)), filename).toEqual(definitionsOf(built));
+      }
+      expect([...types].sort()).toEqual(['criterion', 'nfr', 'requirement', 'story']);
+    },
+  );
 });

@@ -5,8 +5,19 @@
  * behaviour, the same numbers, the same ID: only the form changes, so every other document
  * cites the same criteria.
  */
+import {
+  cite,
+  definitionNode,
+  list,
+  paragraph,
+  type StepInput,
+  scenario,
+  strong,
+} from '@pgs/contract/document';
+import type { List } from 'mdast';
 import { theRole } from '../facts/criteria.ts';
 import type { Criterion, Facts, Requirement } from '../facts/model.ts';
+import { inline } from '../text/nodes.ts';
 import { capitalize, thirdPerson } from '../text/words.ts';
 
 /** A scenario's step: its keyword and its text. */
@@ -112,19 +123,26 @@ export function scenarioParts(
 }
 
 /**
- * A requirement group's criteria as one list of scenarios, in the markdown the document
- * model reads (`scenario` of `@pgs/contract/document` writes the same).
+ * A requirement group's criteria as one list of scenarios (`scenario` of
+ * `@pgs/contract/document`); a criterion that is not EARS stays its sentence, still an item
+ * opening with its ID.
  *
  * @example
- * scenarioList(f, req); // '- **FR-3.1** Scenario: A reminder falls due\n  - **When** …'
+ * scenarioList(f, req); // - **FR-3.1** Scenario: A reminder falls due\n  - **When** …
  */
-export function scenarioList(f: Facts, req: Requirement): string {
-  return req.criteria
-    .map((c) => {
+export function scenarioList(f: Facts, req: Requirement): List {
+  return list(
+    req.criteria.map((c) => {
       const parts = scenarioParts(f, req, c);
-      if (parts === undefined) return `- **${c.id}** ${c.text}`;
-      const steps = parts.steps.map(([keyword, text]) => `  - **${keyword}** ${text}`);
-      return [`- **${c.id}** Scenario: ${parts.name}`, ...steps].join('\n');
-    })
-    .join('\n');
+      if (parts === undefined)
+        return definitionNode(c.id, {
+          form: 'item',
+          spread: false,
+          checked: null,
+          children: [paragraph(strong(cite(c.id)), ' ', ...inline(c.text))],
+        });
+      const steps = parts.steps.map(([keyword, text]): StepInput => [keyword, ...inline(text)]);
+      return scenario(c.id, inline(parts.name), steps);
+    }),
+  );
 }

@@ -1,17 +1,10 @@
 /**
  * The offline engine's writing: a document's tree derived deterministically from the idea and
  * the settled definition, one `## ` section per section of the kind, each by its writer, then
- * rendered by the contract's renderer (`renderDocument` of `@pgs/contract/document`).
+ * rendered once by the contract's renderer (`renderDocument` of `@pgs/contract/document`).
  */
-import {
-  citedIds,
-  heading,
-  parseDocument,
-  renderDocument as renderTree,
-  root,
-} from '@pgs/contract/document';
+import { citedIds, heading, renderDocument as renderTree, root } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
-import type { RootContent } from 'mdast';
 import { type Facts, factsFor } from '../facts/facts.ts';
 import { blocks, bullets, type FlowContent, fragment, joined, p, t } from '../text/nodes.ts';
 import { listing } from '../text/words.ts';
@@ -52,30 +45,6 @@ function recap(f: Facts): FlowContent[] {
   );
 }
 
-/** A part of a document: blocks of its tree, or markdown a writer still composes as text. */
-type Part = SectionBody;
-
-/**
- * The markdown of a document's parts, in order: runs of blocks rendered by the contract's
- * renderer, text kept as written, parts one blank line apart.
- */
-function render(parts: readonly Part[]): string {
-  const out: string[] = [];
-  let run: FlowContent[] = [];
-  const flush = () => {
-    if (run.length > 0) out.push(renderTree(root(run)).trimEnd());
-    run = [];
-  };
-  for (const part of parts) {
-    if (typeof part === 'string') {
-      flush();
-      if (part.length > 0) out.push(part);
-    } else run.push(...part);
-  }
-  flush();
-  return `${out.join('\n\n')}\n`;
-}
-
 /**
  * The markdown of a document: `# <Title>: <name>`, an introduction, then one `## ` section
  * per requested section, written from the idea and the definition. A revision passes its
@@ -102,18 +71,15 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
   const brief = context.detail === 'brief';
   const { kind } = context.document;
   const writers = kindWriters(kind);
-  const parts: Part[] = [
-    [
-      heading(1, `${context.document.title}: `, ...fragment(f.name)),
-      intro(f, context, writers.purpose),
-    ],
+  const tree: FlowContent[] = [
+    heading(1, `${context.document.title}: `, ...fragment(f.name)),
+    intro(f, context, writers.purpose),
   ];
   for (const section of context.document.sections) {
     const body = sectionWriter(writers, kind, section, f.codebase !== undefined)(f);
-    parts.push([heading(2, section)]);
-    parts.push(brief ? condensed(body) : body);
+    tree.push(heading(2, section), ...(brief ? condensed(body) : body));
   }
-  const markdown = render(parts);
+  const markdown = renderTree(root(tree));
   // A brief document is short by request; a standard one too short to stand alone is not.
   // The recap is written after the rest, a blank line apart, as one render would join it.
   if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS)
@@ -122,12 +88,12 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
 }
 
 /** Blocks that carry structure: headings, tables, code, components, definitions written as sections. */
-const structural = (node: FlowContent | RootContent | undefined) =>
-  node?.type === 'heading' ||
-  node?.type === 'table' ||
-  node?.type === 'code' ||
-  node?.type === 'component' ||
-  (node !== undefined && 'form' in node && node.form === 'section');
+const structural = (node: FlowContent) =>
+  node.type === 'heading' ||
+  node.type === 'table' ||
+  node.type === 'code' ||
+  node.type === 'component' ||
+  ('form' in node && node.form === 'section');
 
 /**
  * A section as a brief document has it (`detail: brief`): its first block, then only the
@@ -136,38 +102,14 @@ const structural = (node: FlowContent | RootContent | undefined) =>
  * engine says nothing the idea does not give, so `deep` writes what `standard` does.
  */
 function condensed(body: SectionBody): SectionBody {
-  if (typeof body === 'string') return condensedText(body);
   const kept = (block: FlowContent) => structural(block) || citedIds(block).length > 0;
   return body
     .filter((block, index) => index === 0 || kept(block))
     .map((block) =>
-      // A component keeps its heading and what names IDs, as the blocks of a section do.
-      block.type === 'component' ? { ...block, children: block.children.filter(kept) } : block,
+      // A component, a requirement group or a story keeps its heading and what names IDs, as
+      // the blocks of a section do.
+      block.type === 'component' || ('form' in block && block.form === 'section')
+        ? { ...block, children: (block.children as FlowContent[]).filter(kept) }
+        : block,
     );
-}
-
-/**
- * `condensed` of a section a writer still composes as markdown: a block is a run of the
- * tree's blocks with no blank line between them, cut from the text as written.
- */
-function condensedText(body: string): string {
-  const groups: RootContent[][] = [];
-  let end: number | undefined;
-  for (const child of parseDocument(body, { defines: [] }).children) {
-    const start = child.position?.start.offset ?? 0;
-    const previous = groups.at(-1);
-    // A blank line between two blocks parts them.
-    if (previous && end !== undefined && body.slice(end, start).split('\n').length <= 2)
-      previous.push(child);
-    else groups.push([child]);
-    end = child.position?.end.offset;
-  }
-  return groups
-    .filter(
-      (group, index) => index === 0 || structural(group[0]) || citedIds(root(group)).length > 0,
-    )
-    .map((group) =>
-      body.slice(group[0]?.position?.start.offset ?? 0, group.at(-1)?.position?.end.offset ?? 0),
-    )
-    .join('\n\n');
 }

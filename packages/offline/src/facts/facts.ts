@@ -295,6 +295,3 @@ export { theService };
 
 /** The IDs of a list of criteria, as a citation: "FR-2.1, FR-2.3". */
 export const ids = (criteria: readonly { id: string }[]) => criteria.map((c) => c.id).join(', ');
-
-/** Writes the body of one `## ` section. */
-export type SectionWriter = (facts: Facts) => string;

@@ -1,7 +1,6 @@
 import type { Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import {
-  cellMarkdown,
   citedIds,
   componentsOf,
   criterion,
@@ -114,32 +113,6 @@ describe('parseDocument', () => {
     expect(
       componentsOf(parseDocument('## Components\n\n### X\n', { filename: 'README.md' })),
     ).toEqual([]);
-  });
-});
-
-describe('cellMarkdown', () => {
-  it('makes every line break one space: LF, CRLF and a lone CR', () => {
-    expect(cellMarkdown('one\ntwo\r\nthree\rfour')).toBe('one two three four');
-  });
-
-  it('escapes the pipes of a cell, in code spans too, and reads back as the same cell', () => {
-    const cell = cellMarkdown('TCP | UDP `a|b` and \\| kept\nnext line');
-    expect(cell).toBe('TCP \\| UDP `a\\|b` and \\| kept next line');
-    const tree = parseDocument(`| Name |\n| --- |\n| ${cell} |\n`);
-    const row = (tree.children[0] as { children: { children: unknown[] }[] }).children[1];
-    expect(withoutPositions(row as never)).toEqual({
-      type: 'tableRow',
-      children: [
-        {
-          type: 'tableCell',
-          children: [
-            { type: 'text', value: 'TCP | UDP ' },
-            { type: 'inlineCode', value: 'a|b' },
-            { type: 'text', value: ' and | kept next line' },
-          ],
-        },
-      ],
-    });
   });
 });
 

@@ -18,7 +18,7 @@ export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
 export { mapStrings, plainText } from './plain-text.ts';
 export { type RegisterItem, registerItems } from './register.ts';
-export { cellMarkdown, RENDER_OPTIONS, renderDocument } from './render.ts';
+export { RENDER_OPTIONS, renderDocument } from './render.ts';
 export { sectionsOf } from './sections.ts';
 export {
   applyIds,

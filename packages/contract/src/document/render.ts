@@ -133,32 +133,3 @@ export const RENDER_OPTIONS: Options = {
 export function renderDocument(tree: Root): string {
   return toMarkdown(tree, RENDER_OPTIONS);
 }
-
-/**
- * A markdown fragment written into a table cell by a writer that still builds text (the
- * offline engine, until it builds trees): its line breaks become spaces and each pipe not
- * already escaped is escaped (`a | b` → `a \| b`), so the cell reads back as the same
- * content, code spans included. A tree built with `table()` needs none of this.
- *
- * @example
- * cellMarkdown('TCP | UDP `a|b`'); // 'TCP \| UDP `a\|b`'
- */
-export function cellMarkdown(fragment: string): string {
-  let out = '';
-  let backslashes = 0;
-  let previous = '';
-  for (const char of fragment) {
-    // Every line break is one space: LF, CRLF (its LF counts) and a lone CR (old Mac files).
-    const lineBreak = char === '\n' || char === '\r';
-    if (lineBreak && !(char === '\n' && previous === '\r')) out += ' ';
-    previous = char;
-    if (lineBreak) {
-      backslashes = 0;
-      continue;
-    }
-    if (char === '|' && backslashes % 2 === 0) out += '\\';
-    out += char;
-    backslashes = char === '\\' ? backslashes + 1 : 0;
-  }
-  return out;
-}

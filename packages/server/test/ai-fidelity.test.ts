@@ -103,6 +103,30 @@ describe('the definition keeps the idea, and never fails a project for a soft ru
     ]);
     expect(provenance.definition.findings[0].message).toContain('coreFeatures');
   });
+
+  it('a wish of the idea that the requirements make Must goes into the one repair (issue 29, item 4)', async () => {
+    s.fake.reset();
+    s.fake.respond((call) => {
+      const reply = competent(call);
+      if (kindOf(call) !== 'product-requirements' || reply.kind !== 'text') return reply;
+      if (call.prompt.includes('is Must, but the idea puts')) return reply;
+      return { ...reply, text: reply.text.replace(/\((?:Should|Could)\)$/gm, '(Must)') };
+    });
+    const idea = `${IDEA}. Maybe later: run group workshops for mentees.`;
+    const { data, provenance } = await generate(s, { idea });
+    expect(data.status).toBe('completed');
+    const requirements = s.fake.calls.filter((call) => kindOf(call) === 'product-requirements');
+    expect(requirements).toHaveLength(2);
+    expect(requirements[1]!.prompt).toMatch(
+      /FR-\d+ \("Run group workshops for mentees"\) is Must, but the idea puts "run group workshops for mentees" off/,
+    );
+    const written = provenance.documents.find(
+      (p: { kind: string }) => p.kind === 'product-requirements',
+    );
+    expect(written.repairs).toBe(1);
+    expect(written.initialFindings).toMatchObject([{ rule: 'wish-as-must', severity: 'high' }]);
+    expect(written.findings).toEqual([]);
+  });
 });
 
 describe('an answer cut off by the output limit', () => {

@@ -43,6 +43,28 @@ describe('revisions with a model', () => {
       return data.status === 'in_progress' ? undefined : data;
     }, `revision ${n} of ${id}`);
 
+  /**
+   * Revises a project with {@link CHANGE} against a fake scripted to answer the impact step
+   * wrongly once: the revision completes after one correction that names the fault, which
+   * provenance records.
+   */
+  const corrected = async (id: string, finding: RegExp) => {
+    await api('POST', `/projects/${id}/revisions`, { changeRequest: CHANGE });
+    const done = await revised(id, 2);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const impacts = s.fake.calls.filter(isDefinition);
+    expect(impacts).toHaveLength(2);
+    expect(impacts[1]!.prompt).toMatch(finding);
+    const provenance = (await api('GET', `/projects/${id}/provenance?revision=2`)).json().data;
+    const impact = provenance.documents.find((p: { kind: string }) => p.kind === 'impact');
+    expect(impact).toMatchObject({
+      repairs: 1,
+      initialFindings: [{ rule: 'unnamed-requirement', severity: 'high' }],
+      findings: [],
+    });
+    return { done, impacts, impact };
+  };
+
   it('reads the change request once, rewrites only what it touches, and records every call', async () => {
     const { id } = await generate(s, { idea: IDEA, type: 'web' });
     s.fake.reset();
@@ -108,21 +130,37 @@ describe('revisions with a model', () => {
       const wrong = right.deltas.map((d) => (d.op === 'removed' ? { ...d, id: 'FR-1' } : d));
       return { kind: 'json', value: { deltas: wrong }, usage: usageOf(call) };
     });
-    await api('POST', `/projects/${id}/revisions`, { changeRequest: CHANGE });
-    const done = await revised(id, 2);
-    expect(done.status, JSON.stringify(done)).toBe('completed');
-    const impacts = s.fake.calls.filter(isDefinition);
-    expect(impacts).toHaveLength(2);
-    expect(impacts[1]!.prompt).toMatch(
+    const { done, impacts, impact } = await corrected(
+      id,
       /FR-1 \("[^"]*appointments[^"]*"\) was removed, but the request removes only "the medical records"/,
     );
-    const provenance = (await api('GET', `/projects/${id}/provenance?revision=2`)).json().data;
-    const impact = provenance.documents.find((p: { kind: string }) => p.kind === 'impact');
     expect(impact.inputTokens).toBe(usageOf(impacts[0]!).input + usageOf(impacts[1]!).input);
     const removed = done.deltas.filter((d: { op: string }) => d.op === 'removed');
     expect(removed).toMatchObject([
       { id: 'FR-2', title: expect.stringMatching(/medical records/i) },
     ]);
+  });
+
+  it('corrects once an answer that changes a requirement the request does not name (issue 29, item 4)', async () => {
+    const { id } = await generate(s, { idea: IDEA, type: 'web' });
+    s.fake.reset();
+    type Answer = { deltas: Record<string, string>[] };
+    s.fake.respond((call) => {
+      if (!isDefinition(call)) return competent(call);
+      const right = (competent(call) as { value: Answer }).value;
+      if (call.prompt.includes('was modified, but'))
+        return { kind: 'json', value: right, usage: usageOf(call) };
+      // The request names the reminders and the medical records; this answer also rewrites the
+      // appointments (FR-1).
+      const title = 'Book appointments online and by phone';
+      const wrong = [...right.deltas, { op: 'modified', id: 'FR-1', title, text: title }];
+      return { kind: 'json', value: { deltas: wrong }, usage: usageOf(call) };
+    });
+    const { done } = await corrected(
+      id,
+      /FR-1 \("[^"]*appointments[^"]*"\) was modified, but the request names only .*"the medical records"/,
+    );
+    expect(done.deltas.map((d: { id: string }) => d.id)).not.toContain('FR-1');
   });
 
   it('fails and refunds a revision whose change request the model finds nothing in', async () => {

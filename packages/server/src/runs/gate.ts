@@ -7,6 +7,7 @@
 import { inertText, parseDocument as parseTree, visit } from '@pgs/contract/document';
 import { toString as plainText } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
+import { wishFindings } from '../models/sdk/offline-model.ts';
 import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
 
 /** How bad a finding is: critical and high ones trigger the one repair. */
@@ -18,7 +19,7 @@ export interface Finding {
    * A stable rule name: the form rules here (`missing-section`, `placeholder`,
    * `missing-name`, `empty`, `truncated`) or a trace rule (docs/trace.md).
    */
-  rule: FormRule | TraceFinding['rule'] | RevisionRule | HouseRule;
+  rule: FormRule | TraceFinding['rule'] | RevisionRule | HouseRule | ReadingRule;
   severity: Severity;
   /** What is wrong, written for the model that repairs it (and for a person reading provenance). */
   message: string;
@@ -37,6 +38,13 @@ export type HouseRule = 'forbidden-technology' | 'missing-compliance' | 'languag
  * without a REMOVED delta, a retired ID back, an unaffected requirement's text changed.
  */
 export type RevisionRule = 'id-dropped' | 'id-reused' | 'requirement-changed';
+
+/**
+ * What the offline reading's tests add to a model's answers (issue 29, item 4): a revision's
+ * delta on a requirement the change request does not name (runs/impact.ts), and a requirement
+ * made Must that carries only a wish the idea puts off ({@link wishMustFindings}).
+ */
+export type ReadingRule = 'unnamed-requirement' | 'wish-as-must';
 
 /** The severity of each form rule. */
 const FORM_SEVERITY: Record<FormRule, Severity> = {
@@ -185,6 +193,23 @@ export async function traceFindings(
       return owner === undefined ? finding.document === filename : owner === kind;
     })
     .map(({ rule, severity, message }) => ({ rule, severity, message }));
+}
+
+/**
+ * The requirements a document defines that it makes Must while they carry only a capability
+ * the idea puts off ("later", "maybe", "nice to have", "v2"), by the offline reading's test;
+ * high, so the document is repaired once.
+ *
+ * @example
+ * wishMustFindings('REQUIREMENTS.md', markdown, 'A habit tracker.\n- Log habits\n- v2: export PDFs');
+ */
+export function wishMustFindings(filename: string, content: string, idea: string): Finding[] {
+  const requirements = buildTrace([{ filename, content }]).coverage.requirements;
+  return wishFindings(idea, requirements).map((message) => ({
+    rule: 'wish-as-must',
+    severity: 'high',
+    message,
+  }));
 }
 
 /** Whether findings call for the repair: any critical or high one. */

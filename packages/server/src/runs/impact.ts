@@ -4,15 +4,17 @@
  * model). The answer is normalised, never trusted: a delta on an ID that does not exist is
  * dropped, added IDs are renumbered from the next free number, one delta per ID. Then it is
  * checked as the offline reading checks its own (issue 29, item 4): a REMOVED delta whose
- * requirement carries nothing the request removes is a finding, and the answer is corrected
- * once with it.
+ * requirement carries nothing the request removes, and a MODIFIED or RENAMED one on a
+ * requirement the request does not name, are findings, and the answer is corrected once with
+ * them.
  */
 import type { ModelCaller } from '../models/calls.ts';
 import type { ImpactContext } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { removalFindings } from '../models/sdk/offline-model.ts';
+import { changeFindings, removalFindings } from '../models/sdk/offline-model.ts';
 import type { ChainModel } from '../models/sdk/providers.ts';
 import { type CallUsage, sumUsage } from '../models/usage.ts';
+import type { Finding } from './gate.ts';
 import { correctionMessage } from './prompts/render.ts';
 import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
 
@@ -69,6 +71,10 @@ export function normaliseDeltas(output: unknown, context: ImpactContext): Requir
   return deltas;
 }
 
+/** The reading's messages as provenance records them: a delta on a requirement not named. */
+const asFindings = (messages: readonly string[]): Finding[] =>
+  messages.map((message) => ({ rule: 'unnamed-requirement', severity: 'high', message }));
+
 export interface Impact {
   deltas: RequirementDelta[];
   usage: CallUsage;
@@ -76,16 +82,18 @@ export interface Impact {
   engine: string;
   version: string;
   index: number;
-  /** Corrective calls made: 1 when the first answer removed a requirement the request did not name. */
+  /** Corrective calls made: 1 when the first answer removed or changed a requirement the request did not name. */
   repairs: number;
+  /** What was wrong with the first answer, if anything (`unnamed-requirement`, high). */
+  initialFindings: Finding[];
   /** What is still wrong with the deltas kept (the correction's, or the first answer's if it did no better). */
-  findings: string[];
+  findings: Finding[];
 }
 
 /**
  * Reads the change request into deltas with the first model of the chain that answers; an
- * answer that removes a requirement the request does not name is corrected once, and the
- * correction kept unless it has more findings.
+ * answer that removes or changes a requirement the request does not name is corrected once,
+ * and the correction kept unless it has more findings.
  */
 export async function analyseImpact(
   caller: ModelCaller,
@@ -102,11 +110,14 @@ export async function analyseImpact(
     schema: IMPACT_SCHEMA,
     context,
   };
-  const check = (deltas: RequirementDelta[]) =>
-    removalFindings(context.changeRequest, context.requirements, deltas);
+  const check = (deltas: RequirementDelta[]) => [
+    ...removalFindings(context.changeRequest, context.requirements, deltas),
+    ...changeFindings(context.changeRequest, context.requirements, deltas),
+  ];
   let answer = await caller.call(chain, { ...spec, messages }, signal);
   let deltas = normaliseDeltas(answer.output, context);
   let findings = check(deltas);
+  const initialFindings = findings;
   let usage = answer.usage;
   let attempts = answer.attempts;
   let index = answer.index;
@@ -144,6 +155,7 @@ export async function analyseImpact(
     version,
     index,
     repairs,
-    findings,
+    initialFindings: asFindings(initialFindings),
+    findings: asFindings(findings),
   };
 }

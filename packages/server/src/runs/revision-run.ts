@@ -180,9 +180,9 @@ export class RevisionRun {
         ...usageColumns(impact.usage),
         attempts: impact.attempts,
         durationMs: Math.max(0, Math.round(this.#deps.now() - started)),
-        repairs: 0,
-        initialFindings: [],
-        findings: [],
+        repairs: impact.repairs,
+        initialFindings: impact.initialFindings,
+        findings: impact.findings,
         trimmed: [],
       });
     });

@@ -12,6 +12,7 @@ import {
   needsRepair,
   TRUNCATED,
   traceFindings,
+  wishMustFindings,
 } from './gate.ts';
 import { houseFindings } from './house-gate.ts';
 import type { RunDocument, RunProject } from './ports.ts';
@@ -156,7 +157,12 @@ export async function writeDocument(input: {
       house: input.house,
       engine,
     });
-    return [...form, ...traced, ...housed, ...(input.revise?.gate(content) ?? [])];
+    // The idea's wishes kept off Must, on creation: a change request may promote one later.
+    const wishes =
+      doc.kind === 'product-requirements' && input.revise === undefined
+        ? wishMustFindings(doc.filename, content, input.project.idea)
+        : [];
+    return [...form, ...traced, ...housed, ...wishes, ...(input.revise?.gate(content) ?? [])];
   };
 
   const messages: ModelMessage[] = [

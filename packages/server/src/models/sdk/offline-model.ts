@@ -24,10 +24,17 @@ import { countTokens } from '../tokens.ts';
 
 /**
  * The idea reader's checks of a model's answers: the idea's content words a definition lost, its
- * name and filler features (runs/definition.ts), removals of what a change request did not name
- * (runs/impact.ts).
+ * name and filler features (runs/definition.ts), removals and changes of what a change request
+ * did not name (runs/impact.ts), the idea's wishes a requirements document makes Must
+ * (runs/gate.ts).
  */
-export { definitionChecks, missingTerms, removalFindings } from '@pgs/offline';
+export {
+  changeFindings,
+  definitionChecks,
+  missingTerms,
+  removalFindings,
+  wishFindings,
+} from '@pgs/offline';
 
 /** The provider id, also the key of its `providerOptions`. */
 export const OFFLINE_PROVIDER = 'pgs-offline';

@@ -2516,7 +2516,11 @@ export interface components {
              *     idea-term (words of the idea it left out), conventions (the idea names a technology the
              *     house conventions forbid, or another than one they require: the idea's is kept).
              *     House conventions and language (docs/conventions.md): forbidden-technology,
-             *     missing-compliance, language (a document not in the language asked). Findings recorded before severities
+             *     missing-compliance, language (a document not in the language asked). The offline
+             *     reading's tests of a model's answers (docs/trace.md): wish-as-must (the requirements
+             *     make Must a capability the idea puts off: later, maybe, nice to have, v2) and, for a
+             *     revision's impact step, unnamed-requirement (a delta that removes, changes or renames
+             *     a requirement the change request does not name). Findings recorded before severities
              *     existed keep their rule (unknown-id, uncovered-requirement) with the severity it
              *     would have today.
              */

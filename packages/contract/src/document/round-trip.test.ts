@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { PhrasingContent, RootContent } from 'mdast';
+import { type Handle, toMarkdown } from 'mdast-util-to-markdown';
 import { describe, expect, it } from 'vitest';
 import {
   cite,
@@ -16,6 +17,7 @@ import {
   paragraph,
   parseDocument,
   phrasing,
+  RENDER_OPTIONS,
   registerEntry,
   renderDocument,
   requirement,
@@ -214,6 +216,29 @@ describe('parseDocument(renderDocument(tree))', () => {
       fc.property(documents, (tree) => {
         const markdown = renderDocument(tree);
         expect(withoutPositions(parseDocument(markdown))).toEqual(withoutPositions(tree));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Text as `safe` writes it with every unsafe pattern, which the renderer filters by character. */
+const everyPattern: Handle = (node, parent, state, info) => {
+  const index = state.indexStack.at(-1) ?? 0;
+  return state.safe(node.value, {
+    ...info,
+    afterNode: parent?.children[index + 1],
+    beforeNode: parent?.children[index - 1],
+    encode: ['<'],
+  });
+};
+
+describe('renderDocument', () => {
+  it('escapes text as it would with every unsafe pattern tried', () => {
+    const extensions = [...(RENDER_OPTIONS.extensions ?? []), { handlers: { text: everyPattern } }];
+    fc.assert(
+      fc.property(documents, (tree) => {
+        expect(renderDocument(tree)).toBe(toMarkdown(tree, { ...RENDER_OPTIONS, extensions }));
       }),
       { numRuns: 300 },
     );

@@ -106,8 +106,9 @@ const text: Handle = (node, parent, state, info) => {
  * their order: a pattern matches its character literally (`compilePattern` of
  * mdast-util-to-markdown), so one whose character is absent matches nothing, and `safe`
  * escapes exactly what it would with every pattern (round-trip.test.ts). Most text holds a
- * few of the patterns' characters, so `safe` runs a few expressions instead of all 92 (CommonMark's and GFM's):
- * escaping was a third of the offline engine's CPU when it writes documents.
+ * few of the patterns' characters, so `safe` runs a few expressions instead of all 92
+ * (CommonMark's and GFM's): escaping was a third of the offline engine's CPU when it writes
+ * documents.
  */
 function unsafeIn(patterns: readonly Unsafe[], subject: string): Unsafe[] {
   return patterns.filter((pattern) => subject.includes(pattern.character));

@@ -9,6 +9,21 @@ import { defineConfig } from 'vitest/config';
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'pgs-test-compile-cache');
 
 export default defineConfig({
+  // Resolve packages as Node does when the server runs, without Vite's `development`
+  // condition: with it, micromark and its extensions load their dev builds, which call
+  // `debug` and assert on every token (about half of a documents-heavy file's CPU, measured
+  // with PGS_TEST_PROFILE; docs/testing.md). Set on the environments themselves: a project's
+  // config merges arrays, so `ssr.resolve.conditions` would only add to Vite's defaults.
+  plugins: [
+    {
+      name: 'pgs:node-conditions',
+      configEnvironment(_name, environment) {
+        environment.resolve ??= {};
+        environment.resolve.conditions = ['node'];
+        environment.resolve.externalConditions = ['node'];
+      },
+    },
+  ],
   test: {
     // One worker more than cores (three on a 2-core CI machine). The integration files spend
     // most of their time waiting on servers, child processes, simulated models and the
@@ -20,6 +35,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // PGS_TEST_CPU=<file> records each file's CPU, its own and its child processes', and
+    // PGS_TEST_PROFILE=<dir> its CPU profile (scripts/test-cpu-probe.ts, docs/testing.md).
+    setupFiles:
+      process.env.PGS_TEST_CPU || process.env.PGS_TEST_PROFILE
+        ? ['./scripts/test-cpu-probe.ts']
+        : [],
     // A migrated PGlite database, dumped once per run: every test database starts from it.
     globalSetup: ['./packages/server/test/helpers/global-setup.ts'],
     projects: [

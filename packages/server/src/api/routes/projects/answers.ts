@@ -5,7 +5,7 @@ import type { ProjectQuestions } from '../../../projects/questions.ts';
 import { withIdempotency } from '../../idempotency.ts';
 import { errorResponses } from '../schemas.ts';
 import { projectIdParams } from './common.ts';
-import { revisionAccepted } from './revisions.ts';
+import { revisionAccepted, revisionStartSchema } from './revisions.ts';
 
 export interface AnswerRoutesOptions {
   questions: ProjectQuestions;
@@ -48,19 +48,7 @@ export async function answerRoutes(
     '/projects/:projectId/answers',
     {
       config: { operationId: 'answerProjectQuestions', rateLimit: 'create' },
-      schema: {
-        params: projectIdParams,
-        headers: {
-          type: 'object',
-          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
-        },
-        body: schemaRef('AnswerQuestionsRequest'),
-        response: {
-          202: schemaRef('RevisionAcceptedResponse'),
-          409: schemaRef('OperationErrorResponse'),
-          ...errorResponses(400, 401, 402, 403, 404, 413, 415, 422, 429, 500),
-        },
-      },
+      schema: revisionStartSchema('AnswerQuestionsRequest'),
     },
     async (request, reply) => {
       const { projectId } = request.params;

@@ -50,6 +50,24 @@ export const revisionAccepted = (created: CreatedRevision) => ({
   }),
 });
 
+/**
+ * The schema of a route that starts a revision of a project, whose answer is revisionAccepted's:
+ * `schema: revisionStartSchema('AnswerQuestionsRequest')`.
+ */
+export const revisionStartSchema = (body: 'CreateRevisionRequest' | 'AnswerQuestionsRequest') => ({
+  params: projectIdParams,
+  headers: {
+    type: 'object',
+    properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
+  },
+  body: schemaRef(body),
+  response: {
+    202: schemaRef('RevisionAcceptedResponse'),
+    409: schemaRef('OperationErrorResponse'),
+    ...errorResponses(400, 401, 402, 403, 404, 413, 415, 422, 429, 500),
+  },
+});
+
 /** The revision routes of API v1 (docs/revisions.md). */
 export async function revisionRoutes(
   app: FastifyInstance,
@@ -61,19 +79,7 @@ export async function revisionRoutes(
       config: { operationId: 'createRevision', rateLimit: 'create' },
       // Room for a codebase digest (`context`); every other route keeps the global limit.
       bodyLimit: CONTEXT_BODY_LIMIT_BYTES,
-      schema: {
-        params: projectIdParams,
-        headers: {
-          type: 'object',
-          properties: { 'api-version': { type: 'string' }, 'idempotency-key': { type: 'string' } },
-        },
-        body: schemaRef('CreateRevisionRequest'),
-        response: {
-          202: schemaRef('RevisionAcceptedResponse'),
-          409: schemaRef('OperationErrorResponse'),
-          ...errorResponses(400, 401, 402, 403, 404, 413, 415, 422, 429, 500),
-        },
-      },
+      schema: revisionStartSchema('CreateRevisionRequest'),
     },
     async (request, reply) => {
       const { projectId } = request.params;

@@ -55,3 +55,20 @@ export function StatusLine({ text }: { text: string }) {
     </p>
   );
 }
+
+/**
+ * A read that failed, as an alert, and a button that tries it again.
+ *
+ * @example
+ * {problem && <ProblemRetry problem={problem} onRetry={() => setReads((n) => n + 1)} />}
+ */
+export function ProblemRetry({ problem, onRetry }: { problem: Problem; onRetry: () => void }) {
+  return (
+    <>
+      <ProblemAlert problem={problem} />
+      <button type="button" class="secondary" onClick={onRetry}>
+        Try again
+      </button>
+    </>
+  );
+}

@@ -10,7 +10,7 @@ import {
   neighbour,
   statusLabel,
 } from '../board.ts';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import { ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import { planSummary } from '../delivery.ts';
 import { linkText, taskLinks } from '../sync.ts';
 import type { CardProblem, Plan } from './plan-state.ts';
@@ -129,14 +129,7 @@ function BoardStatus({ plan, syncHref }: { plan: Plan; syncHref: string | undefi
       <StatusLine
         text={tasks === undefined && !problem ? 'Loading the plan…' : plan.announcement}
       />
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={reload}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={reload} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Connection, ConnectionCreated, TrackerProvider } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { PageHeading, ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import {
   type ConnectionForm,
   connectionRequest,
@@ -65,14 +65,7 @@ export function ConnectionsScreen() {
         Issue trackers your projects' tasks are pushed to. A task turns done when its issue is
         closed there, once the tracker's webhook is set up.
       </p>
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setReload((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setReload((n) => n + 1)} />}
       {made && <WebhookPanel made={made} />}
       <StatusLine text={connections === undefined && !problem ? 'Loading…' : ''} />
       {connections !== undefined && connections.length === 0 && <p>No connections yet.</p>}

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { PageHeading, ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import {
   COMMON_COMPLIANCE,
   type ConventionsForm,
@@ -125,14 +125,7 @@ export function ConventionsScreen() {
         meet, the documents' language and style, naming rules and sections of your own. A project
         records the version it followed; its revisions keep to it.
       </p>
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setReads((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setReads((n) => n + 1)} />}
       <StatusLine text={version === null && !problem ? 'Loading…' : ''} />
       {version !== null && (
         <form class="card" onSubmit={save} aria-labelledby="conventions-heading">

@@ -1,6 +1,6 @@
 import type { ProjectPage } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { PageHeading, ProblemRetry, StatusLine } from '../components.tsx';
 import { formatCost } from '../cost.ts';
 import { type StatusText, statusText, typeLabel } from '../format.ts';
 import { useSession } from '../hooks.ts';
@@ -73,14 +73,7 @@ export function ProjectsScreen() {
   return (
     <>
       <PageHeading>Projects</PageHeading>
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setReload((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setReload((n) => n + 1)} />}
       <StatusLine text={loading ? 'Loading projects…' : ''} />
       {page && page.data.length === 0 && cursors.length === 1 && (
         <p class="empty">

@@ -1,6 +1,6 @@
 import { revisionCredits } from '@pgs/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import { ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import {
@@ -146,12 +146,7 @@ export function QuestionsPanel({
         </form>
       )}
       {problem && questions === undefined && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setReads((n) => n + 1)}>
-            Try again
-          </button>
-        </>
+        <ProblemRetry problem={problem} onRetry={() => setReads((n) => n + 1)} />
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import type { RevisionDiffFile } from '@pgs/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import { ProblemRetry, StatusLine } from '../components.tsx';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import { type DiffLine, fileStatusLabel, lineCountsText, parsePatch } from '../revisions.ts';
@@ -50,14 +50,7 @@ export function RevisionDiff({ projectId, revision }: { projectId: string; revis
       <StatusLine
         text={diff === undefined && problem === undefined ? 'Loading the changes…' : ''}
       />
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setAttempt((n) => n + 1)} />}
       {diff && (
         <>
           <p class="hint">

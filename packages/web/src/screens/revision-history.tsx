@@ -1,5 +1,5 @@
 import type { RevisionSummary } from '@pgs/client';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import { ProblemRetry, StatusLine } from '../components.tsx';
 import { statusText } from '../format.ts';
 import type { Problem } from '../messages.ts';
 import { deltaCountsText, excerpt, formatDateTime, revisionCredits } from '../revisions.ts';
@@ -39,14 +39,7 @@ export function RevisionHistory({
       <StatusLine
         text={history === undefined && problem === undefined ? 'Loading the history…' : ''}
       />
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={onRetry}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={onRetry} />}
       {history && (
         // A wide table scrolls inside its region on a phone; the region is reachable by keyboard.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable.

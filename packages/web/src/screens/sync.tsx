@@ -1,6 +1,6 @@
 import type { Connection, ProjectStatus, ProjectSync } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
+import { PageHeading, ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import { PROVIDER_LABELS, targetText } from '../connections.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
@@ -60,14 +60,7 @@ export function SyncScreen({ projectId }: { projectId: string }) {
       <p>
         <a href={projectHref(projectId)}>Back to the project</a>
       </p>
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setReads((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setReads((n) => n + 1)} />}
       <StatusLine text={connections === undefined && !problem ? 'Loading…' : ''} />
       {project && project.status !== 'completed' && (
         <p>

@@ -1,6 +1,6 @@
 import type { ConformanceCheck, Task, Trace, TraceCoverage } from '@pgs/client';
 import { useEffect, useState } from 'preact/hooks';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import { ProblemRetry, StatusLine } from '../components.tsx';
 import { type CodeCell, codeCells, codeSummary } from '../conformance.ts';
 import { deliveryByRequirement, deliveryCell, type RequirementDelivery } from '../delivery.ts';
 import { useSession } from '../hooks.ts';
@@ -99,14 +99,7 @@ export function TraceSection({
           " Delivery counts the plan's tasks done of the tasks serving the requirement (obsolete ones count nowhere), as they are now."}
       </p>
       <StatusLine text={trace === undefined && problem === undefined ? 'Loading the trace…' : ''} />
-      {problem && (
-        <>
-          <ProblemAlert problem={problem} />
-          <button type="button" class="secondary" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
-          </button>
-        </>
-      )}
+      {problem && <ProblemRetry problem={problem} onRetry={() => setAttempt((n) => n + 1)} />}
       {trace && (
         <TraceView
           trace={trace}

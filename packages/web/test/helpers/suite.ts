@@ -1,3 +1,4 @@
+import { Pgs } from '@pgs/client';
 import type { Browser } from 'playwright-core';
 import { clearFailures, launchBrowser, openPage, type WatchedPage } from './browser.ts';
 import { buildConsole } from './build.ts';
@@ -45,4 +46,21 @@ export async function startSuite(): Promise<Suite> {
   const watched = await openPage(browser.value, server.value.baseUrl);
   watched.guardSecret(server.value.testKey);
   return { ...watched, server: server.value, browser: browser.value, stop };
+}
+
+/**
+ * A test-mode key of the scenario's own with 1,000 credits, guarded like the printed key, and
+ * a client on it that caches no project: what a scenario spends (credits, the per-key rate
+ * limits, conventions) reaches no other scenario.
+ *
+ * @example
+ * beforeAll(async () => { own = await ownKey(current()); });
+ */
+export async function ownKey(suite: Suite): Promise<{ key: string; pgs: Pgs }> {
+  const { key } = await suite.server.admin.keys.create({ mode: 'test', credits: 1_000 });
+  suite.guardSecret(key);
+  return {
+    key,
+    pgs: new Pgs({ apiKey: key, baseUrl: suite.server.baseUrl, maxCachedProjects: 0 }),
+  };
 }

@@ -1,11 +1,11 @@
-import { type ClarifyingAnswer, Pgs, type ProjectCompleted } from '@pgs/client';
+import type { ClarifyingAnswer, Pgs, ProjectCompleted } from '@pgs/client';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { waitFor } from '../../../server/test/helpers/wait.ts';
 import { questionsSummary } from '../../src/questions.ts';
 import { auditScreen } from '../helpers/axe.ts';
 import { signIn, waitForFocusedHeading, waitForStatus, waitForText } from '../helpers/console.ts';
-import type { Suite } from '../helpers/suite.ts';
+import { ownKey, type Suite } from '../helpers/suite.ts';
 
 const IDEA = 'A booking tool for dog groomers with SMS reminders the day before';
 
@@ -26,12 +26,7 @@ export function asking(current: () => Suite): void {
   beforeAll(async () => {
     suite = current();
     page = suite.page;
-    const created = await suite.server.admin.keys.create({ mode: 'test', credits: 1_000 });
-    suite.guardSecret(created.key);
-    own = {
-      key: created.key,
-      pgs: new Pgs({ apiKey: created.key, baseUrl: suite.server.baseUrl, maxCachedProjects: 0 }),
-    };
+    own = await ownKey(suite);
   });
 
   it('asks first, with the recommended answers filled in, and writes the answers given', async () => {

@@ -1,4 +1,4 @@
-import { Pgs, type Provenance } from '@pgs/client';
+import type { Provenance } from '@pgs/client';
 import { EXPRESS_POSTGRES, naiveDigest } from '@pgs/contract/testing/repositories';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   waitForStatus,
   waitForText,
 } from '../helpers/console.ts';
-import type { Suite } from '../helpers/suite.ts';
+import { ownKey, type Suite } from '../helpers/suite.ts';
 
 const PROVENANCE_ROUTE = '**/api/v1/projects/*/provenance';
 const FIRST_COMMIT = '4f9c2d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e';
@@ -223,9 +223,8 @@ export function codebaseProvenance(current: () => Suite): void {
     try {
       // A key of its own: the waits below read statuses, and on the suite's key they would
       // spend the per-key allowance the next scenarios' pages read with.
-      const own = await suite.server.admin.keys.create({ mode: 'test', credits: 1_000 });
-      suite.guardSecret(own.key);
-      const pgs = new Pgs({ apiKey: own.key, baseUrl: suite.server.baseUrl, maxCachedProjects: 0 });
+      const own = await ownKey(suite);
+      const { pgs } = own;
       const { projectId } = await pgs.projects.create({
         idea: 'Add SMS reminders for appointments to the clinic booking API',
         type: 'web',

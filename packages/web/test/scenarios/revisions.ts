@@ -1,5 +1,5 @@
 import {
-  Pgs,
+  type Pgs,
   type ProjectCompleted,
   type RequirementDelta,
   type RevisionCompleted,
@@ -21,7 +21,7 @@ import {
   waitForFocusedHeading,
   waitForStatus,
 } from '../helpers/console.ts';
-import type { Suite } from '../helpers/suite.ts';
+import { ownKey, type Suite } from '../helpers/suite.ts';
 
 const IDEA = 'A booking app for a dental clinic with appointment reminders and medical records';
 const CHANGE = 'Add SMS reminders two days before each appointment; drop the medical records';
@@ -102,12 +102,7 @@ export function revisions(current: () => Suite): void {
   beforeAll(async () => {
     suite = current();
     page = suite.page;
-    const created = await suite.server.admin.keys.create({ mode: 'test', credits: 1_000 });
-    suite.guardSecret(created.key);
-    own = {
-      key: created.key,
-      pgs: new Pgs({ apiKey: created.key, baseUrl: suite.server.baseUrl, maxCachedProjects: 0 }),
-    };
+    own = await ownKey(suite);
   });
 
   it('revises a completed project: the price first, the deltas, the history, the diff, the credits', async () => {

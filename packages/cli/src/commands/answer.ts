@@ -5,7 +5,7 @@ import { formatDuration } from '../progress.ts';
 import { isInteractive, lineReader } from '../prompt.ts';
 import { askOne } from './clarify.ts';
 import { API_OPTIONS, durationValue } from './common.ts';
-import { pollRevision, report } from './revise.ts';
+import { pollRevision, printStarted, report } from './revise.ts';
 
 const NAME = 'answer';
 /** The most answers one revision records (the API's limit). */
@@ -168,17 +168,11 @@ Examples:
     ctx.errorContext.projectId = created.projectId;
     ctx.errorContext.revision = created.revision;
     if (ctx.values.wait !== true) {
-      const { revision, status, estimatedCompletionMs } = created;
-      if (ctx.json) {
-        ctx.print(
-          JSON.stringify({ projectId: created.projectId, revision, status, estimatedCompletionMs }),
-        );
-      } else {
-        ctx.print(String(revision));
-        ctx.io.stderr.write(
-          `Revision ${revision} records the answers; follow it with: pgs watch ${created.projectId}\n`,
-        );
-      }
+      printStarted(
+        ctx,
+        created,
+        `Revision ${created.revision} records the answers; follow it with: pgs watch ${created.projectId}`,
+      );
       return;
     }
     if (!ctx.json) {

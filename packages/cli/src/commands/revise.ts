@@ -93,6 +93,23 @@ async function followRevision(
 }
 
 /**
+ * A revision started and not followed (`pgs revise --no-follow`, `pgs answer` without
+ * `--wait`): its number alone on stdout (with --json, what the 202 said), and on stderr `hint`.
+ *
+ * @example
+ * printStarted(ctx, created, `Follow it with: pgs watch ${created.projectId}`);
+ */
+export function printStarted(ctx: CommandContext, created: RevisionCreated, hint: string): void {
+  const { projectId, revision, status, estimatedCompletionMs } = created;
+  if (ctx.json) {
+    ctx.print(JSON.stringify({ projectId, revision, status, estimatedCompletionMs }));
+    return;
+  }
+  ctx.print(String(revision));
+  ctx.io.stderr.write(`${hint}\n`);
+}
+
+/**
  * Waits by polling the revision (long-polls), with the progress bar or lines of `pgs wait`;
  * `pgs answer --wait` too.
  */
@@ -275,15 +292,7 @@ Examples:
     ctx.errorContext.projectId = created.projectId;
     ctx.errorContext.revision = created.revision;
     if (follow === 'none') {
-      const { revision, status, estimatedCompletionMs } = created;
-      if (ctx.json) {
-        ctx.print(
-          JSON.stringify({ projectId: created.projectId, revision, status, estimatedCompletionMs }),
-        );
-      } else {
-        ctx.print(String(revision));
-        ctx.io.stderr.write(`Follow it with: pgs watch ${created.projectId}\n`);
-      }
+      printStarted(ctx, created, `Follow it with: pgs watch ${created.projectId}`);
       return;
     }
     if (!ctx.json) {

@@ -10,10 +10,17 @@ type Schemas = components['schemas'];
 type Question = Schemas['ClarifyQuestion'] | Schemas['ProjectQuestion'];
 type RevisionAccepted = Schemas['RevisionAcceptedResponse']['data'];
 
+// An entry marked leaveOpen has no answer to recommend: its `recommended` only says so, and
+// an agent that accepted it would record that text as a decision (docs/clarify.md).
+const recommendation = (q: Question) =>
+  'leaveOpen' in q && q.leaveOpen === true
+    ? 'No recommended answer: leave it open (omit it from answers) or answer it.'
+    : `Recommended: ${q.recommended}`;
+
 const lines = (questions: readonly Question[]) =>
   questions.map(
     (q) =>
-      `- ${q.id}: ${q.question} Recommended: ${q.recommended}${q.options ? ` (options: ${q.options.join('; ')})` : ''}`,
+      `- ${q.id}: ${q.question} ${recommendation(q)}${q.options ? ` (options: ${q.options.join('; ')})` : ''}`,
   );
 
 /**

@@ -48,6 +48,8 @@ let key: CreatedKey;
 let client: Client;
 /** A project generate_project ran to its end, with the progress it reported. */
 let generated: { project: ProjectOut; progress: Progress[]; content: unknown[] };
+/** The project generate_project's test starts without wait: its brief has an undecided question. */
+let undecided: string;
 
 const rest = async (path: string, as: CreatedKey = key) => {
   const res = await h.request({ method: 'GET', url: `/api/v1${path}`, headers: bearer(as.key) });
@@ -105,7 +107,10 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
     const started = structured<ProjectOut>(
       await client.callTool({
         name: 'generate_project',
-        arguments: { idea: IDEA, answers: { 'sign-in': 'Google Workspace single sign-on only' } },
+        arguments: {
+          idea: 'A web app for small veterinary clinics to book appointments online and send vaccine reminders by SMS.',
+          answers: { 'sign-in': 'Google Workspace single sign-on only' },
+        },
       }),
     );
     spent += 50; // no type: the dearest price is held, then the rest released
@@ -127,6 +132,7 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
       { what: 'the project generated without wait to end' },
     );
     expect(ended.status).toBe('completed');
+    undecided = started.projectId;
     spent -= 50 - (ended.creditsConsumed ?? 0);
     const definition = (await rest(`/projects/${started.projectId}`)).json().data.project;
     expect(definition.questionnaire.constraints).toContain(
@@ -151,12 +157,26 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
   async answer_questions() {
     const { projectId } = generated.project;
     // Without answers: the open entries, as REST lists them.
-    const listed = structured<{ questions: { id: string; recommended: string }[] }>(
+    type Entry = { id: string; recommended: string; leaveOpen?: true };
+    const listed = structured<{ questions: Entry[] }>(
       await client.callTool({ name: 'answer_questions', arguments: { projectId } }),
     );
     expect(listed.questions).toEqual(
       (await rest(`/projects/${projectId}/questions`)).json().data.questions,
     );
+    // An entry PGS has nothing to recommend for says so, not its placeholder as a recommendation.
+    const other = await client.callTool({
+      name: 'answer_questions',
+      arguments: { projectId: undecided },
+    });
+    const open = structured<{ questions: Entry[] }>(other).questions.find(
+      (q) => q.leaveOpen === true,
+    )!;
+    const line = (other.content as { text: string }[])[0]!.text
+      .split('\n')
+      .find((l) => l.startsWith(`- ${open.id}: `));
+    expect(line).toContain('No recommended answer: leave it open');
+    expect(line).not.toContain(open.recommended);
     const refused = await client.callTool({
       name: 'answer_questions',
       arguments: { projectId, answers: { 'Q-99': 'Yes' } },
@@ -165,7 +185,7 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
       code: 'VALIDATION_ERROR',
       details: { invalid_fields: { 'answers.Q-99': expect.any(String) } },
     });
-    const [first] = listed.questions;
+    const first = listed.questions.find((q) => q.leaveOpen !== true);
     const started = structured<{ projectId: string; revision: number; status: string }>(
       await client.callTool({
         name: 'answer_questions',

@@ -18,7 +18,7 @@ import type { RepositorySource } from '../codebase/index.ts';
 import { isReadOnly, TYPE_LABEL } from '../reading/define.ts';
 import { assumptionsOf, oneOf, openQuestionsOf, theService } from '../reading/define-members.ts';
 import { type FeatureParts, partsOf } from '../reading/features.ts';
-import { readIdeaNlp } from '../reading/reading.ts';
+import { readIdeaOnce } from '../reading/reading-once.ts';
 import { namesGroup } from '../reading/reading-people.ts';
 import { article, clip, kebab, pascal, plural, snake, uncountable } from '../text/words.ts';
 import { criteriaFor } from './criteria.ts';
@@ -175,7 +175,8 @@ export function factsFor(input: {
   const definition = mapStrings(input.definition, inertText);
   const q = definition.questionnaire;
   const type = definition.type;
-  const reading = readIdeaNlp(input.idea);
+  // Every document of a project reads the same idea (reading-once.ts).
+  const reading = readIdeaOnce(input.idea);
   const readOnly = isReadOnly(reading);
   const features = (q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`]).map(
     (f) => partsOf(f, reading, type, readOnly),

@@ -7,6 +7,7 @@ import {
   type McpToolResult,
   mcp,
   type Pgs,
+  type ProjectCreateParams,
   type ProjectState,
   type ProjectStatus,
   type ProjectType,
@@ -228,10 +229,12 @@ export class BridgeTools {
   }
 
   async #generate(args: Record<string, unknown>, call: BridgeCall): Promise<McpToolResult> {
-    const { idea, type, name, wait } = args as {
+    const { idea, type, name, language, requirementStyle, wait } = args as {
       idea: string;
       type?: ProjectType;
       name?: string;
+      language?: string;
+      requirementStyle?: ProjectCreateParams['requirementStyle'];
       wait?: boolean;
     };
     // clarify_idea's `{ id: answer }`, as createProject's list (the API checks each).
@@ -243,7 +246,14 @@ export class BridgeTools {
             answer,
           }));
     const created = await this.#pgs.projects.create(
-      { idea, type, name, ...(answers === undefined ? {} : { answers }) },
+      {
+        idea,
+        type,
+        name,
+        language,
+        requirementStyle,
+        ...(answers === undefined ? {} : { answers }),
+      },
       { signal: call.signal },
     );
     const started: ProjectStatus = {

@@ -46,6 +46,12 @@ describe('the MCP tool definitions', () => {
         minLength: schemas.UpdateTaskRequest.properties.note.minLength,
         maxLength: schemas.UpdateTaskRequest.properties.note.maxLength,
       },
+      language: {
+        minLength: request.language.minLength,
+        maxLength: request.language.maxLength,
+        pattern: request.language.pattern,
+      },
+      requirementStyles: schemas.RequirementStyle.enum,
       version: openapiDocument.info.version,
     });
     // The single-line format stands for the contract's pattern, which names and agents carry.
@@ -91,6 +97,12 @@ describe('checkArguments', () => {
     ['generate_project', { idea: 42 }],
     ['generate_project', {}],
     ['generate_project', { idea: 'A habit tracker', simulate: { outcome: 'failed' } }],
+    [
+      'generate_project',
+      { idea: 'A habit tracker', language: 'pt-BR', requirementStyle: 'gherkin' },
+    ],
+    ['generate_project', { idea: 'A habit tracker', language: 'de de' }],
+    ['generate_project', { idea: 'A habit tracker', requirementStyle: 'cucumber' }],
     ['get_project', { projectId: ID }],
     ['get_project', { projectId: ID.toUpperCase() }],
     ['get_project', { projectId: 'not-a-uuid' }],

@@ -24,6 +24,8 @@ export const MCP_CONSTRAINTS = {
   agent: { minLength: 1, maxLength: 100, pattern: SINGLE_LINE_PATTERN },
   leaseSeconds: { minimum: 30, maximum: 86400 },
   note: { minLength: 1, maxLength: 2000 },
+  language: { minLength: 2, maxLength: 35, pattern: '^[A-Za-z0-9-]+$' },
+  requirementStyles: ['ears', 'gherkin'],
   version: '1.0.0',
 } as const;
 const C = MCP_CONSTRAINTS;
@@ -125,7 +127,7 @@ const taskStatus = { type: 'string', enum: [...C.taskStatuses] } as const;
 export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'clarify_idea',
-    description: 'Up to 5 questions an idea leaves open, each with a recommended answer. Free.',
+    description: 'Up to 5 questions an idea leaves open, with recommended answers. Free.',
     inputSchema: {
       type: 'object',
       properties: { idea, type: { type: 'string', enum: [...C.projectTypes] } },
@@ -142,7 +144,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'generate_project',
     description:
-      'Generate spec documents from an idea; costs credits (web 47, mobile/mcp 50). wait: true reports progress until the end; else follow with get_project.',
+      'Spec documents from an idea; costs credits (web 47, mobile/mcp 50). wait: true reports progress; else poll get_project.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -155,6 +157,8 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
           format: SINGLE_LINE_FORMAT,
         },
         answers: { type: 'object', description: 'clarify_idea id → answer' },
+        language: { type: 'string', ...C.language },
+        requirementStyle: { type: 'string', enum: [...C.requirementStyles] },
         wait: { type: 'boolean' },
       },
       required: ['idea'],
@@ -206,7 +210,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   },
   {
     name: 'read_document',
-    description: "One document's markdown, by its filename (e.g. PRODUCT_REQUIREMENTS.md).",
+    description: "A document's markdown by filename (e.g. PRODUCT_REQUIREMENTS.md).",
     inputSchema: {
       type: 'object',
       properties: {
@@ -225,7 +229,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   },
   {
     name: 'get_credits',
-    description: "Your credit balance in your key's mode, and what running projects hold.",
+    description: "Your credit balance in your key's mode and what running projects hold.",
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: {
       type: 'object',
@@ -237,7 +241,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'get_trace',
     description:
-      "A completed project's traceability per requirement (criteria, stories, components, tasks), totals, findings, delivery progress.",
+      "A completed project's trace per requirement (criteria, stories, components, tasks) with findings and delivery progress.",
     inputSchema: projectIdInput,
     outputSchema: {
       type: 'object',
@@ -276,7 +280,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'next_task',
     description:
-      'Claim the next ready task for agent (leased, default 900 s): task, etag, context pack; ready: false if none. Then update_task.',
+      'Claim the next ready task (leased, default 900 s): task, etag, context pack; ready: false if none. Then update_task.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -302,7 +306,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'update_task',
     description:
-      "Set a task's status and a note. With next_task's etag, a task changed since (lease lost) is PRECONDITION_FAILED.",
+      "Set a task's status and note. With next_task's etag, a task changed since (lease lost) is PRECONDITION_FAILED.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -342,7 +346,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'sync_project',
     description:
-      "Push a completed project's tasks to a tracker connection as linked issues; idempotent. Waits for the end; dryRun only lists.",
+      "Push a completed project's tasks to a tracker as linked issues; idempotent; waits for the end; dryRun only lists.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -364,7 +368,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   {
     name: 'answer_questions',
     description:
-      "A completed project's open questions (Q-n) and assumptions (A-n); with answers (id → answer), starts a revision recording them.",
+      "A completed project's open questions and assumptions; with answers (id → answer), starts a revision recording them.",
     inputSchema: {
       type: 'object',
       properties: { projectId, answers: object },

@@ -103,13 +103,16 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
     expect((await rest('/credits')).json().data.balance).toBe(1_000 - 47 - spent);
 
     // Without wait: the in-progress status at once, then get_project follows it. With
-    // clarify_idea's answers, facts of the definition as createProject's.
+    // clarify_idea's answers, facts of the definition, and the language (canonicalised) and
+    // requirement style, settings, as createProject's.
     const started = structured<ProjectOut>(
       await client.callTool({
         name: 'generate_project',
         arguments: {
           idea: 'A web app for small veterinary clinics to book appointments online and send vaccine reminders by SMS.',
           answers: { 'sign-in': 'Google Workspace single sign-on only' },
+          language: 'PT-br',
+          requirementStyle: 'gherkin',
         },
       }),
     );
@@ -138,6 +141,10 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
     expect(definition.questionnaire.constraints).toContain(
       'Sign-in: Google Workspace single sign-on only',
     );
+    expect((await rest(`/projects/${started.projectId}/provenance`)).json().data).toMatchObject({
+      language: 'pt-BR',
+      requirementStyle: 'gherkin',
+    });
   },
 
   async clarify_idea() {

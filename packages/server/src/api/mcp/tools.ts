@@ -12,6 +12,7 @@ import {
   type ProjectType,
   projectListResult,
   projectResult,
+  type RequirementStyle,
   type TraceResponse,
   toolError,
   traceResult,
@@ -227,14 +228,17 @@ export class McpTools {
   }
 
   async #generate(args: Record<string, unknown>, call: McpCall): Promise<McpToolResult> {
-    const { idea, type, name, wait } = args as {
+    const { idea, type, name, language, requirementStyle, wait } = args as {
       idea: string;
       type?: ProjectType;
       name?: string;
+      language?: string;
+      requirementStyle?: RequirementStyle;
       wait?: boolean;
     };
-    // The rules REST applies (projects.admit), for the fields the tool takes; answers come
-    // as clarify_idea's `{ id: answer }` and go in as createProject's list.
+    // The rules REST applies (projects.admit: the language canonical, or refused naming the
+    // field), for the fields the tool takes; answers come as clarify_idea's `{ id: answer }`
+    // and go in as createProject's list.
     const { projects } = this.#services;
     const answers = args.answers === undefined ? undefined : createAnswers(args.answers);
     const request = {
@@ -242,6 +246,8 @@ export class McpTools {
       ...(type === undefined ? {} : { type }),
       ...(name === undefined ? {} : { name }),
       ...(answers === undefined ? {} : { answers }),
+      ...(language === undefined ? {} : { language }),
+      ...(requirementStyle === undefined ? {} : { requirementStyle }),
     };
     const created = await projects.create(
       call.principal,

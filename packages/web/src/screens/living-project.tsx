@@ -1,8 +1,8 @@
 import type { ProjectCompleted, Revision, RevisionSummary } from '@pgs/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 import { CompletedProject } from './completed.tsx';
 import { useProvenance } from './provenance.tsx';
 import { QuestionsPanel } from './questions.tsx';
@@ -36,7 +36,7 @@ export function LivingProject({
   status: ProjectCompleted;
   onRevised: (status: ProjectCompleted) => void;
 }) {
-  const { pgs, refreshCredits, signOut } = useSession();
+  const { pgs, refreshCredits } = useSession();
   const projectId = status.projectId;
   const [history, setHistory] = useState<RevisionSummary[] | undefined>(undefined);
   const [historyProblem, setHistoryProblem] = useState<Problem | undefined>(undefined);
@@ -56,14 +56,7 @@ export function LivingProject({
     if (focusTarget) document.querySelector<HTMLElement>(focusTarget.selector)?.focus();
   }, [focusTarget]);
 
-  const problemOf = useCallback(
-    (error: unknown) => {
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      return described;
-    },
-    [signOut],
-  );
+  const problemOf = useProblemOf();
 
   // `historyRead` re-reads the history (Try again, a revision ended).
   useEffect(() => {

@@ -9,8 +9,8 @@ import {
 } from '@pgs/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { allowedOf, movedText, refusedText, staleText } from '../board.ts';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 
 /** Why a card's last move did not happen, shown on the card. */
 export interface CardProblem {
@@ -57,7 +57,7 @@ function listed({ history: _history, ...task }: TaskDetail): Task {
  * await plan.move('T-3', 'done');
  */
 export function usePlan(projectId: string): Plan {
-  const { pgs, signOut } = useSession();
+  const { pgs } = useSession();
   const [tasks, setTasks] = useState<Task[] | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const [reads, setReads] = useState(0);
@@ -72,14 +72,7 @@ export function usePlan(projectId: string): Plan {
   // One move of a task at a time: a second key press while one is out is dropped.
   const pending = useRef(new Set<string>());
 
-  const described = useCallback(
-    (error: unknown) => {
-      const found = describeError(error);
-      if (found.signOut) signOut(found);
-      return found;
-    },
-    [signOut],
-  );
+  const described = useProblemOf();
 
   // `reads` (Reload, Try again) reads the list again; the versions known go with the old list.
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { revisionCredits } from '@pgs/client';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
-import { useSession } from '../hooks.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
 import {
   answersBody,
@@ -48,14 +48,7 @@ export function QuestionsPanel({
   const submission = useRef<{ body: string; key: string } | undefined>(undefined);
   const inFlight = useRef(false);
 
-  const described = useCallback(
-    (error: unknown) => {
-      const found = describeError(error, { subject: 'revision' });
-      if (found.signOut) signOut(found);
-      return found;
-    },
-    [signOut],
-  );
+  const described = useProblemOf('revision');
 
   useEffect(() => {
     const controller = new AbortController();

@@ -59,9 +59,25 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Integration tests: servers, processes, browsers, one fresh process per file.
+          // The server's integration tests: the real app in process (the harness), or servers
+          // and processes they start. They share worker processes too: a fresh process per
+          // file loaded the server's module graph and the NLP model again each time, about
+          // 4 s of CPU a file, 42 % of these files' CPU in all (docs/testing.md). Every
+          // harness, runtime and process is closed in the file's afterAll, and none of these
+          // files mocks a module or changes the environment.
+          name: 'server',
+          include: ['packages/server/test/**/*.test.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The other packages' integration tests, one fresh process per file: the SDK's and
+          // the CLI's stub the environment and the clock, the repository's mocks a module.
           name: 'integration',
           include: ['packages/*/test/**/*.test.ts'],
+          exclude: ['packages/server/test/**'],
           // One real server for the run, started on the first file that asks, shared by the
           // SDK's and the CLI's files, each on an account of its own (docs/testing.md).
           globalSetup: ['./packages/client/test/shared-server-setup.ts'],

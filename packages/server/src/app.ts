@@ -3,9 +3,6 @@ import { schemaBundle } from '@pgs/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { HouseConventions } from './accounts/conventions.ts';
-import { IdempotencyKeys } from './accounts/idempotency-keys.ts';
-import { Accounts } from './accounts/service.ts';
 import { clientErrorResponse, refuseConnect } from './api/client-error.ts';
 import { endThenCut, wasAnsweredEarly } from './api/drain.ts';
 import { KnownRoutes } from './api/known-routes.ts';
@@ -38,28 +35,11 @@ import { syncRoutes } from './api/routes/projects/syncs.ts';
 import { taskRoutes } from './api/routes/projects/tasks.ts';
 import { webhookRoutes } from './api/routes/webhooks.ts';
 import { type AppDeps, definedOnly } from './app-deps.ts';
+import { type AppServices, buildServices } from './app-services.ts';
 import { HTTP_TIMEOUTS } from './config.ts';
-import { ConformanceChecks } from './conformance/service.ts';
-import { CreditReads } from './credits/reads.ts';
 import { databaseBroadcast } from './events/broadcast.ts';
-import { ProjectEventHub } from './events/hub.ts';
-import { SharedEventReads } from './events/reads.ts';
 import { newRequestId } from './ids.ts';
 import { httpMetrics } from './metrics/http.ts';
-import { Metrics } from './metrics/registry.ts';
-import { DEFAULT_PRICES, priceOf } from './models/prices.ts';
-import { Projects } from './projects/projects.ts';
-import { ProjectQuestions } from './projects/questions.ts';
-import { ProjectReads } from './projects/reads.ts';
-import { Revisions } from './projects/revisions.ts';
-import { ProjectStatusReader } from './projects/status.ts';
-import { engineOf } from './runs/models.ts';
-import { TraceCache } from './runs/trace/project.ts';
-import { Tasks } from './tasks/service.ts';
-import { Connections } from './trackers/connections.ts';
-import { Sealer } from './trackers/sealed.ts';
-import { ProjectSyncs } from './trackers/syncs.ts';
-import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
 export type { AppDeps } from './app-deps.ts';
 
@@ -71,9 +51,74 @@ export type { AppDeps } from './app-deps.ts';
  * const res = await app.inject({ method: 'GET', url: '/health' });
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, database } = deps;
+  const { config } = deps;
   const routes = new KnownRoutes();
   const timeouts = { ...HTTP_TIMEOUTS, ...definedOnly(config) };
+  const drain = { maxMs: timeouts.drainTimeoutMs };
+  const app = createFastify(deps, routes, timeouts);
+  useContractSchemas(app);
+  const services = await buildServices(deps, (stop) =>
+    app.addHook('onClose', async () => {
+      await stop();
+    }),
+  );
+
+  await app.register(errorHandling, {
+    docsUrl: config.docsUrl,
+    bodyLimit: config.bodyLimitBytes,
+    drain,
+    routes,
+  });
+  await app.register(jsonBody);
+  await app.register(requestContext, { routes });
+  await app.register(shutdownSignal);
+  await app.register(httpMetrics, {
+    metrics: services.metrics,
+    streamRoutes: ['/api/v1/projects/:projectId/events'],
+    longPollRoutes: [
+      '/api/v1/projects/:projectId',
+      '/api/v1/projects/:projectId/revisions/:revision',
+    ],
+  });
+  await app.register(async (api) => registerApi(api, deps, services), { prefix: '/api/v1' });
+  // A tracker's deliveries: no API key (the tracker has none), its own signature instead.
+  await app.register(trackerWebhookRoutes, {
+    prefix: '/api/v1',
+    inbound: { ...services.trackers, dispatcher: deps.dispatcher, now: services.now },
+    failures: deps.limiters.authFailures,
+  });
+  // The Model Context Protocol (docs/mcp.md): the same key, limits and services as /api/v1.
+  await app.register(async (mcp) => registerMcp(mcp, deps, services));
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRoute', closedQuery);
+      await admin.register(adminAuth, {
+        token: deps.adminToken,
+        failures: deps.limiters.authFailures,
+      });
+      await admin.register(adminRoutes, { accounts: services.accounts });
+      await admin.register(auditRoutes, { credits: services.credits });
+    },
+    { prefix: '/admin/v1' },
+  );
+  await app.register(metricsRoutes, {
+    metrics: services.metrics,
+    adminToken: deps.adminToken,
+    failures: deps.limiters.authFailures,
+  });
+  await app.register(docsRoutes);
+  if (config.consoleDir !== undefined) {
+    await app.register(consoleRoutes, { dir: config.consoleDir });
+  }
+  app.get('/health', async () => ({ status: 'ok' }));
+  return app;
+}
+
+type Timeouts = typeof HTTP_TIMEOUTS;
+
+/** The Fastify instance with the server's limits, and answers in the envelope for what Fastify and Node refuse themselves. */
+function createFastify(deps: AppDeps, routes: KnownRoutes, timeouts: Timeouts): FastifyInstance {
+  const { config } = deps;
   const drain = { maxMs: timeouts.drainTimeoutMs };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
@@ -119,8 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('connect', (request, socket) =>
     refuseConnect(request, socket, config.docsUrl, routes),
   );
+  return app;
+}
 
-  // One Ajv (JSON Schema 2020-12, the OpenAPI 3.1 dialect) holding the contract's schemas.
+/** One Ajv (JSON Schema 2020-12, the OpenAPI 3.1 dialect) holding the contract's schemas. */
+function useContractSchemas(app: FastifyInstance): void {
   const ajv = new Ajv2020({ allErrors: true, strictSchema: false, coerceTypes: false });
   addFormats.default(ajv);
   // ajv-formats' uuid also accepts `urn:uuid:…`, which PostgreSQL's uuid type refuses.
@@ -136,201 +184,70 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Response schemas document the routes; bodies are plain JSON.stringify (or
   // pre-serialized bytes), which measured faster than fast-json-stringify here.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
 
-  const accounts = new Accounts(database.db);
-  const stopWatching = await accounts.watchRevocations(database);
-  app.addHook('onClose', async () => stopWatching());
-  let events = deps.events;
-  if (events === undefined) {
-    const own = await ProjectEventHub.start(database);
-    app.addHook('onClose', async () => own.stop());
-    events = own;
-  }
-  // In-progress projects and unknown ids from memory, kept by the hub's announcements
-  // (deletions through any process among them); see docs/performance.md.
-  const now = deps.now ?? Date.now;
-  const statusReader = new ProjectStatusReader(database.db, {
-    now,
-    hub: events,
-    // PGlite's listeners run before the committing statement returns: no barrier to await.
-    barrierFree: deps.events === undefined && database.kind === 'pglite',
+/** `/api/v1`: the key, the limits, the version, then every route with the services it reads. */
+async function registerApi(api: FastifyInstance, deps: AppDeps, s: AppServices): Promise<void> {
+  // A parameter a route does not read is refused, never silently ignored (docs/api.md).
+  api.addHook('onRoute', closedQuery);
+  await api.register(apiKeyAuth, { accounts: s.accounts, failures: deps.limiters.authFailures });
+  await api.register(rateLimit, { limiters: deps.limiters });
+  await api.register(versioning);
+  const { statusReader, projects, projectReads: reads, idempotency, events } = s;
+  await api.register(projectRoutes, { statusReader, projects, reads, idempotency, events });
+  await api.register(eventRoutes, {
+    statusReader,
+    eventReads: s.eventReads,
+    events,
+    keepAliveMs: deps.keepAliveMs ?? 15_000,
   });
-  app.addHook('onClose', async () => statusReader.close());
-  const metrics = deps.metrics ?? new Metrics();
-  // Traces made for the REST route serve the MCP tool too, and the other way round.
-  const traces = new TraceCache();
-  const projects = new Projects(
-    database.db,
-    deps.dispatcher,
-    engineOf(deps.models),
-    now,
-    metrics.generation,
-    (mode) =>
-      deps.models
-        .forProject({ mode, simulate: null, type: null })
-        .map((model) => model.engine)
-        .filter((engine) => priceOf(deps.prices ?? DEFAULT_PRICES, engine) === undefined),
-  );
-
-  // One service for the REST task routes and the MCP task tools (and the sources it caches).
-  const tasks = new Tasks(database.db, now, { dispatcher: deps.dispatcher });
-  // Checks of repositories against the spec (docs/conformance.md), for REST, MCP and the trace.
-  const checks = new ConformanceChecks(database.db, now);
-  // Pushes of projects to trackers (docs/trackers.md), for REST and MCP; the workers run them.
-  const syncs = new ProjectSyncs(database.db, tasks, deps.trackers?.syncs);
-  const revisions = new Revisions(
-    database.db,
-    deps.dispatcher,
-    engineOf(deps.models),
-    now,
-    metrics.generation,
-  );
-
-  // What the edge reads and keeps, as services: the routes never hold the database.
-  const projectReads = new ProjectReads(database.db);
-  // A project's open questions, answered as a revision (docs/clarify.md), for REST and MCP.
-  const questions = new ProjectQuestions(projectReads, revisions);
-  const credits = new CreditReads(database.db);
-  const idempotency = new IdempotencyKeys(database.db);
-  // Streams of one project (REST or MCP) that wake on the same event share the read that follows.
-  const eventReads = new SharedEventReads(database.db, events);
-  app.addHook('onClose', async () => eventReads.close());
-
-  const trackerDeps = {
-    db: database.db,
-    sealer: deps.trackers?.sealer ?? Sealer.of(undefined),
-    ...(deps.trackers?.adapters ? { adapters: deps.trackers.adapters } : {}),
-  };
-  const connections = new Connections(trackerDeps, {
-    allowPrivate: deps.trackers?.allowPrivate ?? false,
-    ...(deps.trackers?.resolve ? { resolve: deps.trackers.resolve } : {}),
+  await api.register(documentRoutes, {
+    statusReader,
+    reads,
+    traces: s.traces,
+    tasks: s.tasks,
+    checks: s.checks,
   });
-
-  await app.register(errorHandling, {
-    docsUrl: config.docsUrl,
-    bodyLimit: config.bodyLimitBytes,
-    drain,
-    routes,
+  await api.register(manageRoutes, { statusReader, projects, reads, idempotency });
+  await api.register(revisionRoutes, {
+    revisions: s.revisions,
+    reads,
+    idempotency,
+    events,
+    now: s.now,
   });
-  await app.register(jsonBody);
-  await app.register(requestContext, { routes });
-  await app.register(shutdownSignal);
-  await app.register(httpMetrics, {
-    metrics,
-    streamRoutes: ['/api/v1/projects/:projectId/events'],
-    longPollRoutes: [
-      '/api/v1/projects/:projectId',
-      '/api/v1/projects/:projectId/revisions/:revision',
-    ],
+  await api.register(answerRoutes, { questions: s.questions, idempotency });
+  await api.register(taskRoutes, { tasks: s.tasks });
+  await api.register(syncRoutes, { syncs: s.syncs, idempotency });
+  await api.register(conformanceRoutes, { checks: s.checks, idempotency });
+  await api.register(ideaRoutes);
+  await api.register(conventionRoutes, { conventions: s.conventions });
+  await api.register(creditRoutes, { credits: s.credits });
+  await api.register(connectionRoutes, { connections: s.connections, idempotency });
+  await api.register(webhookRoutes, {
+    endpoints: s.webhookEndpoints,
+    idempotency,
+    allowPrivate: deps.config.webhooksAllowPrivate,
   });
+}
 
-  await app.register(
-    async (api) => {
-      // A parameter a route does not read is refused, never silently ignored (docs/api.md).
-      api.addHook('onRoute', closedQuery);
-      await api.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
-      await api.register(rateLimit, { limiters: deps.limiters });
-      await api.register(versioning);
-      await api.register(projectRoutes, {
-        statusReader,
-        projects,
-        reads: projectReads,
-        idempotency,
-        events,
-      });
-      await api.register(eventRoutes, {
-        statusReader,
-        eventReads,
-        events,
-        keepAliveMs: deps.keepAliveMs ?? 15_000,
-      });
-      await api.register(documentRoutes, {
-        statusReader,
-        reads: projectReads,
-        traces,
-        tasks,
-        checks,
-      });
-      await api.register(manageRoutes, {
-        statusReader,
-        projects,
-        reads: projectReads,
-        idempotency,
-      });
-      await api.register(revisionRoutes, {
-        revisions,
-        reads: projectReads,
-        idempotency,
-        events,
-        now,
-      });
-      await api.register(answerRoutes, { questions, idempotency });
-      await api.register(taskRoutes, { tasks });
-      await api.register(syncRoutes, { syncs, idempotency });
-      await api.register(conformanceRoutes, { checks, idempotency });
-      await api.register(ideaRoutes);
-      await api.register(conventionRoutes, { conventions: new HouseConventions(database.db, now) });
-      await api.register(creditRoutes, { credits });
-      await api.register(connectionRoutes, { connections, idempotency });
-      await api.register(webhookRoutes, {
-        endpoints: new WebhookEndpoints(database.db),
-        idempotency,
-        allowPrivate: config.webhooksAllowPrivate,
-      });
-    },
-    { prefix: '/api/v1' },
-  );
-
-  // A tracker's deliveries: no API key (the tracker has none), its own signature instead.
-  await app.register(trackerWebhookRoutes, {
-    prefix: '/api/v1',
-    inbound: { ...trackerDeps, dispatcher: deps.dispatcher, now },
-    failures: deps.limiters.authFailures,
+/** `/mcp`: the same key, limits and services as `/api/v1`, as MCP tools and resources. */
+async function registerMcp(mcp: FastifyInstance, deps: AppDeps, s: AppServices): Promise<void> {
+  await mcp.register(apiKeyAuth, { accounts: s.accounts, failures: deps.limiters.authFailures });
+  await mcp.register(rateLimit, { limiters: deps.limiters });
+  await mcp.register(mcpEndpoint, {
+    broadcast: databaseBroadcast(deps.database),
+    projects: s.projects,
+    projectReads: s.projectReads,
+    credits: s.credits,
+    reads: s.eventReads,
+    statusReader: s.statusReader,
+    events: s.events,
+    traces: s.traces,
+    tasks: s.tasks,
+    checks: s.checks,
+    syncs: s.syncs,
+    questions: s.questions,
+    limiters: deps.limiters,
   });
-
-  // The Model Context Protocol (docs/mcp.md): the same key, limits and services as /api/v1.
-  await app.register(async (mcp) => {
-    await mcp.register(apiKeyAuth, { accounts, failures: deps.limiters.authFailures });
-    await mcp.register(rateLimit, { limiters: deps.limiters });
-    await mcp.register(mcpEndpoint, {
-      broadcast: databaseBroadcast(database),
-      projects,
-      projectReads,
-      credits,
-      reads: eventReads,
-      statusReader,
-      events,
-      traces,
-      tasks,
-      checks,
-      syncs,
-      questions,
-      limiters: deps.limiters,
-    });
-  });
-
-  await app.register(
-    async (admin) => {
-      admin.addHook('onRoute', closedQuery);
-      await admin.register(adminAuth, {
-        token: deps.adminToken,
-        failures: deps.limiters.authFailures,
-      });
-      await admin.register(adminRoutes, { accounts });
-      await admin.register(auditRoutes, { credits });
-    },
-    { prefix: '/admin/v1' },
-  );
-
-  await app.register(metricsRoutes, {
-    metrics,
-    adminToken: deps.adminToken,
-    failures: deps.limiters.authFailures,
-  });
-  await app.register(docsRoutes);
-  if (config.consoleDir !== undefined) {
-    await app.register(consoleRoutes, { dir: config.consoleDir });
-  }
-  app.get('/health', async () => ({ status: 'ok' }));
-  return app;
 }

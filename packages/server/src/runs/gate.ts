@@ -8,7 +8,12 @@ import { inertText, parseDocument as parseTree, visit } from '@pgs/contract/docu
 import { toString as plainText } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
 import { wishFindings } from '../models/sdk/offline-model.ts';
-import { buildTrace, checkTrace, type Finding as TraceFinding } from './trace/index.ts';
+import {
+  buildTrace,
+  checkTrace,
+  normalHeading,
+  type Finding as TraceFinding,
+} from './trace/index.ts';
 
 /** How bad a finding is: critical and high ones trigger the one repair. */
 export type Severity = TraceFinding['severity'];
@@ -72,16 +77,6 @@ const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
   [/\bto be (?:decided|determined)\b/i, 'to be decided'],
 ];
 
-/** Normalizes a heading for comparison: case, numbering, trailing punctuation, markup. */
-const normal = (heading: string) =>
-  heading
-    .toLowerCase()
-    .replace(/[*_`]/g, '')
-    .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+/, '')
-    .replace(/[\s:.]+$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /**
  * What the gate reads of a document's tree: its `##` headings, and its text outside fenced
  * code blocks (placeholders in a code sample, `<your-token>`, are fine there).
@@ -90,7 +85,7 @@ function outline(markdown: string): { headings: Set<string>; prose: string } {
   const headings = new Set<string>();
   const fences: { start: number; end: number }[] = [];
   visit(parseTree(markdown, { defines: [] }), (node) => {
-    if (node.type === 'heading' && node.depth === 2) headings.add(normal(plainText(node)));
+    if (node.type === 'heading' && node.depth === 2) headings.add(normalHeading(plainText(node)));
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (node.type === 'code' && !node.data?.indented && start !== undefined && end !== undefined)
@@ -116,7 +111,7 @@ export function checkDocument(input: GateInput): Finding[] {
   const findings: Finding[] = [];
 
   const { headings, prose } = outline(content);
-  const missing = input.sections.filter((section) => !headings.has(normal(section)));
+  const missing = input.sections.filter((section) => !headings.has(normalHeading(section)));
   if (missing.length > 0) {
     findings.push({
       rule: 'missing-section',

@@ -77,13 +77,20 @@ function duplicate(first: TraceNode, repeat: TraceNode): Finding {
   };
 }
 
-/** `## 2. Tasks:` → `tasks`. */
+/**
+ * A heading's text as headings are compared (the gate's required sections, the plan's Tasks
+ * section): lowercase, without numbering, trailing punctuation or markup, spaces collapsed.
+ *
+ * @example
+ * normalHeading('2. **Tasks**:'); // 'tasks'
+ */
 export const normalHeading = (heading: string) =>
   heading
     .toLowerCase()
     .replace(/[*_`]/g, '')
     .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+/, '')
     .replace(/[\s:.]+$/, '')
+    .replace(/\s+/g, ' ')
     .trim();
 
 /**

@@ -4,6 +4,7 @@
  * not, singular or plural), the component's path or its folder's own name. Deterministic and
  * conservative: a word common to every codebase (`src`, `routes`, `lib`) names nothing.
  */
+import pluralize from 'pluralize';
 
 /** Folder names that say nothing of what a component does. */
 const GENERIC = new Set([
@@ -65,13 +66,11 @@ export function routeKey(path: string): string {
 /** A name as words are compared: lowercase, without `_`, `-` or spaces. */
 const wordKey = (word: string) => word.toLowerCase().replace(/[_\-\s]/g, '');
 
-/** The singular of a simple English plural (`appointments`, `classes`, `categories`). */
-function singular(word: string): string {
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (/(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) return word.slice(0, -1);
-  return word;
-}
+/**
+ * The singular of a plural (`appointments`, `classes`, `movies`), by pluralize's rules; a word
+ * of three letters or fewer (`sms`, `api`) is left as it is.
+ */
+const singular = (word: string) => (word.length > 3 ? pluralize.singular(word) : word);
 
 /**
  * The names a text mentions, indexed once for many lookups: its route paths and its words

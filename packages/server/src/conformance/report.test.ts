@@ -85,6 +85,13 @@ describe('matching names', () => {
     expect(index.namesComponent('Routes', 'src/routes')).toBe(false);
   });
 
+  it('names a table in the singular by pluralize, not by cutting letters', () => {
+    const index = new TextIndex('Each movie has a title and a category.');
+    expect(index.namesTable('movies')).toBe(true);
+    expect(index.namesTable('categories')).toBe(true);
+    expect(index.namesTable('sms')).toBe(false);
+  });
+
   it('keeps the suggested change within a revision request', () => {
     const routes = Array.from({ length: 500 }, (_, i) => ({
       method: 'GET',

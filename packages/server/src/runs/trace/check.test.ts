@@ -13,7 +13,7 @@ import {
   STORIES,
 } from './test-fixtures.ts';
 import type { Finding } from './types.ts';
-import { contentWords, unmatched } from './words.ts';
+import { contentWords, stem, unmatched } from './words.ts';
 
 const FEATURES = ['Pet profiles', 'Vaccination reminder via SMS', 'Clinic calendar'];
 const options: CheckOptions = { coreFeatures: FEATURES, parseYaml };
@@ -226,6 +226,9 @@ describe('feature matching', () => {
   it('compares stemmed content words', () => {
     expect(contentWords('Sending the reminders to users')).toEqual(new Set(['send', 'remind']));
     expect(contentWords('Scheduled visits')).toEqual(contentWords('visit scheduling'));
+    // pluralize's singular, not a cut: `movies` is a `movie`, never a `movy`.
+    expect(contentWords('Rate movies')).toEqual(contentWords('Rate a movie'));
+    expect(stem('movies')).toBe(stem('movie'));
   });
 
   it('gives each feature its own FR when one exists', () => {

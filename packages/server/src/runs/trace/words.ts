@@ -2,8 +2,10 @@
  * Crude word matching between a core feature ("Vaccination reminders by SMS") and an FR
  * title ("Reminders"): content words, lowercased and stemmed, compared as sets. Crude on
  * purpose: the documents are written from the features, so the words carry over; a real
- * stemmer or a model would cost more than a missed match, which a person reads anyway.
+ * stemmer or a model would cost more than a missed match, which a person reads anyway. The
+ * plural is pluralize's, as the offline engine inflects (packages/offline/src/text/words.ts).
  */
+import pluralize from 'pluralize';
 
 const STOP = new Set(
   (
@@ -20,9 +22,8 @@ const STOP = new Set(
 /** `reminders`, `reminding`, `reminded` → `remind`; `schedule`, `scheduling` → `schedul`. */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/, '');
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (/(?:ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  // The plural by pluralize's rules (`movies` → `movie`, not `movy`); `sms` stays.
+  if (w.length > 3) w = pluralize.singular(w);
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
   if (w.length > 4 && w.endsWith('er')) w = w.slice(0, -2);

@@ -36,7 +36,7 @@ import {
 } from './revision.ts';
 import { GHERKIN_SYSTEM, GHERKIN_VERSION, styleFrame } from './style.ts';
 import { DEFINITION_SYSTEM, DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
-import type { DocumentPrompt } from './types.ts';
+import type { AnyDocumentPrompt } from './types.ts';
 import lock from './versions.lock.json' with { type: 'json' };
 
 const SAMPLE_DEFINITION = {
@@ -248,7 +248,7 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
 ];
 
 /** Every piece of text a model would read from a prompt. */
-const textsOf = (prompt: DocumentPrompt) => [
+const textsOf = (prompt: AnyDocumentPrompt) => [
   prompt.reader,
   prompt.purpose,
   ...Object.entries(prompt.sections).flat(),

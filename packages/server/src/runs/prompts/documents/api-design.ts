@@ -1,7 +1,7 @@
 import type { DocumentPrompt } from '../types.ts';
 
 /** The prompt for API_DESIGN.md: every endpoint of a web project's API, traced to the FRs. */
-export const API_DESIGN: DocumentPrompt = {
+export const API_DESIGN: DocumentPrompt<'api-design'> = {
   kind: 'api-design',
   version: 1,
   reader:

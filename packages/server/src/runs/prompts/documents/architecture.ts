@@ -1,7 +1,7 @@
 import type { DocumentPrompt } from '../types.ts';
 
 /** The prompt for ARCHITECTURE.md: the system's shape, traced to the FR and NFR IDs. */
-export const ARCHITECTURE: DocumentPrompt = {
+export const ARCHITECTURE: DocumentPrompt<'architecture'> = {
   kind: 'architecture',
   version: 2,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for CODEBASE_OVERVIEW.md, written only for a grounded project: the codebase as
  * its digest shows it, before any change, which the architecture and the plan build on.
  */
-export const CODEBASE_OVERVIEW: DocumentPrompt = {
+export const CODEBASE_OVERVIEW: DocumentPrompt<'codebase-overview'> = {
   kind: 'codebase-overview',
   version: 1,
   reader:

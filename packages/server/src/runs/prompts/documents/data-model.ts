@@ -3,7 +3,7 @@ import type { DocumentPrompt } from '../types.ts';
 /**
  * The prompt for DATA_MODEL.md: a web project's entities, tables and indexes, traced to the FRs.
  */
-export const DATA_MODEL: DocumentPrompt = {
+export const DATA_MODEL: DocumentPrompt<'data-model'> = {
   kind: 'data-model',
   version: 1,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for IMPLEMENTATION_PLAN.md: vertical slices of tasks (T-n) that cite the
  * requirements and criteria they implement and the tasks they depend on, tests first.
  */
-export const IMPLEMENTATION_PLAN: DocumentPrompt = {
+export const IMPLEMENTATION_PLAN: DocumentPrompt<'implementation-plan'> = {
   kind: 'implementation-plan',
   version: 2,
   reader:

@@ -1,4 +1,5 @@
-import type { DocumentPrompt } from '../types.ts';
+import type { DocumentKindName } from '@pgs/contract';
+import type { AnyDocumentPrompt, DocumentPrompt } from '../types.ts';
 import { API_DESIGN } from './api-design.ts';
 import { ARCHITECTURE } from './architecture.ts';
 import { CODEBASE_OVERVIEW } from './codebase-overview.ts';
@@ -15,33 +16,31 @@ import { README } from './readme.ts';
 import { SCREENS } from './screens.ts';
 import { USER_STORIES } from './user-stories.ts';
 
-const ALL: readonly DocumentPrompt[] = [
-  PROJECT_BRIEF,
-  CODEBASE_OVERVIEW,
-  PRODUCT_REQUIREMENTS,
-  USER_STORIES,
-  ARCHITECTURE,
-  API_DESIGN,
-  DATA_MODEL,
-  SCREENS,
-  NAVIGATION,
-  OFFLINE_AND_PERMISSIONS,
-  MCP_TOOLS,
-  MCP_RESOURCES_AND_PROMPTS,
-  MCP_TRANSPORT_AND_CLIENTS,
-  IMPLEMENTATION_PLAN,
-  README,
-];
-
 /**
- * Every document kind's prompt, keyed by kind.
+ * Every document kind's prompt, keyed by kind: a kind of the contract's catalogue without
+ * its prompt file here breaks the build.
  *
  * @example
- * DOCUMENT_PROMPTS['architecture']?.version; // 1
+ * DOCUMENT_PROMPTS.architecture.version; // 2
  */
-export const DOCUMENT_PROMPTS: Readonly<Record<string, DocumentPrompt>> = Object.freeze(
-  Object.fromEntries(ALL.map((prompt) => [prompt.kind, prompt])),
-);
+export const DOCUMENT_PROMPTS: { readonly [K in DocumentKindName]: DocumentPrompt<K> } =
+  Object.freeze({
+    'project-brief': PROJECT_BRIEF,
+    'codebase-overview': CODEBASE_OVERVIEW,
+    'product-requirements': PRODUCT_REQUIREMENTS,
+    'user-stories': USER_STORIES,
+    architecture: ARCHITECTURE,
+    'api-design': API_DESIGN,
+    'data-model': DATA_MODEL,
+    screens: SCREENS,
+    navigation: NAVIGATION,
+    'offline-and-permissions': OFFLINE_AND_PERMISSIONS,
+    'mcp-tools': MCP_TOOLS,
+    'mcp-resources-and-prompts': MCP_RESOURCES_AND_PROMPTS,
+    'mcp-transport-and-clients': MCP_TRANSPORT_AND_CLIENTS,
+    'implementation-plan': IMPLEMENTATION_PLAN,
+    readme: README,
+  });
 
 /**
  * The prompt for a document kind; an unknown kind is a programming error, so it throws
@@ -50,8 +49,10 @@ export const DOCUMENT_PROMPTS: Readonly<Record<string, DocumentPrompt>> = Object
  * @example
  * documentPromptOf('mcp-tools').maxOutputTokens; // 8000
  */
-export function documentPromptOf(kind: string): DocumentPrompt {
-  const prompt = Object.hasOwn(DOCUMENT_PROMPTS, kind) ? DOCUMENT_PROMPTS[kind] : undefined;
+export function documentPromptOf(kind: string): AnyDocumentPrompt {
+  const prompt: AnyDocumentPrompt | undefined = Object.hasOwn(DOCUMENT_PROMPTS, kind)
+    ? DOCUMENT_PROMPTS[kind as DocumentKindName]
+    : undefined;
   if (!prompt) throw new Error(`No prompt for document kind "${kind}"`);
   return prompt;
 }

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for MCP_RESOURCES_AND_PROMPTS.md: an MCP server's resources, templates, prompts and
  * subscriptions.
  */
-export const MCP_RESOURCES_AND_PROMPTS: DocumentPrompt = {
+export const MCP_RESOURCES_AND_PROMPTS: DocumentPrompt<'mcp-resources-and-prompts'> = {
   kind: 'mcp-resources-and-prompts',
   version: 1,
   reader:

@@ -3,7 +3,7 @@ import type { DocumentPrompt } from '../types.ts';
 /**
  * The prompt for MCP_TOOLS.md: an MCP server's tools, their schemas, results, errors and safety.
  */
-export const MCP_TOOLS: DocumentPrompt = {
+export const MCP_TOOLS: DocumentPrompt<'mcp-tools'> = {
   kind: 'mcp-tools',
   version: 2,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for MCP_TRANSPORT_AND_CLIENTS.md: how clients connect to an MCP server, and what to
  * do when they cannot.
  */
-export const MCP_TRANSPORT_AND_CLIENTS: DocumentPrompt = {
+export const MCP_TRANSPORT_AND_CLIENTS: DocumentPrompt<'mcp-transport-and-clients'> = {
   kind: 'mcp-transport-and-clients',
   version: 1,
   reader:

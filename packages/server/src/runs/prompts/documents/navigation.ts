@@ -1,7 +1,7 @@
 import type { DocumentPrompt } from '../types.ts';
 
 /** The prompt for NAVIGATION.md: how a mobile app's screens connect, its routes and deep links. */
-export const NAVIGATION: DocumentPrompt = {
+export const NAVIGATION: DocumentPrompt<'navigation'> = {
   kind: 'navigation',
   version: 1,
   reader:

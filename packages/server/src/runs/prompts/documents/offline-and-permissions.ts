@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for OFFLINE_AND_PERMISSIONS.md: a mobile app's offline behaviour, sync, permissions
  * and privacy.
  */
-export const OFFLINE_AND_PERMISSIONS: DocumentPrompt = {
+export const OFFLINE_AND_PERMISSIONS: DocumentPrompt<'offline-and-permissions'> = {
   kind: 'offline-and-permissions',
   version: 2,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for PRODUCT_REQUIREMENTS.md: it defines the FR groups, their EARS acceptance
  * criteria (FR-n.m) and the NFR IDs every later document cites.
  */
-export const PRODUCT_REQUIREMENTS: DocumentPrompt = {
+export const PRODUCT_REQUIREMENTS: DocumentPrompt<'product-requirements'> = {
   kind: 'product-requirements',
   version: 2,
   reader:

@@ -1,6 +1,6 @@
 import type { DocumentPrompt } from '../types.ts';
 
-export const PROJECT_BRIEF: DocumentPrompt = {
+export const PROJECT_BRIEF: DocumentPrompt<'project-brief'> = {
   kind: 'project-brief',
   version: 2,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for README.md: what the project is and how to get it running, with commands that
  * match the stack.
  */
-export const README: DocumentPrompt = {
+export const README: DocumentPrompt<'readme'> = {
   kind: 'readme',
   version: 2,
   reader:

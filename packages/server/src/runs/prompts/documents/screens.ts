@@ -1,7 +1,7 @@
 import type { DocumentPrompt } from '../types.ts';
 
 /** The prompt for SCREENS.md: every screen of a mobile app, its states, traced to US and FR IDs. */
-export const SCREENS: DocumentPrompt = {
+export const SCREENS: DocumentPrompt<'screens'> = {
   kind: 'screens',
   version: 1,
   reader:

@@ -4,7 +4,7 @@ import type { DocumentPrompt } from '../types.ts';
  * The prompt for USER_STORIES.md: it defines the US IDs and ties each story to the
  * acceptance criteria (FR-n.m) that accept it.
  */
-export const USER_STORIES: DocumentPrompt = {
+export const USER_STORIES: DocumentPrompt<'user-stories'> = {
   kind: 'user-stories',
   version: 2,
   reader:

@@ -1,6 +1,7 @@
 import {
   DOCUMENT_KINDS,
   type DocumentKindName,
+  documentKindsOf,
   GROUNDED_ARCHITECTURE_SECTIONS,
   PROJECT_TYPES,
   type ProjectType,
@@ -32,102 +33,93 @@ export interface DocumentKind {
   readonly weight: number;
 }
 
-/** The contract's entry of `kind` with the workflow's parts. */
-function kindOf(
-  kind: DocumentKindName,
-  dependsOn: readonly string[],
-  weight: number,
-): DocumentKind {
-  const { title, filename, stage, credits, sections } = DOCUMENT_KINDS[kind];
-  return { kind, title, filename, stage, dependsOn, credits, sections, weight };
-}
-
-const brief = kindOf('project-brief', [], 3);
-const requirements = kindOf('product-requirements', ['project-brief'], 5);
-// Stories cite the FRs they serve, so they are written after the requirements.
-const stories = kindOf('user-stories', ['product-requirements'], 4);
-// Components cite the requirements they implement.
-const architecture = kindOf('architecture', ['product-requirements'], 5);
-
 /** The kind that describes the codebase a grounded project changes. */
 export const CODEBASE_OVERVIEW_KIND = 'codebase-overview';
 
-// It is written from the repository digest, not from other documents.
-const codebaseOverview = kindOf(CODEBASE_OVERVIEW_KIND, [], 4);
+/** In a kind's `dependsOn`: every design document of the plan (the kinds one type gets). */
+const DESIGN = 'design';
 
-/**
- * The architecture of a grounded project: it starts from the system as it is, which the
- * codebase overview describes.
- */
-const groundedArchitecture: DocumentKind = {
-  ...architecture,
-  dependsOn: [...architecture.dependsOn, CODEBASE_OVERVIEW_KIND],
-  sections: GROUNDED_ARCHITECTURE_SECTIONS,
-};
-
-const planning = (dependsOn: readonly string[]) => kindOf('implementation-plan', dependsOn, 4);
-const readme = (dependsOn: readonly string[]) => kindOf('readme', dependsOn, 2);
-
-/** The kinds that only one type gets: its design documents. */
-type DesignKind = {
-  [K in DocumentKindName]: (typeof DOCUMENT_KINDS)[K]['types'] extends ProjectType ? K : never;
-}[DocumentKindName];
-
-/**
- * What each design document builds on, with its weight: a design kind added to the
- * contract's catalogue fails the build until it is given its place here.
- */
-const DESIGN_KINDS: Readonly<Record<DesignKind, DocumentKind>> = {
-  'data-model': kindOf('data-model', ['architecture'], 4),
-  // Its authentication follows the architecture; its resources are the data model's entities.
-  'api-design': kindOf('api-design', ['architecture', 'data-model'], 4),
-  // Screens serve the stories and follow the architecture's client.
-  screens: kindOf('screens', ['product-requirements', 'user-stories', 'architecture'], 4),
-  navigation: kindOf('navigation', ['screens'], 3),
-  // What works offline, and which permission each screen asks for.
-  'offline-and-permissions': kindOf('offline-and-permissions', ['architecture', 'screens'], 3),
-  // One tool per story's action, inside the architecture's components.
-  'mcp-tools': kindOf('mcp-tools', ['architecture', 'user-stories'], 4),
-  // Its prompts name the real tools.
-  'mcp-resources-and-prompts': kindOf('mcp-resources-and-prompts', ['mcp-tools'], 3),
-  'mcp-transport-and-clients': kindOf(
-    'mcp-transport-and-clients',
-    ['architecture', 'mcp-tools'],
-    3,
-  ),
-};
-
-/**
- * A type's plan: the shared documents, its design documents, then the plan (which builds on
- * the architecture, the stories and every design document) and the README (on the plan and
- * the design documents). A grounded plan adds the codebase overview after the brief, and
- * its architecture and plan build on it (docs/brownfield.md).
- */
-function planOf(design: readonly DocumentKind[], grounded: boolean): readonly DocumentKind[] {
-  const kinds = design.map((doc) => doc.kind);
-  const overview = grounded ? [CODEBASE_OVERVIEW_KIND] : [];
-  return [
-    brief,
-    ...(grounded ? [codebaseOverview] : []),
-    requirements,
-    stories,
-    grounded ? groundedArchitecture : architecture,
-    ...design,
-    planning(['architecture', 'user-stories', ...kinds, ...overview]),
-    readme(['implementation-plan', ...kinds]),
-  ];
+/** Where a kind sits in the workflow: what it builds on and its size. */
+interface Place {
+  /**
+   * Kinds it builds on, or {@link DESIGN}. A kind the plan lacks is left out: the codebase
+   * overview is in grounded plans only.
+   */
+  readonly dependsOn: readonly (DocumentKindName | typeof DESIGN)[];
+  /** Relative size, used to spread a simulated duration and as a prior for estimates. */
+  readonly weight: number;
 }
 
-/** A type's design documents: the contract's kinds that only this type gets. */
-const designOf = (type: ProjectType): readonly DocumentKind[] =>
-  (Object.keys(DOCUMENT_KINDS) as DocumentKindName[])
-    .filter((kind): kind is DesignKind => DOCUMENT_KINDS[kind].types === type)
-    .map((kind) => DESIGN_KINDS[kind]);
+/**
+ * Every kind's place in the workflow: a kind added to the contract's catalogue fails the
+ * build until it is given one here.
+ */
+const PLACES: { readonly [K in DocumentKindName]: Place } = {
+  'project-brief': { dependsOn: [], weight: 3 },
+  // It is written from the repository digest, not from other documents.
+  [CODEBASE_OVERVIEW_KIND]: { dependsOn: [], weight: 4 },
+  'product-requirements': { dependsOn: ['project-brief'], weight: 5 },
+  // Stories cite the FRs they serve, so they are written after the requirements.
+  'user-stories': { dependsOn: ['product-requirements'], weight: 4 },
+  // Components cite the requirements they implement; a grounded architecture starts from
+  // the system as it is, which the codebase overview describes.
+  architecture: { dependsOn: ['product-requirements', CODEBASE_OVERVIEW_KIND], weight: 5 },
+  'data-model': { dependsOn: ['architecture'], weight: 4 },
+  // Its authentication follows the architecture; its resources are the data model's entities.
+  'api-design': { dependsOn: ['architecture', 'data-model'], weight: 4 },
+  // Screens serve the stories and follow the architecture's client.
+  screens: { dependsOn: ['product-requirements', 'user-stories', 'architecture'], weight: 4 },
+  navigation: { dependsOn: ['screens'], weight: 3 },
+  // What works offline, and which permission each screen asks for.
+  'offline-and-permissions': { dependsOn: ['architecture', 'screens'], weight: 3 },
+  // One tool per story's action, inside the architecture's components.
+  'mcp-tools': { dependsOn: ['architecture', 'user-stories'], weight: 4 },
+  // Its prompts name the real tools.
+  'mcp-resources-and-prompts': { dependsOn: ['mcp-tools'], weight: 3 },
+  'mcp-transport-and-clients': { dependsOn: ['architecture', 'mcp-tools'], weight: 3 },
+  // The plan turns the architecture, the stories and every design document into tasks.
+  'implementation-plan': {
+    dependsOn: ['architecture', 'user-stories', DESIGN, CODEBASE_OVERVIEW_KIND],
+    weight: 4,
+  },
+  readme: { dependsOn: ['implementation-plan', DESIGN], weight: 2 },
+};
+
+/** Whether a kind is a design document: one that only one type gets. */
+const isDesign = (kind: DocumentKindName) =>
+  (PROJECT_TYPES as readonly string[]).includes(DOCUMENT_KINDS[kind].types);
+
+/**
+ * A plan: the contract's kinds of the type, in its order, each with what it builds on among
+ * them. A grounded plan has the codebase overview, and its architecture starts with the
+ * current system (docs/brownfield.md).
+ */
+function planOf(type: ProjectType, grounded: boolean): readonly DocumentKind[] {
+  const kinds = documentKindsOf(type, { grounded });
+  const design = kinds.filter(isDesign);
+  return kinds.map((kind): DocumentKind => {
+    const { title, filename, stage, credits, sections } = DOCUMENT_KINDS[kind];
+    const { dependsOn, weight } = PLACES[kind];
+    return {
+      kind,
+      title,
+      filename,
+      stage,
+      dependsOn: dependsOn.flatMap((dep) =>
+        dep === DESIGN ? design : kinds.includes(dep) ? [dep] : [],
+      ),
+      credits,
+      sections: grounded && kind === 'architecture' ? GROUNDED_ARCHITECTURE_SECTIONS : sections,
+      weight,
+    };
+  });
+}
 
 const plansOf = (grounded: boolean) =>
-  Object.fromEntries(
-    PROJECT_TYPES.map((type) => [type, planOf(designOf(type), grounded)]),
-  ) as Record<ProjectType, readonly DocumentKind[]>;
+  Object.fromEntries(PROJECT_TYPES.map((type) => [type, planOf(type, grounded)])) as Record<
+    ProjectType,
+    readonly DocumentKind[]
+  >;
 
 const PLANS = plansOf(false);
 const GROUNDED_PLANS = plansOf(true);

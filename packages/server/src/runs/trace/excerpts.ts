@@ -108,7 +108,7 @@ export class DocumentExcerpts {
           subsection,
           start: at.position?.start.offset ?? 0,
           markdown: markdown.trim(),
-          introduces: node.type === 'paragraph' && markdown.trim().endsWith(':'),
+          introduces: introduces(node),
           opens,
           ids: new Set(idsIn(text)),
           part,
@@ -158,6 +158,16 @@ export class DocumentExcerpts {
       }
     });
   }
+}
+
+/**
+ * Whether a block is a paragraph ending in a colon in its own words (its last node is text,
+ * not code or emphasis): "For example, to keep communities (FR-1.1):" introduces what follows.
+ */
+function introduces(node: Nodes): boolean {
+  if (node.type !== 'paragraph') return false;
+  const last = node.children.at(-1);
+  return last?.type === 'text' && last.value.trimEnd().endsWith(':');
 }
 
 /** The ID a text opens with. */

@@ -124,4 +124,14 @@ describe('DocumentExcerpts', () => {
     );
     expect(requirements.definition('FR-9.9')).toBeUndefined();
   });
+
+  it('takes a paragraph ending in code, not in a colon of its own, as introducing nothing', () => {
+    const notes = new DocumentExcerpts(
+      'API_DESIGN.md',
+      '## Notes\n\nThe header is `Accept:`\n\n```http\nGET /v1/notes (FR-1.1)\n```\n',
+    );
+    expect(notes.citing(new Set(['FR-1.1'])).map((piece) => piece.markdown)).toEqual([
+      '```http\nGET /v1/notes (FR-1.1)\n```',
+    ]);
+  });
 });

@@ -38,6 +38,19 @@ const context = (over: Partial<DraftContext> = {}): DraftContext => ({
 });
 
 describe('drafts', () => {
+  it('reads a criterion as the content of its node, a list item without its marker', () => {
+    const listed = readSpec([
+      {
+        filename: 'PRODUCT_REQUIREMENTS.md',
+        content:
+          '### FR-1 Notes (Must)\n\n- [ ] **FR-1.1** WHEN a user keeps a note\n  THE SYSTEM SHALL store it.\n',
+      },
+    ]);
+    expect(listed.criteria.get('FR-1.1')).toBe(
+      '**FR-1.1** WHEN a user keeps a note THE SYSTEM SHALL store it.',
+    );
+  });
+
   it('reads each FR group with its criteria in full from the requirements', () => {
     expect(spec.requirements.map((r) => r.id)).toEqual(['FR-1', 'FR-2', 'FR-3']);
     expect(spec.criteria.get('FR-3.1')).toMatch(/^\*\*FR-3\.1\*\* WHEN/);

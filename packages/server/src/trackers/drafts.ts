@@ -5,7 +5,15 @@
  * byte for byte, and its digest decides whether the issue needs writing again.
  */
 import { createHash } from 'node:crypto';
-import { DocumentExcerpts } from '../runs/trace/excerpts.ts';
+import {
+  type Criterion,
+  definitionsOf,
+  type FlowContent,
+  paragraph,
+  parseDocument as parseTree,
+  renderDocument,
+  root,
+} from '@pgs/contract/document';
 import { documentRole, parseDocument, requirementOf } from '../runs/trace/parse.ts';
 import { type IssueDraft, itemMarker } from './providers/provider.ts';
 
@@ -47,14 +55,31 @@ export interface SpecDocument {
 }
 
 /**
- * A criterion as one checklist line: a tracker's checklist item ends at the first line break,
- * and a criterion defined as a list item would otherwise read `- [ ] - **FR-3.1** …`.
+ * A criterion as one checklist line, rendered from its node: a tracker's checklist item ends
+ * at the first line break, and a criterion defined as a list item is its item's content, not
+ * `- [ ] - **FR-3.1** …`.
  */
-const oneLine = (markdown: string) =>
-  markdown
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '');
+function oneLine(node: Criterion): string {
+  const blocks: FlowContent[] =
+    node.form === 'paragraph'
+      ? [paragraph(...node.children)]
+      : node.form === 'row'
+        ? [
+            paragraph(
+              ...node.children.flatMap((cell, i) => [...(i > 0 ? [' | '] : []), ...cell.children]),
+            ),
+          ]
+        : node.children;
+  return renderDocument(root(blocks)).replace(/\s+/g, ' ').trim();
+}
+
+/** The first node defining each criterion of a document, by ID. */
+function criterionNodes(doc: SpecDocument): Map<string, Criterion> {
+  const nodes = new Map<string, Criterion>();
+  for (const node of definitionsOf(parseTree(doc.content, { filename: doc.filename }), 'criterion'))
+    if (!nodes.has(node.id)) nodes.set(node.id, node);
+  return nodes;
+}
 
 /**
  * The FR groups and criteria of a revision's requirements document; empty without one.
@@ -66,7 +91,7 @@ export function readSpec(documents: readonly SpecDocument[]): ProjectSpec {
   const spec: ProjectSpec = { requirements: [], criteria: new Map() };
   const doc = documents.find((d) => documentRole(d.filename) === 'requirements');
   if (doc === undefined) return spec;
-  const excerpts = new DocumentExcerpts(doc.filename, doc.content);
+  const criteria = criterionNodes(doc);
   const byId = new Map<string, RequirementText>();
   for (const node of parseDocument(doc.filename, doc.content).defines) {
     if (node.kind === 'requirement' && node.id.startsWith('FR-') && !byId.has(node.id)) {
@@ -74,7 +99,8 @@ export function readSpec(documents: readonly SpecDocument[]): ProjectSpec {
       byId.set(node.id, requirement);
       spec.requirements.push(requirement);
     } else if (node.kind === 'criterion' && !spec.criteria.has(node.id)) {
-      const markdown = oneLine(excerpts.definition(node.id) ?? `**${node.id}** ${node.title}`);
+      const written = criteria.get(node.id);
+      const markdown = written ? oneLine(written) : `**${node.id}** ${node.title}`;
       spec.criteria.set(node.id, markdown);
       byId.get(requirementOf(node.id) ?? '')?.criteria.push({ id: node.id, markdown });
     }

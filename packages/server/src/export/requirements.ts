@@ -4,18 +4,22 @@
  * (`**FR-n.m** WHEN … THE SYSTEM SHALL …`) or Gherkin scenarios (`- **FR-n.m** Scenario: …`
  * with Given/When/Then steps), and each group written back as an OpenSpec
  * requirement (`### Requirement:` with `#### Scenario:` blocks). Read from the document's
- * tree (`@pgs/contract/document`); the statement and the criteria keep their markdown as
- * written, cut from the source at the tree's positions.
+ * tree (`@pgs/contract/document`): the title and priority are the `requirement` node's
+ * fields, a criterion's sentence the plain text of its nodes; the statement keeps its
+ * markdown as written, cut from the source at the tree's positions.
  */
 import {
   type Definition,
   type FlowContent,
   leadingId,
+  type Priority,
   parseDocument,
+  type Requirement,
   requirementOf,
   type Scenario,
 } from '@pgs/contract/document';
-import type { Heading, ListItem, Nodes, Paragraph } from 'mdast';
+import type { ListItem, Nodes, Paragraph, PhrasingContent } from 'mdast';
+import { toString as plainTextOf } from 'mdast-util-to-string';
 
 /** One acceptance criterion: `FR-3.2` and its sentence on one line, or its scenario. */
 export interface Criterion {
@@ -38,8 +42,6 @@ export interface RequirementGroup {
   criteria: Criterion[];
 }
 
-const PRIORITY = /\s*[([]\s*(must|should|could|won['’]?t)(?:\s+have)?\s*[)\]]\s*$/i;
-
 const startOf = (node: Nodes) => node.position?.start.offset ?? 0;
 const endOf = (node: Nodes) => node.position?.end.offset ?? 0;
 
@@ -47,6 +49,25 @@ const endOf = (node: Nodes) => node.position?.end.offset ?? 0;
 function criterionLead(id: string, node: Nodes): string | undefined {
   const lead = leadingId(node);
   return lead?.includes('.') && requirementOf(lead) === id ? lead : undefined;
+}
+
+/** Whether a paragraph's child opens a line: it is the first, or follows a line break. */
+function opensLine(paragraph: Paragraph, index: number): boolean {
+  const before = paragraph.children[index - 1];
+  if (!before) return true;
+  return before.type === 'break' || (before.type === 'text' && /\n[ \t]*$/.test(before.value));
+}
+
+/** Inline nodes as one line of plain text, the separator after a criterion's ID dropped. */
+function sentenceOf(nodes: readonly PhrasingContent[]): string {
+  const text = nodes
+    .map((node) => (node.type === 'break' ? '\n' : plainTextOf(node)))
+    .join('')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+  return text.startsWith(':') || text.startsWith('.') ? text.slice(1).trimStart() : text;
 }
 
 /**
@@ -59,28 +80,19 @@ function criteriaIn(
   paragraph: Paragraph,
   source: string,
 ): { before: string; criteria: Criterion[] } | undefined {
-  const starts: { id: string; lead: Nodes }[] = [];
-  for (const child of paragraph.children) {
+  const starts: { id: string; index: number }[] = [];
+  paragraph.children.forEach((child, index) => {
     const found = criterionLead(id, child);
-    const at = startOf(child);
-    const lineStart = source.lastIndexOf('\n', at - 1) + 1;
-    const opensLine = child === paragraph.children[0] || source.slice(lineStart, at).trim() === '';
-    if (found && opensLine) starts.push({ id: found, lead: child });
-  }
+    if (found && opensLine(paragraph, index)) starts.push({ id: found, index });
+  });
   const first = starts[0];
   if (!first) return undefined;
-  const criteria = starts.map(({ id: criterion, lead }, index) => {
-    const next = starts[index + 1];
-    const text = source
-      .slice(endOf(lead), next ? startOf(next.lead) : endOf(paragraph))
-      .replace(/^[:.]?\s*/, '')
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean)
-      .join(' ');
-    return { id: criterion, text };
+  const criteria = starts.map(({ id: criterion, index }, at) => {
+    const end = starts[at + 1]?.index ?? paragraph.children.length;
+    return { id: criterion, text: sentenceOf(paragraph.children.slice(index + 1, end)) };
   });
-  return { before: source.slice(startOf(paragraph), startOf(first.lead)).trim(), criteria };
+  const lead = paragraph.children[first.index]!;
+  return { before: source.slice(startOf(paragraph), startOf(lead)).trim(), criteria };
 }
 
 /** A group's blocks read into its statement (as written) and its criteria. */
@@ -163,15 +175,8 @@ export function groupBody(
   return readBody(id, parseDocument(source, { defines: ['FR'] }).children, source);
 }
 
-/** The heading's text after its ID, as written (markdown kept). */
-function headingRest(heading: Heading, source: string): string {
-  const lead = heading.children[0];
-  const last = heading.children.at(-1);
-  return lead && last ? source.slice(endOf(lead), endOf(last)) : '';
-}
-
 /** The outermost requirement groups written as headings of level 2 to 4, in order. */
-function groupsOf(nodes: readonly Nodes[], into: Definition[] = []): Definition[] {
+function groupsOf(nodes: readonly Nodes[], into: Requirement[] = []): Requirement[] {
   for (const node of nodes) {
     const heading = 'form' in node && node.form === 'section' ? node.children[0] : undefined;
     const depth = heading?.type === 'heading' ? heading.depth : 0;
@@ -191,25 +196,23 @@ function groupsOf(nodes: readonly Nodes[], into: Definition[] = []): Definition[
 export function requirementGroups(markdown: string): RequirementGroup[] {
   const tree = parseDocument(markdown, { defines: ['FR'] });
   return groupsOf(tree.children).map((group) => {
-    const [heading, ...body] = group.children as Nodes[];
-    const rest = heading?.type === 'heading' ? headingRest(heading, markdown) : '';
-    const priority = PRIORITY.exec(rest)?.[1];
-    const title = rest
-      .replace(PRIORITY, '')
-      .replace(/\*\*|__/g, '')
-      .replace(/^[\s:.,;|)\-–—]+/, '')
-      .trim();
+    const [, ...body] = group.children as Nodes[];
     return {
       id: group.id,
-      title,
-      ...(priority ? { priority: capitalise(priority) } : {}),
+      title: group.title,
+      ...(group.priority ? { priority: PRIORITY_WORD[group.priority] } : {}),
       ...readBody(group.id, body, markdown),
     };
   });
 }
 
-const capitalise = (word: string) =>
-  word[0]!.toUpperCase() + word.slice(1).toLowerCase().replace(/['’]/, "'");
+/** A priority as OpenSpec's metadata writes it. */
+const PRIORITY_WORD: Record<Priority, string> = {
+  must: 'Must',
+  should: 'Should',
+  could: 'Could',
+  wont: "Won't",
+};
 
 /** One bullet of a scenario. */
 export interface Step {

@@ -12,6 +12,7 @@
  */
 import './types.ts';
 
+export { answerDocument, continuedDocument } from './answer.ts';
 export * from './build.ts';
 export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';

@@ -1,4 +1,4 @@
-import { neutraliseMarkdown } from '@pgs/contract/document';
+import { answerDocument, continuedDocument, neutraliseMarkdown } from '@pgs/contract/document';
 import type { Budget } from '../models/budget.ts';
 import { type CallResult, GenerationFailedError, type ModelCaller } from '../models/calls.ts';
 import type { ProjectDefinition } from '../models/context.ts';
@@ -34,23 +34,6 @@ export interface Produced {
   attempts: number;
   repairs: number;
   engine: string;
-}
-
-/** Strips a code fence a model wrapped the whole document in. */
-function unwrap(text: string): string {
-  const trimmed = text.trim();
-  const fenced = /^```(?:markdown|md)?[ \t]*\n([\s\S]*?)\n```$/.exec(trimmed);
-  return (fenced ? fenced[1]! : trimmed).trim();
-}
-
-/**
- * An answer and its continuation as one text: the continuation starts where the answer
- * stopped (mid-line, possibly), so it is joined as written, a repeated fence or heading line
- * at its start dropped.
- */
-function joinContinuation(answer: string, continuation: string): string {
-  const rest = continuation.replace(/^```(?:markdown|md)?[ \t]*\n/, '').replace(/\n```\s*$/, '');
-  return `${answer}${rest}`.trim();
 }
 
 /** A document written and checked, with what provenance records about it. */
@@ -189,7 +172,7 @@ export async function writeDocument(input: {
     asked: readonly ModelMessage[],
     offset: number,
   ): Promise<{ content: string; cut: boolean }> => {
-    const text = neutraliseMarkdown(unwrap(answer.text));
+    const text = neutraliseMarkdown(answerDocument(answer.text));
     if (answer.finishReason !== 'length' || text === '') return { content: text, cut: false };
     const rest = await input.caller.call(
       input.chain.slice(offset + answer.index),
@@ -206,7 +189,7 @@ export async function writeDocument(input: {
     produced.usage = sumUsage(produced.usage, rest.usage);
     produced.attempts += rest.attempts;
     return {
-      content: neutraliseMarkdown(joinContinuation(text, rest.text)),
+      content: neutraliseMarkdown(continuedDocument(answer.text, rest.text)),
       cut: rest.finishReason === 'length',
     };
   };

@@ -19,7 +19,7 @@ import { runStore } from './projects/run-store.ts';
 import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
 import { SYNC_QUEUE } from './queue/sync-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
-import { engineOf, modelSelector } from './runs/models.ts';
+import { engineOf, type ModelSelector, modelSelector } from './runs/models.ts';
 import { RevisionWorkflow } from './runs/revision-workflow.ts';
 import { GenerationWorkflow } from './runs/workflow.ts';
 import { ensureSecretFile, lockDataDir } from './storage/data-dir.ts';
@@ -32,6 +32,7 @@ import { Tasks } from './tasks/service.ts';
 import { openConnection } from './trackers/connections.ts';
 import { resealAll, sealerOf } from './trackers/keys.ts';
 import { startReconciler } from './trackers/reconcile.ts';
+import type { Sealer } from './trackers/sealed.ts';
 import { ProjectSyncs } from './trackers/syncs.ts';
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -106,132 +107,144 @@ async function openStorage(
   }
 }
 
-/**
- * Starts what the config's role asks for: storage (locking the embedded data directory),
- * the generation queue and its workers, and the HTTP app (not yet listening).
- *
- * @example
- * const runtime = await startRuntime(loadConfig(), createLogger('info'));
- * await runtime.app?.listen({ port: 3000 });
- */
-export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
-  const { database, release } = await openStorage(config);
+/** What one process shares between its workers and its edge. */
+interface Core {
+  config: Config;
+  log: Logger;
+  database: Database;
+  queue: GenerationQueue;
+  /** One subscription to project events per process, shared by the workers and the API. */
+  events: ProjectEventHub;
+  models: ModelSelector;
+  metrics: Metrics;
+  sealer: Sealer;
+}
+
+/** The Redis client of the rate limits, if configured; while unreachable they count in memory. */
+function connectRedis(config: Config, log: Logger): Redis | undefined {
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   redis?.on('error', (error) =>
     log.warn({ err: error }, 'redis unavailable; rate limits count in memory'),
   );
+  return redis;
+}
 
+/** The queue, the event hub, the models, the metrics and the sealer, on an open database. */
+async function startCore(config: Config, log: Logger, database: Database): Promise<Core> {
   const queue = await GenerationQueue.create(database, {
     concurrency: config.workerConcurrency,
     webhooks: { allowPrivate: config.webhooksAllowPrivate },
   });
-  // One subscription to project events per process, shared by the workers and the API.
   const events = await ProjectEventHub.start(database);
   const models = modelSelector(config);
   const metrics = new Metrics({
     processMetrics: true,
     queues: () => readQueueStats(database.db, [GENERATE_QUEUE, WEBHOOK_QUEUE, SYNC_QUEUE]),
   });
-  // The workers complete projects and revisions: a task sync that fails there is logged.
-  const taskLog = log.child({ component: 'tasks' });
-  const projects = new Projects(
-    database.db,
-    queue,
-    engineOf(models),
-    Date.now,
-    metrics.generation,
-    undefined,
-    taskLog,
-  );
-  const revisions = new Revisions(
-    database.db,
-    queue,
-    engineOf(models),
-    Date.now,
-    metrics.generation,
-    taskLog,
-  );
   const sealer = sealerOf(config);
-  let stopReconciler: (() => void) | undefined;
   if (config.encryptionKeysPrevious.length > 0) {
     // A rotation (docs/security.md): what the previous keys sealed is sealed again with the
     // current one, so the previous keys can be dropped from the configuration afterwards.
     const resealed = await resealAll(database.db, await sealer.ring());
     log.info(resealed, 'tracker credentials re-sealed with the current key');
   }
-  if (config.role !== 'api') {
-    stopReconciler = startReconciler(
-      {
-        db: database.db,
-        sealer,
-        network: { allowPrivate: config.connectionsAllowPrivate },
-        dispatcher: queue,
-        now: Date.now,
-      },
-      config.trackerReconcileSeconds * 1000,
-      log.child({ component: 'trackers' }),
-    );
-    // Pushes of projects to trackers (docs/trackers.md), on the queue beside generations.
-    const publicUrl = config.publicUrl;
-    const syncs = new ProjectSyncs(database.db, new Tasks(database.db), queue.syncs, {
-      open: (owner) =>
-        openConnection(
-          { db: database.db, sealer, network: { allowPrivate: config.connectionsAllowPrivate } },
-          owner,
-        ),
-      projectUrl: (id) => (publicUrl === undefined ? undefined : `${publicUrl}/#/projects/${id}`),
-    });
-    await queue.syncs.start((job) => syncs.run(job));
-  }
-  if (config.role !== 'api') {
-    // One caller per process: the AI concurrency limit spans creations and revisions.
-    const caller = new ModelCaller({
-      meter: metrics.generation,
-      timeoutMs: config.aiTimeoutMs,
-      idleTimeoutMs: config.aiIdleTimeoutMs,
-      concurrency: config.aiConcurrency,
-      secrets: providerSecrets(config),
-      log: log.child({ component: 'models' }),
-      prices: config.modelPrices,
-    });
-    // Runs see the database through the run store's ports (runs/ports.ts).
-    const store = runStore(database.db);
-    const workflow = new GenerationWorkflow(store, projects, models, {
-      meter: metrics.generation,
-      caller,
-      log: log.child({ component: 'workflow' }),
-      events,
-    });
-    if (database.kind === 'pglite') {
-      // This process holds the data directory's lock: whatever was running died with its owner.
-      const recovered = await queue.recover(
-        await listInProgressProjectIds(database.db),
-        await listRevising(database.db),
-      );
-      if (recovered.resumed + recovered.requeued > 0)
-        log.info(recovered, 'resuming interrupted generations');
-    }
-    const revising = new RevisionWorkflow(store, revisions, models, {
-      caller,
-      log: log.child({ component: 'revisions' }),
-      events,
-    });
-    await queue.start({
-      run: async (job) => {
-        if (job.revision === undefined) await workflow.run(job);
-        else await revising.run({ ...job, revision: job.revision });
-      },
-      dead: (projectId, revision) =>
-        revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
-    });
-  }
+  return { config, log, database, queue, events, models, metrics, sealer };
+}
 
-  let app: FastifyInstance | undefined;
-  let metricsServer: FastifyInstance | undefined;
-  let devKey: string | undefined;
-  let sweep: NodeJS.Timeout | undefined;
+/**
+ * The trackers' side of a worker: the reconciler's poller and the pushes of projects to
+ * trackers (docs/trackers.md), on the queue beside generations. Returns the poller's stop.
+ */
+async function startTrackerWorkers(core: Core): Promise<() => void> {
+  const { config, log, database, queue, sealer } = core;
+  const network = { allowPrivate: config.connectionsAllowPrivate };
+  const stopReconciler = startReconciler(
+    { db: database.db, sealer, network, dispatcher: queue, now: Date.now },
+    config.trackerReconcileSeconds * 1000,
+    log.child({ component: 'trackers' }),
+  );
+  const publicUrl = config.publicUrl;
+  const syncs = new ProjectSyncs(database.db, new Tasks(database.db), queue.syncs, {
+    open: (owner) => openConnection({ db: database.db, sealer, network }, owner),
+    projectUrl: (id) => (publicUrl === undefined ? undefined : `${publicUrl}/#/projects/${id}`),
+  });
+  await queue.syncs.start((job) => syncs.run(job));
+  return stopReconciler;
+}
+
+/** The generation workers: creations and revisions, after recovering what died with a restart. */
+async function startGenerationWorkers(core: Core): Promise<void> {
+  const { config, log, database, queue, events, models, metrics } = core;
+  // The workers complete projects and revisions: a task sync that fails there is logged.
+  const taskLog = log.child({ component: 'tasks' });
+  const engines = engineOf(models);
+  const meter = metrics.generation;
+  const projects = new Projects(database.db, queue, engines, Date.now, meter, undefined, taskLog);
+  const revisions = new Revisions(database.db, queue, engines, Date.now, meter, taskLog);
+  // One caller per process: the AI concurrency limit spans creations and revisions.
+  const caller = new ModelCaller({
+    meter,
+    timeoutMs: config.aiTimeoutMs,
+    idleTimeoutMs: config.aiIdleTimeoutMs,
+    concurrency: config.aiConcurrency,
+    secrets: providerSecrets(config),
+    log: log.child({ component: 'models' }),
+    prices: config.modelPrices,
+  });
+  // Runs see the database through the run store's ports (runs/ports.ts).
+  const store = runStore(database.db);
+  const workflow = new GenerationWorkflow(store, projects, models, {
+    meter,
+    caller,
+    log: log.child({ component: 'workflow' }),
+    events,
+  });
+  if (database.kind === 'pglite') {
+    // This process holds the data directory's lock: whatever was running died with its owner.
+    const recovered = await queue.recover(
+      await listInProgressProjectIds(database.db),
+      await listRevising(database.db),
+    );
+    if (recovered.resumed + recovered.requeued > 0)
+      log.info(recovered, 'resuming interrupted generations');
+  }
+  const revising = new RevisionWorkflow(store, revisions, models, {
+    caller,
+    log: log.child({ component: 'revisions' }),
+    events,
+  });
+  await queue.start({
+    run: async (job) => {
+      if (job.revision === undefined) await workflow.run(job);
+      else await revising.run({ ...job, revision: job.revision });
+    },
+    dead: (projectId, revision) =>
+      revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
+  });
+}
+
+/** The edge of a process: the HTTP app and the metrics listener, neither yet listening. */
+interface Edge {
+  app: FastifyInstance | undefined;
+  metricsServer: FastifyInstance | undefined;
+  devKey: string | undefined;
+  sweep: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Builds the metrics listener (when `PGS_METRICS_PORT` is set) and, unless the role is
+ * `worker`, the HTTP app with its sweep of expired records and the development account.
+ */
+async function buildEdge(core: Core, redis: Redis | undefined): Promise<Edge> {
+  const { config, log, database, queue, events, models, metrics, sealer } = core;
+  const edge: Edge = {
+    app: undefined,
+    metricsServer: undefined,
+    devKey: undefined,
+    sweep: undefined,
+  };
   const store: RateLimitStore = redis
     ? { kind: 'redis', client: redis }
     : database.pool
@@ -243,7 +256,7 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       : (config.adminToken ??
         (await ensureSecretFile(path.join(config.dataDir, 'admin-token'), generateAdminToken)));
   if (adminToken !== undefined && config.metricsPort !== undefined) {
-    metricsServer = await buildMetricsServer({
+    edge.metricsServer = await buildMetricsServer({
       metrics,
       adminToken,
       failures: (await createLimiters(store)).authFailures,
@@ -251,39 +264,63 @@ export async function startRuntime(config: Config, log: Logger): Promise<Runtime
       logger: log,
     });
   }
-  if (config.role !== 'worker' && adminToken !== undefined) {
-    app = await buildApp({
-      config,
-      database,
-      adminToken,
-      limiters: await createLimiters(store, {
-        ...RATE_LIMIT_RULES,
-        status: { ...RATE_LIMIT_RULES.status, points: config.statusRateLimit },
-      }),
-      dispatcher: queue,
-      events,
-      models,
-      prices: config.modelPrices,
-      logger: log,
-      metrics,
-      trackers: { sealer, allowPrivate: config.connectionsAllowPrivate, syncs: queue.syncs },
-    });
-    // Idempotency keys are kept 24 h and webhook delivery attempts 30 days; sweep the
-    // expired ones now and then.
-    sweep = setInterval(() => {
-      sweepExpired(database.db).catch((error: unknown) =>
-        log.warn({ err: error }, 'sweeping expired records failed'),
-      );
-    }, SWEEP_INTERVAL_MS);
-    sweep.unref();
-    const accounts = new Accounts(database.db);
-    if (config.seedDevAccount && (await accounts.isEmpty())) {
-      devKey = (
-        await accounts.createKey({ mode: 'test', credits: DEV_CREDITS, name: 'development' })
-      ).key;
-    }
-  }
+  if (config.role === 'worker' || adminToken === undefined) return edge;
+  edge.app = await buildApp({
+    config,
+    database,
+    adminToken,
+    limiters: await createLimiters(store, {
+      ...RATE_LIMIT_RULES,
+      status: { ...RATE_LIMIT_RULES.status, points: config.statusRateLimit },
+    }),
+    dispatcher: queue,
+    events,
+    models,
+    prices: config.modelPrices,
+    logger: log,
+    metrics,
+    trackers: { sealer, allowPrivate: config.connectionsAllowPrivate, syncs: queue.syncs },
+  });
+  // Idempotency keys are kept 24 h and webhook delivery attempts 30 days; sweep the
+  // expired ones now and then.
+  edge.sweep = setInterval(() => {
+    sweepExpired(database.db).catch((error: unknown) =>
+      log.warn({ err: error }, 'sweeping expired records failed'),
+    );
+  }, SWEEP_INTERVAL_MS);
+  edge.sweep.unref();
+  edge.devKey = await seedDevAccount(config, database);
+  return edge;
+}
 
+/** The test key of a development account, created when asked for and no account exists yet. */
+async function seedDevAccount(config: Config, database: Database): Promise<string | undefined> {
+  const accounts = new Accounts(database.db);
+  if (!config.seedDevAccount || !(await accounts.isEmpty())) return undefined;
+  return (await accounts.createKey({ mode: 'test', credits: DEV_CREDITS, name: 'development' }))
+    .key;
+}
+
+/**
+ * Starts what the config's role asks for: storage (locking the embedded data directory),
+ * the generation queue and its workers, and the HTTP app (not yet listening).
+ *
+ * @example
+ * const runtime = await startRuntime(loadConfig(), createLogger('info'));
+ * await runtime.app?.listen({ port: 3000 });
+ */
+export async function startRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const { database, release } = await openStorage(config);
+  const redis = connectRedis(config, log);
+  const core = await startCore(config, log, database);
+  let stopReconciler: (() => void) | undefined;
+  if (config.role !== 'api') {
+    stopReconciler = await startTrackerWorkers(core);
+    await startGenerationWorkers(core);
+  }
+  const edge = await buildEdge(core, redis);
+  const { queue, events, metrics } = core;
+  const { app, metricsServer, devKey, sweep } = edge;
   return {
     database,
     queue,

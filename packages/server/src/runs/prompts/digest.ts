@@ -3,6 +3,7 @@
  * from the trace graph, for a document that only cites them (docs/cost.md, "Context where
  * it pays"). A digest costs a fraction of the full text and keeps every ID citable.
  */
+import type { DocumentKindName } from '@pgs/contract';
 import { buildTrace } from '../trace/index.ts';
 
 /**
@@ -20,8 +21,12 @@ import { buildTrace } from '../trace/index.ts';
  * The requirements stay whole for every reader on purpose: every prompt then begins with
  * the same brief digest and requirements, which a provider's prompt cache serves at a tenth
  * of the price (docs/performance.md measured a digest of them saving tokens but not money).
+ * Typed over every kind, so a new kind fails the build until it says what it digests.
  */
-export const READS_AS_DIGEST: Readonly<Record<string, readonly string[]>> = {
+const DIGESTS: { readonly [K in DocumentKindName]: readonly DocumentKindName[] } = {
+  'project-brief': [],
+  'codebase-overview': [],
+  'product-requirements': [],
   'user-stories': ['project-brief'],
   architecture: ['project-brief'],
   'data-model': ['project-brief'],
@@ -35,6 +40,9 @@ export const READS_AS_DIGEST: Readonly<Record<string, readonly string[]>> = {
   'implementation-plan': ['project-brief', 'user-stories'],
   readme: ['project-brief', 'user-stories', 'implementation-plan'],
 };
+
+/** {@link DIGESTS}, read by any kind's name. */
+export const READS_AS_DIGEST: Readonly<Record<string, readonly string[]>> = DIGESTS;
 
 /**
  * The IDs a document defines, one per line with its priority and title, under the

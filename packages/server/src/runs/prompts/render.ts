@@ -1,5 +1,11 @@
-import type { RequirementStyle } from '@pgs/contract';
-import { definitionsOf, parseDocument, sectionsOf } from '@pgs/contract/document';
+import { DOCUMENT_KINDS, type RequirementStyle } from '@pgs/contract';
+import {
+  definitionsOf,
+  type IdPrefix,
+  ownedPrefixes,
+  parseDocument,
+  sectionsOf,
+} from '@pgs/contract/document';
 import {
   type DocumentContext,
   inertInline,
@@ -245,13 +251,18 @@ export function outputAllowance(maxOutputTokens: number, detail: Detail): number
   return Math.min(16_000, Math.max(1_000, Math.round(maxOutputTokens * DETAIL_SCALE[detail])));
 }
 
-/** The kinds that define IDs, and the prefixes each defines (docs/trace.md). */
-export const ID_DEFINERS: Readonly<Record<string, readonly string[]>> = {
-  'project-brief': ['G', 'R', 'A', 'Q'],
-  'product-requirements': ['FR', 'NFR'],
-  'user-stories': ['US'],
-  'implementation-plan': ['T'],
-};
+/**
+ * The kinds that define IDs, and the prefixes each defines (docs/trace.md): read from the
+ * contract's owners of each prefix, so the two never disagree.
+ *
+ * @example
+ * ID_DEFINERS['user-stories']; // ['US']
+ */
+export const ID_DEFINERS: Readonly<Record<string, readonly IdPrefix[]>> = Object.fromEntries(
+  Object.entries(DOCUMENT_KINDS)
+    .map(([kind, { filename }]) => [kind, ownedPrefixes(filename)] as const)
+    .filter(([, prefixes]) => prefixes.length > 0),
+);
 
 /**
  * The IDs the given documents define, in document order (read with the trace parser, so

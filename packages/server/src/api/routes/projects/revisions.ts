@@ -69,10 +69,19 @@ export const revisionStartSchema = (body: 'CreateRevisionRequest' | 'AnswerQuest
 });
 
 /** The revision routes of API v1 (docs/revisions.md). */
-export async function revisionRoutes(
+export async function revisionRoutes(app: FastifyInstance, options: RevisionRoutesOptions) {
+  createRevision(app, options);
+  listRevisions(app, options);
+  getRevision(app, options);
+  cancelRevision(app, options);
+  getRevisionDiff(app, options);
+}
+
+/** Starts a revision of a project: POST /projects/:projectId/revisions. */
+function createRevision(
   app: FastifyInstance,
-  { revisions, reads, idempotency, events, now = Date.now }: RevisionRoutesOptions,
-) {
+  { revisions, idempotency }: RevisionRoutesOptions,
+): void {
   app.post<{ Params: { projectId: string }; Body: CreateRevisionRequest }>(
     '/projects/:projectId/revisions',
     {
@@ -94,7 +103,10 @@ export async function revisionRoutes(
       );
     },
   );
+}
 
+/** A project's revisions: GET /projects/:projectId/revisions. */
+function listRevisions(app: FastifyInstance, { reads }: RevisionRoutesOptions): void {
   app.get<{ Params: { projectId: string } }>(
     '/projects/:projectId/revisions',
     {
@@ -127,7 +139,13 @@ export async function revisionRoutes(
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
+}
 
+/** One revision's status, long-polled with `Prefer: wait`: GET /projects/:projectId/revisions/:revision. */
+function getRevision(
+  app: FastifyInstance,
+  { reads, events, now = Date.now }: RevisionRoutesOptions,
+): void {
   app.get<{ Params: Params }>(
     '/projects/:projectId/revisions/:revision',
     {
@@ -190,7 +208,13 @@ export async function revisionRoutes(
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
+}
 
+/** Cancels a revision in progress: POST /projects/:projectId/revisions/:revision/cancel. */
+function cancelRevision(
+  app: FastifyInstance,
+  { revisions, reads, idempotency, now = Date.now }: RevisionRoutesOptions,
+): void {
   app.post<{ Params: Params }>(
     '/projects/:projectId/revisions/:revision/cancel',
     {
@@ -263,7 +287,10 @@ export async function revisionRoutes(
       });
     },
   );
+}
 
+/** What a revision changed, as a unified diff or JSON: GET /projects/:projectId/revisions/:revision/diff. */
+function getRevisionDiff(app: FastifyInstance, { reads }: RevisionRoutesOptions): void {
   app.get<{ Params: Params; Querystring: { format?: 'diff' | 'json'; from?: number } }>(
     '/projects/:projectId/revisions/:revision/diff',
     {

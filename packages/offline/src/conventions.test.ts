@@ -1,6 +1,14 @@
-import { citedIds, parseDocument } from '@pgs/contract/document';
+import type { Conventions } from '@pgs/contract';
+import {
+  citedIds,
+  type FlowContent,
+  parseDocument,
+  renderDocument,
+  root,
+  withoutPositions,
+} from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
-import { withConventions } from './conventions.ts';
+import { withConventions as onTree } from './conventions.ts';
 
 const definition = {
   name: 'GroomBook',
@@ -17,6 +25,18 @@ const definition = {
   },
 };
 const ARCHITECTURE = '# Architecture: GroomBook\n\n## Context\n\nText.\n';
+
+/** The conventions applied to the tree of a document's markdown, rendered again. */
+function withConventions(
+  markdown: string,
+  kind: string,
+  project: typeof definition,
+  conventions: Conventions | undefined,
+): string {
+  const tree = withoutPositions(parseDocument(markdown, { defines: [], components: false }));
+  const blocks = onTree(tree.children as FlowContent[], kind, project, conventions);
+  return renderDocument(root([...blocks]));
+}
 
 describe('the offline engine under house conventions', () => {
   const conventions = {

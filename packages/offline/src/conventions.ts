@@ -79,82 +79,84 @@ function contentBlocks(content: string): FlowContent[] {
   );
 }
 
+/** Whether two blocks are written the same, as the contract's renderer writes them. */
+const same = (a: readonly FlowContent[], b: readonly FlowContent[]) => render(a) === render(b);
+
+/** Where a document's `##` heading of these words is, or -1. */
+const sectionAt = (document: readonly FlowContent[], title: FlowContent) =>
+  document.findIndex(
+    (node) => node.type === 'heading' && node.depth === 2 && same([node], [title]),
+  );
+
 /**
- * The architecture's additions under the conventions, appended after its sections; any
- * other document is returned as it is.
+ * The architecture's blocks with the additions of the conventions after its sections; any
+ * other document's blocks are returned as they are. A section the document has already
+ * (by its `##` heading) is not added twice.
  *
  * @example
- * withConventions(markdown, 'architecture', definition, { compliance: ['GDPR'] });
+ * withConventions(blocks, 'architecture', definition, { compliance: ['GDPR'] });
  */
 export function withConventions(
-  markdown: string,
+  document: readonly FlowContent[],
   kind: string,
   definition: ProjectDefinition,
   conventions: Conventions | undefined,
-): string {
-  if (conventions === undefined || kind !== 'architecture') return markdown;
+): readonly FlowContent[] {
+  if (conventions === undefined || kind !== 'architecture') return document;
   const { name } = definition;
-  const added: string[] = [];
+  const added: FlowContent[][] = [];
   const compliance = conventions.compliance ?? [];
   if (compliance.length > 0)
     added.push(
-      render(
-        blocks(
-          heading(2, 'Compliance'),
-          p(
-            words(
-              `The standards the house conventions require of ${name}, and how its design meets each.`,
-            ),
+      blocks(
+        heading(2, 'Compliance'),
+        p(
+          words(
+            `The standards the house conventions require of ${name}, and how its design meets each.`,
           ),
-          ...compliance.map((standard) => standardSection(standard, name)),
         ),
+        ...compliance.map((standard) => standardSection(standard, name)),
       ),
     );
   const naming = conventions.naming ?? [];
   if (naming.length > 0)
     added.push(
-      render(
-        blocks(
-          heading(2, 'Naming'),
-          p(
-            words(
-              `Every name in ${name}'s code, schema and API follows the house conventions' rules:`,
-            ),
+      blocks(
+        heading(2, 'Naming'),
+        p(
+          words(
+            `Every name in ${name}'s code, schema and API follows the house conventions' rules:`,
           ),
-          bullets(naming.map(words)),
         ),
+        bullets(naming.map(words)),
       ),
     );
-  // A revision that kept the previous text already has them: each is added once.
-  const lines = new Set(markdown.split('\n').map((line) => line.trim()));
-  const missing = added.filter((block) => !lines.has(block.split('\n')[0]!.trim()));
-  let text = missing.length === 0 ? markdown : `${[markdown.trimEnd(), ...missing].join('\n\n')}\n`;
-  for (const section of conventions.sections ?? []) text = withSection(text, section);
-  return text;
+  let out = [...document];
+  for (const block of added) if (sectionAt(out, block[0]!) === -1) out.push(...block);
+  for (const section of conventions.sections ?? []) out = withSection(out, section);
+  return out.length === document.length ? document : out;
 }
 
 /**
  * The team's section in the document: appended, or, when the document has a section of that
- * title already (the architecture's own "Observability"), its text closes that section. The
- * section is found by its heading; one that already ends with the text is left as it is.
+ * title already (the architecture's own "Observability"), its blocks close that section. The
+ * section is found by its `##` heading; one that already ends with the blocks is left as it is.
  */
-function withSection(markdown: string, section: { title: string; content: string }): string {
-  const heading2 = render([heading(2, ...words(section.title.trim()))]);
-  const content = render(contentBlocks(section.content));
-  if (content === '') return markdown;
-  const lines = markdown.split('\n');
-  const at = lines.findIndex((line) => line.trim() === heading2);
-  if (at === -1) return `${[markdown.trimEnd(), heading2, content].join('\n\n')}\n`;
-  let end = lines.findIndex((line, i) => i > at && /^## /.test(line));
-  if (end === -1) end = lines.length;
-  while (end > at + 1 && lines[end - 1]!.trim() === '') end--;
-  if (
-    lines
-      .slice(at + 1, end)
-      .join('\n')
-      .trimEnd()
-      .endsWith(content)
-  )
-    return markdown;
-  return [...lines.slice(0, end), '', content, ...lines.slice(end)].join('\n');
+function withSection(
+  document: FlowContent[],
+  section: { title: string; content: string },
+): FlowContent[] {
+  const title = heading(2, ...words(section.title.trim()));
+  const content = contentBlocks(section.content);
+  if (content.length === 0) return document;
+  const at = sectionAt(document, title);
+  if (at === -1) return [...document, title, ...content];
+  const next = document.findIndex(
+    (node, i) => i > at && node.type === 'heading' && node.depth <= 2,
+  );
+  const end = next === -1 ? document.length : next;
+  const own = document.slice(at + 1, end);
+  if (own.length >= content.length && same(own.slice(own.length - content.length), content))
+    return document;
+  return [...document.slice(0, end), ...content, ...document.slice(end)];
 }

@@ -34,7 +34,6 @@ import type {
 import { type ClarifyRequest, clarifyQuestions } from './clarify/questions.ts';
 import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
-import { withConventions } from './conventions.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
 import { defineProject as define } from './reading/define.ts';
@@ -87,15 +86,8 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
  */
 export function writeDocument(request: DocumentWriteRequest): string {
   const { revision, ...document } = request;
-  const markdown =
-    revision === undefined ? write(document) : reviseDocument({ ...document, ...revision });
   // Always English: a `language` asked for is not written here (provenance says so).
-  return withConventions(
-    markdown,
-    document.document.kind,
-    document.definition,
-    document.conventions,
-  );
+  return revision === undefined ? write(document) : reviseDocument({ ...document, ...revision });
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * The offline engine's writing: a document's tree derived deterministically from the idea and
- * the settled definition, one `## ` section per section of the kind, each by its writer, then
- * rendered once by the contract's renderer (`renderDocument` of `@pgs/contract/document`).
+ * the settled definition, one `## ` section per section of the kind, each by its writer, and
+ * the house conventions' additions (`conventions.ts`), then rendered once by the contract's
+ * renderer (`renderDocument` of `@pgs/contract/document`).
  */
 import { citedIds, heading, renderDocument as renderTree, root } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
+import { withConventions } from '../conventions.ts';
 import { type Facts, factsFor } from '../facts/facts.ts';
 import { blocks, bullets, type FlowContent, fragment, joined, p, t } from '../text/nodes.ts';
 import { listing } from '../text/words.ts';
@@ -80,11 +82,16 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
     tree.push(heading(2, section), ...(brief ? condensed(body) : body));
   }
   const markdown = renderTree(root(tree));
-  // A brief document is short by request; a standard one too short to stand alone is not.
-  // The recap is written after the rest, a blank line apart, as one render would join it.
-  if (!brief && countWords(markdown) < MIN_DOCUMENT_WORDS)
-    return `${markdown}\n${renderTree(root(recap(f)))}`;
-  return markdown;
+  // A brief document is short by request; a standard one too short to stand alone is not:
+  // the recap follows the rest, then what the house conventions add (`conventions.ts`).
+  const short = !brief && countWords(markdown) < MIN_DOCUMENT_WORDS;
+  const whole = withConventions(
+    short ? [...tree, ...recap(f)] : tree,
+    kind,
+    context.definition,
+    context.conventions,
+  );
+  return whole === tree ? markdown : renderTree(root([...whole]));
 }
 
 /** Blocks that carry structure: headings, tables, code, components, definitions written as sections. */

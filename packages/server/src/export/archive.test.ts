@@ -1,10 +1,13 @@
 import { buffer } from 'node:stream/consumers';
 import type { ProjectCompleted, ProjectType } from '@pgs/contract';
+import { parseDocument } from '@pgs/contract/document';
 import { strFromU8, unzipSync } from 'fflate';
+import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
 import { documentPlan } from '../runs/catalogue.ts';
 import { archiveDate, archiveEntries, demoteHeadings, projectJson, zipStream } from './archive.ts';
 import { changelog } from './changelog.ts';
+import { titleOf } from './files.ts';
 import { HISTORY } from './history-fixtures.ts';
 
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
@@ -209,6 +212,27 @@ describe('archiveEntries', () => {
       expect(agents).toContain(`| \`docs/${kind.filename}\` | ${kind.title}: `);
     }
     expect(agents).toContain('- Tech stack: TypeScript, PostgreSQL');
+  });
+
+  it('agents: a hostile name, description and title are escaped and read back as the same text', () => {
+    const name = 'Pulse | *stars* # `ticks` <b>T-1</b>';
+    const data = completed('web', name);
+    data.project.description = '# Not a heading | _nor_ `code` <script>alert(1)</script> FR-2';
+    data.project.documents.push({
+      ...data.project.documents[0]!,
+      type: 'glossary',
+      filename: 'GLOSSARY.md',
+      content: '# Terms | **bold** `x` <i>\n',
+    });
+    const agents = archiveEntries(data, 'agents')[0]!.content;
+    const [title, description] = parseDocument(agents).children;
+    expect(plainTextOf(title!)).toBe(`AGENTS.md: ${name}`);
+    expect(plainTextOf(description!)).toBe(data.project.description);
+    expect(agents).not.toContain('<script>');
+    const table = parseDocument(agents).children.find((node) => node.type === 'table')!;
+    const glossary = titleOf(data.project.documents.at(-1)!.content);
+    expect(glossary).toContain('|');
+    expect(plainTextOf(table.children.at(-1)!.children[1]!)).toBe(glossary);
   });
 
   it('a kind no layout knows still ships, beside the spec, under a safe name', () => {

@@ -3,22 +3,14 @@ import {
   type ArchiveLayout,
   type ProjectCompleted,
   type ProjectDocument,
-  type ProjectType,
   projectSlug,
 } from '@pgs/contract';
 import { inertJson, neutraliseMarkdown } from '@pgs/contract/document';
 import { Zip, ZipDeflate } from 'fflate';
+import { agentsMd, MCP_DESIGN, MOBILE_DESIGN, WEB_DESIGN } from './agents.ts';
 import { changelog, type RevisionRecord } from './changelog.ts';
-import {
-  type ArchiveEntry,
-  demoteHeadings,
-  projectPlan,
-  safeFilename,
-  titleOf,
-  withNewline,
-} from './files.ts';
+import { type ArchiveEntry, demoteHeadings, safeFilename, withNewline } from './files.ts';
 import { OPENSPEC_DOCS, openspecEntries } from './openspec.ts';
-import { requirementGroups } from './requirements.ts';
 import { type ArchiveWork, kiroTasks, specKitTasks, tasksJson } from './tasks.ts';
 
 export type { RevisionRecord } from './changelog.ts';
@@ -41,10 +33,6 @@ interface LayoutPlan {
   readonly projectJson: string;
 }
 
-// The design documents of each type (beyond the architecture), in the catalogue's terms.
-const WEB_DESIGN = ['api-design', 'data-model'];
-const MOBILE_DESIGN = ['screens', 'navigation', 'offline-and-permissions'];
-const MCP_DESIGN = ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients'];
 /** Documents that define an interface others call: spec-kit's `contracts/`. */
 const CONTRACT_KINDS = ['api-design', 'mcp-tools', 'mcp-resources-and-prompts'];
 
@@ -151,69 +139,6 @@ function taskList(
 export function projectJson(data: ProjectCompleted): string {
   const { documents: _documents, ...project } = data.project;
   return `${JSON.stringify({ projectId: data.projectId, ...project, metadata: data.metadata }, null, 2)}\n`;
-}
-
-const TYPE_PHRASES: Record<ProjectType, string> = {
-  web: 'a web application',
-  mobile: 'a mobile app',
-  mcp: 'an MCP server',
-};
-
-/** Whether the requirements' criteria are Gherkin scenarios (docs/requirement-style.md). */
-const scenarios = (docs: readonly ProjectDocument[]) => {
-  const requirements = docs.find((doc) => doc.type === 'product-requirements');
-  return (
-    requirements !== undefined &&
-    requirementGroups(requirements.content).some((group) =>
-      group.criteria.some((criterion) => criterion.scenario !== undefined),
-    )
-  );
-};
-
-/** AGENTS.md of the `agents` layout: where to start, then one line per document. */
-function agentsMd(data: ProjectCompleted): string {
-  const { project } = data;
-  const docs = project.documents;
-  const plan = projectPlan(project);
-  const path = (kind: string) => {
-    const doc = docs.find((d) => d.type === kind);
-    return doc ? `\`docs/${safeFilename(doc.filename)}\`` : undefined;
-  };
-  const paths = (kinds: readonly string[]) =>
-    kinds.map(path).filter((p): p is string => p !== undefined);
-  const design = paths([...WEB_DESIGN, ...MOBILE_DESIGN, ...MCP_DESIGN]);
-  const steps = [
-    path('project-brief') &&
-      `Read ${path('project-brief')} first: the problem, who it is for and what success means.`,
-    path('codebase-overview') &&
-      `The code this changes: ${path('codebase-overview')} maps the existing codebase (stack, components, routes, data) with the paths that show each fact. Check it against the code before you rely on it.`,
-    paths(['product-requirements', 'user-stories']).length > 0 &&
-      `What to build: ${paths(['product-requirements', 'user-stories']).join(' and ')}. Requirements are numbered FR-n and NFR-n, stories US-n; the other documents cite these IDs, and so should your commits and tests.${scenarios(docs) ? ' Acceptance criteria FR-n.m are Given/When/Then scenarios: write each as a test named after its ID.' : ''}`,
-    path('architecture') &&
-      `How to build it: ${path('architecture')}${design.length > 0 ? `, then ${design.join(', ')}` : ''}. ${path('codebase-overview') ? 'Keep to the stack and the patterns the codebase already has, as it says.' : 'Keep to the technology it chooses.'}`,
-    path('implementation-plan') &&
-      `Work through ${path('implementation-plan')} in order, one task at a time, ticking its checkboxes as tasks are done.`,
-  ].filter((step): step is string => typeof step === 'string');
-  const describe = (doc: ProjectDocument) => {
-    const kind = plan.find((k) => k.kind === doc.type);
-    if (kind === undefined) return titleOf(doc.content) ?? doc.type;
-    return `${kind.title}: ${kind.sections.join(', ').toLowerCase()}.`;
-  };
-  const stack = project.questionnaire.techStack;
-  return [
-    `# AGENTS.md: ${project.name}\n`,
-    `${project.description}\n`,
-    `The specification of ${project.name}, ${TYPE_PHRASES[project.type]}, written before the code by PGS. The documents in \`docs/\` agree with each other; when they seem not to, the requirements win and the question goes to a person.\n`,
-    '## Where to start\n',
-    `${steps.map((step, i) => `${i + 1}. ${step}`).join('\n')}\n`,
-    '## Documents\n',
-    '| File | What it holds |\n| --- | --- |',
-    `${docs.map((doc) => `| \`docs/${safeFilename(doc.filename)}\` | ${describe(doc).replaceAll('|', '\\|')} |`).join('\n')}\n`,
-    '## Project\n',
-    `- Type: ${project.type}`,
-    ...(stack.length > 0 ? [`- Tech stack: ${stack.join(', ')}`] : []),
-    '- Name, questionnaire and generation metadata: `docs/project.json`\n',
-  ].join('\n');
 }
 
 /**

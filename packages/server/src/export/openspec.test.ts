@@ -1,4 +1,13 @@
 import { type ProjectCompleted, projectSlug } from '@pgs/contract';
+import {
+  criterion,
+  heading,
+  parseDocument,
+  renderDocument,
+  requirement,
+  root,
+} from '@pgs/contract/document';
+import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
 import { offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import { archiveEntries } from './archive.ts';
@@ -253,5 +262,34 @@ describe('changeName', () => {
     [5, null, '5-change'],
   ])('%i %j → %j', (revision, request, name) => {
     expect(changeName(revision, request)).toBe(name);
+  });
+});
+
+describe('hostile text in the OpenSpec layout', () => {
+  it('a requirement title and a project name are escaped and read back as the same text', () => {
+    const title = 'Pipes | *stars* # `ticks` <b>bold</b> and US-1 text';
+    const name = 'Flow | `x` <i>';
+    const requirements = renderDocument(
+      root([
+        heading(1, 'Product requirements'),
+        heading(2, 'Functional requirements'),
+        requirement({
+          id: 'FR-1',
+          title,
+          priority: 'must',
+          body: [criterion('FR-1.1', 'WHEN a routine is due THE SYSTEM SHALL send a reminder.')],
+        }),
+      ]),
+    );
+    const hostile = structuredClone(data);
+    hostile.project.name = name;
+    hostile.project.documents = hostile.project.documents.map((doc) =>
+      doc.type === 'product-requirements' ? { ...doc, content: requirements } : doc,
+    );
+    const spec = openspecEntries(hostile).find((e) => e.path.endsWith('/spec.md'))!.content;
+    const headings = parseDocument(spec).children.filter((node) => node.type === 'heading');
+    expect(plainTextOf(headings[0]!)).toBe(`${name} Specification`);
+    expect(headings.map((node) => plainTextOf(node))).toContain(`Requirement: FR-1 ${title}`);
+    expect(spec).not.toContain('<b>');
   });
 });

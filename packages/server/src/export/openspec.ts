@@ -6,6 +6,7 @@
  * `openspec/docs/`; archive.ts places those.
  */
 import { type ProjectCompleted, type ProjectType, projectSlug } from '@pgs/contract';
+import { cite, heading, inlineCode, paragraph, renderDocument, root } from '@pgs/contract/document';
 import type { RequirementDelta } from '../models/deltas.ts';
 import { deltaLine, quote, type RevisionRecord, revisionDate } from './changelog.ts';
 import { type ArchiveEntry, projectPlan, safeFilename, titleOf } from './files.ts';
@@ -14,7 +15,6 @@ import {
   openspecRequirement,
   type RequirementGroup,
   requirementGroups,
-  requirementName,
 } from './requirements.ts';
 import { type ArchiveTask, openspecTasks } from './tasks.ts';
 
@@ -90,16 +90,24 @@ function projectMd(data: ProjectCompleted): string {
 /** `openspec/specs/<slug>/spec.md`: the requirement groups in OpenSpec's form. */
 function specMd(data: ProjectCompleted, groups: readonly RequirementGroup[], source: string) {
   const { name } = data.project;
-  const ids = groups.map((g) => g.id);
-  const range = ids.length === 1 ? ids[0] : `${ids[0]} to ${ids.at(-1)}`;
-  return [
-    `# ${name} Specification\n`,
-    '## Purpose\n',
-    `${data.project.description}\n`,
-    `The functional requirements of ${name} (${range}), each with its acceptance criteria as scenarios, as \`${source}\` states them; that document also holds the non-functional requirements (NFR-n), the personas and the key entities.\n`,
-    '## Requirements\n',
-    ...groups.map((group) => openspecRequirement(group, name)),
-  ].join('\n');
+  const ids = groups.map((g) => cite(g.id));
+  const range = ids.length === 1 ? [ids[0]!] : [ids[0]!, ' to ', ids.at(-1)!];
+  return renderDocument(
+    root([
+      heading(1, `${name} Specification`),
+      heading(2, 'Purpose'),
+      paragraph(data.project.description),
+      paragraph(
+        `The functional requirements of ${name} (`,
+        ...range,
+        '), each with its acceptance criteria as scenarios, as ',
+        inlineCode(source),
+        ' states them; that document also holds the non-functional requirements (NFR-n), the personas and the key entities.',
+      ),
+      heading(2, 'Requirements'),
+      ...groups.flatMap((group) => openspecRequirement(group, name)),
+    ]),
+  );
 }
 
 /**
@@ -156,17 +164,15 @@ function requirementText(
 ): string {
   const touchedLater = later.some((r) => r.deltas.some((d) => d.id === delta.id));
   const group = touchedLater ? undefined : archived.get(delta.id);
-  if (group) return openspecRequirement(group, name);
+  if (group) return renderDocument(root(openspecRequirement(group, name)));
   // OpenSpec applies RENAMED first, so a MODIFIED block carries the new name.
   const renamed = record.deltas.find(
     (d): d is Extract<RequirementDelta, { op: 'renamed' }> =>
       d.op === 'renamed' && d.id === delta.id,
   );
   const title = renamed?.to ?? delta.title;
-  return openspecRequirement(
-    { id: delta.id, title, ...groupBody(delta.id, delta.text.split(/\r?\n/)) },
-    name,
-  );
+  const body = groupBody(delta.id, delta.text.split(/\r?\n/));
+  return renderDocument(root(openspecRequirement({ id: delta.id, title, ...body }, name)));
 }
 
 /** The delta spec of one revision: only the sections that have entries; undefined for none. */
@@ -178,7 +184,8 @@ function deltaSpecMd(
 ): string | undefined {
   const of = <Op extends RequirementDelta['op']>(op: Op) =>
     record.deltas.filter((d): d is Extract<RequirementDelta, { op: Op }> => d.op === op);
-  const header = (id: string, title: string) => `### Requirement: ${requirementName(id, title)}`;
+  const header = (id: string, title: string) =>
+    `### Requirement: ${title === '' ? id : `${id} ${title}`}`;
   const sections: [string, string[]][] = [
     ['ADDED', of('added').map((delta) => requirementText(delta, record, later, archived, name))],
     [

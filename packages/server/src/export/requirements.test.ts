@@ -1,4 +1,5 @@
 import type { ProjectCompleted } from '@pgs/contract';
+import { renderDocument, root } from '@pgs/contract/document';
 import { describe, expect, it } from 'vitest';
 import { type OfflineProject, offlineProject } from '../../test/helpers/offline-fixtures.ts';
 import { archiveEntries } from './archive.ts';
@@ -9,6 +10,9 @@ import {
   type RequirementGroup,
   requirementGroups,
 } from './requirements.ts';
+
+/** A requirement group as OpenSpec's form renders it. */
+const rendered = (group: RequirementGroup) => renderDocument(root(openspecRequirement(group)));
 
 describe('earsSteps', () => {
   it.each([
@@ -185,7 +189,7 @@ describe('a Gherkin project (docs/requirement-style.md)', () => {
     expect(criteria.every((c) => c.scenario !== undefined)).toBe(true);
     for (const group of groups) expect(group.statement).not.toMatch(/Scenario:|\*\*When\*\*/);
     const [first] = groups;
-    const written = openspecRequirement(first!);
+    const written = rendered(first!);
     const scenario = first!.criteria[0]!;
     expect(written).toContain(`#### Scenario: ${scenario.id} ${scenario.text}\n`);
     expect(written).toMatch(/^- \*\*WHEN\*\* .+\n- \*\*THEN\*\* /m);
@@ -216,7 +220,7 @@ describe('openspecRequirement', () => {
   };
 
   it('writes the requirement, a SHALL sentence when the statement has none, one scenario per criterion', () => {
-    expect(openspecRequirement(group)).toBe(
+    expect(rendered(group)).toBe(
       [
         '### Requirement: FR-1 Build routines together\n',
         'Teams build routines together.\n',
@@ -231,7 +235,7 @@ describe('openspecRequirement', () => {
   });
 
   it('adds no sentence to a statement that already says SHALL or MUST', () => {
-    const text = openspecRequirement({ ...group, statement: 'The system MUST keep routines.' });
+    const text = rendered({ ...group, statement: 'The system MUST keep routines.' });
     expect(text).not.toContain('SHALL meet');
   });
 });

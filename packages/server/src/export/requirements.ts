@@ -9,16 +9,23 @@
  * markdown as written, cut from the source at the tree's positions.
  */
 import {
+  cite,
   type Definition,
   type FlowContent,
+  heading,
+  type Inline,
   leadingId,
+  list,
   type Priority,
+  paragraph,
   parseDocument,
+  prose,
   type Requirement,
   requirementOf,
   type Scenario,
+  strong,
 } from '@pgs/contract/document';
-import type { ListItem, Nodes, Paragraph, PhrasingContent } from 'mdast';
+import type { ListItem, Nodes, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import { toString as plainTextOf } from 'mdast-util-to-string';
 
 /** One acceptance criterion: `FR-3.2` and its sentence on one line, or its scenario. */
@@ -277,43 +284,51 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 const NORMATIVE = /\b(?:SHALL|MUST)\b/;
 
-const listed = (ids: readonly string[]) =>
-  ids.length <= 1 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
+/** Inline nodes as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+const listed = (items: readonly Inline[]): Inline[] =>
+  items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? ' and ' : ', ', item]));
+
+/** A requirement's or a scenario's name as inline nodes: its ID cited, then its title as text. */
+export const requirementName = (id: string, title: string): Inline[] =>
+  title === '' ? [cite(id)] : [cite(id), ' ', title];
 
 /**
- * A requirement group in OpenSpec's form: `### Requirement: FR-n <title>`, its statement,
- * its priority as metadata, then one `#### Scenario: FR-n.m` per criterion. OpenSpec wants a
- * SHALL or MUST in every requirement's text; a statement without one gets a sentence saying
- * that the system meets the criteria (the requirement is its criteria).
+ * A requirement group in OpenSpec's form, as blocks of a document tree: `### Requirement:
+ * FR-n <title>`, its statement, its priority as metadata, then one `#### Scenario: FR-n.m`
+ * per criterion. OpenSpec wants a SHALL or MUST in every requirement's text; a statement
+ * without one gets a sentence saying that the system meets the criteria (the requirement is
+ * its criteria). The statement is the group's markdown read by the one parser; the title and
+ * the criteria are text, written escaped.
  *
  * @example
- * openspecRequirement({ id: 'FR-1', title: 'Share', statement: 'Teams share.', criteria: [] }).split('\n')[0];
+ * renderDocument(root(openspecRequirement({ id: 'FR-1', title: 'Share', statement: 'Teams share.', criteria: [] }))).split('\n')[0];
  * // '### Requirement: FR-1 Share'
  */
-export function openspecRequirement(group: RequirementGroup, subject?: string): string {
-  const parts = [`### Requirement: ${requirementName(group.id, group.title)}\n`];
+export function openspecRequirement(group: RequirementGroup, subject?: string): RootContent[] {
+  const blocks: RootContent[] = [
+    heading(3, 'Requirement: ', ...requirementName(group.id, group.title)),
+  ];
   const statement = group.statement.trim();
-  if (statement !== '') parts.push(`${statement}\n`);
+  if (statement !== '') blocks.push(...parseDocument(statement, { defines: ['FR'] }).children);
   if (!NORMATIVE.test(statement) && group.criteria.length > 0) {
-    parts.push(`The system SHALL meet ${listed(group.criteria.map((c) => c.id))}.\n`);
+    const ids = group.criteria.map((c) => cite(c.id));
+    blocks.push(paragraph('The system SHALL meet ', ...listed(ids), '.'));
   }
-  if (group.priority) parts.push(`**Priority**: ${group.priority}\n`);
+  if (group.priority) blocks.push(paragraph(strong('Priority'), `: ${group.priority}`));
   for (const criterion of group.criteria) {
     const steps = criterion.scenario
       ? scenarioSteps(criterion.scenario)
       : earsSteps(criterion.text, subject);
     // A Gherkin criterion keeps its name after its ID; an EARS one has only its ID.
-    const name = criterion.scenario ? requirementName(criterion.id, criterion.text) : criterion.id;
-    parts.push(
-      `#### Scenario: ${name}\n`,
+    const name = criterion.scenario
+      ? requirementName(criterion.id, criterion.text)
+      : [cite(criterion.id)];
+    blocks.push(
+      heading(4, 'Scenario: ', ...name),
       steps && steps.length > 0
-        ? `${steps.map((step) => `- **${step.keyword}** ${step.text}`).join('\n')}\n`
-        : `${criterion.text}\n`,
+        ? list(steps.map((step) => [strong(step.keyword), ' ', ...prose(step.text)]))
+        : paragraph(...prose(criterion.text)),
     );
   }
-  return parts.join('\n');
+  return blocks;
 }
-
-/** The name OpenSpec matches a requirement on: its ID and title, never its priority. */
-export const requirementName = (id: string, title: string) =>
-  title === '' ? id : `${id} ${title}`;

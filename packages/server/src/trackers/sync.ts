@@ -17,12 +17,9 @@ import {
   type DraftTask,
   draftDigest,
   type ProjectSpec,
-  parentOf,
-  type RequirementText,
   requirementDraft,
   type SyncScope,
   taskDraft,
-  withParents,
 } from './drafts.ts';
 import {
   type ExternalIssue,
@@ -32,6 +29,7 @@ import {
   TrackerRequestError,
 } from './providers/provider.ts';
 import { failureReason, type RetryPolicy, type Sleep, withRetries } from './retry.ts';
+import { isObsolete, plan, type Work, wanted } from './sync-plan.ts';
 
 /** What a sync did (or, in a dry run, would do) to one item. */
 export type SyncAction = 'created' | 'updated' | 'closed' | 'reopened' | 'unchanged' | 'failed';
@@ -113,47 +111,19 @@ export class SyncSuperseded extends Error {
   }
 }
 
-type Work =
-  | { kind: 'parent'; id: string; requirement: RequirementText | undefined; tasks: DraftTask[] }
-  | { kind: 'task'; id: string; task: DraftTask };
-
-/** The wanted state of an item's issue, and the comment a change to it carries. */
-function wanted(work: Work, revision: number): { state: IssueState; comment?: string } {
-  if (work.kind === 'parent') {
-    if (work.requirement === undefined) {
-      const comment = `${work.id} is no longer in the spec after revision ${revision}; closed by PGS.`;
-      return { state: 'closed', comment };
-    }
-    const live = work.tasks.filter((t) => t.status !== 'obsolete');
-    const delivered = live.length > 0 && live.every((t) => t.status === 'done');
-    return delivered
-      ? { state: 'closed', comment: `Every task of ${work.id} is done in PGS.` }
-      : { state: 'open', comment: `${work.id} has work to do again after revision ${revision}.` };
-  }
-  const { status } = work.task;
-  if (status === 'obsolete') {
-    const comment = `${work.id} is obsolete after revision ${revision} of the spec: the plan no longer needs it. Closed by PGS.`;
-    return { state: 'closed', comment };
-  }
-  if (status === 'done') return { state: 'closed', comment: `${work.id} is done in PGS.` };
-  return {
-    state: 'open',
-    comment: `${work.id} is to do again after revision ${revision} of the spec. Reopened by PGS.`,
-  };
+/** One sync under way: its input, the links as they now stand, and how it calls and saves. */
+interface Run {
+  input: SyncInput;
+  links: Map<string, ItemLink>;
+  retry: <T>(call: () => Promise<T>) => Promise<T>;
+  /** Records a link, and stores it unless the sync is a dry run. */
+  save: (link: ItemLink) => Promise<void>;
+  /** The item's draft as the links now make it (`undefined` for a parent gone from the spec). */
+  draftOf: (work: Work) => IssueDraft | undefined;
 }
 
-/**
- * Runs one sync to its end and says what it did per item. Throws {@link SyncRecoveryError}
- * when the tracker cannot be searched before a create (nothing is written then), the
- * signal's reason when aborted (a retry of the sync resumes safely: links are kept per item),
- * and {@link SyncSuperseded} as soon as the link store refuses this attempt.
- *
- * @example
- * const outcome = await runSync({ projectId, revision: 1, scope: 'tasks', dryRun: false, tasks, spec, projectUrl, client, links, sleep });
- */
-export async function runSync(input: SyncInput): Promise<SyncOutcome> {
-  const links = new Map((await input.links.list()).map((link) => [link.itemId, link] as const));
-  const works = plan(input, links);
+function openRun(input: SyncInput, stored: ItemLink[]): Run {
+  const links = new Map(stored.map((link) => [link.itemId, link] as const));
   const retry = <T>(call: () => Promise<T>) =>
     withRetries(call, {
       sleep: input.sleep,
@@ -165,26 +135,6 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
     links.set(link.itemId, link);
     if (!input.dryRun) await input.links.save(link);
   };
-
-  // Searching costs a listing of the tracker: only worth it when something would be created.
-  const creates = works.some(
-    (w) => !links.has(w.id) && !(w.kind === 'task' && w.task.status === 'obsolete'),
-  );
-  if (creates) {
-    let marked: ExternalIssue[];
-    try {
-      marked = await retry(() => input.client.findMarked(input.projectId, input.signal));
-    } catch (error) {
-      input.signal?.throwIfAborted();
-      throw new SyncRecoveryError(failureReason(error));
-    }
-    for (const issue of marked) {
-      const itemId = issue.marker?.projectId === input.projectId ? issue.marker.itemId : undefined;
-      if (itemId === undefined || links.has(itemId)) continue;
-      await save({ ...linkOf(itemId, issue, ''), state: issue.state });
-    }
-  }
-
   const context: DraftContext = {
     projectId: input.projectId,
     scope: input.scope,
@@ -197,17 +147,67 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
     work.kind === 'task'
       ? taskDraft(work.task, context)
       : work.requirement && requirementDraft(work.requirement, context);
+  return { input, links, retry, save, draftOf };
+}
 
+/**
+ * Runs one sync to its end and says what it did per item. Throws {@link SyncRecoveryError}
+ * when the tracker cannot be searched before a create (nothing is written then), the
+ * signal's reason when aborted (a retry of the sync resumes safely: links are kept per item),
+ * and {@link SyncSuperseded} as soon as the link store refuses this attempt.
+ *
+ * @example
+ * const outcome = await runSync({ projectId, revision: 1, scope: 'tasks', dryRun: false, tasks, spec, projectUrl, client, links, sleep });
+ */
+export async function runSync(input: SyncInput): Promise<SyncOutcome> {
+  const run = openRun(input, await input.links.list());
+  const works = plan(input, run.links.keys());
+  await adoptMarked(run, works);
+  const items = await writeAll(run, works);
+  if (!input.dryRun) await lookAgain(run, works, items);
+  const list = works.flatMap((w) => items.get(w.id) ?? []);
+  return { status: list.some((i) => i.action === 'failed') ? 'failed' : 'succeeded', items: list };
+}
+
+/**
+ * Links the project's marked issues to the items without a link (a crash after a create,
+ * before its link row), so none is made twice. Searching costs a listing of the tracker:
+ * only done when something would be created.
+ */
+async function adoptMarked({ input, links, retry, save }: Run, works: Work[]): Promise<void> {
+  if (!works.some((w) => !links.has(w.id) && !isObsolete(w))) return;
+  let marked: ExternalIssue[];
+  try {
+    marked = await retry(() => input.client.findMarked(input.projectId, input.signal));
+  } catch (error) {
+    input.signal?.throwIfAborted();
+    throw new SyncRecoveryError(failureReason(error));
+  }
+  for (const issue of marked) {
+    const itemId = issue.marker?.projectId === input.projectId ? issue.marker.itemId : undefined;
+    if (itemId === undefined || links.has(itemId)) continue;
+    await save({ ...linkOf(itemId, issue, ''), state: issue.state });
+  }
+}
+
+/** An abort or a takeover ends the sync; any other failure is the item's alone. */
+function rethrowIfFatal(input: SyncInput, error: unknown): void {
+  input.signal?.throwIfAborted();
+  if (error instanceof SyncSuperseded) throw error;
+}
+
+/** The first pass, in plan order: each item written as its link and draft say. */
+async function writeAll(run: Run, works: Work[]): Promise<Map<string, SyncItem>> {
+  const { input, links } = run;
   const items = new Map<string, SyncItem>();
   for (const work of works) {
     input.signal?.throwIfAborted();
     if (!input.dryRun) await input.links.check?.();
     try {
-      const item = await step(work);
+      const item = await step(run, work);
       if (item !== undefined) items.set(work.id, item);
     } catch (error) {
-      input.signal?.throwIfAborted();
-      if (error instanceof SyncSuperseded) throw error;
+      rethrowIfFatal(input, error);
       const link = links.get(work.id);
       items.set(work.id, {
         id: work.id,
@@ -218,109 +218,123 @@ export async function runSync(input: SyncInput): Promise<SyncOutcome> {
       });
     }
   }
-  // Blockers and parents made after the item naming them: its draft now says more.
-  if (!input.dryRun) {
-    for (const work of works) {
-      const item = items.get(work.id);
-      const link = links.get(work.id);
-      const draft = draftOf(work);
-      if (item === undefined || item.action === 'failed' || !link || !draft) continue;
-      if (work.kind === 'task' && work.task.status === 'obsolete') continue;
-      const digest = draftDigest(draft);
-      if (digest === link.digest) continue;
-      await input.links.check?.();
-      try {
-        await retry(() => input.client.update(link.externalId, draft, input.signal));
-        await save({ ...link, digest });
-        if (item.action === 'unchanged') item.action = 'updated';
-      } catch (error) {
-        input.signal?.throwIfAborted();
-        if (error instanceof SyncSuperseded) throw error;
-        items.set(work.id, { ...item, action: 'failed', error: failureReason(error) });
-      }
+  return items;
+}
+
+/** The second look: blockers and parents made after the item naming them, whose draft now says more. */
+async function lookAgain(run: Run, works: Work[], items: Map<string, SyncItem>): Promise<void> {
+  const { input, links, retry, save } = run;
+  for (const work of works) {
+    const item = items.get(work.id);
+    const link = links.get(work.id);
+    const draft = run.draftOf(work);
+    if (item === undefined || item.action === 'failed' || !link || !draft) continue;
+    if (isObsolete(work)) continue;
+    const digest = draftDigest(draft);
+    if (digest === link.digest) continue;
+    await input.links.check?.();
+    try {
+      await retry(() => input.client.update(link.externalId, draft, input.signal));
+      await save({ ...link, digest });
+      if (item.action === 'unchanged') item.action = 'updated';
+    } catch (error) {
+      rethrowIfFatal(input, error);
+      items.set(work.id, { ...item, action: 'failed', error: failureReason(error) });
     }
   }
-  const list = works.flatMap((w) => items.get(w.id) ?? []);
-  return { status: list.some((i) => i.action === 'failed') ? 'failed' : 'succeeded', items: list };
+}
 
-  async function step(work: Work): Promise<SyncItem | undefined> {
-    const draft = draftOf(work);
-    const target = wanted(work, input.revision);
-    let link = links.get(work.id);
-    const obsolete = work.kind === 'task' && work.task.status === 'obsolete';
-    if (link === undefined) {
-      // Nothing on the tracker for an item the plan no longer needs: nothing to do.
-      if (obsolete || draft === undefined) return undefined;
-      if (input.dryRun) return { id: work.id, action: 'created', externalId: null, url: null };
-      const { issue, found } = await createOnce(work.id, draft);
-      // An issue found after a create without an answer is rewritten by the second look (its
-      // digest is unknown): the create may have stopped half-way, before its blockers.
-      link = linkOf(work.id, issue, found ? '' : draftDigest(draft));
-      await save(link);
-      if (target.state === 'closed' && issue.state !== 'closed') {
-        const closed = await retry(() =>
-          input.client.setState(issue.externalId, 'closed', undefined, input.signal),
-        );
-        link = { ...link, state: 'closed', externalUpdatedAt: dateOf(closed.updatedAt) };
-        await save(link);
-      }
-      return done(link, 'created');
-    }
-    let action: SyncAction = 'unchanged';
-    // An obsolete task's issue is closed as it stands: its words are the plan's old ones.
-    if (draft !== undefined && !obsolete) {
-      const digest = draftDigest(draft);
-      if (digest !== link.digest) {
-        if (!input.dryRun) {
-          const externalId = link.externalId;
-          await retry(() => input.client.update(externalId, draft, input.signal));
-          link = { ...link, digest };
-          await save(link);
-        }
-        action = 'updated';
-      }
-    }
-    if (target.state !== link.state) {
+/** Writes one item: created when it has no link, else updated, closed or reopened as needed. */
+async function step(run: Run, work: Work): Promise<SyncItem | undefined> {
+  const { input, retry, save } = run;
+  const draft = run.draftOf(work);
+  const target = wanted(work, input.revision);
+  let link = run.links.get(work.id);
+  const obsolete = isObsolete(work);
+  if (link === undefined) {
+    // Nothing on the tracker for an item the plan no longer needs: nothing to do.
+    if (obsolete || draft === undefined) return undefined;
+    if (input.dryRun) return { id: work.id, action: 'created', externalId: null, url: null };
+    return create(run, work.id, draft, target.state);
+  }
+  let action: SyncAction = 'unchanged';
+  // An obsolete task's issue is closed as it stands: its words are the plan's old ones.
+  if (draft !== undefined && !obsolete) {
+    const digest = draftDigest(draft);
+    if (digest !== link.digest) {
       if (!input.dryRun) {
         const externalId = link.externalId;
-        const changed = await retry(() =>
-          input.client.setState(externalId, target.state, target.comment, input.signal),
-        );
-        link = { ...link, state: target.state, externalUpdatedAt: dateOf(changed.updatedAt) };
+        await retry(() => input.client.update(externalId, draft, input.signal));
+        link = { ...link, digest };
         await save(link);
       }
-      action = target.state === 'closed' ? 'closed' : 'reopened';
+      action = 'updated';
     }
-    return done(link, action);
   }
+  if (target.state !== link.state) {
+    if (!input.dryRun) {
+      const externalId = link.externalId;
+      const changed = await retry(() =>
+        input.client.setState(externalId, target.state, target.comment, input.signal),
+      );
+      link = { ...link, state: target.state, externalUpdatedAt: dateOf(changed.updatedAt) };
+      await save(link);
+    }
+    action = target.state === 'closed' ? 'closed' : 'reopened';
+  }
+  return done(link, action);
+}
 
-  /**
-   * Creates an item's issue, retried as any call. After a failure that leaves it unknown
-   * whether the tracker made the issue ({@link mayHaveWritten}: no answer in time, a dropped
-   * connection, a 5xx), the tracker is searched for the item's marker before the next create,
-   * as a crash's retry does before any: an issue found is the item's, never made twice.
-   */
-  async function createOnce(
-    itemId: string,
-    draft: IssueDraft,
-  ): Promise<{ issue: ExternalIssue; found: boolean }> {
-    let unsure = false;
-    return retry(async () => {
-      if (unsure) {
-        const marked = await input.client.findMarked(input.projectId, input.signal);
-        const issue = marked.find(
-          (each) => each.marker?.projectId === input.projectId && each.marker.itemId === itemId,
-        );
-        if (issue !== undefined) return { issue, found: true };
-      }
-      try {
-        return { issue: await input.client.create(draft, input.signal), found: false };
-      } catch (error) {
-        if (mayHaveWritten(error)) unsure = true;
-        throw error;
-      }
-    });
+/** Makes an item's issue, linked at once, and closes it when the item wants it closed. */
+async function create(
+  run: Run,
+  itemId: string,
+  draft: IssueDraft,
+  state: IssueState,
+): Promise<SyncItem> {
+  const { input, retry, save } = run;
+  const { issue, found } = await createOnce(run, itemId, draft);
+  // An issue found after a create without an answer is rewritten by the second look (its
+  // digest is unknown): the create may have stopped half-way, before its blockers.
+  let link = linkOf(itemId, issue, found ? '' : draftDigest(draft));
+  await save(link);
+  if (state === 'closed' && issue.state !== 'closed') {
+    const closed = await retry(() =>
+      input.client.setState(issue.externalId, 'closed', undefined, input.signal),
+    );
+    link = { ...link, state: 'closed', externalUpdatedAt: dateOf(closed.updatedAt) };
+    await save(link);
   }
+  return done(link, 'created');
+}
+
+/**
+ * Creates an item's issue, retried as any call. After a failure that leaves it unknown
+ * whether the tracker made the issue ({@link mayHaveWritten}: no answer in time, a dropped
+ * connection, a 5xx), the tracker is searched for the item's marker before the next create,
+ * as a crash's retry does before any: an issue found is the item's, never made twice.
+ */
+async function createOnce(
+  { input, retry }: Run,
+  itemId: string,
+  draft: IssueDraft,
+): Promise<{ issue: ExternalIssue; found: boolean }> {
+  let unsure = false;
+  return retry(async () => {
+    if (unsure) {
+      const marked = await input.client.findMarked(input.projectId, input.signal);
+      const issue = marked.find(
+        (each) => each.marker?.projectId === input.projectId && each.marker.itemId === itemId,
+      );
+      if (issue !== undefined) return { issue, found: true };
+    }
+    try {
+      return { issue: await input.client.create(draft, input.signal), found: false };
+    } catch (error) {
+      if (mayHaveWritten(error)) unsure = true;
+      throw error;
+    }
+  });
 }
 
 /**
@@ -359,31 +373,4 @@ function linkOf(itemId: string, issue: ExternalIssue, digest: string): ItemLink 
     state: issue.state,
     externalUpdatedAt: dateOf(issue.updatedAt),
   };
-}
-
-/**
- * The items of one sync in the order they are written: FR parents (spec order, then parents
- * of requirements a revision removed), then tasks in plan order.
- */
-function plan(input: SyncInput, links: ReadonlyMap<string, ItemLink>): Work[] {
-  const works: Work[] = [];
-  if (withParents(input.scope)) {
-    const children = new Map<string, DraftTask[]>();
-    for (const task of input.tasks) {
-      const parent = parentOf(task, input);
-      if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), task]);
-    }
-    for (const requirement of input.spec.requirements) {
-      const tasks = children.get(requirement.id) ?? [];
-      works.push({ kind: 'parent', id: requirement.id, requirement, tasks });
-    }
-    const inSpec = new Set(input.spec.requirements.map((r) => r.id));
-    for (const id of [...links.keys()].sort()) {
-      if (id.startsWith('FR-') && !inSpec.has(id)) {
-        works.push({ kind: 'parent', id, requirement: undefined, tasks: [] });
-      }
-    }
-  }
-  for (const task of input.tasks) works.push({ kind: 'task', id: task.id, task });
-  return works;
 }

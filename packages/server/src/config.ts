@@ -1,6 +1,29 @@
-import { readFileSync } from 'node:fs';
+/**
+ * The configuration: the only reader of the environment, which it hands to the readers of its
+ * parts (config-env.ts, config-http.ts, config-models.ts); their exports are re-exported here.
+ */
 import path from 'node:path';
-import { DEFAULT_PRICES, loadPriceTable, type PriceTable, PriceTableError } from './price-table.ts';
+import { boolean, ConfigError, type Env, encryptionKey, integer, read, url } from './config-env.ts';
+import { connectionTimeouts, requestTimeouts } from './config-http.ts';
+import {
+  type ModelSpec,
+  modelPrices,
+  type ProviderSettings,
+  parseModelChain,
+  providerSettings,
+} from './config-models.ts';
+import type { PriceTable } from './price-table.ts';
+
+export { ConfigError } from './config-env.ts';
+export { HTTP_TIMEOUTS } from './config-http.ts';
+export {
+  type ModelSpec,
+  OFFLINE_MODEL_ID,
+  PROVIDERS,
+  type Provider,
+  type ProviderSettings,
+  parseModelChain,
+} from './config-models.ts';
 
 /** Log levels accepted by `PGS_LOG_LEVEL` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -104,215 +127,11 @@ export interface Config {
  */
 export const DEFAULT_CONSOLE_DIR = path.resolve(import.meta.dirname, '..', '..', 'web', 'dist');
 
-/** The AI providers a model chain may name. */
-export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'offline'] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-/** One link of a model chain: `provider:model` (the offline engine needs no model). */
-export interface ModelSpec {
-  readonly provider: Provider;
-  readonly model: string;
-}
-
-/** What each provider needs to be called; present only for providers a chain names. */
-export interface ProviderSettings {
-  readonly openai?: { readonly apiKey: string; readonly baseURL: string | undefined };
-  readonly anthropic?: { readonly apiKey: string; readonly baseURL: string | undefined };
-  readonly 'openai-compatible'?: { readonly baseURL: string; readonly apiKey: string | undefined };
-}
-
-/** The HTTP time limits' defaults, in milliseconds (the app's too, when a config names none). */
-export const HTTP_TIMEOUTS: Readonly<
-  Record<'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'drainTimeoutMs', number>
-> = {
-  requestTimeoutMs: 30_000,
-  headersTimeoutMs: 10_000,
-  connectionTimeoutMs: 120_000,
-  drainTimeoutMs: 5_000,
-};
-
 export const ROLES = ['all', 'api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** A configuration value that cannot be used; the message names the variable and what it accepts. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(
-      `${name}=${raw} is invalid: expected a whole number from ${min} to ${max}`,
-    );
-  }
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name}=${raw} is invalid: expected true or false`);
-}
-
-function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} is invalid: expected a URL (${protocols.join(', ')})`);
-  }
-  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
-    throw new ConfigError(`${name} is invalid: expected a ${protocols.join(' or ')} URL`);
-  }
-  return raw;
-}
-
-/** The offline engine's model id in a chain (`offline` alone means this). */
-export const OFFLINE_MODEL_ID = 'pgs-offline-1';
-
-/**
- * Parses a model chain: comma-separated `provider:model`, e.g.
- * `anthropic:claude-sonnet-4-5,openai:gpt-4.1-mini`; `offline` needs no model.
- */
-export function parseModelChain(name: string, raw: string): ModelSpec[] {
-  const links = raw.split(',').map((link) => link.trim());
-  if (links.some((link) => link === '')) {
-    throw new ConfigError(`${name}=${raw} is invalid: an empty entry in the comma-separated list`);
-  }
-  return links.map((link) => {
-    const colon = link.indexOf(':');
-    const provider = (colon === -1 ? link : link.slice(0, colon)).trim() as Provider;
-    const model = colon === -1 ? '' : link.slice(colon + 1).trim();
-    if (!PROVIDERS.includes(provider)) {
-      throw new ConfigError(
-        `${name}: unknown provider "${provider}" in "${link}": expected one of ${PROVIDERS.join(', ')}`,
-      );
-    }
-    if (provider === 'offline') return { provider, model: model || OFFLINE_MODEL_ID };
-    if (model === '') {
-      throw new ConfigError(
-        `${name}: "${link}" names no model: write ${provider}:<model id>, e.g. ${EXAMPLE_MODEL[provider]}`,
-      );
-    }
-    return { provider, model };
-  });
-}
-
-const EXAMPLE_MODEL: Record<Exclude<Provider, 'offline'>, string> = {
-  openai: 'openai:gpt-4.1-mini',
-  anthropic: 'anthropic:claude-sonnet-4-5',
-  'openai-compatible': 'openai-compatible:llama3.1',
-};
-
-/** Reads the settings of each provider the chains name; a missing key or address is an error. */
-function providerSettings(env: Env, chains: readonly ModelSpec[]): ProviderSettings {
-  const used = new Set(chains.map((spec) => spec.provider));
-  const required = (variable: string, provider: string) => {
-    const value = read(env, variable);
-    if (value === undefined) {
-      throw new ConfigError(
-        `${variable} is missing: PGS_MODELS or PGS_TEST_MODELS names ${provider}, which needs it`,
-      );
-    }
-    return value;
-  };
-  const settings: {
-    -readonly [K in keyof ProviderSettings]: ProviderSettings[K];
-  } = {};
-  if (used.has('openai')) {
-    settings.openai = {
-      apiKey: required('OPENAI_API_KEY', 'openai'),
-      baseURL: url(env, 'OPENAI_BASE_URL', ['http', 'https']),
-    };
-  }
-  if (used.has('anthropic')) {
-    settings.anthropic = {
-      apiKey: required('ANTHROPIC_API_KEY', 'anthropic'),
-      baseURL: url(env, 'ANTHROPIC_BASE_URL', ['http', 'https']),
-    };
-  }
-  if (used.has('openai-compatible')) {
-    required('PGS_OPENAI_COMPATIBLE_BASE_URL', 'openai-compatible');
-    settings['openai-compatible'] = {
-      baseURL: url(env, 'PGS_OPENAI_COMPATIBLE_BASE_URL', ['http', 'https'])!,
-      apiKey: read(env, 'PGS_OPENAI_COMPATIBLE_API_KEY'),
-    };
-  }
-  return settings;
-}
-
-const READ_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'a directory',
-  EACCES: 'permission denied',
-};
-
-/**
- * Reads the price file `PGS_MODEL_PRICES` names, if any. Messages name the file and the
- * offending key, never quote its contents (they may be a secret file mistaken for this one).
- */
-function modelPrices(env: Env, cwd: string): PriceTable {
-  const file = read(env, 'PGS_MODEL_PRICES');
-  if (file === undefined) return DEFAULT_PRICES;
-  let text: string;
-  try {
-    text = readFileSync(path.resolve(cwd, file), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    const reason = READ_ERRORS[code] ?? code;
-    throw new ConfigError(`PGS_MODEL_PRICES=${file} cannot be read: ${reason}`);
-  }
-  let json: unknown;
-  const source = text.replace(/^\uFEFF/, '');
-  try {
-    json = JSON.parse(source);
-  } catch (error) {
-    // V8's message may quote the text; keep only where it broke (Node 20 gives no line).
-    const at = /at position (\d+)/.exec(String(error))?.[1];
-    const lines = at === undefined ? undefined : source.slice(0, Number(at)).split('\n');
-    const where = lines ? ` at line ${lines.length} column ${lines.at(-1)!.length + 1}` : '';
-    throw new ConfigError(`PGS_MODEL_PRICES=${file} is not valid JSON${where}`);
-  }
-  try {
-    return loadPriceTable(json, `PGS_MODEL_PRICES=${file}`);
-  } catch (error) {
-    throw error instanceof PriceTableError ? new ConfigError(error.message) : error;
-  }
-}
-
-/** A 32-byte key written as base64, or a {@link ConfigError} naming the variable. */
-function encryptionKey(name: string, raw: string): Buffer {
-  const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
-  if (key?.length !== 32) {
-    // Never quote the value: it is a secret.
-    throw new ConfigError(
-      `${name} is invalid: expected 32 random bytes written as base64 (e.g. openssl rand -base64 32)`,
-    );
-  }
-  return key;
-}
-
-/**
- * Reads and validates the configuration; throws {@link ConfigError} naming the variable.
- *
- * @example
- * const config = loadConfig({ PORT: '8080' });
- */
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+/** The listener and what names it: port, host, log level, the operator token, the docs' base. */
+function listenerSettings(env: Env) {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = read(env, 'HOST') ?? '127.0.0.1';
   const logLevel = (read(env, 'PGS_LOG_LEVEL') ?? 'info') as LogLevel;
@@ -329,6 +148,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const docsUrl =
     url(env, 'PGS_DOCS_URL', ['http', 'https'])?.replace(/\/+$/, '') ??
     `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port || 3000}/docs`;
+  return { port, host, logLevel, adminToken, docsUrl };
+}
+
+/** The database and the process's role: only PostgreSQL can be shared by split roles. */
+function deployment(env: Env): { databaseUrl: string | undefined; role: Role } {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
   const role = (read(env, 'PGS_ROLE') ?? 'all') as Role;
   if (!ROLES.includes(role)) {
@@ -339,25 +163,34 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       `PGS_ROLE=${role} needs DATABASE_URL: separate API and worker processes share one PostgreSQL database (the embedded database belongs to one process)`,
     );
   }
-  const requestTimeoutMs = integer(
-    env,
-    'PGS_REQUEST_TIMEOUT_MS',
-    HTTP_TIMEOUTS.requestTimeoutMs,
-    1_000,
-    600_000,
-  );
-  const headersTimeoutMs = integer(
-    env,
-    'PGS_HEADERS_TIMEOUT_MS',
-    HTTP_TIMEOUTS.headersTimeoutMs,
-    1_000,
-    600_000,
-  );
-  if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError(
-      `PGS_HEADERS_TIMEOUT_MS=${headersTimeoutMs} is invalid: expected at most PGS_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), since the headers are part of the request`,
-    );
-  }
+  return { databaseUrl, role };
+}
+
+/** The key trackers' credentials are sealed with, and the earlier keys of a rotation. */
+function encryptionKeys(env: Env): Pick<Config, 'encryptionKey' | 'encryptionKeysPrevious'> {
+  return {
+    encryptionKey:
+      read(env, 'PGS_ENCRYPTION_KEY') === undefined
+        ? undefined
+        : encryptionKey('PGS_ENCRYPTION_KEY', read(env, 'PGS_ENCRYPTION_KEY')!),
+    encryptionKeysPrevious: (read(env, 'PGS_ENCRYPTION_KEYS_PREVIOUS') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => encryptionKey('PGS_ENCRYPTION_KEYS_PREVIOUS', entry)),
+  };
+}
+
+/**
+ * Reads and validates the configuration; throws {@link ConfigError} naming the variable.
+ *
+ * @example
+ * const config = loadConfig({ PORT: '8080' });
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const { port, host, logLevel, adminToken, docsUrl } = listenerSettings(env);
+  const { databaseUrl, role } = deployment(env);
+  const { requestTimeoutMs, headersTimeoutMs } = requestTimeouts(env);
   const models = parseModelChain('PGS_MODELS', read(env, 'PGS_MODELS') ?? 'offline');
   const testModels = parseModelChain('PGS_TEST_MODELS', read(env, 'PGS_TEST_MODELS') ?? 'offline');
   return Object.freeze({
@@ -372,20 +205,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     bodyLimitBytes: integer(env, 'PGS_BODY_LIMIT_BYTES', 65_536, 1_024, 10_485_760),
     requestTimeoutMs,
     headersTimeoutMs,
-    connectionTimeoutMs: integer(
-      env,
-      'PGS_CONNECTION_TIMEOUT_MS',
-      HTTP_TIMEOUTS.connectionTimeoutMs,
-      65_000,
-      3_600_000,
-    ),
-    drainTimeoutMs: integer(
-      env,
-      'PGS_DRAIN_TIMEOUT_MS',
-      HTTP_TIMEOUTS.drainTimeoutMs,
-      100,
-      600_000,
-    ),
+    ...connectionTimeouts(env),
     trustProxy: boolean(env, 'PGS_TRUST_PROXY', false),
     seedDevAccount: boolean(env, 'PGS_SEED_DEV_ACCOUNT', databaseUrl === undefined),
     role,
@@ -404,15 +224,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         : integer(env, 'PGS_METRICS_PORT', 0, 0, 65535),
     consoleDir: path.resolve(cwd, read(env, 'PGS_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
     modelPrices: modelPrices(env, cwd),
-    encryptionKey:
-      read(env, 'PGS_ENCRYPTION_KEY') === undefined
-        ? undefined
-        : encryptionKey('PGS_ENCRYPTION_KEY', read(env, 'PGS_ENCRYPTION_KEY')!),
-    encryptionKeysPrevious: (read(env, 'PGS_ENCRYPTION_KEYS_PREVIOUS') ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '')
-      .map((entry) => encryptionKey('PGS_ENCRYPTION_KEYS_PREVIOUS', entry)),
+    ...encryptionKeys(env),
     connectionsAllowPrivate: boolean(env, 'PGS_CONNECTIONS_ALLOW_PRIVATE', false),
     trackerReconcileSeconds: integer(env, 'PGS_TRACKER_RECONCILE_SECONDS', 300, 10, 86_400),
     publicUrl: url(env, 'PGS_PUBLIC_URL', ['http', 'https'])?.replace(/\/+$/, ''),

@@ -4,7 +4,7 @@
  * code, inline code or HTML is not an ID, and neither is an escaped one (`US\-1`): the
  * renderer escapes ID-like strings of text, so user text that quotes an ID stays text.
  */
-import type { Code, Nodes, Parents, PhrasingContent, Root, Text } from 'mdast';
+import type { Code, List, Nodes, Parents, PhrasingContent, Root, Text } from 'mdast';
 import type { CompileContext, Extension, Token } from 'mdast-util-from-markdown';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -27,18 +27,26 @@ export interface ParseOptions {
 }
 
 /**
- * Marks an escaped hyphen in text (`US\-1`) so the ID reader skips it; removed once IDs are
- * read. A noncharacter, which no document has reason to hold.
+ * Marks an escaped character in text that would otherwise join an ID (`US\-1`) or a GFM
+ * autolink literal (`www\.a.co`, `https\://`, `a\@b.co`), so neither reader sees one there;
+ * removed once IDs are read. A noncharacter, which no document has reason to hold.
  */
 const ESCAPED = '\uFDD0';
 
-/** Keeps an escaped hyphen visible to the ID reader: `\-` is text, never part of an ID. */
+/**
+ * The escaped characters marked. The GFM reader finds autolink literals in the text after
+ * escapes are resolved (mdast-util-gfm-autolink-literal), so without the mark the escapes
+ * the renderer writes for them would not keep text as text.
+ */
+const MARKED = new Set(['-', '.', ':', '@']);
+
+/** Keeps an escape visible to the ID and autolink readers: `\-` is text, never part of an ID. */
 const escapes: Extension = {
   exit: {
     characterEscapeValue(this: CompileContext, token: Token) {
       const tail = this.stack.pop() as Text;
       const value = this.sliceSerialize(token);
-      tail.value += value === '-' ? `${ESCAPED}-` : value;
+      tail.value += MARKED.has(value) ? `${ESCAPED}${value}` : value;
       if (tail.position) tail.position.end = { ...token.end };
     },
   },
@@ -117,12 +125,37 @@ const isFenced = (reading: Reading, node: Code) =>
   /^[ \t>]*(?:`{3,}|~{3,})/.test(reading.source.slice(node.position?.start.offset ?? 0));
 
 /**
- * Every text node of the tree split into text and `idRef` nodes, and each indented code
- * block marked (`data.indented`): the renderer writes fences only.
+ * Whether a list is loose as mdast defines it: an item spread, or a blank line between two
+ * items. mdast-util-from-markdown also counts a blank line after the last item when the list
+ * is in a block quote (`> - a\n>\n> * b`), where at the top level it does not.
+ */
+const isSpread = (node: List) =>
+  node.children.some(
+    (item, index) =>
+      item.spread === true ||
+      (index > 0 &&
+        (item.position?.start.line ?? 0) - (node.children[index - 1]?.position?.end.line ?? 0) > 1),
+  );
+
+/** A link's, image's or definition's destination, title and alt without escape marks. */
+function unmark(node: Record<string, unknown>): void {
+  for (const key of ['url', 'title', 'alt']) {
+    const value = node[key];
+    if (typeof value === 'string' && value.includes(ESCAPED))
+      node[key] = value.replaceAll(ESCAPED, '');
+  }
+}
+
+/**
+ * Every text node of the tree split into text and `idRef` nodes, each indented code block
+ * marked (`data.indented`): the renderer writes fences only; and each list's `spread` read
+ * again (`isSpread`).
  */
 function readIds(reading: Reading, node: Parents): void {
   const children: Nodes[] = [];
   for (const child of node.children as Nodes[]) {
+    if (child.type === 'list' && child.spread) child.spread = isSpread(child);
+    if ('url' in child || 'alt' in child) unmark(child as unknown as Record<string, unknown>);
     if (child.type === 'text') children.push(...splitText(reading, child));
     else if (child.type === 'code' && !isFenced(reading, child)) {
       children.push({ ...child, data: { ...child.data, indented: true } });

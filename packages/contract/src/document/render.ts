@@ -62,6 +62,16 @@ const ID_HYPHEN: Unsafe = {
   ],
 };
 
+/**
+ * A link's destination written bare that opens with `<` (`[a](<x>)`) reads as a destination
+ * in angle brackets, `x`: the `<` there is escaped (`[a](\<x>)`).
+ */
+const DESTINATION_ANGLE: Unsafe = {
+  character: '<',
+  before: String.raw`\(`,
+  inConstruct: 'destinationRaw',
+};
+
 const GFM = gfmToMarkdown({ tablePipeAlign: false });
 const gfmTable = GFM.extensions?.find((extension) => extension.handlers?.table)?.handlers?.table;
 
@@ -90,16 +100,43 @@ const text: Handle = (node, parent, state, info) => {
   const all = state.unsafe;
   state.unsafe = unsafeIn(all, `${info.before}${value}${info.after}`);
   try {
-    return state.safe(value, {
+    const written = state.safe(value, {
       ...info,
       afterNode: siblings[index + 1],
       beforeNode: siblings[index - 1],
       encode: ['<'],
     });
+    return parent?.type === 'tableCell' ? cellEdges(written, index, siblings.length) : written;
   } finally {
     state.unsafe = all;
   }
 };
+
+/** Each character as a character reference: `' '` → `&#x20;`. */
+const references = (run: string) =>
+  [...run].map((char) => `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};`).join('');
+
+/**
+ * A cell's text as written, the spaces and tabs at the cell's ends as character references
+ * (`&#x20;`): GFM trims a cell's content, and the table writer, unlike the paragraph writer
+ * at a line's ends, leaves them bare. `index` is the text's place among `count` siblings.
+ *
+ * @example
+ * cellEdges(' a\t', 0, 1); // '&#x20;a&#x9;'
+ */
+export function cellEdges(written: string, index: number, count: number): string {
+  const blank = (at: number) => written[at] === ' ' || written[at] === '\t';
+  let start = 0;
+  let end = written.length;
+  if (index === 0) while (start < end && blank(start)) start++;
+  if (index === count - 1) while (end > start && blank(end - 1)) end--;
+  if (start === 0 && end === written.length) return written;
+  let slashes = 0;
+  while (end - slashes > start && written[end - slashes - 1] === '\\') slashes++;
+  // A bare backslash before the trailing run (odd in its own run) would escape its `&`.
+  const bare = end < written.length && slashes % 2 === 1 ? '\\' : '';
+  return `${references(written.slice(0, start))}${written.slice(start, end)}${bare}${references(written.slice(end))}`;
+}
 
 /**
  * The unsafe patterns that can match in a text and the characters written around it, in
@@ -139,7 +176,7 @@ export const RENDER_OPTIONS: Options = {
         registerEntry: definition,
         component: (node, _, state, info) => state.containerFlow(node, info),
       },
-      unsafe: [ID_HYPHEN],
+      unsafe: [ID_HYPHEN, DESTINATION_ANGLE],
     },
   ],
 };

@@ -66,7 +66,7 @@ const packages = [
   {
     name: 'server-reaches-the-engine-through-models',
     comment:
-      'The offline engine is a model like any other: only models/ imports it, so runs and the rest see it through the model interface (models/offline-model.ts).',
+      'The offline engine is a model like any other: only models/ imports it, so runs and the rest see it through the model interface (models/sdk/offline-model.ts).',
     severity: 'error',
     from: { path: '^packages/server/', pathNot: `${SERVER}models/` },
     to: { path: '^packages/offline/' },

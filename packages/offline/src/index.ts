@@ -2,7 +2,7 @@
  * `@pgs/offline`: the offline engine, PGS's embedded model. No network, deterministic for a
  * given input, and typed: each job takes the contract's data (`@pgs/contract/generation`),
  * never prompt text. The server reaches it through the same model interface as a provider
- * (`packages/server/src/models/offline-model.ts`), which adds only simulated delays and
+ * (`packages/server/src/models/sdk/offline-model.ts`), which adds only simulated delays and
  * failures.
  *
  * One function per job:

@@ -51,32 +51,51 @@ const revisionQuery = {
   properties: { revision: revisionNumber },
 } as const;
 
+/** The options with their defaults applied, shared by every route of the plugin. */
+type Resolved = DocumentRoutesOptions & { traces: TraceCache };
+
+/** The completed data of the current revision, or of the one asked for. */
+async function results(
+  { statusReader, reads }: Resolved,
+  principal: Principal,
+  id: string,
+  revision: number | undefined,
+  what?: CompletedOnly,
+): Promise<{ etag: string; revision: number; data: () => ProjectCompleted }> {
+  if (revision === undefined) {
+    const { view, data } = await completedProject(statusReader, principal, id, what);
+    return { etag: view.etag, revision: view.revision ?? 1, data };
+  }
+  const pinned = await pinnedRevision(reads, principal, id, revision);
+  return { etag: pinned.etag, revision, data: () => pinned.data };
+}
+
+/** The archive's CHANGELOG: every completed revision up to the archived one. */
+async function historyOf(
+  reads: ProjectReads,
+  principal: Principal,
+  id: string,
+  revision: number | undefined,
+) {
+  const project = await reads.owned(principal, id.toLowerCase());
+  if (project === undefined) return undefined;
+  return reads.revisionRecords(project, revision ?? project.currentRevision);
+}
+
 /** `GET /projects/{id}/documents/{filename}` and `GET /projects/{id}/archive` of API v1. */
 export async function documentRoutes(
   app: FastifyInstance,
-  { statusReader, reads, traces = new TraceCache(), tasks, checks }: DocumentRoutesOptions,
+  { traces = new TraceCache(), ...options }: DocumentRoutesOptions,
 ) {
-  /** The completed data of the current revision, or of the one asked for. */
-  const results = async (
-    principal: Principal,
-    id: string,
-    revision: number | undefined,
-    what?: CompletedOnly,
-  ): Promise<{ etag: string; revision: number; data: () => ProjectCompleted }> => {
-    if (revision === undefined) {
-      const { view, data } = await completedProject(statusReader, principal, id, what);
-      return { etag: view.etag, revision: view.revision ?? 1, data };
-    }
-    const pinned = await pinnedRevision(reads, principal, id, revision);
-    return { etag: pinned.etag, revision, data: () => pinned.data };
-  };
-  /** The archive's CHANGELOG: every completed revision up to the archived one. */
-  const historyOf = async (principal: Principal, id: string, revision: number | undefined) => {
-    const project = await reads.owned(principal, id.toLowerCase());
-    if (project === undefined) return undefined;
-    return reads.revisionRecords(project, revision ?? project.currentRevision);
-  };
+  // One trace cache for the archive and the trace.
+  const resolved: Resolved = { ...options, traces };
+  getProjectDocument(app, resolved);
+  getProjectArchive(app, resolved);
+  getProjectTrace(app, resolved);
+}
 
+/** One document of a project, as markdown: GET /projects/:projectId/documents/:filename. */
+function getProjectDocument(app: FastifyInstance, { reads }: Resolved): void {
   app.get<{ Params: { projectId: string; filename: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/documents/:filename',
     {
@@ -116,7 +135,11 @@ export async function documentRoutes(
       return reply.type('text/markdown; charset=utf-8').send(row.content);
     },
   );
+}
 
+/** A project's documents zipped in a layout: GET /projects/:projectId/archive. */
+function getProjectArchive(app: FastifyInstance, options: Resolved): void {
+  const { reads, traces, tasks } = options;
   app.get<{
     Params: { projectId: string };
     Querystring: { layout?: ArchiveLayout; revision?: number };
@@ -152,7 +175,7 @@ export async function documentRoutes(
     async (request, reply) => {
       const { revision } = request.query;
       const layout = request.query.layout ?? 'plain';
-      const found = await results(request.principal, request.params.projectId, revision);
+      const found = await results(options, request.principal, request.params.projectId, revision);
       const { work, tag } = await archiveWork(
         tasks,
         request.principal,
@@ -179,7 +202,12 @@ export async function documentRoutes(
         trace = (await traceWithProgress(tasks, request.principal, request.params.projectId, trace))
           .body;
       }
-      const history = await historyOf(request.principal, request.params.projectId, revision);
+      const history = await historyOf(
+        options.reads,
+        request.principal,
+        request.params.projectId,
+        revision,
+      );
       const entries = archiveEntries(project, layout, traceJson(trace), history, work);
       reply.header(
         'content-disposition',
@@ -188,7 +216,11 @@ export async function documentRoutes(
       return reply.type('application/zip').send(zipStream(entries, archiveDate(project)));
     },
   );
+}
 
+/** A project's trace, with delivery and conformance when current: GET /projects/:projectId/trace. */
+function getProjectTrace(app: FastifyInstance, options: Resolved): void {
+  const { reads, traces, tasks, checks } = options;
   app.get<{ Params: { projectId: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/trace',
     {
@@ -210,7 +242,13 @@ export async function documentRoutes(
     },
     async (request, reply) => {
       const { revision } = request.query;
-      const found = await results(request.principal, request.params.projectId, revision, 'trace');
+      const found = await results(
+        options,
+        request.principal,
+        request.params.projectId,
+        revision,
+        'trace',
+      );
       const trace = () =>
         traceBody(reads, traces, {
           projectId: request.params.projectId,

@@ -4,7 +4,12 @@
  * description or a document's title holding `|`, `*`, `#`, backticks or `<` is written
  * escaped and reads back as the same text.
  */
-import type { ProjectCompleted, ProjectDocument, ProjectType } from '@pgs/contract';
+import type {
+  DocumentKindName,
+  ProjectCompleted,
+  ProjectDocument,
+  ProjectType,
+} from '@pgs/contract';
 import {
   heading,
   type Inline,
@@ -18,10 +23,19 @@ import {
 import { projectPlan, safeFilename, titleOf } from './files.ts';
 import { requirementGroups } from './requirements.ts';
 
-// The design documents of each type (beyond the architecture), in the catalogue's terms.
-export const WEB_DESIGN = ['api-design', 'data-model'];
-export const MOBILE_DESIGN = ['screens', 'navigation', 'offline-and-permissions'];
-export const MCP_DESIGN = ['mcp-tools', 'mcp-resources-and-prompts', 'mcp-transport-and-clients'];
+// The design documents of each type (beyond the architecture), in the catalogue's terms: a
+// misnamed kind fails the build.
+export const WEB_DESIGN: readonly DocumentKindName[] = ['api-design', 'data-model'];
+export const MOBILE_DESIGN: readonly DocumentKindName[] = [
+  'screens',
+  'navigation',
+  'offline-and-permissions',
+];
+export const MCP_DESIGN: readonly DocumentKindName[] = [
+  'mcp-tools',
+  'mcp-resources-and-prompts',
+  'mcp-transport-and-clients',
+];
 
 const TYPE_PHRASES: Record<ProjectType, string> = {
   web: 'a web application',

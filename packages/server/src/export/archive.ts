@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   type ArchiveLayout,
+  type DocumentKindName,
   type ProjectCompleted,
   type ProjectDocument,
   projectSlug,
@@ -20,7 +21,8 @@ export type { ArchiveTask, ArchiveWork } from './tasks.ts';
 /** What a layout puts in one file: one document as it is, or several under a title. */
 interface Target {
   readonly path: string;
-  readonly kinds: readonly string[];
+  /** The catalogue's kinds, so a misnamed one fails the build; one the plan lacks is skipped. */
+  readonly kinds: readonly DocumentKindName[];
   /** Set for a file made of several documents: its own `# <title>: <name>` heading. */
   readonly title?: string;
 }
@@ -34,7 +36,11 @@ interface LayoutPlan {
 }
 
 /** Documents that define an interface others call: spec-kit's `contracts/`. */
-const CONTRACT_KINDS = ['api-design', 'mcp-tools', 'mcp-resources-and-prompts'];
+const CONTRACT_KINDS: readonly DocumentKindName[] = [
+  'api-design',
+  'mcp-tools',
+  'mcp-resources-and-prompts',
+];
 
 function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
   switch (layout) {
@@ -168,7 +174,9 @@ export function archiveEntries(
   const taken = new Set<string>();
   for (const target of plan.targets) {
     // Documents in the project's order (the workflow's), whatever the target lists first.
-    const docs = project.documents.filter((doc) => target.kinds.includes(doc.type));
+    const docs = project.documents.filter((doc) =>
+      (target.kinds as readonly string[]).includes(doc.type),
+    );
     if (docs.length === 0) continue;
     // The plan's tasks as the tool's checkbox list; the plan itself then ships beside it.
     const checklist = taskList(layout, project.name, target, work);

@@ -68,7 +68,17 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 }
 
 /** `/projects/{projectId}/tasks` routes of API v1 (docs/tasks.md): the rules live in `Tasks`. */
-export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOptions) {
+export async function taskRoutes(app: FastifyInstance, options: TaskRoutesOptions) {
+  listTasks(app, options);
+  claimNextTask(app, options);
+  getTask(app, options);
+  updateTask(app, options);
+  renewTaskLease(app, options);
+  getTaskContext(app, options);
+}
+
+/** A project's tasks, filtered, as JSON or CSV: GET /projects/:projectId/tasks. */
+function listTasks(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.get<{ Params: { projectId: string }; Querystring: TaskQuery & { format?: 'json' | 'csv' } }>(
     '/projects/:projectId/tasks',
     {
@@ -104,7 +114,10 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       return reply.type('application/json; charset=utf-8').send({ success: true, data: list });
     },
   );
+}
 
+/** Claims the next ready task, or answers 204: POST /projects/:projectId/tasks/next. */
+function claimNextTask(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.post<{ Params: { projectId: string }; Body: ClaimTaskRequest }>(
     '/projects/:projectId/tasks/next',
     {
@@ -125,7 +138,10 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
         .send({ success: true, data: { task: claimed.task, context: claimed.context } });
     },
   );
+}
 
+/** One task, revalidated by its ETag: GET /projects/:projectId/tasks/:taskId. */
+function getTask(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.get<{ Params: Params }>(
     '/projects/:projectId/tasks/:taskId',
     {
@@ -151,7 +167,10 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       return sendTask(reply, answer);
     },
   );
+}
 
+/** Changes a task under If-Match: PATCH /projects/:projectId/tasks/:taskId. */
+function updateTask(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.patch<{ Params: Params; Body: UpdateTaskRequest }>(
     '/projects/:projectId/tasks/:taskId',
     {
@@ -178,7 +197,10 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       return sendTask(reply, answer);
     },
   );
+}
 
+/** Extends a claimed task's lease: POST /projects/:projectId/tasks/:taskId/lease. */
+function renewTaskLease(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.post<{ Params: Params; Body: ClaimTaskRequest }>(
     '/projects/:projectId/tasks/:taskId/lease',
     {
@@ -195,7 +217,10 @@ export async function taskRoutes(app: FastifyInstance, { tasks }: TaskRoutesOpti
       return sendTask(reply, await tasks.renew(request.principal, id, taskId, request.body));
     },
   );
+}
 
+/** A task's context pack, as JSON or markdown: GET /projects/:projectId/tasks/:taskId/context. */
+function getTaskContext(app: FastifyInstance, { tasks }: TaskRoutesOptions): void {
   app.get<{ Params: Params }>(
     '/projects/:projectId/tasks/:taskId/context',
     {

@@ -71,10 +71,17 @@ const created = (project: CreatedProject) => ({
 });
 
 /** `/projects` routes of API v1. */
-export async function projectRoutes(
+export async function projectRoutes(app: FastifyInstance, options: ProjectRoutesOptions) {
+  createProject(app, options);
+  getProjectStatus(app, options);
+  getProjectProvenance(app, options);
+}
+
+/** Starts a project's creation: POST /projects. */
+function createProject(
   app: FastifyInstance,
-  { statusReader, projects, reads, idempotency, events }: ProjectRoutesOptions,
-) {
+  { projects, idempotency }: ProjectRoutesOptions,
+): void {
   app.post<{ Body: CreateProjectRequest }>(
     '/projects',
     {
@@ -104,7 +111,13 @@ export async function projectRoutes(
       );
     },
   );
+}
 
+/** A project's status, long-polled with `Prefer: wait`: GET /projects/:projectId. */
+function getProjectStatus(
+  app: FastifyInstance,
+  { statusReader, events }: ProjectRoutesOptions,
+): void {
   app.get<{ Params: { projectId: string }; Querystring: { revision?: unknown } }>(
     '/projects/:projectId',
     {
@@ -173,7 +186,10 @@ export async function projectRoutes(
       return reply.type('application/json; charset=utf-8').send(view.body);
     },
   );
+}
 
+/** Where a project's parts came from: GET /projects/:projectId/provenance. */
+function getProjectProvenance(app: FastifyInstance, { reads }: ProjectRoutesOptions): void {
   app.get<{ Params: { projectId: string }; Querystring: { revision?: number } }>(
     '/projects/:projectId/provenance',
     {

@@ -1,9 +1,9 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../../errors.ts';
 import { FINAL_EVENTS, type ProjectEventHub, REVISION_END_EVENTS } from '../../../events/hub.ts';
 import type { SharedEventReads } from '../../../events/reads.ts';
-import type { ProjectStatusReader } from '../../../projects/status.ts';
+import type { ProjectStatusReader, StatusView } from '../../../projects/status.ts';
 import { errorResponses } from '../schemas.ts';
 import { closedSignal, projectIdParams, projectNotFound } from './common.ts';
 
@@ -56,14 +56,25 @@ function lastEventId(raw: string | string[] | undefined): number | undefined {
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  {
-    statusReader,
-    eventReads: reads,
-    events,
-    keepAliveMs,
-    maxStreamsPerKey = MAX_STREAMS_PER_KEY,
-  }: EventRoutesOptions,
+  { maxStreamsPerKey = MAX_STREAMS_PER_KEY, ...options }: EventRoutesOptions,
 ) {
+  streamProjectEvents(app, { ...options, maxStreamsPerKey });
+}
+
+/** The options with their defaults applied. */
+type Resolved = Required<EventRoutesOptions>;
+
+/** The headers of an event stream, sent to a HEAD as well. */
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  // Proxies that buffer (nginx) would hold events back.
+  'x-accel-buffering': 'no',
+};
+
+/** The project's events as server-sent events: GET /projects/:projectId/events. */
+function streamProjectEvents(app: FastifyInstance, options: Resolved): void {
+  const { statusReader, eventReads: reads, events, keepAliveMs, maxStreamsPerKey } = options;
   const open = new Map<string, number>();
 
   app.get<{ Params: { projectId: string }; Querystring: { follow?: 'run' | 'tasks' } }>(
@@ -98,80 +109,16 @@ export async function eventRoutes(
       }
       const keyId = request.principal.keyId;
       const held = open.get(keyId) ?? 0;
-      if (held >= maxStreamsPerKey) {
-        throw new ApiError(
-          'RATE_LIMIT_EXCEEDED',
-          `At most ${maxStreamsPerKey} event streams may be open at once per API key; close one first.`,
-          {
-            details: { retry_after: 1, limit: maxStreamsPerKey, window: 'open streams' },
-            headers: { 'retry-after': 1 },
-          },
-        );
-      }
-      const headers = {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        // Proxies that buffer (nginx) would hold events back.
-        'x-accel-buffering': 'no',
-      };
+      if (held >= maxStreamsPerKey) throw tooManyStreams(maxStreamsPerKey);
       // A HEAD asks for the headers only: no stream is opened.
-      if (request.method === 'HEAD') return reply.headers(headers).send();
+      if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
       open.set(keyId, held + 1);
-
-      // The events are written to the response itself: a stream piped through Fastify's
-      // reply measured 20 KB of heap per open stream (its listeners and closures) against
-      // 13 KB this way (docs/performance.md). Headers set by the hooks (request id,
-      // version, rate limit) go out with the stream's own; `onResponse` hooks still run.
-      reply.hijack();
-      const stream = reply.raw;
-      stream.writeHead(200, { ...reply.getHeaders(), ...headers } as OutgoingHttpHeaders);
-      const closed = closedSignal(reply);
-      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
-      const release = () => {
-        clearInterval(keepAlive);
+      const { stream, closed } = openStream(reply, keepAliveMs, () => {
         const left = (open.get(keyId) ?? 1) - 1;
         if (left > 0) open.set(keyId, left);
         else open.delete(keyId);
-      };
-      closed.addEventListener('abort', release, { once: true });
-
-      const pump = async () => {
-        let sent = after ?? 0;
-        const log = await reads.read(id);
-        // A completed project may have a revision running: its stream follows that run.
-        const revising = revisionRunning(log);
-        const ended = view.status !== 'in_progress' && !revising && !forever;
-        if (after === undefined) {
-          const last = log.findLast((event) => endsRun(event.type));
-          // The status stands just before the last run's final event when nothing runs,
-          // else after the last event: a resume from it continues exactly there.
-          sent = ended && last ? last.seq - 1 : (log.at(-1)?.seq ?? 0);
-          const current = JSON.parse(view.body.toString('utf8')) as { data: unknown };
-          stream.write(frame('status', sent, current.data));
-          if (ended && last === undefined) return;
-        } else if (ended) {
-          // An ended run's events are all stored (the final one commits with the end):
-          // replay what follows, up to the last run's end, and close, even when nothing
-          // does. Waiting for more hung a client resuming after the final event (found by
-          // the fuzz). Task updates after that end are for `follow=tasks`.
-          const end = log.findLast((e) => endsRun(e.type))?.seq ?? 0;
-          for (const event of log.filter((e) => e.seq > sent && e.seq <= end)) {
-            stream.write(frame(event.type, event.seq, event.data));
-          }
-          return;
-        }
-        // Live from `sent` until the client leaves or, unless the stream follows the work
-        // (task updates may follow in the log), the run ends. The hub's first read is from
-        // `sent` too, so an event stored since the log above was read is not missed.
-        const live = events.follow(id, {
-          read: (position) => reads.read(id, position),
-          after: sent,
-          signal: closed,
-          until: forever ? undefined : (event) => endsRun(event.type),
-        });
-        for await (const event of live) stream.write(frame(event.type, event.seq, event.data));
-      };
-      pump()
+      });
+      pump({ stream, closed, reads, events, id, view, after, forever })
         .catch((error: unknown) => request.log.warn({ err: error }, 'event stream failed'))
         .finally(() => {
           // Shutting down: tell the client to come back (to this server restarted, or another).
@@ -181,6 +128,90 @@ export async function eventRoutes(
       return reply;
     },
   );
+}
+
+/** The 429 of a key that holds as many streams open as it may. */
+const tooManyStreams = (maxStreamsPerKey: number) =>
+  new ApiError(
+    'RATE_LIMIT_EXCEEDED',
+    `At most ${maxStreamsPerKey} event streams may be open at once per API key; close one first.`,
+    {
+      details: { retry_after: 1, limit: maxStreamsPerKey, window: 'open streams' },
+      headers: { 'retry-after': 1 },
+    },
+  );
+
+/**
+ * Takes the response over for the stream and keeps it alive; `release` runs once it closes.
+ * The events are written to the response itself: a stream piped through Fastify's reply
+ * measured 20 KB of heap per open stream (its listeners and closures) against 13 KB this way
+ * (docs/performance.md). Headers set by the hooks (request id, version, rate limit) go out
+ * with the stream's own; `onResponse` hooks still run.
+ */
+function openStream(reply: FastifyReply, keepAliveMs: number, release: () => void) {
+  reply.hijack();
+  const stream = reply.raw;
+  stream.writeHead(200, { ...reply.getHeaders(), ...STREAM_HEADERS } as OutgoingHttpHeaders);
+  const closed = closedSignal(reply);
+  const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
+  const stop = () => {
+    clearInterval(keepAlive);
+    release();
+  };
+  closed.addEventListener('abort', stop, { once: true });
+  return { stream, closed };
+}
+
+/** One open stream: where it writes, what it follows and from where. */
+interface StreamRun {
+  stream: ServerResponse;
+  closed: AbortSignal;
+  reads: SharedEventReads;
+  events: ProjectEventHub;
+  id: string;
+  view: StatusView;
+  /** The Last-Event-ID it resumes after, if any. */
+  after: number | undefined;
+  /** Whether it follows the work on the plan past every run's end (`follow=tasks`). */
+  forever: boolean;
+}
+
+/** Writes a stream's status, then its stored events, then the live ones until it ends. */
+async function pump({ stream, closed, reads, events, id, view, after, forever }: StreamRun) {
+  let sent = after ?? 0;
+  const log = await reads.read(id);
+  // A completed project may have a revision running: its stream follows that run.
+  const revising = revisionRunning(log);
+  const ended = view.status !== 'in_progress' && !revising && !forever;
+  if (after === undefined) {
+    const last = log.findLast((event) => endsRun(event.type));
+    // The status stands just before the last run's final event when nothing runs,
+    // else after the last event: a resume from it continues exactly there.
+    sent = ended && last ? last.seq - 1 : (log.at(-1)?.seq ?? 0);
+    const current = JSON.parse(view.body.toString('utf8')) as { data: unknown };
+    stream.write(frame('status', sent, current.data));
+    if (ended && last === undefined) return;
+  } else if (ended) {
+    // An ended run's events are all stored (the final one commits with the end):
+    // replay what follows, up to the last run's end, and close, even when nothing
+    // does. Waiting for more hung a client resuming after the final event (found by
+    // the fuzz). Task updates after that end are for `follow=tasks`.
+    const end = log.findLast((e) => endsRun(e.type))?.seq ?? 0;
+    for (const event of log.filter((e) => e.seq > sent && e.seq <= end)) {
+      stream.write(frame(event.type, event.seq, event.data));
+    }
+    return;
+  }
+  // Live from `sent` until the client leaves or, unless the stream follows the work
+  // (task updates may follow in the log), the run ends. The hub's first read is from
+  // `sent` too, so an event stored since the log above was read is not missed.
+  const live = events.follow(id, {
+    read: (position) => reads.read(id, position),
+    after: sent,
+    signal: closed,
+    until: forever ? undefined : (event) => endsRun(event.type),
+  });
+  for await (const event of live) stream.write(frame(event.type, event.seq, event.data));
 }
 
 /** Whether an event ends a run: the project's creation or one of its revisions. */

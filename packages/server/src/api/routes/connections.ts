@@ -55,10 +55,18 @@ async function openReplayed(connections: Connections, stored: StoredResponse) {
  * Tracker connections (`createConnection`, `listConnections`, `getConnection`,
  * `deleteConnection`): always the caller's account and mode.
  */
-export async function connectionRoutes(
+export async function connectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions) {
+  createConnection(app, options);
+  listConnections(app, options);
+  getConnection(app, options);
+  deleteConnection(app, options);
+}
+
+/** Connects a tracker to the caller's account: POST /connections. */
+function createConnection(
   app: FastifyInstance,
   { connections, idempotency }: ConnectionRoutesOptions,
-) {
+): void {
   app.post<{ Body: CreateConnectionInput }>(
     '/connections',
     {
@@ -123,7 +131,10 @@ export async function connectionRoutes(
       );
     },
   );
+}
 
+/** The caller's tracker connections: GET /connections. */
+function listConnections(app: FastifyInstance, { connections }: ConnectionRoutesOptions): void {
   app.get(
     '/connections',
     {
@@ -141,7 +152,10 @@ export async function connectionRoutes(
       return { success: true, data: views.map((view) => shown(request, view)) };
     },
   );
+}
 
+/** One tracker connection: GET /connections/:connectionId. */
+function getConnection(app: FastifyInstance, { connections }: ConnectionRoutesOptions): void {
   app.get<{ Params: { connectionId: string } }>(
     '/connections/:connectionId',
     {
@@ -160,7 +174,10 @@ export async function connectionRoutes(
       return { success: true, data: shown(request, view) };
     },
   );
+}
 
+/** Removes a tracker connection: DELETE /connections/:connectionId. */
+function deleteConnection(app: FastifyInstance, { connections }: ConnectionRoutesOptions): void {
   app.delete<{ Params: { connectionId: string } }>(
     '/connections/:connectionId',
     {

@@ -77,10 +77,18 @@ const publicDelivery = (
  * Webhook endpoints (`createWebhookEndpoint`, `listWebhookEndpoints`,
  * `deleteWebhookEndpoint`, `listWebhookDeliveries`): always the caller's account and mode.
  */
-export async function webhookRoutes(
+export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutesOptions) {
+  createWebhookEndpoint(app, options);
+  listWebhookEndpoints(app, options);
+  deleteWebhookEndpoint(app, options);
+  listWebhookDeliveries(app, options);
+}
+
+/** Registers a webhook endpoint: POST /webhook-endpoints. */
+function createWebhookEndpoint(
   app: FastifyInstance,
   { endpoints, idempotency, allowPrivate, resolve }: WebhookRoutesOptions,
-) {
+): void {
   app.post<{ Body: { url: string; events?: string[] } }>(
     '/webhook-endpoints',
     {
@@ -135,7 +143,10 @@ export async function webhookRoutes(
       );
     },
   );
+}
 
+/** The caller's webhook endpoints: GET /webhook-endpoints. */
+function listWebhookEndpoints(app: FastifyInstance, { endpoints }: WebhookRoutesOptions): void {
   app.get(
     '/webhook-endpoints',
     {
@@ -153,7 +164,10 @@ export async function webhookRoutes(
       return { success: true, data: rows.map(publicEndpoint) };
     },
   );
+}
 
+/** Removes a webhook endpoint: DELETE /webhook-endpoints/:endpointId. */
+function deleteWebhookEndpoint(app: FastifyInstance, { endpoints }: WebhookRoutesOptions): void {
   app.delete<{ Params: { endpointId: string } }>(
     '/webhook-endpoints/:endpointId',
     {
@@ -171,7 +185,10 @@ export async function webhookRoutes(
       return reply.code(204).send();
     },
   );
+}
 
+/** An endpoint's recent deliveries: GET /webhook-endpoints/:endpointId/deliveries. */
+function listWebhookDeliveries(app: FastifyInstance, { endpoints }: WebhookRoutesOptions): void {
   app.get<{ Params: { endpointId: string } }>(
     '/webhook-endpoints/:endpointId/deliveries',
     {

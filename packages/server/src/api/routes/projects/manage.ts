@@ -23,10 +23,14 @@ const parameters = openapiDocument.components.parameters;
  * Listing, cancelling and deleting projects (`listProjects`, `cancelProject`,
  * `deleteProject`): always the caller's own projects, in the caller's mode.
  */
-export async function manageRoutes(
-  app: FastifyInstance,
-  { statusReader, projects, reads, idempotency }: ManageRoutesOptions,
-) {
+export async function manageRoutes(app: FastifyInstance, options: ManageRoutesOptions) {
+  listProjects(app, options);
+  cancelProject(app, options);
+  deleteProject(app, options);
+}
+
+/** The caller's projects, paged: GET /projects. */
+function listProjects(app: FastifyInstance, { reads }: ManageRoutesOptions): void {
   app.get<{ Querystring: { limit?: number; starting_after?: string; status?: ProjectState } }>(
     '/projects',
     {
@@ -54,7 +58,10 @@ export async function manageRoutes(
       return reads.list(request.principal, { limit, status, startingAfter });
     },
   );
+}
 
+/** Cancels a project's creation in progress: POST /projects/:projectId/cancel. */
+function cancelProject(app: FastifyInstance, { projects, idempotency }: ManageRoutesOptions): void {
   app.post<{ Params: { projectId: string } }>(
     '/projects/:projectId/cancel',
     {
@@ -107,7 +114,13 @@ export async function manageRoutes(
       );
     },
   );
+}
 
+/** Deletes a project: DELETE /projects/:projectId. */
+function deleteProject(
+  app: FastifyInstance,
+  { statusReader, projects }: ManageRoutesOptions,
+): void {
   app.delete<{ Params: { projectId: string } }>(
     '/projects/:projectId',
     {

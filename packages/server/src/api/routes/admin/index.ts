@@ -26,7 +26,16 @@ const idParams = (name: string, schema: 'AccountId' | 'KeyId') => ({
 });
 
 /** The operator API under `/admin/v1`: accounts, API keys and credit grants. */
-export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoutesOptions) {
+export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions) {
+  adminCreateAccount(app, options);
+  adminGetAccount(app, options);
+  adminCreateKey(app, options);
+  adminRevokeKey(app, options);
+  adminGrantCredits(app, options);
+}
+
+/** Opens an account: POST /admin/v1/accounts. */
+function adminCreateAccount(app: FastifyInstance, { accounts }: AdminRoutesOptions): void {
   app.post<{ Body: AdminCreateAccountRequest | undefined }>(
     '/accounts',
     {
@@ -48,7 +57,10 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
       return reply.code(201).send({ success: true, data: account });
     },
   );
+}
 
+/** One account: GET /admin/v1/accounts/:accountId. */
+function adminGetAccount(app: FastifyInstance, { accounts }: AdminRoutesOptions): void {
   app.get<{ Params: { accountId: string } }>(
     '/accounts/:accountId',
     {
@@ -64,7 +76,10 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
       return { success: true, data: account };
     },
   );
+}
 
+/** Issues an API key: POST /admin/v1/keys. */
+function adminCreateKey(app: FastifyInstance, { accounts }: AdminRoutesOptions): void {
   app.post<{ Body: AdminCreateKeyRequest }>(
     '/keys',
     {
@@ -83,7 +98,10 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
       return reply.code(201).send({ success: true, data: created });
     },
   );
+}
 
+/** Revokes an API key: DELETE /admin/v1/keys/:keyId. */
+function adminRevokeKey(app: FastifyInstance, { accounts }: AdminRoutesOptions): void {
   app.delete<{ Params: { keyId: string } }>(
     '/keys/:keyId',
     {
@@ -99,7 +117,10 @@ export async function adminRoutes(app: FastifyInstance, { accounts }: AdminRoute
       return { success: true, data: key };
     },
   );
+}
 
+/** Grants credits to an account: POST /admin/v1/credits/grants. */
+function adminGrantCredits(app: FastifyInstance, { accounts }: AdminRoutesOptions): void {
   app.post<{ Body: AdminGrantCreditsRequest }>(
     '/credits/grants',
     {

@@ -72,6 +72,29 @@ const DESTINATION_ANGLE: Unsafe = {
   inConstruct: 'destinationRaw',
 };
 
+/** Any case of a word, as an unsafe pattern needs it (its expression has no `i` flag). */
+const anyCase = (word: string) =>
+  [...word].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join('');
+
+/**
+ * The colon of a script scheme in text (`javascript:`) is escaped (`javascript\:`), so no
+ * reader that links bare schemes follows it and no check for one finds it; a `data` only when
+ * a media type follows ("Data: PostgreSQL" is a label), as `inertText` defangs them.
+ */
+const SCHEME_COLONS: Unsafe[] = [
+  {
+    character: ':',
+    before: `(?:${['javascript', 'vbscript', 'livescript'].map(anyCase).join('|')})[ \\t]*`,
+    inConstruct: 'phrasing',
+  },
+  {
+    character: ':',
+    before: `${anyCase('data')}[ \\t]*`,
+    after: String.raw`[\w.+-]*\/|,`,
+    inConstruct: 'phrasing',
+  },
+];
+
 const GFM = gfmToMarkdown({ tablePipeAlign: false });
 const gfmTable = GFM.extensions?.find((extension) => extension.handlers?.table)?.handlers?.table;
 
@@ -176,7 +199,7 @@ export const RENDER_OPTIONS: Options = {
         registerEntry: definition,
         component: (node, _, state, info) => state.containerFlow(node, info),
       },
-      unsafe: [ID_HYPHEN, DESTINATION_ANGLE],
+      unsafe: [ID_HYPHEN, DESTINATION_ANGLE, ...SCHEME_COLONS],
     },
   ],
 };

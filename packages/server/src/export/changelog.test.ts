@@ -1,3 +1,5 @@
+import { parseDocument } from '@pgs/contract/document';
+import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
 import { changelog, deltaLine, revisionDate } from './changelog.ts';
 import { HISTORY } from './history-fixtures.ts';
@@ -56,5 +58,24 @@ describe('changelog', () => {
   it('a project never revised has one entry', () => {
     const text = changelog('Team Pulse', HISTORY.slice(0, 1));
     expect(text.match(/^## .+$/gm)).toEqual(['## Revision 1 — 2026-11-22']);
+  });
+
+  it('a hostile change request and title are escaped and read back as the same text', () => {
+    const request = 'Add *stars* | `ticks` <script>alert(1)</script>\n# not a heading';
+    const title = 'Pipes | **bold** <b>US-1</b>';
+    const [, revision2] = HISTORY;
+    const text = changelog('Team Pulse', [
+      {
+        ...revision2!,
+        changeRequest: request,
+        deltas: [{ op: 'added', id: 'FR-4', title, text: 'Teams get reminders.' }],
+      },
+    ]);
+    expect(text).not.toContain('<script>');
+    const tree = parseDocument(text);
+    const quoted = tree.children.find((node) => node.type === 'blockquote')!;
+    expect(plainTextOf(quoted)).toBe(request);
+    const deltas = tree.children.find((node) => node.type === 'list')!;
+    expect(plainTextOf(deltas.children[0]!)).toBe(`Added FR-4: ${title}`);
   });
 });

@@ -3,8 +3,19 @@
  * revision, newest first, with the change request, the requirement deltas and the
  * documents each revision rewrote (docs/revisions.md).
  */
-
-import { inertText } from '@pgs/contract/document';
+import {
+  blockquote,
+  cite,
+  heading,
+  type Inline,
+  inlineCode,
+  list,
+  paragraph,
+  renderDocument,
+  root,
+} from '@pgs/contract/document';
+import type { Blockquote, RootContent } from 'mdast';
+import { toString as plainTextOf } from 'mdast-util-to-string';
 import type { RequirementDelta } from '../models/deltas.ts';
 
 /** One completed revision, as the archive needs it. */
@@ -22,28 +33,41 @@ export interface RevisionRecord {
 }
 
 /**
- * One delta as a line of prose: what happened to which requirement.
+ * One delta as inline content: what happened to which requirement, its ID cited and its
+ * titles as text.
  *
  * @example
- * deltaLine({ op: 'removed', id: 'FR-2', title: 'Export', reason: 'no longer needed' });
- * // 'Removed FR-2: Export (no longer needed)'
+ * deltaContent({ op: 'removed', id: 'FR-2', title: 'Export', reason: 'no longer needed' });
+ * // ['Removed ', cite('FR-2'), ': Export (no longer needed)']
  */
-export function deltaLine(delta: RequirementDelta): string {
+export function deltaContent(delta: RequirementDelta): Inline[] {
   switch (delta.op) {
     case 'added':
-      return `Added ${delta.id}: ${delta.title}`;
+      return ['Added ', cite(delta.id), `: ${delta.title}`];
     case 'modified':
-      return `Modified ${delta.id}: ${delta.title}`;
+      return ['Modified ', cite(delta.id), `: ${delta.title}`];
     case 'removed':
-      return `Removed ${delta.id}: ${delta.title} (${delta.reason})`;
+      return ['Removed ', cite(delta.id), `: ${delta.title} (${delta.reason})`];
     case 'renamed':
-      return `Renamed ${delta.id}: ${delta.from} → ${delta.to}`;
+      return ['Renamed ', cite(delta.id), `: ${delta.from} → ${delta.to}`];
     default: {
       const never: never = delta;
       throw new Error(`unknown delta ${JSON.stringify(never)}`);
     }
   }
 }
+
+/**
+ * One delta as a line of prose.
+ *
+ * @example
+ * deltaLine({ op: 'removed', id: 'FR-2', title: 'Export', reason: 'no longer needed' });
+ * // 'Removed FR-2: Export (no longer needed)'
+ */
+export const deltaLine = (delta: RequirementDelta): string =>
+  deltaContent(delta)
+    .map((part) => (typeof part === 'string' ? part : plainTextOf(part)))
+    .join('');
 
 /**
  * The day a revision took effect (its completion, else its start), as `YYYY-MM-DD` in UTC.
@@ -58,33 +82,46 @@ export function revisionDate(record: Pick<RevisionRecord, 'createdAt' | 'complet
 }
 
 /**
- * A user's text (a change request) as a markdown block quote, line by line, made inert first:
- * even in a fence its tags and links are written escaped (user-text.ts).
+ * A user's text (a change request) as a block quote, its paragraphs and lines kept; the
+ * renderer writes it escaped, so its tags, links and markup read back as the text it is.
  */
-export const quote = (text: string) =>
-  inertText(text)
-    .trim()
-    .split(/\r?\n/)
-    .map((line) => (line.trim() === '' ? '>' : `> ${line.trimEnd()}`))
-    .join('\n');
+export const quote = (text: string): Blockquote =>
+  blockquote(
+    text
+      .trim()
+      .split(/\r?\n[ \t]*\r?\n\s*/)
+      .map((block) =>
+        paragraph(
+          block
+            .split(/\r?\n/)
+            .map((line) => line.trimEnd())
+            .join('\n'),
+        ),
+      ),
+  );
 
-const filenames = (names: readonly string[]) =>
-  names.length === 0 ? 'none' : names.map((name) => `\`${name}\``).join(', ');
+const filenames = (names: readonly string[]): Inline[] =>
+  names.length === 0
+    ? ['none']
+    : names.flatMap((name, i) => (i === 0 ? [inlineCode(name)] : [', ', inlineCode(name)]));
 
-function section(record: RevisionRecord): string {
-  const parts = [`## Revision ${record.revision} — ${revisionDate(record)}\n`];
+function section(record: RevisionRecord): RootContent[] {
+  const blocks: RootContent[] = [
+    heading(2, `Revision ${record.revision} — ${revisionDate(record)}`),
+  ];
   if (record.revision === 1) {
-    parts.push('Created.\n', `Documents: ${filenames(record.documentsChanged)}.\n`);
-    return parts.join('\n');
+    blocks.push(
+      paragraph('Created.'),
+      paragraph('Documents: ', ...filenames(record.documentsChanged), '.'),
+    );
+    return blocks;
   }
   if (record.changeRequest !== null && record.changeRequest.trim() !== '') {
-    parts.push(`${quote(record.changeRequest)}\n`);
+    blocks.push(quote(record.changeRequest));
   }
-  if (record.deltas.length > 0) {
-    parts.push(`${record.deltas.map((delta) => `- ${deltaLine(delta)}`).join('\n')}\n`);
-  }
-  parts.push(`Documents changed: ${filenames(record.documentsChanged)}.\n`);
-  return parts.join('\n');
+  if (record.deltas.length > 0) blocks.push(list(record.deltas.map(deltaContent)));
+  blocks.push(paragraph('Documents changed: ', ...filenames(record.documentsChanged), '.'));
+  return blocks;
 }
 
 /**
@@ -96,9 +133,13 @@ function section(record: RevisionRecord): string {
  */
 export function changelog(name: string, history: readonly RevisionRecord[]): string {
   const newestFirst = [...history].sort((a, b) => b.revision - a.revision);
-  return [
-    `# Changelog: ${name}\n`,
-    `Each revision of ${name}, newest first. Requirement IDs are never renumbered, and a removed ID is never given out again.\n`,
-    ...newestFirst.map(section),
-  ].join('\n');
+  return renderDocument(
+    root([
+      heading(1, `Changelog: ${name}`),
+      paragraph(
+        `Each revision of ${name}, newest first. Requirement IDs are never renumbered, and a removed ID is never given out again.`,
+      ),
+      ...newestFirst.flatMap(section),
+    ]),
+  );
 }

@@ -6,9 +6,18 @@
  * `openspec/docs/`; archive.ts places those.
  */
 import { type ProjectCompleted, type ProjectType, projectSlug } from '@pgs/contract';
-import { cite, heading, inlineCode, paragraph, renderDocument, root } from '@pgs/contract/document';
+import {
+  cite,
+  heading,
+  inlineCode,
+  list,
+  paragraph,
+  renderDocument,
+  root,
+  strong,
+} from '@pgs/contract/document';
 import type { RequirementDelta } from '../models/deltas.ts';
-import { deltaLine, quote, type RevisionRecord, revisionDate } from './changelog.ts';
+import { deltaContent, quote, type RevisionRecord, revisionDate } from './changelog.ts';
 import { type ArchiveEntry, projectPlan, safeFilename, titleOf } from './files.ts';
 import {
   groupBody,
@@ -130,22 +139,33 @@ export function changeName(revision: number, changeRequest: string | null): stri
 }
 
 function proposalMd(record: RevisionRecord, name: string, specSlug: string): string {
-  const changes = record.deltas.map(
-    (delta) => `- ${delta.op === 'removed' ? '**BREAKING** ' : ''}${deltaLine(delta)}`,
+  const changes = record.deltas.map((delta) => [
+    ...(delta.op === 'removed' ? [strong('BREAKING'), ' '] : []),
+    ...deltaContent(delta),
+  ]);
+  const documents = record.documentsChanged.map((f) =>
+    inlineCode(`${OPENSPEC_DOCS}/${safeFilename(f)}`),
   );
-  const documents = record.documentsChanged.map((f) => `\`${OPENSPEC_DOCS}/${safeFilename(f)}\``);
-  return [
-    `# Change: Revision ${record.revision} of ${name}\n`,
-    '## Why\n',
-    `Revision ${record.revision} of ${name}, asked for on ${revisionDate(record)}:\n`,
-    `${quote(record.changeRequest ?? '(no change request recorded)')}\n`,
-    '## What Changes\n',
-    `${changes.length > 0 ? changes.join('\n') : '- No requirement changes.'}\n`,
-    '## Impact\n',
-    `- Affected specs: \`${specSlug}\``,
-    `- Documents changed: ${documents.length > 0 ? documents.join(', ') : 'none'}`,
-    '',
-  ].join('\n');
+  return renderDocument(
+    root([
+      heading(1, `Change: Revision ${record.revision} of ${name}`),
+      heading(2, 'Why'),
+      paragraph(`Revision ${record.revision} of ${name}, asked for on ${revisionDate(record)}:`),
+      quote(record.changeRequest ?? '(no change request recorded)'),
+      heading(2, 'What Changes'),
+      list(changes.length > 0 ? changes : ['No requirement changes.']),
+      heading(2, 'Impact'),
+      list([
+        ['Affected specs: ', inlineCode(specSlug)],
+        [
+          'Documents changed: ',
+          ...(documents.length > 0
+            ? documents.flatMap((d, i) => (i === 0 ? [d] : [', ', d]))
+            : ['none']),
+        ],
+      ]),
+    ]),
+  );
 }
 
 type TextDelta = Extract<RequirementDelta, { op: 'added' | 'modified' }>;

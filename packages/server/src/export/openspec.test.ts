@@ -291,5 +291,7 @@ describe('hostile text in the OpenSpec layout', () => {
     expect(plainTextOf(headings[0]!)).toBe(`${name} Specification`);
     expect(headings.map((node) => plainTextOf(node))).toContain(`Requirement: FR-1 ${title}`);
     expect(spec).not.toContain('<b>');
+    const project = openspecEntries(hostile)[0]!.content;
+    expect(plainTextOf(parseDocument(project).children[0]!)).toBe(`Project Context: ${name}`);
   });
 });

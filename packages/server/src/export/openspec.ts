@@ -47,8 +47,6 @@ function strings(value: unknown): string[] {
     : [];
 }
 
-const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).join('\n');
-
 /** `openspec/project.md`: what an assistant needs to know of the project before a change. */
 function projectMd(data: ProjectCompleted): string {
   const { project } = data;
@@ -64,36 +62,48 @@ function projectMd(data: ProjectCompleted): string {
   const platforms = strings(q.platforms);
   const describe = (doc: { type: string; content: string }) =>
     plan.find((kind) => kind.kind === doc.type)?.title ?? titleOf(doc.content) ?? doc.type;
-  return [
-    `# Project Context: ${project.name}\n`,
-    '## Purpose\n',
-    `${project.description}\n`,
-    bullets([
-      `Type: ${TYPE_WORDS[project.type]} (\`${project.type}\`)`,
-      `Audience: ${q.targetAudience}`,
-      ...(platforms.length > 0 ? [`Platforms: ${platforms.join(', ')}`] : []),
-      `Monetization: ${q.monetization}`,
+  return renderDocument(
+    root([
+      heading(1, `Project Context: ${project.name}`),
+      heading(2, 'Purpose'),
+      paragraph(project.description),
+      list([
+        [`Type: ${TYPE_WORDS[project.type]} (`, inlineCode(project.type), ')'],
+        `Audience: ${q.targetAudience}`,
+        ...(platforms.length > 0 ? [`Platforms: ${platforms.join(', ')}`] : []),
+        `Monetization: ${q.monetization}`,
+      ]),
+      ...lists
+        .filter(([, items]) => items.length > 0)
+        .flatMap(([title, items]) => [heading(2, title), list(items)]),
+      heading(2, 'Project Brief'),
+      brief
+        ? paragraph(
+            'The brief is ',
+            inlineCode(docPath(brief)),
+            ': the problem, the audience, the goals (G-n) and their metrics, the scope, the risks (R-n), the assumptions (A-n) and the open questions (Q-n). Read it before proposing a change.',
+          )
+        : paragraph('This project has no brief.'),
+      // A project grounded in a codebase: where an assistant learns the code before a change.
+      ...(overview
+        ? [
+            heading(2, 'Existing Codebase'),
+            paragraph(
+              'This project changes an existing codebase. ',
+              inlineCode(docPath(overview)),
+              ' maps it as it was read (stack, components, routes, data model, tests), each fact with the path that shows it; read it, and check it against the code, before proposing a change.',
+            ),
+          ]
+        : []),
+      heading(2, 'Specs and Documents'),
+      paragraph(
+        'The functional requirements (FR-n) and their acceptance criteria are ',
+        inlineCode(`openspec/specs/${projectSlug(project.name)}/spec.md`),
+        ", the current truth. Every generated document ships as it is, listed below; the documents cite each other's IDs (FR-n, NFR-n, US-n, T-n), and so should changes, commits and tests. A requirement ID is never renumbered, and a removed one is never used again.",
+      ),
+      list(project.documents.map((doc) => [inlineCode(docPath(doc)), `: ${describe(doc)}`])),
     ]),
-    '',
-    ...lists
-      .filter(([, items]) => items.length > 0)
-      .flatMap(([title, items]) => [`## ${title}\n`, `${bullets(items)}\n`]),
-    '## Project Brief\n',
-    brief
-      ? `The brief is \`${docPath(brief)}\`: the problem, the audience, the goals (G-n) and their metrics, the scope, the risks (R-n), the assumptions (A-n) and the open questions (Q-n). Read it before proposing a change.\n`
-      : 'This project has no brief.\n',
-    // A project grounded in a codebase: where an assistant learns the code before a change.
-    ...(overview
-      ? [
-          '## Existing Codebase\n',
-          `This project changes an existing codebase. \`${docPath(overview)}\` maps it as it was read (stack, components, routes, data model, tests), each fact with the path that shows it; read it, and check it against the code, before proposing a change.\n`,
-        ]
-      : []),
-    '## Specs and Documents\n',
-    `The functional requirements (FR-n) and their acceptance criteria are \`openspec/specs/${projectSlug(project.name)}/spec.md\`, the current truth. Every generated document ships as it is, listed below; the documents cite each other's IDs (FR-n, NFR-n, US-n, T-n), and so should changes, commits and tests. A requirement ID is never renumbered, and a removed one is never used again.\n`,
-    bullets(project.documents.map((doc) => `\`${docPath(doc)}\`: ${describe(doc)}`)),
-    '',
-  ].join('\n');
+  );
 }
 
 /** `openspec/specs/<slug>/spec.md`: the requirement groups in OpenSpec's form. */

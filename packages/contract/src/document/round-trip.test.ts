@@ -346,3 +346,19 @@ describe('parseDocument(renderDocument(tree)), found by the property', () => {
     again(root([paragraph('a ', link('<x>', 'a'), '  |')]));
   });
 });
+
+describe('renderDocument, on script schemes in text', () => {
+  it('escapes the colon of a script scheme, any case, and reads the text back unchanged', () => {
+    const tree = root([paragraph('open JavaScript: alert(1), vbscript :x and data:text/html,<b>')]);
+    const markdown = renderDocument(tree);
+    expect(markdown).toContain('JavaScript\\:');
+    expect(markdown).toContain('vbscript \\:');
+    expect(markdown).toContain('data\\:text/html');
+    expect(markdown).not.toMatch(/(?:javascript|vbscript|data)\s*:/i);
+    expect(withoutPositions(parseDocument(markdown))).toEqual(withoutPositions(tree));
+  });
+
+  it('leaves a colon after "data" that no media type follows: a label, not a scheme', () => {
+    expect(renderDocument(root([paragraph('Data: PostgreSQL')]))).toBe('Data: PostgreSQL\n');
+  });
+});

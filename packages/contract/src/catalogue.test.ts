@@ -84,7 +84,6 @@ describe('the catalogue', () => {
   });
 
   it('plans the shared documents, the type’s design documents, then the plan and the README', () => {
-    // A new kind changes these plans on purpose: list it here, and its price in docs/api.md.
     const plan = 'a kind added to the catalogue: list it here, price it in docs/api.md';
     expect(documentKindsOf('web'), plan).toEqual([
       'project-brief',

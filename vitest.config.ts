@@ -62,7 +62,7 @@ export default defineConfig({
           // The server's integration tests: the real app in process (the harness), or servers
           // and processes they start. They share worker processes too: a fresh process per
           // file loaded the server's module graph and the NLP model again each time, about
-          // 4 s of CPU a file, 42 % of these files' CPU in all (docs/testing.md). Every
+          // 4 s of CPU a file, a third of these files' CPU in all (docs/testing.md). Every
           // harness, runtime and process is closed in the file's afterAll, and none of these
           // files mocks a module or changes the environment.
           name: 'server',

@@ -19,6 +19,7 @@ import { runStore } from './projects/run-store.ts';
 import { GENERATE_QUEUE, GenerationQueue } from './queue/generation-queue.ts';
 import { SYNC_QUEUE } from './queue/sync-queue.ts';
 import { WEBHOOK_QUEUE } from './queue/webhook-queue.ts';
+import { jobHandlers } from './runs/jobs.ts';
 import { engineOf, type ModelSelector, modelSelector } from './runs/models.ts';
 import { RevisionWorkflow } from './runs/revision-workflow.ts';
 import { GenerationWorkflow } from './runs/workflow.ts';
@@ -215,14 +216,7 @@ async function startGenerationWorkers(core: Core): Promise<void> {
     log: log.child({ component: 'revisions' }),
     events,
   });
-  await queue.start({
-    run: async (job) => {
-      if (job.revision === undefined) await workflow.run(job);
-      else await revising.run({ ...job, revision: job.revision });
-    },
-    dead: (projectId, revision) =>
-      revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
-  });
+  await queue.start(jobHandlers(workflow, revising));
 }
 
 /** The edge of a process: the HTTP app and the metrics listener, neither yet listening. */

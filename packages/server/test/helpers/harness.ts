@@ -17,6 +17,7 @@ import { Revisions } from '../../src/projects/revisions.ts';
 import { runStore } from '../../src/projects/run-store.ts';
 import { GenerationQueue } from '../../src/queue/generation-queue.ts';
 import type { WebhookQueueOptions } from '../../src/queue/webhook-queue.ts';
+import { jobHandlers } from '../../src/runs/jobs.ts';
 import { engineOf, type ModelSelector, offlineModels } from '../../src/runs/models.ts';
 import { RevisionWorkflow } from '../../src/runs/revision-workflow.ts';
 import { GenerationWorkflow, type WorkflowOptions } from '../../src/runs/workflow.ts';
@@ -245,14 +246,7 @@ export async function startHarness(
       models,
       { ...options.workflow, caller, events: workerEvents },
     );
-    await queue.start({
-      run: async (job) => {
-        if (job.revision === undefined) await workflow.run(job);
-        else await revising.run({ ...job, revision: job.revision });
-      },
-      dead: (projectId, revision) =>
-        revision === undefined ? workflow.giveUp(projectId) : revising.giveUp(projectId, revision),
-    });
+    await queue.start(jobHandlers(workflow, revising));
     dispatcher = queue;
     const trackers = options.trackers;
     if (trackers !== undefined) {

@@ -56,3 +56,29 @@ export const PRODUCT_FILLER = new Set(
 /** Clients of an MCP server: the one that acts in "lets Claude …" is not an audience. */
 export const ASSISTANT =
   /\b(claude|chatgpt|gpt-?\d\w*|cursor|copilot|gemini|windsurf|codex|llms?|ai\s+(?:assistants?|agents?|models?|tools?)|coding\s+agents?)\b/i;
+
+// The phrase reader's words (reading-phrases.ts).
+
+/** Words that open a noun phrase and that an object is quoted without ("the", "our", "each"). */
+export const DETERMINERS = new Set(
+  'a an the this these those our their my your his her its each every any all some'.split(' '),
+);
+/** Pronouns that can stand as an object ("assign them to …"). */
+export const OBJECT_PRONOUNS = new Set('them it us me you everything everyone'.split(' '));
+/** Particles of phrasal verbs: "check in", "look up", "back up". */
+export const PARTICLES = new Set('up in out off back down over on away'.split(' '));
+/** Units a rate is counted in: "20 words a day". */
+export const RATE_UNITS = /^(?:second|minute|hour|day|night|week|month|quarter|year)s?$/;
+export const SUBORDINATORS = new Set(
+  'when whenever while once if unless until before after as where whereas'.split(' '),
+);
+/** Prepositions that a measure phrase ("60 days") takes with it: "60 days before expiry". */
+export const MEASURE_LINKS = new Set(['before', 'after', 'ahead', 'earlier', 'later', 'of', 'per']);
+export const STOP_ADVERBS = new Set(
+  'also then so too just even only very really still already now here there when where how why not as'.split(
+    ' ',
+  ),
+);
+
+/** Verbs of wanting, which the tagger may read as nouns ("designers need to …"). */
+export const WANTING = /^(?:need|needs|want|wants)$/;

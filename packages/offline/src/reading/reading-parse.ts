@@ -12,6 +12,7 @@ import {
   LIGHT_VERBS,
   MODALS,
   NOMINAL_OPENERS,
+  PARTICLES,
   type Parse,
   type ParsedCapability,
   PRODUCT_FILLER,
@@ -19,7 +20,7 @@ import {
   type Span,
 } from './reading-parse-words.ts';
 import { namesPeople } from './reading-people.ts';
-import { type Form, PARTICLES, type Phrase, PhraseReader } from './reading-phrases.ts';
+import { type Form, type Phrase, PhraseReader } from './reading-phrases.ts';
 import {
   canBeVerb,
   gerundBase,

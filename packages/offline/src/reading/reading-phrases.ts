@@ -2,7 +2,17 @@
  * Noun phrases, qualifiers and the verb-or-noun decision of the NLP reading: the part of the
  * rules that knows where a phrase ends and whether the word after "and" starts a new verb.
  */
-import { CONTROL } from './reading-parse-words.ts';
+import {
+  CONTROL,
+  DETERMINERS,
+  MEASURE_LINKS,
+  OBJECT_PRONOUNS,
+  PARTICLES,
+  RATE_UNITS,
+  STOP_ADVERBS,
+  SUBORDINATORS,
+  WANTING,
+} from './reading-parse-words.ts';
 import { canBeVerb, isNoun, type Tok } from './reading-tokens.ts';
 
 /** The verb forms of a list; its items share the form of the first ("to track …, send …"). */
@@ -28,36 +38,12 @@ export interface VerbContext {
   after?: Tok | undefined;
 }
 
-/** Words that open a noun phrase and that an object is quoted without ("the", "our", "each"). */
-export const DETERMINERS = new Set(
-  'a an the this these those our their my your his her its each every any all some'.split(' '),
-);
-/** Pronouns that can stand as an object ("assign them to …"). */
-export const OBJECT_PRONOUNS = new Set('them it us me you everything everyone'.split(' '));
-/** Particles of phrasal verbs: "check in", "look up", "back up". */
-export const PARTICLES = new Set('up in out off back down over on away'.split(' '));
-/** Units a rate is counted in: "20 words a day". */
-const RATE_UNITS = /^(?:second|minute|hour|day|night|week|month|quarter|year)s?$/;
-const SUBORDINATORS = new Set(
-  'when whenever while once if unless until before after as where whereas'.split(' '),
-);
-/** Prepositions that a measure phrase ("60 days") takes with it: "60 days before expiry". */
-const MEASURE_LINKS = new Set(['before', 'after', 'ahead', 'earlier', 'later', 'of', 'per']);
-const STOP_ADVERBS = new Set(
-  'also then so too just even only very really still already now here there when where how why not as'.split(
-    ' ',
-  ),
-);
-
 /**
  * Noun phrases and qualifiers over tagged tokens; the parser builds its reading on top.
  *
  * @example
  * class Parser extends PhraseReader {} // reads spans with this.phrase(i), this.qualifiers(e, form)
  */
-/** Verbs of wanting, which the tagger may read as nouns ("designers need to …"). */
-const WANTING = /^(?:need|needs|want|wants)$/;
-
 export class PhraseReader {
   protected readonly t: Tok[];
   protected readonly text: string;

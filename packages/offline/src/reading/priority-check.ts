@@ -6,7 +6,7 @@
  * requirement that also carries a capability the idea does not put off may stay Must.
  */
 import { targetOf } from './impact-terms.ts';
-import { readIdeaNlp } from './reading.ts';
+import { readIdeaOnce } from './reading-once.ts';
 
 /** A requirement as a document defines it: its ID, title and MoSCoW priority when stated. */
 export interface PrioritisedRequirement {
@@ -31,7 +31,7 @@ export function wishFindings(
   requirements: readonly PrioritisedRequirement[],
 ): string[] {
   if (!requirements.some((r) => r.priority?.toLowerCase() === 'must')) return [];
-  const capabilities = readIdeaNlp(idea).capabilities;
+  const capabilities = readIdeaOnce(idea).capabilities;
   if (!capabilities.some((c) => c.priority === 'Could')) return [];
   const refs = requirements.map(({ id, title }) => ({ id, title }));
   const wanted = new Set<string>();

@@ -40,6 +40,20 @@ export interface DocumentKindInfo {
    * revision that sends a new digest.
    */
   readonly revisable: boolean;
+  /**
+   * The kinds whose content it builds on: it is written once they are stored. `'design'`
+   * stands for every design document of the plan (the kinds only one type gets); a kind the
+   * plan lacks is left out (the codebase overview is in grounded plans only). Every name is
+   * checked against the catalogue at build time.
+   */
+  readonly buildsOn: readonly string[];
+  /** Relative size: it spreads a simulated run's duration and is a prior for estimates. */
+  readonly weight: number;
+  /**
+   * The ancestors it reads as a digest (the IDs they define with their titles) rather than in
+   * full; only kinds that define IDs can be digested (docs/cost.md, "Context where it pays").
+   */
+  readonly digests: readonly string[];
   /** The `##` sections it covers, in order. */
   readonly sections: readonly string[];
 }
@@ -60,6 +74,9 @@ export const DOCUMENT_KINDS = {
     credits: 5,
     types: 'all',
     revisable: false,
+    buildsOn: [],
+    weight: 3,
+    digests: [],
     sections: [
       'Overview',
       'Problem',
@@ -78,6 +95,10 @@ export const DOCUMENT_KINDS = {
     credits: 5,
     types: 'grounded',
     revisable: false,
+    // It is written from the repository digest, not from other documents.
+    buildsOn: [],
+    weight: 4,
+    digests: [],
     sections: [
       'Summary',
       'Stack',
@@ -96,6 +117,9 @@ export const DOCUMENT_KINDS = {
     credits: 8,
     types: 'all',
     revisable: true,
+    buildsOn: ['project-brief'],
+    weight: 5,
+    digests: [],
     sections: [
       'Summary',
       'Personas',
@@ -112,6 +136,10 @@ export const DOCUMENT_KINDS = {
     credits: 5,
     types: 'all',
     revisable: true,
+    // Stories cite the FRs they serve, so they are written after the requirements.
+    buildsOn: ['product-requirements'],
+    weight: 4,
+    digests: ['project-brief'],
     sections: ['Epics', 'Stories', 'Edge cases'],
   },
   architecture: {
@@ -121,6 +149,11 @@ export const DOCUMENT_KINDS = {
     credits: 8,
     types: 'all',
     revisable: true,
+    // Components cite the requirements they implement; a grounded architecture starts from
+    // the system as it is, which the codebase overview describes.
+    buildsOn: ['product-requirements', 'codebase-overview'],
+    weight: 5,
+    digests: ['project-brief'],
     sections: [
       'Context',
       'Components',
@@ -139,6 +172,9 @@ export const DOCUMENT_KINDS = {
     credits: 6,
     types: 'web',
     revisable: true,
+    buildsOn: ['architecture'],
+    weight: 4,
+    digests: ['project-brief'],
     sections: ['Entities', 'Relationships', 'Tables', 'Indexes', 'Retention and privacy'],
   },
   'api-design': {
@@ -148,6 +184,10 @@ export const DOCUMENT_KINDS = {
     credits: 6,
     types: 'web',
     revisable: true,
+    // Its authentication follows the architecture; its resources are the data model's entities.
+    buildsOn: ['architecture', 'data-model'],
+    weight: 4,
+    digests: ['project-brief'],
     sections: [
       'Conventions',
       'Authentication',
@@ -164,6 +204,10 @@ export const DOCUMENT_KINDS = {
     credits: 6,
     types: 'mobile',
     revisable: true,
+    // Screens serve the stories and follow the architecture's client.
+    buildsOn: ['product-requirements', 'user-stories', 'architecture'],
+    weight: 4,
+    digests: ['project-brief'],
     sections: ['Screen inventory', 'Screen details', 'Empty and error states', 'Accessibility'],
   },
   navigation: {
@@ -173,6 +217,9 @@ export const DOCUMENT_KINDS = {
     credits: 4,
     types: 'mobile',
     revisable: true,
+    buildsOn: ['screens'],
+    weight: 3,
+    digests: ['project-brief'],
     sections: ['Navigation structure', 'Routes', 'Deep links', 'Back behaviour'],
   },
   'offline-and-permissions': {
@@ -182,6 +229,10 @@ export const DOCUMENT_KINDS = {
     credits: 5,
     types: 'mobile',
     revisable: true,
+    // What works offline, and which permission each screen asks for.
+    buildsOn: ['architecture', 'screens'],
+    weight: 3,
+    digests: ['project-brief'],
     sections: [
       'Offline behaviour',
       'Local data model',
@@ -198,6 +249,10 @@ export const DOCUMENT_KINDS = {
     credits: 6,
     types: 'mcp',
     revisable: true,
+    // One tool per story's action, inside the architecture's components.
+    buildsOn: ['architecture', 'user-stories'],
+    weight: 4,
+    digests: ['project-brief'],
     sections: ['Tool catalogue', 'Input schemas', 'Results and errors', 'Safety'],
   },
   'mcp-resources-and-prompts': {
@@ -207,6 +262,10 @@ export const DOCUMENT_KINDS = {
     credits: 5,
     types: 'mcp',
     revisable: true,
+    // Its prompts name the real tools.
+    buildsOn: ['mcp-tools'],
+    weight: 3,
+    digests: ['project-brief'],
     sections: ['Resources', 'Resource templates', 'Prompts', 'Subscriptions'],
   },
   'mcp-transport-and-clients': {
@@ -216,6 +275,9 @@ export const DOCUMENT_KINDS = {
     credits: 4,
     types: 'mcp',
     revisable: true,
+    buildsOn: ['architecture', 'mcp-tools'],
+    weight: 3,
+    digests: ['project-brief'],
     sections: ['Transports', 'Authentication', 'Client configuration', 'Troubleshooting'],
   },
   'implementation-plan': {
@@ -225,6 +287,11 @@ export const DOCUMENT_KINDS = {
     credits: 6,
     types: 'all',
     revisable: true,
+    // It turns the architecture, the stories and every design document into tasks; it cites
+    // the stories (a digest).
+    buildsOn: ['architecture', 'user-stories', 'design', 'codebase-overview'],
+    weight: 4,
+    digests: ['project-brief', 'user-stories'],
     sections: ['Milestones', 'Tasks', 'Dependencies', 'Testing strategy', 'Release checklist'],
   },
   readme: {
@@ -234,6 +301,10 @@ export const DOCUMENT_KINDS = {
     credits: 3,
     types: 'all',
     revisable: true,
+    // It summarises: it names stories and tasks (digests).
+    buildsOn: ['implementation-plan', 'design'],
+    weight: 2,
+    digests: ['project-brief', 'user-stories', 'implementation-plan'],
     sections: [
       'About',
       'Features',
@@ -247,6 +318,18 @@ export const DOCUMENT_KINDS = {
 
 /** A kind of document: `'product-requirements'`. */
 export type DocumentKindName = keyof typeof DOCUMENT_KINDS;
+
+/** In a kind's `buildsOn`: every design document of the plan. */
+export const DESIGN_DOCUMENTS = 'design';
+
+type Named<F extends 'buildsOn' | 'digests'> = (typeof DOCUMENT_KINDS)[DocumentKindName][F][number];
+/** A misspelt or removed kind in a `buildsOn` or `digests` list fails the build here. */
+type Unknown = Exclude<
+  Named<'buildsOn'> | Named<'digests'>,
+  DocumentKindName | typeof DESIGN_DOCUMENTS
+>;
+const everyNameIsAKind: [Unknown] extends [never] ? true : Unknown = true;
+void everyNameIsAKind;
 
 /**
  * The sections of a kind, as a union of their titles: a writer keyed by it misses none.

@@ -21,6 +21,7 @@ export {
 } from './answers.ts';
 /** The document kinds, their files and sections, and the plan of each type: `documentKindsOf('web')`. */
 export {
+  DESIGN_DOCUMENTS,
   DOCUMENT_KINDS,
   type DocumentKindInfo,
   type DocumentKindName,

@@ -1,4 +1,5 @@
 import {
+  DESIGN_DOCUMENTS,
   DOCUMENT_KINDS,
   type DocumentKindName,
   documentKindsOf,
@@ -14,8 +15,8 @@ export { STAGES, type Stage } from '@pgs/contract';
 export { inferProjectType } from './project-type.ts';
 
 /**
- * A kind of generated document: the contract's entry (title, file, stage, price, sections)
- * and what the workflow adds to it: what it needs before it can be written and its size.
+ * A kind of generated document as one plan has it: the contract's entry (title, file, stage,
+ * price, sections, size), with what it builds on resolved among the plan's own kinds.
  */
 export interface DocumentKind {
   /** `data.project.documents[].type` */
@@ -23,7 +24,7 @@ export interface DocumentKind {
   readonly title: string;
   readonly filename: string;
   readonly stage: Stage;
-  /** Kinds whose content this one builds on; it starts when they are stored. */
+  /** Kinds of the plan whose content this one builds on; it starts when they are stored. */
   readonly dependsOn: readonly string[];
   /** Credits charged when this document is generated (the price table in docs/api.md). */
   readonly credits: number;
@@ -35,55 +36,6 @@ export interface DocumentKind {
 
 /** The kind that describes the codebase a grounded project changes. */
 export const CODEBASE_OVERVIEW_KIND = 'codebase-overview';
-
-/** In a kind's `dependsOn`: every design document of the plan (the kinds one type gets). */
-const DESIGN = 'design';
-
-/** Where a kind sits in the workflow: what it builds on and its size. */
-interface Place {
-  /**
-   * Kinds it builds on, or {@link DESIGN}. A kind the plan lacks is left out: the codebase
-   * overview is in grounded plans only.
-   */
-  readonly dependsOn: readonly (DocumentKindName | typeof DESIGN)[];
-  /** Relative size, used to spread a simulated duration and as a prior for estimates. */
-  readonly weight: number;
-}
-
-/**
- * Every kind's place in the workflow: a kind added to the contract's catalogue fails the
- * build until it is given one here.
- */
-const PLACES: { readonly [K in DocumentKindName]: Place } = {
-  'project-brief': { dependsOn: [], weight: 3 },
-  // It is written from the repository digest, not from other documents.
-  [CODEBASE_OVERVIEW_KIND]: { dependsOn: [], weight: 4 },
-  'product-requirements': { dependsOn: ['project-brief'], weight: 5 },
-  // Stories cite the FRs they serve, so they are written after the requirements.
-  'user-stories': { dependsOn: ['product-requirements'], weight: 4 },
-  // Components cite the requirements they implement; a grounded architecture starts from
-  // the system as it is, which the codebase overview describes.
-  architecture: { dependsOn: ['product-requirements', CODEBASE_OVERVIEW_KIND], weight: 5 },
-  'data-model': { dependsOn: ['architecture'], weight: 4 },
-  // Its authentication follows the architecture; its resources are the data model's entities.
-  'api-design': { dependsOn: ['architecture', 'data-model'], weight: 4 },
-  // Screens serve the stories and follow the architecture's client.
-  screens: { dependsOn: ['product-requirements', 'user-stories', 'architecture'], weight: 4 },
-  navigation: { dependsOn: ['screens'], weight: 3 },
-  // What works offline, and which permission each screen asks for.
-  'offline-and-permissions': { dependsOn: ['architecture', 'screens'], weight: 3 },
-  // One tool per story's action, inside the architecture's components.
-  'mcp-tools': { dependsOn: ['architecture', 'user-stories'], weight: 4 },
-  // Its prompts name the real tools.
-  'mcp-resources-and-prompts': { dependsOn: ['mcp-tools'], weight: 3 },
-  'mcp-transport-and-clients': { dependsOn: ['architecture', 'mcp-tools'], weight: 3 },
-  // The plan turns the architecture, the stories and every design document into tasks.
-  'implementation-plan': {
-    dependsOn: ['architecture', 'user-stories', DESIGN, CODEBASE_OVERVIEW_KIND],
-    weight: 4,
-  },
-  readme: { dependsOn: ['implementation-plan', DESIGN], weight: 2 },
-};
 
 /** Whether a kind is a design document: one that only one type gets. */
 const isDesign = (kind: DocumentKindName) =>
@@ -98,15 +50,14 @@ function planOf(type: ProjectType, grounded: boolean): readonly DocumentKind[] {
   const kinds = documentKindsOf(type, { grounded });
   const design = kinds.filter(isDesign);
   return kinds.map((kind): DocumentKind => {
-    const { title, filename, stage, credits, sections } = DOCUMENT_KINDS[kind];
-    const { dependsOn, weight } = PLACES[kind];
+    const { title, filename, stage, credits, sections, buildsOn, weight } = DOCUMENT_KINDS[kind];
     return {
       kind,
       title,
       filename,
       stage,
-      dependsOn: dependsOn.flatMap((dep) =>
-        dep === DESIGN ? design : kinds.includes(dep) ? [dep] : [],
+      dependsOn: buildsOn.flatMap((dep: DocumentKindName | typeof DESIGN_DOCUMENTS) =>
+        dep === DESIGN_DOCUMENTS ? design : kinds.includes(dep) ? [dep] : [],
       ),
       credits,
       sections: grounded && kind === 'architecture' ? GROUNDED_ARCHITECTURE_SECTIONS : sections,

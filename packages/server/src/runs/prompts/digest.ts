@@ -3,46 +3,22 @@
  * from the trace graph, for a document that only cites them (docs/cost.md, "Context where
  * it pays"). A digest costs a fraction of the full text and keeps every ID citable.
  */
-import type { DocumentKindName } from '@pgs/contract';
+import { DOCUMENT_KINDS } from '@pgs/contract';
 import { buildTrace } from '../trace/index.ts';
 
 /**
- * The ancestors each kind reads as a digest; every other ancestor is read in full. Only
- * documents that define IDs can be digested (the brief, the requirements, the stories, the
- * plan): the design documents define none, so whoever reads them reads them whole.
- *
- * - The stories, the architecture and every design document cite the brief's goals,
- *   risks, assumptions and questions, and read the requirements themselves in full.
- * - The plan turns the requirements, the architecture and the design documents into tasks
- *   (in full) and cites the stories (a digest).
- * - The README summarises: it names stories and tasks (digests), and reads the
- *   requirements, the architecture and the design documents whole.
+ * The ancestors each kind reads as a digest (the catalogue's `digests`); every other ancestor
+ * is read in full. Only documents that define IDs can be digested (the brief, the
+ * requirements, the stories, the plan): the design documents define none, so whoever reads
+ * them reads them whole.
  *
  * The requirements stay whole for every reader on purpose: every prompt then begins with
  * the same brief digest and requirements, which a provider's prompt cache serves at a tenth
  * of the price (docs/performance.md measured a digest of them saving tokens but not money).
- * Typed over every kind, so a new kind fails the build until it says what it digests.
  */
-const DIGESTS: { readonly [K in DocumentKindName]: readonly DocumentKindName[] } = {
-  'project-brief': [],
-  'codebase-overview': [],
-  'product-requirements': [],
-  'user-stories': ['project-brief'],
-  architecture: ['project-brief'],
-  'data-model': ['project-brief'],
-  'api-design': ['project-brief'],
-  screens: ['project-brief'],
-  navigation: ['project-brief'],
-  'offline-and-permissions': ['project-brief'],
-  'mcp-tools': ['project-brief'],
-  'mcp-resources-and-prompts': ['project-brief'],
-  'mcp-transport-and-clients': ['project-brief'],
-  'implementation-plan': ['project-brief', 'user-stories'],
-  readme: ['project-brief', 'user-stories', 'implementation-plan'],
-};
-
-/** {@link DIGESTS}, read by any kind's name. */
-export const READS_AS_DIGEST: Readonly<Record<string, readonly string[]>> = DIGESTS;
+export const READS_AS_DIGEST: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(DOCUMENT_KINDS).map(([kind, { digests }]) => [kind, digests]),
+);
 
 /**
  * The IDs a document defines, one per line with its priority and title, under the

@@ -29,7 +29,8 @@ export function definedOnly(config: AppDeps['config']): Partial<typeof HTTP_TIME
 export interface AppDeps {
   config: Pick<Config, 'docsUrl' | 'bodyLimitBytes' | 'trustProxy' | 'webhooksAllowPrivate'> &
     // Absent: no console at `/` (the test harness); the runtime passes PGS_CONSOLE_DIR.
-    Partial<Pick<Config, 'consoleDir'>> &
+    // Absent publicUrl: a tracker's webhook URL is the request's own host.
+    Partial<Pick<Config, 'consoleDir' | 'publicUrl'>> &
     // Absent: the defaults of the configuration (HTTP_TIMEOUTS).
     Partial<
       Pick<

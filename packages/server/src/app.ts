@@ -223,7 +223,11 @@ async function registerApi(api: FastifyInstance, deps: AppDeps, s: AppServices):
   await api.register(ideaRoutes);
   await api.register(conventionRoutes, { conventions: s.conventions });
   await api.register(creditRoutes, { credits: s.credits });
-  await api.register(connectionRoutes, { connections: s.connections, idempotency });
+  await api.register(connectionRoutes, {
+    connections: s.connections,
+    idempotency,
+    publicUrl: deps.config.publicUrl,
+  });
   await api.register(webhookRoutes, {
     endpoints: s.webhookEndpoints,
     idempotency,

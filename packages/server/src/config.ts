@@ -115,8 +115,10 @@ export interface Config {
   /** Seconds between two reconciles of a tracker connection (`PGS_TRACKER_RECONCILE_SECONDS`). */
   readonly trackerReconcileSeconds: number;
   /**
-   * Where people reach this server (`PGS_PUBLIC_URL`, e.g. `https://pgs.example.com`): a
-   * synced issue links back to its project's page in the console there; none, no link.
+   * Where people and trackers reach this server (`PGS_PUBLIC_URL`, e.g.
+   * `https://pgs.example.com`): a connection's webhook URL is built from it (none, from the
+   * request's host), and a synced issue links back to its project's console page there
+   * (none, no link).
    */
   readonly publicUrl: string | undefined;
 }

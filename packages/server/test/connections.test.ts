@@ -25,7 +25,7 @@ import { adapterFor } from '../src/trackers/providers/index.ts';
 import { TrackerRequestError } from '../src/trackers/providers/provider.ts';
 import { Sealer } from '../src/trackers/sealed.ts';
 import { type FakeGitHub, startFakeGitHub } from './fakes/github.ts';
-import { bearer, type Harness, startHarness } from './helpers/harness.ts';
+import { bearer, buildTestApp, type Harness, startHarness } from './helpers/harness.ts';
 import { completedWithPlan, planDocument } from './helpers/tasks.ts';
 
 const ring = { current: randomBytes(32), previous: [] };
@@ -90,6 +90,7 @@ describe('creating a connection', () => {
       reconciledAt: null,
     });
     expect(connection.id).toMatch(/^tc_/);
+    // Without PGS_PUBLIC_URL, the request's own host.
     expect(webhook.url).toBe(`http://localhost:80/api/v1/connections/${connection.id}/webhook`);
     expect(connection.webhookUrl).toBe(webhook.url);
     expect(webhook.secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -130,6 +131,35 @@ describe('creating a connection', () => {
     expect(row!.webhookSecret).toMatch(/^v1\./);
     expect(JSON.stringify(row)).not.toContain(token());
     expect(JSON.stringify(row)).not.toContain(webhook.secret);
+  });
+
+  it('builds the webhook URL from PGS_PUBLIC_URL when set, not from the request', async () => {
+    // A second app on the same database (in-process, never listening) with the public address.
+    const app = await buildTestApp(h.database, {
+      trackers: { sealer: Sealer.of(ring), allowPrivate: true, adapters },
+      publicUrl: 'https://pgs.example.com/base',
+    });
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/connections',
+        headers: { ...bearer(key.key), 'content-type': 'application/json' },
+        payload: JSON.stringify(body({ name: 'Public' })),
+      });
+      expect(res.statusCode).toBe(201);
+      const { connection, webhook } = res.json().data;
+      const url = `https://pgs.example.com/base/api/v1/connections/${connection.id}/webhook`;
+      expect(webhook.url).toBe(url);
+      expect(connection.webhookUrl).toBe(url);
+      const one = await app.inject({
+        url: `/api/v1/connections/${connection.id}`,
+        headers: bearer(key.key),
+      });
+      expect(one.json().data.webhookUrl).toBe(url);
+      await read(key, `/connections/${connection.id}`, 'DELETE');
+    } finally {
+      await app.close();
+    }
   });
 
   it("answers a wrong token 422 TRACKER_REJECTED with the tracker's reason, storing nothing", async () => {

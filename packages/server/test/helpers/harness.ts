@@ -58,6 +58,8 @@ export async function buildTestApp(
   > & {
     bodyLimitBytes?: number;
     webhooksAllowPrivate?: boolean;
+    /** `PGS_PUBLIC_URL` (default: none, the request's own host). */
+    publicUrl?: string;
     /** The HTTP time limits (default: the configuration's). */
     timeouts?: Partial<typeof HTTP_TIMEOUTS>;
   } = {},
@@ -68,6 +70,7 @@ export async function buildTestApp(
       bodyLimitBytes: overrides.bodyLimitBytes ?? 65_536,
       trustProxy: false,
       webhooksAllowPrivate: overrides.webhooksAllowPrivate ?? false,
+      publicUrl: overrides.publicUrl,
       ...overrides.timeouts,
     },
     database,

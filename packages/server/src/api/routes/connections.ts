@@ -19,6 +19,11 @@ export interface ConnectionRoutesOptions {
   connections: Connections;
   /** Where Idempotency-Key claims and answers are kept. */
   idempotency: IdempotencyKeys;
+  /**
+   * Where trackers reach this server (`PGS_PUBLIC_URL`); absent, the request's own
+   * protocol and host, which on a local `npm start` no tracker can reach.
+   */
+  publicUrl?: string | undefined;
 }
 
 const connectionParams = {
@@ -29,14 +34,18 @@ const connectionParams = {
 } as const;
 const versionHeader = { type: 'object', properties: { 'api-version': { type: 'string' } } };
 
-/** Where the tracker is to send its deliveries: this server, as the request reached it. */
-function webhookUrl(request: FastifyRequest, connectionId: string): string {
-  return `${request.protocol}://${request.host}/api/v1/connections/${connectionId}/webhook`;
+/**
+ * Where the tracker is to send its deliveries: the public address when configured, else
+ * this server as the request reached it (behind a trusted proxy, its forwarded host).
+ */
+function webhookUrl(request: FastifyRequest, publicUrl: string | undefined, id: string): string {
+  const origin = publicUrl ?? `${request.protocol}://${request.host}`;
+  return `${origin}/api/v1/connections/${id}/webhook`;
 }
 
-const shown = (request: FastifyRequest, view: ConnectionView) => ({
+const shown = (request: FastifyRequest, publicUrl: string | undefined, view: ConnectionView) => ({
   ...view,
-  webhookUrl: webhookUrl(request, view.id),
+  webhookUrl: webhookUrl(request, publicUrl, view.id),
 });
 
 /** A remembered 201 with its sealed webhook secret opened (see createConnection). */
@@ -65,7 +74,7 @@ export async function connectionRoutes(app: FastifyInstance, options: Connection
 /** Connects a tracker to the caller's account: POST /connections. */
 function createConnection(
   app: FastifyInstance,
-  { connections, idempotency }: ConnectionRoutesOptions,
+  { connections, idempotency, publicUrl }: ConnectionRoutesOptions,
 ): void {
   app.post<{ Body: CreateConnectionInput }>(
     '/connections',
@@ -98,9 +107,9 @@ function createConnection(
         body: JSON.stringify({
           success: true,
           data: {
-            connection: shown(request, made.connection),
+            connection: shown(request, publicUrl, made.connection),
             webhook: {
-              url: webhookUrl(request, made.connection.id),
+              url: webhookUrl(request, publicUrl, made.connection.id),
               secret,
               help: made.webhookHelp,
             },
@@ -134,7 +143,10 @@ function createConnection(
 }
 
 /** The caller's tracker connections: GET /connections. */
-function listConnections(app: FastifyInstance, { connections }: ConnectionRoutesOptions): void {
+function listConnections(
+  app: FastifyInstance,
+  { connections, publicUrl }: ConnectionRoutesOptions,
+): void {
   app.get(
     '/connections',
     {
@@ -149,13 +161,16 @@ function listConnections(app: FastifyInstance, { connections }: ConnectionRoutes
     },
     async (request) => {
       const views = await connections.list(request.principal);
-      return { success: true, data: views.map((view) => shown(request, view)) };
+      return { success: true, data: views.map((view) => shown(request, publicUrl, view)) };
     },
   );
 }
 
 /** One tracker connection: GET /connections/:connectionId. */
-function getConnection(app: FastifyInstance, { connections }: ConnectionRoutesOptions): void {
+function getConnection(
+  app: FastifyInstance,
+  { connections, publicUrl }: ConnectionRoutesOptions,
+): void {
   app.get<{ Params: { connectionId: string } }>(
     '/connections/:connectionId',
     {
@@ -171,7 +186,7 @@ function getConnection(app: FastifyInstance, { connections }: ConnectionRoutesOp
     },
     async (request) => {
       const view = await connections.get(request.principal, request.params.connectionId);
-      return { success: true, data: shown(request, view) };
+      return { success: true, data: shown(request, publicUrl, view) };
     },
   );
 }

@@ -14,8 +14,8 @@ export interface SweepOptions {
 }
 
 /**
- * How long a tracker's delivery id is remembered (a replay within it changes nothing): 30
- * days, beyond any tracker's own redelivery window.
+ * How long a tracker's delivery is remembered, by a hash of its signed body (a replay within
+ * it changes nothing): 30 days, beyond any tracker's own redelivery window.
  */
 export const TRACKER_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -123,7 +123,7 @@ const isProvider = (value: unknown): value is TrackerProvider =>
  * http or https (a tracker's answer is not trusted to be one). None when the field is absent.
  *
  * @example
- * taskLinks({ links: [{ provider: 'github', connectionId: 'con_…', externalId: '12', url: 'https://github.com/acme/booking/issues/12' }] });
+ * taskLinks({ links: [{ provider: 'github', connectionId: 'tc_…', externalId: '12', url: 'https://github.com/acme/booking/issues/12' }] });
  */
 export function taskLinks(task: object): TaskLink[] {
   const links = (task as { links?: unknown }).links;

@@ -37,7 +37,7 @@ export function syncLines(sync: ProjectSync, tty: boolean): string[] {
  * waits for the sync to end and prints what it did per item; exits 16 when an item failed.
  *
  * @example
- * pgs sync 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21 --connection con_01JD… --scope all --dry-run
+ * pgs sync 7d0f2c8e-4a9b-4e43-9a55-0d2b8f1c6e21 --connection tc_01JD… --scope all --dry-run
  */
 export const sync: Command = {
   name: NAME,

@@ -3699,7 +3699,7 @@ export const openapiDocument = {
                 "$ref": "#/components/schemas/CreateSyncRequest"
               },
               "example": {
-                "connectionId": "con_01JD3Q2V8Y7K6M5N4P3R2S1T0V",
+                "connectionId": "tc_01JD3Q2V8Y7K6M5N4P3R2S1T0V",
                 "scope": "all"
               }
             }

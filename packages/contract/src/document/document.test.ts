@@ -1,13 +1,17 @@
 import type { Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import {
+  cite,
   citedIds,
   componentsOf,
   criterion,
   definitionsOf,
+  emphasis,
   escapeIds,
   heading,
   idsIn,
+  list,
+  listItem,
   paragraph,
   parseDocument,
   renderDocument,
@@ -159,5 +163,24 @@ describe('renderDocument', () => {
     expect(withoutPositions(parseDocument(markdown))).toEqual(
       root([grid as Root['children'][number]]),
     );
+  });
+
+  it('writes the text after a task-list box as what follows a space, escaped only where it must be', () => {
+    const tree = root([
+      list([
+        listItem([paragraph('1. Set up')], false),
+        listItem([paragraph('# 2 ', cite('T-1'))], true),
+        listItem([paragraph('1. not boxed')]),
+      ]),
+    ]);
+    const markdown = renderDocument(tree);
+    expect(markdown).toBe('- [ ] 1. Set up\n- [x] # 2 T-1\n- 1\\. not boxed\n');
+    expect(withoutPositions(parseDocument(markdown))).toEqual(tree);
+  });
+
+  it('writes emphasis with the marker asked for, `*` unless told', () => {
+    const tree = root([paragraph(emphasis('Requirements: ', cite('FR-1.1')))]);
+    expect(renderDocument(tree)).toBe('*Requirements: FR-1.1*\n');
+    expect(renderDocument(tree, { emphasis: '_' })).toBe('_Requirements: FR-1.1_\n');
   });
 });

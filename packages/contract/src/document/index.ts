@@ -19,7 +19,7 @@ export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
 export { mapStrings, plainText } from './plain-text.ts';
 export { type RegisterItem, registerItems } from './register.ts';
-export { RENDER_OPTIONS, renderDocument } from './render.ts';
+export { RENDER_OPTIONS, type RenderChoices, renderDocument } from './render.ts';
 export { sectionsOf } from './sections.ts';
 export {
   applyIds,

@@ -96,7 +96,27 @@ const SCHEME_COLONS: Unsafe[] = [
 ];
 
 const GFM = gfmToMarkdown({ tablePipeAlign: false });
-const gfmTable = GFM.extensions?.find((extension) => extension.handlers?.table)?.handlers?.table;
+const gfmHandler = (type: 'paragraph' | 'table') =>
+  GFM.extensions?.find((extension) => extension.handlers?.[type])?.handlers?.[type] as Handle;
+const gfmTable = gfmHandler('table');
+const gfmParagraph = gfmHandler('paragraph');
+
+/**
+ * A paragraph as GFM writes it; a task-list item's first paragraph follows its checkbox
+ * (`- [ ] `), not a line break, so its text is escaped as what follows a space: GFM reads
+ * `- [ ] 1. Setup` and `- [ ] # 2` as text after the box, and the default writer, which
+ * writes the paragraph as the item's opening line before it adds the box, escapes them
+ * (`1\. Setup`) where no reader needs it and line-by-line readers of task lists (Kiro's
+ * `- [ ] 1. …`) do not match.
+ */
+const paragraph: Handle = (node, parent, state, info) => {
+  const item = parent?.type === 'listItem' ? parent : undefined;
+  const boxed =
+    item !== undefined &&
+    typeof item.checked === 'boolean' &&
+    item.children.find((child) => child.type !== 'definition') === node;
+  return gfmParagraph(node, parent, state, boxed ? { ...info, before: ' ' } : info);
+};
 
 /**
  * A table as GFM writes it unpadded, its delimiter cells three dashes (`| --- |`) as PGS has
@@ -188,6 +208,7 @@ export const RENDER_OPTIONS: Options = {
     GFM,
     {
       handlers: {
+        paragraph,
         table,
         text,
         idRef: (node: { value: string }) => node.value,
@@ -204,13 +225,26 @@ export const RENDER_OPTIONS: Options = {
   ],
 };
 
+/** What a caller may choose of how a document is written. */
+export interface RenderChoices {
+  /**
+   * The emphasis marker: `*` (PGS's own documents), or `_` where a tool reads its files by
+   * it (Kiro's `_Requirements: 1.2_` line under a task).
+   */
+  emphasis?: '*' | '_';
+}
+
 /**
  * Renders a document tree to markdown: the one place a PGS document's text is written from
  * its tree. `parseDocument(renderDocument(tree))` is the tree again (positions aside).
  *
  * @example
  * renderDocument(root([heading(1, 'Plan'), paragraph('Pipes | stay text')])); // '# Plan\n\nPipes | stay text\n'
+ * renderDocument(root([paragraph(emphasis('Requirements: ', cite('FR-1.1')))]), { emphasis: '_' }); // '_Requirements: FR-1.1_\n'
  */
-export function renderDocument(tree: Root): string {
-  return toMarkdown(tree, RENDER_OPTIONS);
+export function renderDocument(tree: Root, choices: RenderChoices = {}): string {
+  return toMarkdown(
+    tree,
+    choices.emphasis === undefined ? RENDER_OPTIONS : { ...RENDER_OPTIONS, ...choices },
+  );
 }

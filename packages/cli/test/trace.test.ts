@@ -117,6 +117,24 @@ describe('pgs trace', () => {
     ]);
   });
 
+  it("adds the latest conformance check's totals in one line after the coverage totals", async () => {
+    const conformance = {
+      checkId: 'chk_01JD6WQ8V4Z9K3M2N5P7R8S0TA',
+      createdAt: '2026-11-28T15:00:00.123Z',
+      tested: 1,
+      implemented: 1,
+      missing: 1,
+      drift: 2,
+    };
+    server.reply(json(200, { success: true, data: { ...trace, conformance } }));
+    const r = await pgs(['trace', ID]);
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stdout).toContain(
+      'with a story\nConformance: 1 tested, 1 implemented, 1 missing, 2 drift ' +
+        '(check chk_01JD6WQ8V4Z9K3M2N5P7R8S0TA, 2026-11-28T15:00:00Z)\n\nFindings: 4',
+    );
+  });
+
   it('piped, the same text: a matrix is read, not cut', async () => {
     server.reply(json(200, { success: true, data: trace }));
     const tty = await pgs(['trace', ID], { tty: true });

@@ -54,13 +54,13 @@ export function coverageMatrix(requirements: readonly TraceRequirementCoverage[]
 }
 
 /**
- * The trace in words: the matrix, the totals, then the findings grouped by severity, the
- * worst first.
+ * The trace in words: the matrix, the totals, the latest conformance check's totals when
+ * there is one, then the findings grouped by severity, the worst first.
  *
  * @example
  * traceLines(await pgs.projects.trace(id)).forEach((line) => console.log(line));
  */
-export function traceLines({ coverage, findings }: Trace): string[] {
+export function traceLines({ coverage, findings, conformance }: Trace): string[] {
   const { requirements, totals } = coverage;
   const lines: string[] = [];
   if (requirements.length === 0) {
@@ -77,6 +77,7 @@ export function traceLines({ coverage, findings }: Trace): string[] {
         `${totals.mustsWithStory} of ${totals.musts} Must with a story`,
     );
   }
+  if (conformance !== undefined) lines.push(conformanceLine(conformance));
   lines.push('');
   if (findings.length === 0) {
     lines.push('Findings: none');
@@ -93,6 +94,15 @@ export function traceLines({ coverage, findings }: Trace): string[] {
     for (const finding of group) lines.push(`  ${findingLine(finding)}`);
   }
   return lines;
+}
+
+/** The latest succeeded conformance check of the revision, in one line (docs/conformance.md). */
+function conformanceLine(c: NonNullable<Trace['conformance']>): string {
+  const at = c.createdAt.replace(/\.\d+Z$/, 'Z');
+  return (
+    `Conformance: ${c.tested} tested, ${c.implemented} implemented, ${c.missing} missing, ` +
+    `${c.drift} drift (check ${c.checkId}, ${at})`
+  );
 }
 
 function hasGap(fr: TraceRequirementCoverage): boolean {
@@ -131,7 +141,8 @@ Arguments:
                          exits 12)
 
 Output: a table, one row per requirement (ID, PRIORITY, CRITERIA: their number,
-STORIES, COMPONENTS, TASKS, TITLE), the totals, then one line per finding under its
+STORIES, COMPONENTS, TASKS, TITLE), the totals, the latest conformance check's totals
+(pgs check; once one succeeded on this revision), then one line per finding under its
 severity ("rule: message [document › section]"). Exits 0 whatever the findings.
 With --json, one line: the trace as the API returns it ({"nodes","edges","coverage",
 "findings"}).`,

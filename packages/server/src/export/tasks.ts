@@ -3,9 +3,25 @@
  * archive"): `tasks.json` (the task list as listTasks answers it) and checkbox lists in the
  * forms the tools read and tick: Kiro's and spec-kit's `tasks.md`, and the `tasks.md` of each
  * OpenSpec change. A box is ticked (`- [x]`) when the task is done; an obsolete task is left
- * out of the lists (its requirement went) and stays in `tasks.json`.
+ * out of the lists (its requirement went) and stays in `tasks.json`. The lists are document
+ * trees rendered once (`@pgs/contract/document`): a title or a phase is text, so a pipe, a
+ * backtick, a tag or an ID it quotes (`T\-9`) reads back as the same text, never as markup
+ * or as another task.
  */
 import type { components } from '@pgs/contract';
+import {
+  cite,
+  emphasis,
+  heading,
+  type Inline,
+  inlineCode,
+  list,
+  listItem,
+  paragraph,
+  renderDocument,
+  root,
+} from '@pgs/contract/document';
+import type { LinkReference, ListItem, RootContent } from 'mdast';
 
 type Task = components['schemas']['Task'];
 
@@ -24,9 +40,9 @@ export interface ArchiveWork {
   json?: readonly Task[];
 }
 
-const box = (task: ArchiveTask) => (task.status === 'done' ? '[x]' : '[ ]');
+const done = (task: ArchiveTask) => task.status === 'done';
 const open = (tasks: readonly ArchiveTask[]) => tasks.filter((t) => t.status !== 'obsolete');
-/** A title on one line, as a list item needs it. */
+/** A title on one line, as the tools' line readers need it. */
 const line = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The tasks by phase, in plan order. */
@@ -36,39 +52,71 @@ function phases(tasks: readonly ArchiveTask[]): [string, ArchiveTask[]][] {
   return [...byPhase];
 }
 
-function details(task: ArchiveTask): string[] {
+/** Inline nodes joined by `, `. */
+const joined = (parts: readonly Inline[]): Inline[] =>
+  parts.flatMap((part, i) => (i === 0 ? [part] : [', ', part]));
+
+/** What a task needs first, as inline content: its dependencies, then its files. */
+function details(task: ArchiveTask): Inline[][] {
   return [
-    ...(task.dependsOn.length > 0 ? [`Depends on ${task.dependsOn.join(', ')}`] : []),
-    ...(task.files.length > 0 ? [`Files: ${task.files.map((f) => `\`${f}\``).join(', ')}`] : []),
+    ...(task.dependsOn.length > 0 ? [['Depends on ', ...joined(task.dependsOn.map(cite))]] : []),
+    ...(task.files.length > 0 ? [['Files: ', ...joined(task.files.map(inlineCode))]] : []),
   ];
 }
 
+/** A task-list item: its box, ticked when `ticked`, then the line, then any blocks under it. */
+const boxed = (ticked: boolean, content: readonly Inline[], under: RootContent[] = []): ListItem =>
+  listItem([paragraph(...content), ...(under as ListItem['children'])], ticked);
+
 /**
  * Kiro's `tasks.md`: a numbered checkbox per phase, its tasks as numbered sub-tasks with
- * their details and the `_Requirements:_` line Kiro links to the requirements.
+ * their details and the `_Requirements:_` line Kiro links to the requirements. One loose
+ * list, a blank line between its items, as Kiro writes its own.
  *
  * @example
  * kiroTasks('TeamPulse', tasks).split('\n')[2]; // '- [ ] 1. M1 Walking skeleton'
  */
 export function kiroTasks(name: string, tasks: readonly ArchiveTask[]): string {
-  const parts = phases(open(tasks)).map(([phase, list], i) => {
-    const all = list.every((task) => task.status === 'done') ? '[x]' : '[ ]';
-    const items = list.map((task, j) => {
+  const items = phases(open(tasks)).flatMap(([phase, work], i) => [
+    boxed(work.every(done), [`${i + 1}. ${line(phase) || 'Tasks'}`]),
+    ...work.map((task, j) => {
       // Its criteria, and each requirement none of whose criteria it lists (an NFR).
       const implemented = [
         ...task.criteria,
         ...task.requirements.filter((r) => !task.criteria.some((c) => c.startsWith(`${r}.`))),
       ];
-      return [
-        `- ${box(task)} ${i + 1}.${j + 1} ${task.id} ${line(task.title)}`,
-        ...details(task).map((d) => `  - ${d}`),
-        ...(implemented.length > 0 ? [`  - _Requirements: ${implemented.join(', ')}_`] : []),
-      ].join('\n');
-    });
-    return [`- ${all} ${i + 1}. ${line(phase) || 'Tasks'}`, ...items].join('\n');
+      const lines = [
+        ...details(task),
+        ...(implemented.length > 0
+          ? [[emphasis('Requirements: ', ...joined(implemented.map(cite)))]]
+          : []),
+      ];
+      return boxed(
+        done(task),
+        [`${i + 1}.${j + 1} `, cite(task.id), ` ${line(task.title)}`],
+        lines.length > 0 ? [list(lines)] : [],
+      );
+    }),
+  ]);
+  const plan = list(items);
+  plan.spread = true;
+  return renderDocument(root([heading(1, `Implementation Plan: ${name}`), plan]), {
+    emphasis: '_',
   });
-  return `# Implementation Plan: ${name}\n\n${parts.join('\n\n')}\n`;
 }
+
+/**
+ * A requirement as spec-kit marks a task's story (`[US1]`): a bracketed label, which
+ * CommonMark reads as a shortcut reference with no definition, that is as the text it is.
+ * Written as one, so its brackets stay bare where text would have them escaped (`\[`).
+ */
+const label = (id: string): LinkReference => ({
+  type: 'linkReference',
+  identifier: id.toLowerCase(),
+  label: id,
+  referenceType: 'shortcut',
+  children: [cite(id)],
+});
 
 /**
  * spec-kit's `tasks.md`: a `## Phase n` per phase and one `- [ ] T-n …` line per task, its
@@ -78,17 +126,21 @@ export function kiroTasks(name: string, tasks: readonly ArchiveTask[]): string {
  * specKitTasks('TeamPulse', tasks).split('\n')[4]; // '- [ ] T-1 Set up the repository'
  */
 export function specKitTasks(name: string, tasks: readonly ArchiveTask[]): string {
-  const parts = phases(open(tasks)).map(([phase, list], i) =>
-    [
-      `## Phase ${i + 1}: ${line(phase) || 'Tasks'}\n`,
-      ...list.map((task) => {
-        const tags = task.requirements.map((id) => ` [${id}]`).join('');
-        const more = details(task);
-        return `- ${box(task)} ${task.id}${tags} ${line(task.title)}${more.length > 0 ? ` (${more.join('; ')})` : ''}`;
+  const parts = phases(open(tasks)).flatMap(([phase, work], i) => [
+    heading(2, `Phase ${i + 1}: ${line(phase) || 'Tasks'}`),
+    list(
+      work.map((task) => {
+        const more = details(task).flatMap((d, k) => (k === 0 ? d : ['; ', ...d]));
+        return boxed(done(task), [
+          cite(task.id),
+          ...task.requirements.flatMap((id) => [' ', label(id)]),
+          ` ${line(task.title)}`,
+          ...(more.length > 0 ? [' (', ...more, ')'] : []),
+        ]);
       }),
-    ].join('\n'),
-  );
-  return `# Tasks: ${name}\n\n${parts.join('\n\n')}\n`;
+    ),
+  ]);
+  return renderDocument(root([heading(1, `Tasks: ${name}`), ...parts]));
 }
 
 /**
@@ -105,8 +157,10 @@ export function openspecTasks(
 ): string | undefined {
   const work = open(tasks).filter((task) => ids.includes(task.id));
   if (work.length === 0) return undefined;
-  const items = work.map((task, i) => `- ${box(task)} 1.${i + 1} ${task.id} ${line(task.title)}`);
-  return `## 1. Implementation\n\n${items.join('\n')}\n`;
+  const items = work.map((task, i) =>
+    boxed(done(task), [`1.${i + 1} `, cite(task.id), ` ${line(task.title)}`]),
+  );
+  return renderDocument(root([heading(2, '1. Implementation'), list(items)]));
 }
 
 /** `tasks.json`: the task list as listTasks answers its `data`, indented. */

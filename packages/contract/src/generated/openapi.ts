@@ -10932,7 +10932,7 @@ export const openapiDocument = {
           "webhookUrl": {
             "type": "string",
             "format": "uri",
-            "description": "Where the tracker sends its webhook deliveries (receiveTrackerWebhook)."
+            "description": "Where the tracker sends its webhook deliveries (receiveTrackerWebhook): built from\nthe server's public address (`PGS_PUBLIC_URL`) when set, else from the address the\nrequest reached the server at.\n"
           },
           "reconciledAt": {
             "type": [

@@ -2892,7 +2892,9 @@ export interface components {
             };
             /**
              * Format: uri
-             * @description Where the tracker sends its webhook deliveries (receiveTrackerWebhook).
+             * @description Where the tracker sends its webhook deliveries (receiveTrackerWebhook): built from
+             *     the server's public address (`PGS_PUBLIC_URL`) when set, else from the address the
+             *     request reached the server at.
              */
             webhookUrl: string;
             /**

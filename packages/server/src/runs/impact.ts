@@ -12,9 +12,10 @@ import type { ModelCaller } from '../models/calls.ts';
 import type { ImpactContext } from '../models/context.ts';
 import type { RequirementDelta } from '../models/deltas.ts';
 import { changeFindings, removalFindings } from '../models/sdk/offline-model.ts';
-import type { ChainModel } from '../models/sdk/providers.ts';
-import { type CallUsage, sumUsage } from '../models/usage.ts';
+import type { ChainModel, ModelMessage } from '../models/sdk/providers.ts';
+import { type CallUsage, cachedUserMessage, sumUsage } from '../models/usage.ts';
 import type { Finding } from './gate.ts';
+import type { PromptHouse } from './prompts/conventions.ts';
 import { correctionMessage } from './prompts/render.ts';
 import { IMPACT_SCHEMA, impactPrompt } from './prompts/revision.ts';
 
@@ -93,16 +94,20 @@ export interface Impact {
 /**
  * Reads the change request into deltas with the first model of the chain that answers; an
  * answer that removes or changes a requirement the request does not name is corrected once,
- * and the correction kept unless it has more findings.
+ * and the correction kept unless it has more findings. The project's house conventions and
+ * language, when it has them, open the prompt as they open every other of its prompts.
  */
 export async function analyseImpact(
   caller: ModelCaller,
   chain: readonly ChainModel[],
   context: ImpactContext,
   signal: AbortSignal,
+  house?: PromptHouse,
 ): Promise<Impact> {
-  const { system, prompt, version } = impactPrompt(context);
-  const messages = [{ role: 'user' as const, content: prompt }];
+  const { system, prompt, parts, version } = impactPrompt(context, house);
+  const messages: ModelMessage[] = [
+    parts === undefined ? { role: 'user', content: prompt } : cachedUserMessage(parts),
+  ];
   const spec = {
     kind: 'impact',
     system,

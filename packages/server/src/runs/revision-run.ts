@@ -150,6 +150,7 @@ export class RevisionRun {
         ),
       },
       signal,
+      this.#start.house,
     );
     if (impact.index > 0) this.#chain = this.#chain.slice(impact.index);
     if (impact.deltas.length === 0) return 'unreadable';

@@ -5,13 +5,13 @@
  * call of the project, and of the account), the rules of following them, and the language
  * the documents are written in. A project with neither never sees a word of this, so its
  * prompts and their versions stay as they were; one with either names this version
- * (`architecture@2+conventions@2+system@3`).
+ * (`architecture@2+conventions@3+system@3`).
  */
 import { type Conventions, isEnglish, languageName } from '@pgs/contract';
 import { inertJson } from '../../models/context.ts';
 
 /** Bumped on every change of the words below or of how they are placed in a prompt. */
-export const CONVENTIONS_VERSION = 2;
+export const CONVENTIONS_VERSION = 3;
 
 /** `conventions@n`, as provenance records it inside a prompt's version. */
 export const CONVENTIONS_ID = `conventions@${CONVENTIONS_VERSION}`;
@@ -46,6 +46,24 @@ export const CONVENTIONS_DEFINITION_RULES = `The team set house conventions, giv
 - "questionnaire.techStack": each technology of "stack.required" where the project needs one of its kind, unless the idea itself names another of that kind (keep the idea's); never one of "stack.forbidden" unless the idea names it.
 - "questionnaire.constraints": one per standard of "compliance", naming it.
 - Names and "markdown": follow the conventions' naming rules and own rules where they speak of the definition.`;
+
+/**
+ * Added to the impact call's system prompt for a project with house conventions: the deltas
+ * become requirements every rewrite then writes, so they follow the conventions too, but the
+ * conventions never widen what the client asked for.
+ */
+export const CONVENTIONS_IMPACT_RULES = `The team set house conventions, given in <pgs-conventions> at the start of the prompt. The deltas follow them: where a title or text needs a technology of a kind "stack.required" lists, it names that one; it names none of "stack.forbidden"; names follow the "naming" rules. Where the change request itself names a technology, keep the request's words. The conventions settle facts, not the change: add no delta for a standard, section or rule of theirs that the change request does not ask for.`;
+
+/**
+ * The impact call's language rule for a project written in another language: the deltas'
+ * titles and statements become the requirements' headings and text in its documents.
+ *
+ * @example
+ * impactLanguageRule('de'); // 'The project\'s documents are written in German (de): …'
+ */
+export function impactLanguageRule(language: string): string {
+  return `The project's documents are written in ${languageName(language)} (${language}): write each delta's "title", "text" and "to" in it. Keep as they are: "op", the IDs (FR-n), "from" (the old title, as written above), a "reason" quoting the request, and the names of technologies and products.`;
+}
 
 /**
  * The rule of writing in a language other than English, added to the system prompt of every

@@ -216,6 +216,8 @@ const LOCKED: Array<readonly [name: string, version: number, words: unknown]> = 
           budget: 1000,
         }),
       ),
+      // The impact call's own rules of the conventions and the language.
+      impactPrompt(SAMPLE_IMPACT, { conventions: SAMPLE_CONVENTIONS, language: 'de' }),
     ],
   ],
   [

@@ -3,7 +3,7 @@
  * request into requirement deltas, and the rewrite of one affected document.
  */
 
-import type { Decision } from '@pgs/contract';
+import { type Decision, isEnglish } from '@pgs/contract';
 import {
   contextBlock,
   type ImpactContext,
@@ -14,7 +14,15 @@ import {
 import type { RequirementDelta } from '../../models/deltas.ts';
 import type { JSONSchema7 } from '../../models/sdk/providers.ts';
 import type { DocumentKind } from '../catalogue.ts';
-import { housePart, houseSystem, houseVersion, type PromptHouse } from './conventions.ts';
+import {
+  CONVENTIONS_IMPACT_RULES,
+  housed,
+  housePart,
+  houseSystem,
+  houseVersion,
+  impactLanguageRule,
+  type PromptHouse,
+} from './conventions.ts';
 import { documentPromptOf } from './documents/index.ts';
 import {
   GROUNDED_GUIDANCE,
@@ -23,7 +31,12 @@ import {
   NEW_DIGEST_RULE,
   repositoryPart,
 } from './grounded.ts';
-import { type EarlierDocument, fitToBudget, type RenderedPrompt } from './render.ts';
+import {
+  type EarlierDocument,
+  fitToBudget,
+  type PromptPart,
+  type RenderedPrompt,
+} from './render.ts';
 import type { PromptRepository } from './repository.ts';
 import { styleFrame } from './style.ts';
 import { SYSTEM_VERSION } from './system.ts';
@@ -73,10 +86,27 @@ export const IMPACT_SCHEMA: JSONSchema7 = {
   },
 };
 
-/** The impact call's prompt. */
-export function impactPrompt(context: ImpactContext): {
+/** The impact call's system prompt: the house's rules after its own, each after a blank line. */
+function impactSystem(house: PromptHouse | undefined): string {
+  if (!housed(house)) return IMPACT_SYSTEM;
+  return [
+    IMPACT_SYSTEM,
+    ...(house.conventions === undefined ? [] : [CONVENTIONS_IMPACT_RULES]),
+    ...(isEnglish(house.language) ? [] : [impactLanguageRule(house.language!)]),
+  ].join('\n\n');
+}
+
+/**
+ * The impact call's prompt. A project with house conventions opens it with them, as every
+ * other prompt of the project, in a part of its own for the provider's prompt cache.
+ */
+export function impactPrompt(
+  context: ImpactContext,
+  house?: PromptHouse,
+): {
   system: string;
   prompt: string;
+  parts?: PromptPart[];
   version: string;
 } {
   const requirements = context.requirements
@@ -104,11 +134,15 @@ Rules:
 - When one reading is narrower than another, take the narrower one.
 - If the request asks for nothing you can apply to these requirements, answer with an empty list.
 - Members a delta's op does not use are empty strings.`;
-  return {
-    system: IMPACT_SYSTEM,
-    prompt,
-    version: `impact@${REVISION_PROMPT_VERSION}+system@${SYSTEM_VERSION}`,
-  };
+  const system = impactSystem(house);
+  const version = `impact@${REVISION_PROMPT_VERSION}${houseVersion(house)}+system@${SYSTEM_VERSION}`;
+  const prefix = housePart(house);
+  if (prefix === '') return { system, prompt, version };
+  const parts = [
+    { text: prefix, cache: true },
+    { text: prompt, cache: false },
+  ];
+  return { system, prompt: `${prefix}${prompt}`, parts, version };
 }
 
 /** One delta as a line of the rewrite prompt. */

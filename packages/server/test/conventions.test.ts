@@ -6,7 +6,9 @@ import {
   kindOf,
   respondWith,
   setupFor,
+  waitFor,
 } from './helpers/ai-harness.ts';
+import type { FakeAiCall } from './helpers/fake-ai.ts';
 import { bearer } from './helpers/harness.ts';
 
 /**
@@ -14,6 +16,8 @@ import { bearer } from './helpers/harness.ts';
  * app, every answer checked against the contract by the harness), applied to a new project by
  * the offline engine and carried into every prompt of a model; the language asked, written by
  * a model and checked by the gate, and said to be English where the offline engine wrote.
+ * Item 7: with the fake provider, the conventions, the language and the answers reach every
+ * prompt of a creation, of a revision (its impact step too) and of an answers revision.
  */
 
 const IDEA = 'A booking tool for dog groomers with SMS reminders the day before';
@@ -158,29 +162,62 @@ describe('house conventions with the offline engine', () => {
   });
 });
 
-describe('house conventions and language with a model', () => {
+describe('house conventions, language and answers with a model', () => {
   const s = setupFor([{ provider: 'anthropic', model: 'claude-sonnet-4-5' }]);
-
-  it('carries the conventions first in every prompt, asks for the language, and the gate checks it', async () => {
-    respondWith(s, competent);
-    const put = await s.h.request({
-      method: 'PUT',
-      url: '/api/v1/conventions',
+  const ANSWER = 'Google Workspace single sign-on only';
+  const api = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+    s.h.request({
+      method,
+      url: `/api/v1${url}`,
       headers: bearer(s.key.key),
-      payload: { stack: { forbidden: ['MongoDB'] }, compliance: ['HIPAA'], language: 'de' },
+      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
     });
-    expect(put.statusCode).toBe(200);
-    const run = await generate(s, { idea: IDEA, type: 'mcp' });
-    expect(run.data.status).toBe('completed');
-    expect(s.fake.calls.length).toBeGreaterThan(0);
-    for (const call of s.fake.calls) {
+  /** Every call carries the conventions first, the HIPAA rule and the creation's answer. */
+  const expectHoused = (calls: readonly FakeAiCall[]) => {
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
       // First in the user message: the most stable words of the project's prompts, cached.
       const block = call.prompt.indexOf('<pgs-conventions>\n');
       expect(block, kindOf(call)).toBeGreaterThan(-1);
       expect(block).toBeLessThan(call.prompt.indexOf('<pgs-context>'));
       expect(call.prompt).toContain('"HIPAA"');
-      if (!isDefinition(call)) expect(call.prompt).toContain('Write the document in German (de)');
+      expect(call.prompt, kindOf(call)).toContain(ANSWER);
     }
+  };
+  // One project under conventions, in German, with an answer given at creation: written once,
+  // by the first test that asks for it (the revision's test alone writes it too).
+  let written: ReturnType<typeof generate> | undefined;
+  const housed = () => {
+    written ??= (async () => {
+      respondWith(s, competent);
+      const put = await api('PUT', '/conventions', {
+        stack: { forbidden: ['MongoDB'] },
+        compliance: ['HIPAA'],
+        language: 'de',
+      });
+      expect(put.statusCode).toBe(200);
+      return generate(s, {
+        idea: IDEA,
+        type: 'mcp',
+        answers: [{ question: 'sign-in', answer: ANSWER }],
+      });
+    })();
+    return written;
+  };
+  const revised = (id: string, n: number) =>
+    waitFor(async () => {
+      const data = (await api('GET', `/projects/${id}/revisions/${n}`)).json().data;
+      return data.status === 'in_progress' ? undefined : data;
+    }, `revision ${n} of ${id}`);
+
+  it('carries the conventions and the answers first in every prompt, asks for the language, and the gate checks it', async () => {
+    const run = await housed();
+    expect(run.data.status).toBe('completed');
+    // The definition and every document write, repairs included.
+    expectHoused(s.fake.calls);
+    expect(s.fake.calls.filter(isDefinition).length).toBeGreaterThan(0);
+    for (const call of s.fake.calls)
+      if (!isDefinition(call)) expect(call.prompt).toContain('Write the document in German (de)');
     const parts = run.provenance.documents as Part[];
     for (const part of parts) expect(part.promptVersion).toMatch(/\+conventions@\d+/);
     // The fake model answers in English: the gate finds it, document by document.
@@ -191,5 +228,41 @@ describe('house conventions and language with a model', () => {
       (d) => d.type === 'architecture',
     )!;
     expect(architecture.content).toMatch(/^### HIPAA$/m);
+  });
+
+  it('carries them into a revision: its impact step and every rewrite, and an answers revision’s rewrites', async () => {
+    const { id } = await housed();
+    respondWith(s, competent);
+    const change = await api('POST', `/projects/${id}/revisions`, {
+      changeRequest: 'Add a waiting list that offers a cancelled slot to the next client by SMS',
+    });
+    expect(change.statusCode, change.body).toBe(202);
+    expect((await revised(id, 2)).status).toBe('completed');
+    const [impact, ...rewrites] = s.fake.calls;
+    expect(isDefinition(impact!)).toBe(true);
+    expectHoused(s.fake.calls);
+    expect(impact!.prompt).toContain('written in German (de)');
+    for (const call of rewrites) expect(call.prompt).toContain('Write the document in German (de)');
+    const provenance = (await api('GET', `/projects/${id}/provenance?revision=2`)).json().data;
+    const parts = provenance.documents as Part[];
+    expect(parts.find((p) => p.kind === 'impact')!.promptVersion).toMatch(
+      /^impact@\d+\+conventions@\d+\+/,
+    );
+
+    // Answered later: no model reads the answers; every rewrite is given them, as facts.
+    const questions = (await api('GET', `/projects/${id}/questions`)).json().data.questions;
+    const asked = (questions as { id: string }[]).find((q) => q.id.startsWith('Q-'))!;
+    respondWith(s, competent);
+    const answered = await api('POST', `/projects/${id}/answers`, {
+      answers: { [asked.id]: 'Salons of up to 20 groomers' },
+    });
+    expect(answered.statusCode, answered.body).toBe(202);
+    expect((await revised(id, 3)).status).toBe('completed');
+    expect(s.fake.calls.filter(isDefinition)).toEqual([]);
+    expectHoused(s.fake.calls);
+    for (const call of s.fake.calls) {
+      expect(call.prompt, kindOf(call)).toMatch(/<answers>\n.*Salons of up to 20 groomers/);
+      expect(call.prompt).toContain('Write the document in German (de)');
+    }
   });
 });

@@ -235,6 +235,21 @@ describe('archiveEntries', () => {
     expect(plainTextOf(table.children.at(-1)!.children[1]!)).toBe(glossary);
   });
 
+  it("kiro and spec-kit: a combined file's title holds a hostile name as text", () => {
+    const name = 'Pulse | *stars* `ticks` <b>T-1</b>';
+    const data = completed('web', name);
+    const files = [
+      ...archiveEntries(data, 'kiro').filter((e) => e.path.endsWith('/requirements.md')),
+      ...archiveEntries(data, 'spec-kit').filter((e) => e.path.endsWith('/spec.md')),
+    ];
+    expect(files.map((e) => plainTextOf(parseDocument(e.content).children[0]!))).toEqual([
+      `Requirements Document: ${name}`,
+      `Feature Specification: ${name}`,
+    ]);
+    // The first document follows the title as it is written, one level down.
+    expect(files[0]!.content).toContain('\n\n## ');
+  });
+
   it('a kind no layout knows still ships, beside the spec, under a safe name', () => {
     const data = completed('web');
     data.project.documents.push({

@@ -6,7 +6,13 @@ import {
   type ProjectDocument,
   projectSlug,
 } from '@pgs/contract';
-import { inertJson, neutraliseMarkdown } from '@pgs/contract/document';
+import {
+  heading,
+  inertJson,
+  neutraliseMarkdown,
+  renderDocument,
+  root,
+} from '@pgs/contract/document';
 import { Zip, ZipDeflate } from 'fflate';
 import { agentsMd, MCP_DESIGN, MOBILE_DESIGN, WEB_DESIGN } from './agents.ts';
 import { changelog, type RevisionRecord } from './changelog.ts';
@@ -120,9 +126,13 @@ function layoutPlan(layout: ArchiveLayout, slug: string): LayoutPlan {
   }
 }
 
+/**
+ * Several documents under one title: the title a heading of the document model (the name in
+ * it is text, escaped), then each document as it is written, its headings one level down.
+ */
 function combine(title: string, name: string, docs: readonly ProjectDocument[]): string {
   return [
-    `# ${title}: ${name}\n`,
+    renderDocument(root([heading(1, `${title}: ${name}`)])),
     ...docs.map((doc) => withNewline(demoteHeadings(doc.content))),
   ].join('\n');
 }

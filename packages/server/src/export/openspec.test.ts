@@ -6,6 +6,7 @@ import {
   renderDocument,
   requirement,
   root,
+  visit,
 } from '@pgs/contract/document';
 import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
@@ -293,5 +294,40 @@ describe('hostile text in the OpenSpec layout', () => {
     expect(spec).not.toContain('<b>');
     const project = openspecEntries(hostile)[0]!.content;
     expect(plainTextOf(parseDocument(project).children[0]!)).toBe(`Project Context: ${name}`);
+  });
+
+  it('REMOVED and RENAMED entries read back as the titles, reasons and headers they name', () => {
+    const titles = ['Pipes | `ticks` <b>x</b>', 'Quotes T-9 *stars* [a](b)', 'Plain'];
+    const record: RevisionRecord = {
+      ...history[1]!,
+      deltas: [
+        { op: 'removed', id: 'FR-2', title: titles[0]!, reason: 'Dropped *now* | <i>T-1</i>' },
+        { op: 'renamed', id: 'FR-3', from: titles[1]!, to: titles[2]! },
+        { op: 'renamed', id: 'FR-1', from: titles[2]!, to: titles[0]! },
+      ],
+    };
+    const spec = openspecEntries(data, [record]).find((e) =>
+      e.path.startsWith(`${change2}/specs/`),
+    )!.content;
+    const tree = parseDocument(spec, { defines: [] });
+    expect(tree.children.map((node) => `${node.type}: ${plainTextOf(node)}`)).toEqual([
+      'heading: REMOVED Requirements',
+      `heading: Requirement: FR-2 ${titles[0]}`,
+      'paragraph: Reason: Dropped *now* | <i>T-1</i>',
+      'heading: RENAMED Requirements',
+      expect.stringMatching(/^list: /),
+    ]);
+    const headers: string[] = [];
+    visit(tree, (node) => {
+      if (node.type === 'inlineCode') headers.push(node.value);
+    });
+    expect(headers).toEqual([
+      `### Requirement: FR-3 ${titles[1]}`,
+      `### Requirement: FR-3 ${titles[2]}`,
+      `### Requirement: FR-1 ${titles[2]}`,
+      `### Requirement: FR-1 ${titles[0]}`,
+    ]);
+    // The FROM/TO lines stay one per line, as OpenSpec reads them.
+    expect(spec.split('\n').filter((line) => /^- (FROM|TO): `/.test(line))).toHaveLength(4);
   });
 });

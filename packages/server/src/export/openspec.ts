@@ -16,6 +16,7 @@ import {
   root,
   strong,
 } from '@pgs/contract/document';
+import type { RootContent } from 'mdast';
 import type { RequirementDelta } from '../models/deltas.ts';
 import { deltaContent, quote, type RevisionRecord, revisionDate } from './changelog.ts';
 import { type ArchiveEntry, projectPlan, safeFilename, titleOf } from './files.ts';
@@ -24,6 +25,7 @@ import {
   openspecRequirement,
   type RequirementGroup,
   requirementGroups,
+  requirementName,
 } from './requirements.ts';
 import { type ArchiveTask, openspecTasks } from './tasks.ts';
 
@@ -181,9 +183,9 @@ function proposalMd(record: RevisionRecord, name: string, specSlug: string): str
 type TextDelta = Extract<RequirementDelta, { op: 'added' | 'modified' }>;
 
 /**
- * The full text of an ADDED or MODIFIED requirement as of its revision: the archived
- * requirements document's group when no later revision touched the ID (so it is still
- * the text that revision wrote), else the delta's own text.
+ * The full text of an ADDED or MODIFIED requirement as of its revision, as blocks: the
+ * archived requirements document's group when no later revision touched the ID (so it is
+ * still the text that revision wrote), else the delta's own text.
  */
 function requirementText(
   delta: TextDelta,
@@ -191,10 +193,10 @@ function requirementText(
   later: readonly RevisionRecord[],
   archived: ReadonlyMap<string, RequirementGroup>,
   name: string,
-): string {
+): RootContent[] {
   const touchedLater = later.some((r) => r.deltas.some((d) => d.id === delta.id));
   const group = touchedLater ? undefined : archived.get(delta.id);
-  if (group) return renderDocument(root(openspecRequirement(group, name)));
+  if (group) return openspecRequirement(group, name);
   // OpenSpec applies RENAMED first, so a MODIFIED block carries the new name.
   const renamed = record.deltas.find(
     (d): d is Extract<RequirementDelta, { op: 'renamed' }> =>
@@ -202,8 +204,15 @@ function requirementText(
   );
   const title = renamed?.to ?? delta.title;
   const body = groupBody(delta.id, delta.text.split(/\r?\n/));
-  return renderDocument(root(openspecRequirement({ id: delta.id, title, ...body }, name)));
+  return openspecRequirement({ id: delta.id, title, ...body }, name);
 }
+
+/**
+ * A RENAMED entry's header as OpenSpec matches it, in a code span: `### Requirement: FR-3
+ * <title>` (an ID or markup in a code span is text, so the title is written as it is).
+ */
+const header = (id: string, title: string) =>
+  inlineCode(`### Requirement: ${title === '' ? id : `${id} ${title}`}`);
 
 /** The delta spec of one revision: only the sections that have entries; undefined for none. */
 function deltaSpecMd(
@@ -214,27 +223,43 @@ function deltaSpecMd(
 ): string | undefined {
   const of = <Op extends RequirementDelta['op']>(op: Op) =>
     record.deltas.filter((d): d is Extract<RequirementDelta, { op: Op }> => d.op === op);
-  const header = (id: string, title: string) =>
-    `### Requirement: ${title === '' ? id : `${id} ${title}`}`;
-  const sections: [string, string[]][] = [
-    ['ADDED', of('added').map((delta) => requirementText(delta, record, later, archived, name))],
+  const renamed = of('renamed');
+  const sections: [string, RootContent[]][] = [
+    [
+      'ADDED',
+      of('added').flatMap((delta) => requirementText(delta, record, later, archived, name)),
+    ],
     [
       'MODIFIED',
-      of('modified').map((delta) => requirementText(delta, record, later, archived, name)),
+      of('modified').flatMap((delta) => requirementText(delta, record, later, archived, name)),
     ],
-    ['REMOVED', of('removed').map((d) => `${header(d.id, d.title)}\n\n**Reason**: ${d.reason}\n`)],
+    [
+      'REMOVED',
+      of('removed').flatMap((d) => [
+        heading(3, 'Requirement: ', ...requirementName(d.id, d.title)),
+        paragraph(strong('Reason'), `: ${d.reason}`),
+      ]),
+    ],
+    // One list of FROM/TO pairs, which OpenSpec reads line by line.
     [
       'RENAMED',
-      of('renamed').map(
-        (d) => `- FROM: \`${header(d.id, d.from)}\`\n- TO: \`${header(d.id, d.to)}\`\n`,
-      ),
+      renamed.length === 0
+        ? []
+        : [
+            list(
+              renamed.flatMap((d) => [
+                ['FROM: ', header(d.id, d.from)],
+                ['TO: ', header(d.id, d.to)],
+              ]),
+            ),
+          ],
     ],
   ];
   const present = sections.filter(([, blocks]) => blocks.length > 0);
   if (present.length === 0) return undefined;
-  return present
-    .map(([kind, blocks]) => [`## ${kind} Requirements\n`, ...blocks].join('\n'))
-    .join('\n');
+  return renderDocument(
+    root(present.flatMap(([kind, blocks]) => [heading(2, `${kind} Requirements`), ...blocks])),
+  );
 }
 
 /**

@@ -19,33 +19,9 @@ import {
   root,
   withoutPositions,
 } from '@pgs/contract/document';
-import type { ProjectDefinition } from '@pgs/contract/generation';
 import type { Heading } from 'mdast';
+import { regimeDesign } from './facts/compliance.ts';
 import { blocks, bullets, type FlowContent, fragment, h3, p } from './text/nodes.ts';
-
-/** What a standard asks of a design, as far as its own text says; nothing invented. */
-const STANDARDS: ReadonlyArray<[RegExp, (name: string) => string]> = [
-  [
-    /\bgdpr\b/i,
-    (name) =>
-      `${name} stores personal data of people in the EU under the GDPR: each kind of personal data has its lawful basis recorded, an account's data can be exported and erased on request, data is processed in the EU or under an adequacy decision or standard contractual clauses, and a breach is reported within 72 hours.`,
-  ],
-  [
-    /\bhipaa\b/i,
-    (name) =>
-      `${name} handles protected health information under HIPAA: it is encrypted in transit and at rest, every read and change of it is written to an audit log, access follows the minimum necessary, and every service that stores or processes it signs a business associate agreement.`,
-  ],
-  [
-    /\bsoc ?2\b/i,
-    (name) =>
-      `${name} is run to the SOC 2 trust services criteria: access is granted by role and reviewed, every change to production goes through review and CI, security events are logged and alerted on, and backups are restored in a test at least once a quarter.`,
-  ],
-  [
-    /\bpci(?:[ -]?dss)?\b/i,
-    (name) =>
-      `${name} keeps card data out of its own systems under PCI DSS: cards are entered in the payment provider's hosted fields and only its tokens are stored, so the scope stays at the provider's self-assessment questionnaire A.`,
-  ],
-];
 
 /** The markdown of blocks, as the contract's renderer writes them. */
 const render = (content: readonly FlowContent[]) => renderDocument(root([...content])).trimEnd();
@@ -53,18 +29,12 @@ const render = (content: readonly FlowContent[]) => renderDocument(root([...cont
 /** The team's words as inline content: inert, an ID they quote is text. */
 const words = (value: string) => fragment(inertText(value));
 
-/** The section of one standard: what it asks of the design, or that the team states it. */
-function standardSection(standard: string, name: string): FlowContent[] {
-  const known = STANDARDS.find(([pattern]) => pattern.test(standard));
+/** The section of one standard: what it asks of the design, and the NFR that checks it. */
+function standardSection(regime: ProjectRegime, name: string, source: string): FlowContent[] {
+  const design = regimeDesign(regime.name, name, source);
   return blocks(
-    h3(words(standard)),
-    p(
-      words(
-        known
-          ? known[1](name)
-          : `${name} must meet ${standard}, as the house conventions require: the controls it needs are listed with the team's compliance owner before the first release, and each becomes a task of the plan.`,
-      ),
-    ),
+    h3(words(regime.name)),
+    p(words(design), regime.nfr === undefined ? '' : ` It is checked as ${regime.nfr}.`),
   );
 }
 
@@ -88,37 +58,63 @@ const sectionAt = (document: readonly FlowContent[], title: FlowContent) =>
     (node) => node.type === 'heading' && node.depth === 2 && same([node], [title]),
   );
 
+/** A standard the project meets: its name, whether the conventions set it, the NFR checking it. */
+export interface ProjectRegime {
+  name: string;
+  fromConventions: boolean;
+  nfr?: string;
+}
+
+/** The project as the additions name it: its name, and the regimes the answers settled. */
+export interface HousedProject {
+  name: string;
+  /** Absent, the conventions' own standards. */
+  compliance?: readonly ProjectRegime[];
+}
+
+/** The Compliance section: its standards, each with what it asks of the design. */
+function complianceSection(name: string, regimes: readonly ProjectRegime[]): FlowContent[] {
+  const ours = regimes.every((regime) => regime.fromConventions);
+  const source = ours ? 'the house conventions' : "the team's answers";
+  return blocks(
+    heading(2, 'Compliance'),
+    p(
+      words(
+        ours
+          ? `The standards the house conventions require of ${name}, and how its design meets each.`
+          : `The standards ${name} must meet, as the house conventions and the team's answers require, and how its design meets each.`,
+      ),
+    ),
+    ...regimes.map((regime) =>
+      standardSection(regime, name, regime.fromConventions ? 'the house conventions' : source),
+    ),
+  );
+}
+
 /**
- * The architecture's blocks with the additions of the conventions after its sections; any
- * other document's blocks are returned as they are. A section the document has already
- * (by its `##` heading) is not added twice.
+ * The architecture's blocks with the additions of the conventions and the answers after its
+ * sections: a Compliance section for the regimes (the conventions' and the answered ones),
+ * the naming rules and the team's sections; any other document's blocks are returned as they
+ * are. A section the document has already (by its `##` heading) is not added twice.
  *
  * @example
- * withConventions(blocks, 'architecture', definition, { compliance: ['GDPR'] });
+ * withConventions(blocks, 'architecture', { name: 'GroomBook' }, { compliance: ['GDPR'] });
  */
 export function withConventions(
   document: readonly FlowContent[],
   kind: string,
-  definition: ProjectDefinition,
+  project: HousedProject,
   conventions: Conventions | undefined,
 ): readonly FlowContent[] {
-  if (conventions === undefined || kind !== 'architecture') return document;
-  const { name } = definition;
+  if (kind !== 'architecture') return document;
+  const { name } = project;
+  const regimes =
+    project.compliance ??
+    (conventions?.compliance ?? []).map((standard) => ({ name: standard, fromConventions: true }));
+  if (conventions === undefined && regimes.length === 0) return document;
   const added: FlowContent[][] = [];
-  const compliance = conventions.compliance ?? [];
-  if (compliance.length > 0)
-    added.push(
-      blocks(
-        heading(2, 'Compliance'),
-        p(
-          words(
-            `The standards the house conventions require of ${name}, and how its design meets each.`,
-          ),
-        ),
-        ...compliance.map((standard) => standardSection(standard, name)),
-      ),
-    );
-  const naming = conventions.naming ?? [];
+  if (regimes.length > 0) added.push(complianceSection(name, regimes));
+  const naming = conventions?.naming ?? [];
   if (naming.length > 0)
     added.push(
       blocks(
@@ -133,7 +129,7 @@ export function withConventions(
     );
   let out = [...document];
   for (const block of added) if (sectionAt(out, block[0]!) === -1) out.push(...block);
-  for (const section of conventions.sections ?? []) out = withSection(out, section);
+  for (const section of conventions?.sections ?? []) out = withSection(out, section);
   return out.length === document.length ? document : out;
 }
 

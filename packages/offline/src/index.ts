@@ -36,6 +36,7 @@ import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
+import { withEquivalents } from './facts/stack-choice.ts';
 import { defineProject as define } from './reading/define.ts';
 import { readImpact } from './reading/impact.ts';
 
@@ -72,7 +73,14 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
   // Answers are facts: an answered question is never left an assumption (docs/clarify.md);
   // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
   const answered = applyAnswers(define(request), request.answers ?? []);
-  return applyConventions(answered, request.conventions, request.idea).definition;
+  const housed = applyConventions(answered, request.conventions, request.idea).definition;
+  // A default the conventions forbid gives way to an equivalent of its category (stack-choice.ts).
+  const techStack = withEquivalents(
+    answered.questionnaire.techStack,
+    housed.questionnaire.techStack,
+    request.conventions,
+  );
+  return { ...housed, questionnaire: { ...housed.questionnaire, techStack } };
 }
 
 /**

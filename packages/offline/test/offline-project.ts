@@ -1,5 +1,5 @@
 import type { ProjectType } from '@pgs/contract';
-import type { ProjectDefinition } from '@pgs/contract/generation';
+import type { DefinitionContext, ProjectDefinition } from '@pgs/contract/generation';
 import { defineProject, writeDocument } from '../src/index.ts';
 import { documentRequests } from './plan.ts';
 
@@ -11,22 +11,27 @@ export interface OfflineProject {
 
 const written = new Map<string, OfflineProject>();
 
+/** What a project is written under besides its idea: the answers and the house conventions. */
+export type Under = Pick<DefinitionContext, 'answers' | 'conventions'>;
+
 /**
  * A project as the offline engine writes it, every document of its type's plan. The engine
- * is a pure function of the idea and the type, so a test file writes each project once and
- * its tests share it (several read the same ones): a caller must not change it.
+ * is a pure function of the idea, the type and what it is written `under`, so a test file
+ * writes each project once and its tests share it (several read the same ones): a caller
+ * must not change it.
  *
  * @example
  * const { definition, documents } = offlineProject('A habit tracker for remote teams', 'web');
  */
-export function offlineProject(idea: string, type: ProjectType): OfflineProject {
-  const key = `${type}\n${idea}`;
+export function offlineProject(idea: string, type: ProjectType, under: Under = {}): OfflineProject {
+  const key = `${type}\n${idea}\n${JSON.stringify(under)}`;
   const known = written.get(key);
   if (known) return known;
-  const definition = defineProject({ idea, type });
+  const definition = defineProject({ idea, type, ...under });
+  const conventions = under.conventions ? { conventions: under.conventions } : {};
   const documents = documentRequests(type).map((document) => ({
     kind: document.kind,
-    content: writeDocument({ idea, definition, document, related: [] }),
+    content: writeDocument({ idea, definition, document, related: [], ...conventions }),
   }));
   const project = { definition, documents };
   written.set(key, project);

@@ -27,6 +27,23 @@ describe('clarifyIdea', () => {
     for (const q of asked) expect(left.join('\n')).not.toContain(q.recommended);
   });
 
+  it('asks which services it works with when the idea names or implies some, and only then', () => {
+    const named = clarifyIdea({
+      idea: 'A web app for dog groomers to send booking reminders through Twilio',
+    }).find((q) => q.id === 'integrations');
+    expect(named?.question).toMatch(/^Which other services must \w+ work with/);
+    expect(named?.recommended).toMatch(/Twilio/);
+    const implied = clarifyIdea({
+      idea: 'A web app for dog groomers that syncs bookings with their calendars',
+    }).find((q) => q.id === 'integrations');
+    expect(implied?.recommended).toBe('None in the first release');
+    expect(
+      clarifyIdea({ idea: 'A web app for dog groomers to keep notes' }).map(
+        (q) => q.id,
+      ),
+    ).not.toContain('integrations');
+  });
+
   it('asks at most five questions', () => {
     expect(clarifyIdea({ idea: 'An app' }).length).toBeLessThanOrEqual(5);
   });

@@ -1,12 +1,13 @@
 /**
  * The questions the offline engine asks before writing (issue 32, docs/clarify.md): what its
  * reading of the idea leaves open, among the topics every spec needs settled (who it is for,
- * sign-in, compliance, payment, platforms, volumes), each with the answer the engine would
+ * sign-in, compliance, payment, platforms, volumes, integrations), each with the answer the engine would
  * otherwise assume, so an idea asked about and not answered gives the same documents.
  */
 import type { ProjectType } from '@pgs/contract';
 import { CLARIFY_TOPICS, type ClarifyQuestion } from '@pgs/contract';
 import type { ProjectDefinition } from '@pgs/contract/generation';
+import { listing } from '../text/words.ts';
 
 /** At most this many questions: the ones whose answers change the most documents. */
 export const MAX_QUESTIONS = 5;
@@ -45,6 +46,10 @@ const ASK: Record<string, Asker> = {
     question: `Where must ${d.name} run in its first release?`,
     why: 'It decides the platforms the architecture, the screens and the plan target.',
   }),
+  integrations: (d) => ({
+    question: `Which other services must ${d.name} work with, and what does it exchange with each?`,
+    why: "It decides the integrations in the architecture, each adapter's credentials, limits and failure mode, and the tasks that build them.",
+  }),
   volumes: () => ({
     question: 'How many people and records must the first release handle?',
     why: "It sizes the architecture, the data model's indexes and the performance requirements.",
@@ -66,10 +71,23 @@ const STATED: Record<string, RegExp> = {
   platforms: /\b(?:ios|android|iphone|web ?app|browser|desktop|mobile app|mac|windows|linux)\b/i,
 };
 
+/** An idea that implies working with other services without naming one: syncing, importing… */
+const IMPLIES_SERVICES =
+  /\b(?:sync\w*|integrat\w*|import\w*|export\w*|connect\w* (?:to|with)|plugs? into|calendars?|crm)\b/i;
+
+/** The answer the engine assumes on integrations: the services it read, or none. */
+function integrationsAssumed(idea: string, definition: ProjectDefinition): string | undefined {
+  const names = (definition.questionnaire.integrations ?? []).map((i) => i.name);
+  if (names.length > 0)
+    return `Only ${listing(names)}, as the idea names ${names.length === 1 ? 'it' : 'them'}`;
+  return IMPLIES_SERVICES.test(idea) ? 'None in the first release' : undefined;
+}
+
 /**
  * The questions an idea leaves open, most consequential first, at most {@link MAX_QUESTIONS}:
  * a topic the engine had to assume (its assumption's default is the recommended answer), or
- * one a spec needs settled that the idea does not touch (audience, compliance, platforms).
+ * one a spec needs settled that the idea does not touch (audience, compliance, platforms), or
+ * the services it works with when it names or implies some.
  *
  * @example
  * clarifyQuestions('A booking tool for dog groomers', defineProject({ idea }))[0]?.id; // 'sign-in'
@@ -88,6 +106,7 @@ export function clarifyQuestions(idea: string, definition: ProjectDefinition): C
     else if (stated) continue;
     else if (topic.id === 'audience') recommended = q.targetAudience;
     else if (topic.id === 'platforms') recommended = q.platforms.join(', ');
+    else if (topic.id === 'integrations') recommended = integrationsAssumed(idea, definition);
     else if (topic.id === 'compliance')
       recommended = 'None in the first release; people can export and delete their personal data';
     if (recommended === undefined || recommended.trim() === '') continue;

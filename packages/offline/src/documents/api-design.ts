@@ -9,6 +9,7 @@ import { theService } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { capitalize, kebab, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
+import { signsIn } from './settled-text.ts';
 
 /** The endpoints of one requirement: its own action, on the resource of its entity. */
 function endpointsOf(req: Requirement): string[][] {
@@ -72,7 +73,7 @@ export const API_DESIGN = {
 
     Authentication: (f) =>
       blocks(
-        p`${f.name} signs people in as ${f.assumptions.find((a) => /sign in/i.test(a.fact))?.id ?? 'the assumptions'} chose, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
+        p`${f.name} ${signsIn(f)}, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
         p`Every endpoint checks that the ${listing(f.entities.slice(0, 2).map((e) => e.label))} it touches belongs to the signed-in account, and answers 404 otherwise (NFR-3).`,
       ),
 

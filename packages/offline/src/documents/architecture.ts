@@ -4,12 +4,15 @@
  * project starts from the current system.
  */
 
+import { namesTechnology } from '@pgs/contract';
 import { componentNode } from '@pgs/contract/document';
 import { currentSystem, EXISTING_STACK_HEADERS, existingStack } from '../codebase/index.ts';
 import { phrase } from '../facts/brief-model.ts';
 import { componentsOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
+import { LOCAL_STORE } from '../facts/stack-choice.ts';
 import {
   blocks,
   bullets,
@@ -25,6 +28,7 @@ import {
 import { capitalize, decapitalize, gerund, listing } from '../text/words.ts';
 import { codebaseOf, filesLine, hasClient, NOT_FOUND, serviceCode } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
+import { databaseOf, signsIn, signsInAnswered } from './settled-text.ts';
 
 /** Why a technology of the stack serves this project. */
 export function rationale(f: Facts, tech: string): Inline {
@@ -40,13 +44,16 @@ export function rationale(f: Facts, tech: string): Inline {
       t`the screens to ${listing(f.requirements.slice(0, 2).map(phrase))}`,
     ],
     [
-      /^Node\.js$/,
+      /^(?:Node\.js|Bun|Deno)$/,
       f.type === 'mcp'
         ? t`runs ${f.name} as a process the MCP client starts`
         : t`runs the API and the jobs behind ${gerund(phrase(lead))}`,
     ],
     [/^Fastify$/, t`schema-checked routes for ${things}`],
-    [/^PostgreSQL$/, t`keeps ${things} with their relations and history`],
+    [
+      /^(?:PostgreSQL|MySQL|MariaDB|SQL Server)$/,
+      t`keeps ${things} with their relations and history`,
+    ],
     [/^Drizzle ORM$/, t`typed queries over the tables of ${things}`],
     [
       /^(?:Swift|SwiftUI|Kotlin|Jetpack Compose|React Native|Expo|Flutter|Dart|Kotlin \(Jetpack Compose\)|Swift \(SwiftUI\))$/,
@@ -54,7 +61,7 @@ export function rationale(f: Facts, tech: string): Inline {
     ],
     [/^TypeScript$|^Dart$/, 'one language for the app and its tests'],
     [
-      /^SQLite/,
+      LOCAL_STORE,
       t`keeps ${things} on the phone${f.requirements.some((r) => r.qualifiers.includes('offline')) ? ', so the offline features work' : ''}`,
     ],
     [
@@ -71,6 +78,8 @@ export function rationale(f: Facts, tech: string): Inline {
     (r) => r.service && tech.toLowerCase().includes(r.service.name.toLowerCase().split(' ')[0]!),
   );
   if (user) return t`reaches ${theService(user.service!.name)} to ${phrase(user)}`;
+  if (settledOf(f).stack.required.some((name) => namesTechnology(tech, name)))
+    return t`required by the house conventions for ${f.name}`;
   return t`chosen for ${f.name} when it was defined`;
 }
 
@@ -159,11 +168,19 @@ export const ARCHITECTURE = {
         ),
       ),
 
-    Integrations: (f) =>
-      f.integrations.length === 0
-        ? [
-            p`${f.name} uses no external service: the idea names none, and ${listing(f.requirements.map(phrase))} ${f.requirements.length === 1 ? 'runs' : 'run'} on its own components.`,
-          ]
+    Integrations: (f) => {
+      const answer = settledOf(f).answered.integrations;
+      const named = answer !== undefined && !/^(?:none|no|nothing)\b/i.test(answer);
+      const said =
+        named &&
+        p`The team's answer on the services ${f.name} works with: "${answer}". Each service it names gets an adapter that alone holds its credentials, with its limits, cost and failure mode settled before the first task that calls it.`;
+      return f.integrations.length === 0
+        ? blocks(
+            named
+              ? p`The idea names no external service, and ${listing(f.requirements.map(phrase))} ${f.requirements.length === 1 ? 'runs' : 'run'} on its own components.`
+              : p`${f.name} uses no external service: the idea names none, and ${listing(f.requirements.map(phrase))} ${f.requirements.length === 1 ? 'runs' : 'run'} on its own components.`,
+            said,
+          )
         : blocks(
             p`The services ${f.name} depends on, as the definition names them:`,
             table(
@@ -178,7 +195,9 @@ export const ARCHITECTURE = {
               ],
               f.integrations.map((i) => integrationRow(f, i.name, i.purpose)),
             ),
-          ),
+            said,
+          );
+    },
 
     'Technology choices': (f) =>
       blocks(
@@ -209,6 +228,11 @@ export const ARCHITECTURE = {
           f.type === 'mcp'
             ? t`${listing(f.integrations.map((i) => theService(i.name))) || 'Upstream'} credentials come from the environment and never appear in a tool result or a log line (NFR-3).`
             : t`Each request is checked against the signed-in account: no one reads or changes another account's ${listing(f.entities.slice(0, 2).map((e) => e.plural))} (NFR-3).`,
+          ...(f.type !== 'mcp' && signsInAnswered(f)
+            ? [
+                t`${f.name} ${signsIn(f)}; no request is served to a session that has not signed in.`,
+              ]
+            : []),
           ...(f.readOnly
             ? [t`${f.name} connects with credentials that can only read; every tool is read-only.`]
             : []),
@@ -233,12 +257,12 @@ export const ARCHITECTURE = {
     Deployment: (f) =>
       blocks(
         f.type === 'mcp'
-          ? p`${f.name} ships as an npm package that ${f.assistant} starts over stdio, and as a container image for Streamable HTTP when a team shares one.`
+          ? p`${f.name} ships as ${settledOf(f).stack.tools ? 'an npm package' : 'a package'} that ${f.assistant} starts over stdio, and as a container image for Streamable HTTP when a team shares one.`
           : f.selfHosted
-            ? p`${f.name} is self-hosted: one Docker Compose file runs the ${f.type === 'web' ? 'web client, ' : ''}API, the scheduler and ${f.stack.find((tech) => /PostgreSQL/.test(tech)) ?? 'the database'} on the organisation's own server.`
+            ? p`${f.name} is self-hosted: one ${settledOf(f).stack.allows('Docker') ? 'Docker ' : ''}Compose file runs the ${f.type === 'web' ? 'web client, ' : ''}API, the scheduler and ${databaseOf(f, 'the database')} on the organisation's own server.`
             : f.type === 'mobile'
-              ? p`The app ships through ${listing(f.platforms.map((platform) => (platform === 'Android' ? 'Google Play' : 'the App Store')))}; its API runs as a container next to a managed ${f.stack.find((tech) => /PostgreSQL/.test(tech)) ?? 'database'}.`
-              : p`${f.name} runs as containers: the web client on a CDN, the API and the scheduler on a container platform, and a managed ${f.stack.find((tech) => /PostgreSQL/.test(tech)) ?? 'database'}.`,
+              ? p`The app ships through ${listing(f.platforms.map((platform) => (platform === 'Android' ? 'Google Play' : 'the App Store')))}; its API runs as a container next to a managed ${databaseOf(f, 'database')}.`
+              : p`${f.name} runs as containers: the web client on a CDN, the API and the scheduler on a container platform, and a managed ${databaseOf(f, 'database')}.`,
         p`Each change to ${f.name} goes through CI (types, tests, the trace of ${f.requirements.map((r) => r.id).join(', ')}) and then staging before it is released${f.type === 'mcp' ? '; a renamed tool is a new major version' : '; database migrations run before the new version takes traffic'}.`,
       ),
 

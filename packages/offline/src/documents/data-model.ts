@@ -8,6 +8,7 @@ import type { Facts } from '../facts/facts.ts';
 import { blocks, bold, bullets, code, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
+import { databaseOf } from './settled-text.ts';
 
 function ddl(f: Facts): string {
   return f.entities
@@ -38,7 +39,7 @@ export const DATA_MODEL = {
   sections: {
     Entities: (f) =>
       blocks(
-        p`${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((tech) => /PostgreSQL/.test(tech)) ?? 'PostgreSQL'}, each row owned by one account.`,
+        p`${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'a relational database', true)}, each row owned by one account.`,
         table(
           ['Entity', 'Holds', 'Serves'],
           [

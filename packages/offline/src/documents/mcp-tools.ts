@@ -4,6 +4,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { type Tool, toolsOf } from '../facts/delivery-model.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
 import { blocks, bullets, code, ic, joined, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing, snake } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -101,7 +102,7 @@ export const MCP_TOOLS = {
 
     'Input schemas': (f) =>
       blocks(
-        p`Each tool's input is a Zod schema in ${f.name}, published to ${f.assistant} as JSON Schema:`,
+        p`Each tool's input is ${settledOf(f).stack.validation ? t`a ${settledOf(f).stack.validation!} schema` : 'a schema'} in ${f.name}, published to ${f.assistant} as JSON Schema:`,
         toolsOf(f).map((tool) => [
           p`${ic(tool.name)} (${tool.req.id}):`,
           code('json', JSON.stringify(schemaOf(tool), null, 2)),

@@ -5,11 +5,21 @@
 import { toolsOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
 import { blocks, bold, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { kebab, listing, snake } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
 const packageName = (f: Facts) => `${kebab(f.name, 3)}-mcp`.replace(/-mcp-mcp$/, '-mcp');
+
+/**
+ * The command that starts the published package, as words (`npx -y pkg`): the runtime's
+ * fetch-and-run when the stack decision knows it, otherwise the package's own binary.
+ */
+const starts = (f: Facts): string[] => [...(settledOf(f).stack.tools?.fetch ?? []), packageName(f)];
+
+/** A client's `command` and `args` for the package. */
+const launch = (f: Facts) => ({ command: starts(f)[0]!, args: starts(f).slice(1) });
 
 /** The environment variable holding a service's credentials. */
 const envOf = (name: string) =>
@@ -27,12 +37,12 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
       blocks(
         p`${f.name} speaks MCP over two transports; its ${toolsOf(f).length} tools are the same on both.`,
         bullets([
-          t`${bold('stdio')}: ${f.assistant} starts ${ic(`npx -y ${packageName(f)}`)} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
+          t`${bold('stdio')}: ${f.assistant} starts ${ic(starts(f).join(' '))} on the user's machine. This is the default (${f.assumptions.find((a) => /stdio/.test(a.choice))?.id ?? 'the assumptions'}); logs go to standard error only.`,
           t`${bold('Streamable HTTP')}: one ${ic('/mcp')} endpoint, for a team that shares one ${f.name}; each session has its own ${ic('Mcp-Session-Id')}.`,
         ]),
         code(
           'bash',
-          `npx -y ${packageName(f)}                    # stdio\nnpx -y ${packageName(f)} --http --port 3333  # Streamable HTTP on /mcp`,
+          `${starts(f).join(' ')}                    # stdio\n${starts(f).join(' ')} --http --port 3333  # Streamable HTTP on /mcp`,
         ),
       ),
 
@@ -60,8 +70,7 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
             {
               mcpServers: {
                 [kebab(f.name, 3)]: {
-                  command: 'npx',
-                  args: ['-y', packageName(f)],
+                  ...launch(f),
                   env: Object.fromEntries(
                     f.integrations.map((i) => [envOf(i.name), `<${envOf(i.name).toLowerCase()}>`]),
                   ),
@@ -72,13 +81,13 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
             2,
           ),
         ),
-        p`Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- npx -y ${packageName(f)}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
+        p`Claude Code adds it with ${ic(`claude mcp add ${kebab(f.name, 3)} -- ${starts(f).join(' ')}`)}. VS Code reads ${ic('.vscode/mcp.json')}:`,
         code(
           'json',
           JSON.stringify(
             {
               servers: {
-                [kebab(f.name, 3)]: { type: 'stdio', command: 'npx', args: ['-y', packageName(f)] },
+                [kebab(f.name, 3)]: { type: 'stdio', ...launch(f) },
               },
             },
             null,
@@ -104,7 +113,7 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
               return [
                 t`Every ${tools.length > 0 ? listingOf(tools.map((tool) => ic(tool.name))) : 'tool'} call fails`,
                 t`${ic(envOf(i.name))} is missing, expired or lacks rights`,
-                t`Renew it, then run ${ic(`npx -y ${packageName(f)}`)} in a terminal to read the error`,
+                t`Renew it, then run ${ic(starts(f).join(' '))} in a terminal to read the error`,
               ];
             }),
             ...toolsOf(f)
@@ -116,7 +125,7 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
               ]),
           ],
         ),
-        p`The MCP Inspector (${ic('npx @modelcontextprotocol/inspector')}) shows each message ${f.name} exchanges.`,
+        p`The MCP Inspector${settledOf(f).stack.tools ? t` (${ic(`${settledOf(f).stack.tools!.exec} @modelcontextprotocol/inspector`)})` : ''} shows each message ${f.name} exchanges.`,
       ),
   },
 } satisfies KindWriter<'mcp-transport-and-clients'>;

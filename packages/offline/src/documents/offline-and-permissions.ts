@@ -9,6 +9,7 @@ import type { Facts, Requirement } from '../facts/facts.ts';
 import { blocks, bullets, code, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
+import { localStoreOf } from './settled-text.ts';
 
 const offline = (r: Requirement) => r.criteria.find((c) => c.role === 'offline');
 
@@ -73,7 +74,7 @@ export const OFFLINE_AND_PERMISSIONS = {
 
     'Local data model': (f) =>
       blocks(
-        p`The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${f.stack.find((tech) => /SQLite/.test(tech)) ?? 'SQLite'}, plus a queue of changes not yet synced:`,
+        p`The phone keeps its own copy of ${listing(f.entities.map((e) => e.plural))} in ${localStoreOf(f)}, plus a queue of changes not yet synced:`,
         table(
           ['Table', 'Columns', 'Serves'],
           [

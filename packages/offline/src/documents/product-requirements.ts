@@ -10,6 +10,7 @@ import { nfrsOf, phrase } from '../facts/brief-model.ts';
 import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
 import {
   type BlockPart,
   blocks,
@@ -26,6 +27,7 @@ import { capitalize, decapitalize, listing, thirdPerson } from '../text/words.ts
 import { change, codebaseOf, today } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
 import { scenarioList } from './scenarios.ts';
+import { setupAssumption } from './settled-text.ts';
 
 /** A group's criteria in the project's style: EARS paragraphs, or one list of scenarios. */
 function criteriaOf(f: Facts, req: Requirement): FlowContent[] {
@@ -117,7 +119,9 @@ export const PRODUCT_REQUIREMENTS = {
               : []),
             [
               t`The person who sets ${f.name} up`,
-              t`An assumption (${f.assumptions[1]?.id ?? 'A-1'})`,
+              setupAssumption(f) === undefined && settledOf(f).answered.signIn
+                ? "The team's answer on sign-in"
+                : t`An assumption (${setupAssumption(f) ?? 'A-1'})`,
               listing(f.requirements.filter((r) => !r.fromIdea).map((r) => r.id)) ||
                 t`The set-up of ${f.name}`,
             ],

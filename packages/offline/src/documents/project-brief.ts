@@ -5,6 +5,7 @@
 import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import {
   blocks,
@@ -21,6 +22,7 @@ import {
 } from '../text/nodes.ts';
 import { capitalize, decapitalize, gerund, listing, participle } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
+import { setupAssumption } from './settled-text.ts';
 
 const quals = (req: Requirement) =>
   req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
@@ -75,6 +77,8 @@ export const PROJECT_BRIEF = {
           ),
         ),
         p`${f.name} runs on ${listing(f.platforms)} and is built with ${listing(f.stack.slice(0, 4))}.${f.constraints.length > 0 ? t` It holds to: ${joined(f.constraints.map(decapitalize), '; ')}.` : ''}`,
+        settledOf(f).answered.payment !== undefined &&
+          p`How ${f.name} is paid for, as the team answered: "${settledOf(f).answered.payment!}".`,
       ),
 
     Problem: (f) =>
@@ -114,13 +118,17 @@ export const PROJECT_BRIEF = {
         ]);
       rows.push([
         t`Whoever sets ${f.name} up`,
-        t`Not named in the idea (${f.assumptions[1]?.id ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
+        setupAssumption(f) === undefined && settledOf(f).answered.signIn
+          ? "Not named in the idea; the team's answer on sign-in"
+          : t`Not named in the idea (${setupAssumption(f) ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
         f.type === 'mcp'
           ? 'Installs the server and gives it credentials'
           : 'Creates the account and invites the others',
       ]);
       return blocks(
-        p`${f.name} is for ${bold(f.who)}${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`,
+        settledOf(f).answered.audience === undefined
+          ? p`${f.name} is for ${bold(f.who)}${f.reading.audience ? ', in the words of the idea' : ''}. Nothing else is known about them: no size, habit or setting is assumed beyond ${f.assumptions[0]?.id ?? 'the assumptions'}.`
+          : p`${f.name} is for ${bold(f.who)}, and the team answered who they are: "${settledOf(f).answered.audience!}". Nothing beyond that answer is assumed about them.`,
         table(['Who', 'Where they come from', t`What they do with ${f.name}`], rows),
       );
     },

@@ -24,6 +24,7 @@ import { decapitalize, gerund, kebab, listing, snake } from '../text/words.ts';
 import { rationale } from './architecture.ts';
 import { codebaseOf, filesLine, NOT_FOUND, newHome, touchedBy } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
+import { localRun } from './settled-text.ts';
 
 function featureLine(f: Facts, index: number): Inline {
   const req = f.requirements[index]!;
@@ -83,25 +84,10 @@ export const README = {
         (i) =>
           `${snake(i.name, 2).toUpperCase()}_${/postgres|sqlite/i.test(i.name) ? 'URL' : 'TOKEN'}`,
       );
-      const first = f.stack[0] ?? '';
-      const lines =
-        f.type === 'mcp'
-          ? [
-              'npm install',
-              'npm run build',
-              ...env.map((v) => `export ${v}=…`),
-              'npx @modelcontextprotocol/inspector node dist/index.js',
-            ]
-          : f.type === 'mobile'
-            ? first === 'Swift'
-              ? [`open ${f.name.replace(/\W/g, '')}.xcodeproj`]
-              : first === 'Kotlin'
-                ? ['./gradlew installDebug']
-                : ['npm install', 'npx expo start']
-            : ['npm install', 'docker compose up -d postgres', 'npm run db:migrate', 'npm run dev'];
+      const { needs, lines } = localRun(f, env);
       const lead = f.requirements[0]!;
       return blocks(
-        p`To run ${f.name} locally you need ${first === 'Swift' ? 'Xcode' : first === 'Kotlin' ? 'Android Studio' : 'Node.js 22 or later'}${f.type === 'web' ? ' and Docker' : ''}${services.length > 0 ? t`, and credentials for ${listing(services.map((i) => theService(i.name)))}` : ''}.`,
+        p`To run ${f.name} locally you need ${needs}${services.length > 0 ? t`, and credentials for ${listing(services.map((i) => theService(i.name)))}` : ''}.`,
         code('bash', lines.join('\n')),
         services.length > 0 &&
           table(

@@ -8,7 +8,8 @@
 import { applyIds, idsIn, type KeyedItems, renumber, storyTaskKeys } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot, StableIds } from '@pgs/contract/generation';
 import { slicesOf, storiesOf } from '../facts/delivery-model.ts';
-import { type Facts, factsFor } from '../facts/facts.ts';
+import type { Facts } from '../facts/facts.ts';
+import { settledFacts } from '../facts/settled.ts';
 import { renderDocument } from './write.ts';
 
 /**
@@ -47,6 +48,6 @@ export type RevisionRequest = Omit<DocumentContext, 'task'> & {
  * reviseDocument({ idea, definition, register, document, related, ids });
  */
 export function reviseDocument(request: RevisionRequest): string {
-  const f = factsFor(request);
+  const f = settledFacts(request);
   return applyIds(renderDocument(f, request), renumber(freshKeys(f), request.ids));
 }

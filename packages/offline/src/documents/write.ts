@@ -6,8 +6,10 @@
  */
 import { citedIds, heading, renderDocument as renderTree, root } from '@pgs/contract/document';
 import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
-import { withConventions } from '../conventions.ts';
-import { type Facts, factsFor } from '../facts/facts.ts';
+import { type ProjectRegime, withConventions } from '../conventions.ts';
+import { nfrsOf } from '../facts/brief-model.ts';
+import type { Facts } from '../facts/facts.ts';
+import { settledFacts, settledOf } from '../facts/settled.ts';
 import { blocks, bullets, type FlowContent, fragment, joined, p, t } from '../text/nodes.ts';
 import { listing } from '../text/words.ts';
 import type { SectionBody } from './kind.ts';
@@ -59,7 +61,7 @@ export function writeDocument(
   context: Omit<DocumentContext, 'task'>,
   register?: readonly RequirementSlot[],
 ): string {
-  return renderDocument(factsFor({ ...context, register }), context);
+  return renderDocument(settledFacts({ ...context, ...(register ? { register } : {}) }), context);
 }
 
 /**
@@ -67,7 +69,7 @@ export function writeDocument(
  * once, for the text and for the story and task IDs it renumbers).
  *
  * @example
- * renderDocument(factsFor(context), context);
+ * renderDocument(settledFacts(context), context);
  */
 export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>): string {
   const brief = context.detail === 'brief';
@@ -88,10 +90,19 @@ export function renderDocument(f: Facts, context: Omit<DocumentContext, 'task'>)
   const whole = withConventions(
     short ? [...tree, ...recap(f)] : tree,
     kind,
-    context.definition,
+    { name: context.definition.name, compliance: regimesOf(f) },
     context.conventions,
   );
   return whole === tree ? markdown : renderTree(root([...whole]));
+}
+
+/** The regimes the project meets, each with the NFR that checks it (brief-model.ts). */
+function regimesOf(f: Facts): ProjectRegime[] {
+  const nfrs = nfrsOf(f);
+  return settledOf(f).answered.compliance.map((regime) => {
+    const nfr = nfrs.find((n) => n.regime === regime.name)?.id;
+    return nfr === undefined ? regime : { ...regime, nfr };
+  });
 }
 
 /** Blocks that carry structure: headings, tables, code, components, definitions written as sections. */

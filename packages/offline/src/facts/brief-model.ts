@@ -5,8 +5,10 @@
  */
 
 import { capitalize, decapitalize, gerund, listing, participle } from '../text/words.ts';
+import { regimeNfr } from './compliance.ts';
 import type { Facts, Requirement } from './facts.ts';
 import { theService } from './facts.ts';
+import { settledOf } from './settled.ts';
 
 export interface Goal {
   id: string;
@@ -32,6 +34,8 @@ export interface Nfr {
   id: string;
   category: string;
   text: string;
+  /** The compliance regime it checks, for a Compliance NFR. */
+  regime?: string;
 }
 
 const lower = (req: Requirement) => decapitalize(req.text);
@@ -198,7 +202,7 @@ export function nfrsOf(f: Facts): Nfr[] {
   const list: Omit<Nfr, 'id'>[] = [
     {
       category: 'Performance',
-      text: `A request to ${phrase(lead)} answers within 2 seconds at the 95th percentile with the volumes of A-1 stored, measured by a load test against staging before each release.`,
+      text: `A request to ${phrase(lead)} answers within 2 seconds at the 95th percentile with ${volumesOf(f)} stored, measured by a load test against staging before each release.`,
     },
     f.type === 'mcp'
       ? {
@@ -247,5 +251,24 @@ export function nfrsOf(f: Facts): Nfr[] {
       category: 'Operations',
       text: `${f.name} installs on one server with Docker Compose in under 30 minutes, checked on a clean machine before each release.`,
     });
+  for (const regime of settledOf(f).answered.compliance)
+    list.push({
+      category: 'Compliance',
+      text: regimeNfr(regime.name, f.name),
+      regime: regime.name,
+    });
   return list.map((nfr, i) => ({ ...nfr, id: `NFR-${i + 1}` }));
+}
+
+/**
+ * The volumes a load test stores: the assumption that sizes them, the team's answer, or, when
+ * neither is left, the volumes of the definition.
+ */
+function volumesOf(f: Facts): string {
+  const assumed = f.assumptions.find((a) => /\bno volumes\b/i.test(a.fact));
+  if (assumed) return `the volumes of ${assumed.id}`;
+  const answered = settledOf(f).answered.volumes;
+  return answered === undefined
+    ? 'the expected volumes'
+    : `the volumes the team gave ("${answered}")`;
 }

@@ -9,6 +9,7 @@ import type { Integration } from '@pgs/contract/generation';
 import { theService } from '../reading/define-members.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import { participle, plural, thirdPerson, uncountable } from '../text/words.ts';
+import type { SignIn, SignInMethod } from './answers.ts';
 import type { Criterion, Requirement } from './model.ts';
 
 /** What the criteria need besides the requirement. */
@@ -206,11 +207,32 @@ function setup(req: Req, ctx: CriteriaContext): Draft[] {
       text: `WHEN ${actor(ctx)} signs in THE SYSTEM SHALL show only what belongs to their own account.`,
       role: 'event',
     },
-    {
-      text: `IF a sign-in link has expired THEN THE SYSTEM SHALL say so and offer a new one.`,
-      role: 'unwanted',
-    },
+    { text: signInFailure(undefined), role: 'unwanted' },
   ];
+}
+
+/** What goes wrong at sign-in by the method the answers chose: an expired link by default. */
+const SIGN_IN_FAILURES: Record<SignInMethod, string> = {
+  'email-link': 'IF a sign-in link has expired THEN THE SYSTEM SHALL say so and offer a new one.',
+  sso: "IF the identity provider refuses the sign-in THEN THE SYSTEM SHALL say so, open no session and name the organisation's administrator as the one to ask.",
+  password:
+    'IF a password is entered wrongly five times in a row THEN THE SYSTEM SHALL pause sign-in for that account for 15 minutes and say so.',
+  social:
+    'IF the sign-in provider refuses or is cancelled THEN THE SYSTEM SHALL say so and leave the person signed out.',
+  none: 'IF a person has no account THEN THE SYSTEM SHALL let them use every feature without one, as the team decided.',
+};
+
+/**
+ * The unwanted behaviour of signing in: by the method of the sign-in answer, or, for an
+ * answer the engine cannot read, a failure that quotes it rather than guessing a method.
+ *
+ * @example
+ * signInFailure({ method: 'sso', answer: 'Google Workspace SSO only' }); // 'IF the identity provider refuses…'
+ */
+export function signInFailure(signIn: SignIn | undefined): string {
+  if (signIn === undefined) return SIGN_IN_FAILURES['email-link'];
+  if (signIn.method !== undefined) return SIGN_IN_FAILURES[signIn.method];
+  return `IF signing in as the team decided ("${signIn.answer}") fails THEN THE SYSTEM SHALL say so and open no session.`;
 }
 
 /**

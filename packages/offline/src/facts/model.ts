@@ -8,6 +8,7 @@ import type { Decision, Integration, RelatedDocument } from '@pgs/contract/gener
 import type { CodebaseFacts } from '../codebase/index.ts';
 import type { FeatureParts } from '../reading/features.ts';
 import type { IdeaCapabilities } from '../reading/reading.ts';
+import type { Settled } from './settled.ts';
 
 /** A thing the product keeps, named every way the documents need it. */
 export interface Entity {
@@ -106,4 +107,9 @@ export interface Facts {
    * (docs/requirement-style.md); absent, they are EARS sentences.
    */
   requirementStyle?: 'gherkin';
+  /**
+   * What the answers and the house conventions decided (settled.ts): absent on facts derived
+   * without a document call; writers read it through `settledOf`.
+   */
+  settled?: Settled;
 }

@@ -1,0 +1,146 @@
+/**
+ * The words several writers share for what the answers and the stack decision settled
+ * (facts/settled.ts): the database, the phone's store, the commands of the runtime, how people
+ * sign in. A piece the conventions forbid is named neutrally; an answer the engine cannot
+ * read is quoted as the team's words.
+ */
+import type { Facts } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
+import { type Inline, t } from '../text/nodes.ts';
+import { listing } from '../text/words.ts';
+
+/**
+ * The server's database as the documents name it: the stack's, else `neutral`, or the
+ * engine's default (PostgreSQL) where a writer names one and the conventions allow it.
+ *
+ * @example
+ * databaseOf(f, 'the database'); // 'PostgreSQL', or 'MySQL' when the conventions forbid PostgreSQL
+ */
+export function databaseOf(f: Facts, neutral: string, byDefault = false): string {
+  const { stack } = settledOf(f);
+  return stack.database ?? (byDefault && stack.allows('PostgreSQL') ? 'PostgreSQL' : neutral);
+}
+
+/** The database's name as a local service (`docker compose up -d postgres`). */
+export function databaseService(f: Facts): string {
+  const name = settledOf(f).stack.database ?? '';
+  if (/^PostgreSQL\b/.test(name) || name === '') return 'postgres';
+  return /^(?:MySQL|MariaDB|MongoDB)\b/.test(name) ? name.split(' ')[0]!.toLowerCase() : 'db';
+}
+
+/** The phone's store as the documents name it: the stack's, else SQLite if allowed, else neutral. */
+export function localStoreOf(f: Facts): string {
+  const { stack } = settledOf(f);
+  return stack.localStore ?? (stack.allows('SQLite') ? 'SQLite' : 'an on-device database');
+}
+
+/** The words of a sign-in method the engine reads in an answer. */
+const METHODS = {
+  sso: "through the organisation's identity provider, by single sign-on",
+  password: 'with an email address and a password',
+  'email-link': 'with an email address and a one-time link',
+  social: 'with the sign-in provider the team named',
+  none: 'without accounts',
+} as const;
+
+/**
+ * How the product signs people in, as the answers settled it, or the assumption that chose
+ * it: "signs people in through … (the team's answer: "Google Workspace SSO only")".
+ *
+ * @example
+ * signsIn(f); // t`signs people in as A-2 chose`
+ */
+export function signsIn(f: Facts): Inline {
+  const signIn = settledOf(f).answered.signIn;
+  if (signIn === undefined)
+    return t`signs people in as ${f.assumptions.find((a) => /sign in/i.test(a.fact))?.id ?? 'the assumptions'} chose`;
+  if (signIn.method === undefined)
+    return t`signs people in as the team answered ("${signIn.answer}")`;
+  return t`signs people in ${METHODS[signIn.method]} (the team's answer: "${signIn.answer}")`;
+}
+
+/** Whether an answer settled how people sign in, with accounts. */
+export function signsInAnswered(f: Facts): boolean {
+  const signIn = settledOf(f).answered.signIn;
+  return signIn !== undefined && signIn.method !== 'none';
+}
+
+/** What running the product locally takes, and the commands (or steps) of the stack. */
+export interface LocalRun {
+  needs: string;
+  lines: string[];
+}
+
+/**
+ * How to run it locally with the stack as settled: the runtime's commands when the engine
+ * knows them (Node.js, Bun), otherwise the steps as comments, naming no tool it did not choose.
+ *
+ * @example
+ * localRun(f, ['STRIPE_TOKEN']).lines[0]; // 'npm install'
+ */
+export function localRun(f: Facts, env: readonly string[]): LocalRun {
+  const { stack } = settledOf(f);
+  const first = f.stack[0] ?? '';
+  const { tools } = stack;
+  const runtime =
+    stack.runtime === 'Node.js' || (stack.runtime === undefined && stack.allows('Node.js'))
+      ? 'Node.js 22 or later'
+      : (stack.runtime ?? `the toolchain of ${listing(f.stack.slice(0, 2))}`);
+  const exports = env.map((v) => `export ${v}=…`);
+  if (f.type === 'mcp')
+    return {
+      needs: runtime,
+      lines: tools
+        ? [
+            tools.install,
+            `${tools.run} build`,
+            ...exports,
+            `${tools.exec} @modelcontextprotocol/inspector ${tools.bin} dist/index.js`,
+          ]
+        : [
+            '# install the dependencies and build',
+            ...exports,
+            '# start the server, then open it in the MCP Inspector',
+          ],
+    };
+  if (f.type === 'mobile') {
+    if (first === 'Swift')
+      return { needs: 'Xcode', lines: [`open ${f.name.replace(/\W/g, '')}.xcodeproj`] };
+    if (first === 'Kotlin') return { needs: 'Android Studio', lines: ['./gradlew installDebug'] };
+    const start = stack.allows('Expo') ? 'expo start' : 'react-native start';
+    return {
+      needs: runtime,
+      lines: tools
+        ? [tools.install, `${tools.exec} ${start}`]
+        : ['# install the dependencies', `# ${start}`],
+    };
+  }
+  const database = databaseOf(f, 'the database');
+  const docker = stack.allows('Docker');
+  return {
+    needs: `${runtime}${docker ? ' and Docker' : ` and ${database} running locally`}`,
+    lines: tools
+      ? [
+          tools.install,
+          ...(docker ? [`docker compose up -d ${databaseService(f)}`] : []),
+          `${tools.run} db:migrate`,
+          `${tools.run} dev`,
+        ]
+      : [
+          '# install the dependencies',
+          `# start ${database}, run the migrations, then start the API and the web client`,
+        ],
+  };
+}
+
+/**
+ * The assumption on how it is set up and signed in to (how people sign in, how an MCP server
+ * is run), while no answer has closed it.
+ *
+ * @example
+ * setupAssumption(f); // 'A-2'
+ */
+export function setupAssumption(f: Facts): string | undefined {
+  const own = f.assumptions.find((a) => /\b(?:sign in|is run)\b/i.test(a.fact))?.id;
+  return own ?? (settledOf(f).answered.signIn ? undefined : f.assumptions[1]?.id);
+}

@@ -1,0 +1,113 @@
+import { type Conventions, namesTechnology, type ProjectType } from '@pgs/contract';
+import { describe, expect, it } from 'vitest';
+import { docOf, type OfflineProject, offlineProject } from '../../test/offline-project.ts';
+
+const VET =
+  'A tool for small veterinary clinics to schedule appointments and send vaccine reminders by SMS';
+
+/** Whether a document names a technology, or the short name a command uses for it. */
+const names = (content: string, tech: string) =>
+  namesTechnology(content, tech) || (tech === 'PostgreSQL' && namesTechnology(content, 'postgres'));
+
+/** The FR groups the requirements define that the stories, the architecture or the plan never cite. */
+function untraced(project: OfflineProject): string[] {
+  const frs = docOf(project, 'product-requirements').match(/^### FR-\d+/gm) ?? [];
+  const citing = ['user-stories', 'architecture', 'implementation-plan'].filter((kind) =>
+    project.documents.some((d) => d.kind === kind),
+  );
+  return frs
+    .map((heading) => heading.slice(4))
+    .filter((id) =>
+      citing.some(
+        (kind) => !new RegExp(`\\b${id}\\b(?!\\.\\d)|\\b${id}\\.\\d`).test(docOf(project, kind)),
+      ),
+    );
+}
+
+describe('the offline engine under a stack the conventions set', () => {
+  const cases: [ProjectType, string, Conventions][] = [
+    ['web', VET, { stack: { required: ['MySQL'], forbidden: ['PostgreSQL'] } }],
+    ['web', VET, { stack: { forbidden: ['PostgreSQL', 'Docker'] } }],
+    [
+      'mobile',
+      'A React Native app for home cooks to save recipes and plan meals offline',
+      { stack: { required: ['Realm'], forbidden: ['SQLite', 'Expo'] } },
+    ],
+    [
+      'mcp',
+      'An MCP server that lets AI assistants search Confluence pages',
+      { stack: { required: ['Bun'], forbidden: ['Node.js'] } },
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: names no forbidden technology, uses the required one, and stays traced',
+    (type, idea, conventions) => {
+      const project = offlineProject(idea, type, { conventions });
+      const forbidden = conventions.stack?.forbidden ?? [];
+      for (const { kind, content } of project.documents)
+        for (const banned of forbidden)
+          expect(names(content, banned), `${kind} names ${banned}`).toBe(false);
+      // A required technology, or the equivalent standing in for a forbidden default, is used by name.
+      const architecture = docOf(project, 'architecture');
+      for (const tech of conventions.stack?.required ?? ['MySQL'])
+        expect(architecture, tech).toContain(`| ${tech} |`);
+      expect(untraced(project)).toEqual([]);
+    },
+  );
+
+  it('writes the commands of the stack: the database service, or the runtime the conventions require', () => {
+    const web = offlineProject(VET, 'web', { conventions: cases[0]![2] });
+    expect(docOf(web, 'readme')).toContain('docker compose up -d mysql');
+    expect(docOf(web, 'data-model')).toMatch(/ in MySQL, each row/);
+    const mcp = offlineProject(cases[3]![1], 'mcp', { conventions: cases[3]![2] });
+    expect(docOf(mcp, 'readme')).toContain('bun install');
+    expect(docOf(mcp, 'mcp-transport-and-clients')).toContain('"command": "bunx"');
+  });
+});
+
+describe('the offline engine with answers as facts', () => {
+  const answers = [
+    { question: 'sign-in', answer: 'Google Workspace SSO only' },
+    { question: 'compliance', answer: 'HIPAA' },
+    { question: 'platforms', answer: 'iOS and Android' },
+  ];
+  // Its reading leaves a sign-in feature of the engine's own (FR-3).
+  const idea = 'A booking tool for dog groomers with SMS reminders the day before';
+  const project = offlineProject(idea, 'web', { answers });
+  const requirements = docOf(project, 'product-requirements');
+  const architecture = docOf(project, 'architecture');
+  const api = docOf(project, 'api-design');
+
+  it('signs people in as answered, with no sign-in link and no assumption the answer removed', () => {
+    expect(requirements).toMatch(/IF the identity provider refuses the sign-in/);
+    expect(api).toContain('by single sign-on (the team\'s answer: "Google Workspace SSO only")');
+    expect(architecture).toContain('Google Workspace SSO only');
+    for (const { kind, content } of project.documents) {
+      expect(content, kind).not.toMatch(
+        /sign-in link|one-time link|as (?:A-\d+|the assumptions) chose/,
+      );
+      // Every assumption a document cites is one the brief still lists.
+      const listed = new Set(docOf(project, 'project-brief').match(/\bA-\d+\b/g));
+      for (const id of content.match(/\bA-\d+\b/g) ?? [])
+        expect(listed, `${kind}: ${id}`).toContain(id);
+    }
+  });
+
+  it('meets HIPAA: a non-functional requirement, and a section of the architecture citing it', () => {
+    const nfr =
+      /\*\*(NFR-\d+)\*\* \(Compliance\) Every read and change of protected health information/.exec(
+        requirements,
+      );
+    expect(nfr).not.toBeNull();
+    expect(architecture).toMatch(/^### HIPAA$/m);
+    expect(architecture).toContain(`It is checked as ${nfr![1]}.`);
+  });
+
+  it('runs on the platforms answered, and says nothing of browsers', () => {
+    expect(architecture).toContain('Runs on: iOS and Android');
+    for (const { kind, content } of project.documents)
+      expect(content, kind).not.toMatch(/Chrome|Native mobile apps/);
+    expect(untraced(project)).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The facts a document is written from, settled by the answers and the house conventions
+ * (docs/clarify.md, docs/conventions.md): the decisions of the answers and the stack decision,
+ * derived once per document call and read by every writer that talks about their topics, and
+ * what they change in the facts themselves: the sign-in criterion follows the sign-in answer,
+ * and the constraint on where it runs follows the platforms.
+ */
+import { inertText, mapStrings } from '@pgs/contract/document';
+import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
+import { listing } from '../text/words.ts';
+import { type Answered, answeredIn } from './answers.ts';
+import { signInFailure } from './criteria.ts';
+import { type Facts, factsFor } from './facts.ts';
+import type { Requirement } from './model.ts';
+import { type StackChoice, stackChoice } from './stack-choice.ts';
+
+/** What the answers and the conventions decided, as the writers read it. */
+export interface Settled {
+  answered: Answered;
+  stack: StackChoice;
+}
+
+/** A document call as write.ts and revise.ts make it. */
+type Context = Omit<DocumentContext, 'task'> & { register?: readonly RequirementSlot[] };
+
+const settledOnce = new WeakMap<Facts, Settled>();
+
+/**
+ * The decisions a document's facts rest on: those `settledFacts` derived, or, for facts
+ * derived without a document call (a test's), those of their own members under no
+ * conventions (the audience then is the engine's).
+ *
+ * @example
+ * settledOf(f).stack.database ?? 'the database';
+ */
+export function settledOf(f: Facts): Settled {
+  if (f.settled) return f.settled;
+  let known = settledOnce.get(f);
+  if (known === undefined) {
+    const questionnaire = {
+      targetAudience: '',
+      monetization: f.monetization,
+      techStack: f.stack,
+      platforms: f.platforms,
+      coreFeatures: [],
+      constraints: f.constraints,
+      successMetrics: [],
+      decisions: f.decisions,
+    };
+    const { audience: _, ...answered } = answeredIn({ ...f, questionnaire }, undefined, f.who);
+    known = { answered, stack: stackChoice({ ...f, questionnaire }, undefined) };
+    settledOnce.set(f, known);
+  }
+  return known;
+}
+
+/** The default constraint on where it runs, when the platforms answered say otherwise. */
+function runsOn(constraint: string, platforms: readonly string[]): string {
+  const browsers = platforms.some((p) => /\b(?:web|browsers?)\b/i.test(p));
+  if (/^Runs in the current versions of Chrome\b/.test(constraint) && !browsers)
+    return `Runs on ${listing([...platforms])}`;
+  const phone = /^Runs on (.+), on the operating system versions of the last three years$/.exec(
+    constraint,
+  );
+  if (phone && phone[1] !== listing([...platforms]))
+    return `Runs on ${listing([...platforms])}, on the operating system versions of the last three years`;
+  return constraint;
+}
+
+/** Whether a non-goal on platforms still holds with the platforms settled (answered). */
+function stillOut(goal: string, platforms: readonly string[]): boolean {
+  const has = (pattern: RegExp) => platforms.some((p) => pattern.test(p));
+  if (/^Native mobile apps: /.test(goal)) return !has(/\b(?:ios|android|ipados)\b/i);
+  const version = /^A version for (iOS|Android): /.exec(goal);
+  if (version) return !has(new RegExp(`\\b${version[1]}\\b`, 'i'));
+  if (/^A web version: /.test(goal)) return !has(/\b(?:web|browsers?)\b/i);
+  return true;
+}
+
+/** A sign-in requirement's criteria with its failure as the sign-in answer has it. */
+function signingIn(req: Requirement, answered: Answered): Requirement {
+  if (!req.verb.startsWith('sign') || answered.signIn === undefined) return req;
+  const criteria = req.criteria.map((c) =>
+    c.role === 'unwanted' ? { ...c, text: signInFailure(answered.signIn!) } : c,
+  );
+  return { ...req, criteria };
+}
+
+/**
+ * The facts of a document call, settled by its answers and conventions.
+ *
+ * @example
+ * settledFacts({ idea, definition, document, related: [], conventions }).settled?.stack.database;
+ */
+export function settledFacts(context: Context): Facts {
+  const f = factsFor(context);
+  // Inert as the facts are: an answer quoted in a document is the team's text, never structure.
+  const definition = mapStrings(context.definition, inertText);
+  const settled: Settled = {
+    answered: answeredIn(definition, context.conventions, f.who),
+    stack: stackChoice(definition, context.conventions),
+  };
+  const requirements = f.requirements.map((req) => signingIn(req, settled.answered));
+  const constraints = f.constraints.map((c) => runsOn(c, f.platforms));
+  const nonGoals = f.nonGoals.filter((goal) => stillOut(goal, f.platforms));
+  return { ...f, requirements, constraints, nonGoals, settled };
+}

@@ -196,6 +196,22 @@ describe('a Gherkin project (docs/requirement-style.md)', () => {
     expect(written).not.toContain('THE SYSTEM SHALL');
   });
 
+  it("keeps every scenario whole in Kiro's requirements.md: its ID, its name and its steps", () => {
+    const kiro = archiveEntries(completedOf(project), 'kiro');
+    const requirements = kiro.find((e) => e.path.endsWith('/requirements.md'))!.content;
+    const scenarios = [
+      ...text.matchAll(
+        /^- \*\*FR-\d+\.\d+\*\* Scenario: .+\n(?: {2}- \*\*(?:Given|When|Then|And)\*\* .+\n)+/gm,
+      ),
+    ].map((m) => m[0]);
+    // Every criterion is a scenario with its steps, and each is carried as it is written.
+    expect(scenarios).toHaveLength(text.match(/^- \*\*FR-\d+\.\d+\*\* /gm)!.length);
+    for (const scenario of scenarios) expect(requirements).toContain(scenario);
+    // The groups' headings one level down, under the combined file's title; no EARS.
+    expect(requirements).toMatch(/^#### FR-1 .+ \((?:Must|Should|Could)\)$/m);
+    expect(requirements).not.toContain('THE SYSTEM SHALL');
+  });
+
   it('tells agents the criteria are scenarios, in AGENTS.md', () => {
     const data = completedOf(project);
     const agents = archiveEntries(data, 'agents').find((e) => e.path === 'AGENTS.md')!.content;

@@ -129,6 +129,25 @@ export interface DefinedProject {
   index: number;
 }
 
+/** What the calls of a definition spent, summed over every model and correction. */
+interface Spent {
+  usage: CallUsage;
+  attempts: number;
+  repairs: number;
+}
+
+/** An answer of the chain, its index in the whole chain, and what is wrong with it. */
+interface Answered {
+  answer: CallResult;
+  findings: DefinitionFinding[];
+}
+
+type Check = (output: unknown) => DefinitionFinding[];
+
+/** What of a project its definition is made from. */
+type ProjectToDefine = Pick<RunProject, 'idea' | 'type' | 'typeRequested' | 'requestedName'> &
+  Partial<Pick<RunProject, 'answers'>>;
+
 /**
  * The definition call: structured output with the schema sent to the provider, the
  * answer checked (the schema, the soft rules, and that it kept every term of the idea),
@@ -143,8 +162,7 @@ export interface DefinedProject {
 export async function defineProject(
   caller: ModelCaller,
   chain: readonly ChainModel[],
-  project: Pick<RunProject, 'idea' | 'type' | 'typeRequested' | 'requestedName'> &
-    Partial<Pick<RunProject, 'answers'>>,
+  project: ProjectToDefine,
   signal: AbortSignal,
   /** The project's limit on model calls, if it has one. */
   budget?: Budget,
@@ -157,6 +175,33 @@ export async function defineProject(
     type: project.typeRequested ? (project.type ?? undefined) : undefined,
     name: project.requestedName ?? undefined,
   };
+  const { call, version } = definitionCall(project, pinned, budget, repository, conventions);
+  const check: Check = (output) => definitionFindings(output, project.idea, pinned);
+  const spent: Spent = { usage: emptyUsage(), attempts: 0, repairs: 0 };
+  const { answered, initial } = await answerOnTheChain(caller, chain, call, check, spent, signal);
+  const { answer } = answered;
+  const housed = settledDefinition(answer.output, pinned, project, conventions);
+  return {
+    definition: housed.definition,
+    usage: spent.usage,
+    attempts: spent.attempts,
+    repairs: spent.repairs,
+    initialFindings: initial,
+    findings: [...answered.findings, ...housed.findings],
+    engine: answer.model.engine,
+    version,
+    index: answer.index,
+  };
+}
+
+/** The definition prompt as one call, its schema sent with it, and the prompt's version. */
+function definitionCall(
+  project: ProjectToDefine,
+  pinned: Pinned,
+  budget: Budget | undefined,
+  repository: PromptRepository | undefined,
+  conventions: Conventions | undefined,
+) {
   const { system, prompt, version, context } = definitionPrompt({
     idea: project.idea,
     type: pinned.type,
@@ -166,95 +211,139 @@ export async function defineProject(
     conventions,
   });
   const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
-  const spec = {
+  const call = {
     kind: 'definition',
     system,
     maxOutputTokens: DEFINITION_MAX_OUTPUT_TOKENS,
     schema: DEFINITION_SCHEMA,
     context,
     ...(budget === undefined ? {} : { budget }),
+    messages,
   };
-  const check = (output: unknown) => definitionFindings(output, project.idea, pinned);
-  const usable = (findings: readonly DefinitionFinding[]) =>
-    !findings.some((finding) => finding.rule === 'schema');
-  // Each model gets the request and one correction; a model whose answer is still no
-  // definition hands over to the next one of the chain.
+  return { call, version };
+}
+
+type DefinitionCall = ReturnType<typeof definitionCall>['call'];
+
+const usable = (findings: readonly DefinitionFinding[]) =>
+  !findings.some((finding) => finding.rule === 'schema');
+
+/**
+ * Each model gets the request and one correction; a model whose answer is still no
+ * definition hands over to the next one of the chain. When the last one's answer is still
+ * none, the definition fails. `initial` is what was wrong with the very first answer.
+ */
+async function answerOnTheChain(
+  caller: ModelCaller,
+  chain: readonly ChainModel[],
+  call: DefinitionCall,
+  check: Check,
+  spent: Spent,
+  signal: AbortSignal,
+): Promise<{ answered: Answered; initial: DefinitionFinding[] }> {
   let from = 0;
-  let usage: CallUsage = emptyUsage();
-  let attempts = 0;
-  let repairs = 0;
   let initial: DefinitionFinding[] | undefined;
-  let answer: CallResult;
-  let findings: DefinitionFinding[];
   for (;;) {
-    const models = chain.slice(from);
-    const first = await caller.call(models, { ...spec, messages }, signal);
-    usage = sumUsage(usage, first.usage);
-    attempts += first.attempts;
-    answer = { ...first, index: from + first.index };
-    findings = check(first.output);
-    initial ??= findings;
-    if (findings.length > 0) {
-      repairs++;
-      const retry = await caller.call(
-        models.slice(first.index),
+    const { answered, first } = await answerCorrectedOnce(
+      caller,
+      chain,
+      from,
+      call,
+      check,
+      spent,
+      signal,
+    );
+    initial ??= first;
+    const { answer, findings } = answered;
+    if (usable(findings)) return { answered, initial };
+    if (answer.index + 1 >= chain.length) {
+      throw new GenerationFailedError(
+        `definition: ${answer.model.engine} answered with an invalid definition after a correction: ${findings.map((f) => f.message).join('; ')}`,
         {
-          ...spec,
-          messages: [
-            ...messages,
-            { role: 'assistant', content: first.text || '(no answer)' },
-            { role: 'user', content: correctionMessage(findings.map((f) => f.message)) },
-          ],
+          reason: 'invalid-output',
+          engine: answer.model.engine,
+          attempts: spent.attempts,
+          cause: undefined,
         },
-        signal,
       );
-      usage = sumUsage(usage, retry.usage);
-      attempts += retry.attempts;
-      const corrected = check(retry.output);
-      // The correction is kept unless it is no definition while the first answer was one.
-      if (usable(corrected) || !usable(findings)) {
-        answer = { ...retry, index: from + first.index + retry.index };
-        findings = corrected;
-      }
     }
-    if (usable(findings) || answer.index + 1 >= chain.length) break;
     from = answer.index + 1;
   }
-  if (!usable(findings)) {
-    throw new GenerationFailedError(
-      `definition: ${answer.model.engine} answered with an invalid definition after a correction: ${findings.map((f) => f.message).join('; ')}`,
-      { reason: 'invalid-output', engine: answer.model.engine, attempts, cause: undefined },
-    );
-  }
-  const output = withPinned(
-    answer.output as Record<string, unknown>,
+}
+
+/**
+ * The chain from `from` answers, and an answer with faults is corrected once with them on
+ * the chain from the model that answered. The correction is kept unless it is no definition
+ * while the first answer was one. `first` is what was wrong with the answer before it.
+ */
+async function answerCorrectedOnce(
+  caller: ModelCaller,
+  chain: readonly ChainModel[],
+  from: number,
+  call: DefinitionCall,
+  check: Check,
+  spent: Spent,
+  signal: AbortSignal,
+): Promise<{ answered: Answered; first: DefinitionFinding[] }> {
+  const models = chain.slice(from);
+  const first = await caller.call(models, call, signal);
+  spent.usage = sumUsage(spent.usage, first.usage);
+  spent.attempts += first.attempts;
+  const findings = check(first.output);
+  const answered: Answered = { answer: { ...first, index: from + first.index }, findings };
+  if (findings.length === 0) return { answered, first: findings };
+  spent.repairs++;
+  const retry = await caller.call(
+    models.slice(first.index),
+    {
+      ...call,
+      messages: [
+        ...call.messages,
+        { role: 'assistant', content: first.text || '(no answer)' },
+        { role: 'user', content: correctionMessage(findings.map((f) => f.message)) },
+      ],
+    },
+    signal,
+  );
+  spent.usage = sumUsage(spent.usage, retry.usage);
+  spent.attempts += retry.attempts;
+  const corrected = check(retry.output);
+  if (!usable(corrected) && usable(findings)) return { answered, first: findings };
+  return {
+    answered: {
+      answer: { ...retry, index: from + first.index + retry.index },
+      findings: corrected,
+    },
+    first: findings,
+  };
+}
+
+/**
+ * The accepted answer as the project's definition: the pinned fields set, the client's
+ * answers and the house conventions applied, with the clashes the conventions found.
+ */
+function settledDefinition(
+  output: unknown,
+  pinned: Pinned,
+  project: ProjectToDefine,
+  conventions: Conventions | undefined,
+) {
+  const defined = withPinned(
+    output as Record<string, unknown>,
     pinned,
   ) as unknown as ProjectDefinition;
   // Answers are facts whatever the model made of them: an answered question never stays an
   // assumption or an open question (docs/clarify.md).
   const answered: ProjectDefinition = applyAnswers(
     {
-      name: output.name.trim(),
-      description: output.description.trim(),
-      type: output.type,
-      questionnaire: output.questionnaire,
+      name: defined.name.trim(),
+      description: defined.description.trim(),
+      type: defined.type,
+      questionnaire: defined.questionnaire,
     },
     project.answers ?? [],
   );
   // So are the house conventions, unless the idea itself chose otherwise: then the idea's
   // choice stays and the clash is recorded, never silently overruled (docs/conventions.md).
-  const housed = applyConventions(answered, conventions, project.idea);
-  const definition = housed.definition;
-  findings = [...findings, ...housed.findings];
-  return {
-    definition,
-    usage,
-    attempts,
-    repairs,
-    initialFindings: initial ?? [],
-    findings,
-    engine: answer.model.engine,
-    version,
-    index: answer.index,
-  };
+  return applyConventions(answered, conventions, project.idea);
 }

@@ -85,7 +85,8 @@ describe('house conventions with the offline engine', () => {
 
   it('shape a new project: stack, compliance, naming, sections, detail and language recorded', async () => {
     const put = await api('PUT', '/conventions', {
-      stack: { required: ['PostgreSQL'], forbidden: ['MongoDB'] },
+      // The engine's own default database forbidden, another required in its place.
+      stack: { required: ['MySQL'], forbidden: ['PostgreSQL'] },
       compliance: ['GDPR', 'SOC 2'],
       language: 'de',
       detail: 'brief',
@@ -105,26 +106,30 @@ describe('house conventions with the offline engine', () => {
       expect.arrayContaining(['definition', 'architecture']),
     );
     const { questionnaire } = run.data.project;
-    expect(questionnaire.techStack[0]).toBe('PostgreSQL');
+    expect(questionnaire.techStack[0]).toBe('MySQL');
     expect(questionnaire.constraints).toEqual(
       expect.arrayContaining(['Compliance: GDPR', 'Compliance: SOC 2']),
     );
     const docs = run.data.project.documents as Doc[];
     const architecture = docs.find((d) => d.type === 'architecture')!.content;
-    expect(architecture).toContain('PostgreSQL');
+    expect(architecture).toContain('| MySQL |');
     expect(architecture).toMatch(/^### GDPR$/m);
     expect(architecture).toMatch(/^### SOC 2$/m);
     expect(architecture).toContain('Tables are plural snake_case');
     // The architecture has an Observability section of its own: the team's text closes it.
     expect(architecture).toContain('\n\nEvery request carries a trace id.\n');
     expect(architecture.match(/^## Observability$/gm)).toHaveLength(1);
-    for (const doc of docs) expect(doc.content, doc.filename).not.toMatch(/mongodb/i);
+    for (const doc of docs) expect(doc.content, doc.filename).not.toMatch(/postgres/i);
     const parts = run.provenance.documents as Part[];
     for (const part of parts)
       expect(
         part.findings.map((f) => f.rule),
         part.kind,
-      ).not.toContain('missing-compliance');
+      ).not.toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^(?:missing-compliance|forbidden-technology)$/),
+        ]),
+      );
   });
 
   it('yield to the idea where it names another technology, recorded as a finding', async () => {
@@ -147,18 +152,30 @@ describe('house conventions with the offline engine', () => {
     );
   });
 
-  it('are left out with conventions: false, and a request keeps what it sets', async () => {
-    await api('PUT', '/conventions', { detail: 'deep', language: 'fr' });
+  it('are left out with conventions: false; a request keeps what it sets and takes the rest, Gherkin included', async () => {
+    await api('PUT', '/conventions', {
+      detail: 'deep',
+      language: 'fr',
+      requirementStyle: 'gherkin',
+    });
     const out = await generate(s, { idea: IDEA, type: 'web', conventions: false });
     expect(out.provenance).toMatchObject({
       conventionsVersion: null,
       language: null,
       detail: 'standard',
+      requirementStyle: 'ears',
       writtenInEnglish: [],
     });
     const own = await generate(s, { idea: IDEA, type: 'web', detail: 'brief', language: 'DE' });
     expect(own.provenance).toMatchObject({ detail: 'brief', language: 'de' });
     expect(own.provenance.conventionsVersion).toEqual(expect.any(Number));
+    // A project that sets no style of its own takes the conventions': Gherkin scenarios.
+    expect(own.provenance.requirementStyle).toBe('gherkin');
+    const requirements = (own.data.project.documents as Doc[]).find(
+      (d) => d.type === 'product-requirements',
+    )!.content;
+    expect(requirements).toMatch(/^- \*\*FR-1\.1\*\* Scenario: .+\n {2}- \*\*(?:Given|When)\*\* /m);
+    expect(requirements).not.toContain('THE SYSTEM SHALL');
   });
 });
 

@@ -81,6 +81,9 @@ describe('languages and technology names', () => {
   it('finds a technology as a whole name only', () => {
     expect(namesTechnology('Built on Node.js 22 and PostgreSQL.', 'Node.js')).toBe(true);
     expect(namesTechnology('PostgreSQL', 'Postgres')).toBe(false);
+    // A ban on the whole name reaches its short name in a command, not a word it is part of.
+    expect(namesTechnology('docker compose up -d postgres', 'PostgreSQL')).toBe(true);
+    expect(namesTechnology('uses node-postgres', 'PostgreSQL')).toBe(false);
     expect(namesTechnology('A reactive design', 'React')).toBe(false);
     expect(namesTechnology('We use React Native', 'React')).toBe(true);
     expect(namesTechnology('Payments through stripe', 'Stripe')).toBe(true);

@@ -49,16 +49,31 @@ export function languageName(language: string): string {
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * The short names a technology goes by in commands and prose (`docker compose up -d postgres`):
+ * text naming one of them names the technology. One way only: a short name is not the whole.
+ */
+const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  postgresql: ['Postgres'],
+  'node.js': ['NodeJS'],
+  mongodb: ['Mongo'],
+  kubernetes: ['k8s'],
+};
+
+/**
  * Whether `text` names the technology `name`: as a whole word, case-insensitively
- * (`Go` is not found in "good", `Node.js` is found in "node.js 22").
+ * (`Go` is not found in "good", `Node.js` is found in "node.js 22"), or by one of its short
+ * names (`postgres` names PostgreSQL).
  *
  * @example
  * namesTechnology('We host on AWS Lambda', 'AWS'); // true
+ * namesTechnology('docker compose up -d postgres', 'PostgreSQL'); // true
  */
 export function namesTechnology(text: string, name: string): boolean {
   const trimmed = name.trim();
   if (trimmed === '') return false;
-  return new RegExp(`(?<![\\w.+#-])${escaped(trimmed)}(?![\\w+#]|-\\w|\\.\\w)`, 'i').test(text);
+  return [trimmed, ...(SHORT_NAMES[trimmed.toLowerCase()] ?? [])].some((one) =>
+    new RegExp(`(?<![\\w.+#-])${escaped(one)}(?![\\w+#]|-\\w|\\.\\w)`, 'i').test(text),
+  );
 }
 
 /**

@@ -5,10 +5,6 @@ import { docOf, type OfflineProject, offlineProject } from '../../test/offline-p
 const VET =
   'A tool for small veterinary clinics to schedule appointments and send vaccine reminders by SMS';
 
-/** Whether a document names a technology, or the short name a command uses for it. */
-const names = (content: string, tech: string) =>
-  namesTechnology(content, tech) || (tech === 'PostgreSQL' && namesTechnology(content, 'postgres'));
-
 /** The FR groups the requirements define that the stories, the architecture or the plan never cite. */
 function untraced(project: OfflineProject): string[] {
   const frs = docOf(project, 'product-requirements').match(/^### FR-\d+/gm) ?? [];
@@ -47,7 +43,7 @@ describe('the offline engine under a stack the conventions set', () => {
       const forbidden = conventions.stack?.forbidden ?? [];
       for (const { kind, content } of project.documents)
         for (const banned of forbidden)
-          expect(names(content, banned), `${kind} names ${banned}`).toBe(false);
+          expect(namesTechnology(content, banned), `${kind} names ${banned}`).toBe(false);
       // A required technology, or the equivalent standing in for a forbidden default, is used by name.
       const architecture = docOf(project, 'architecture');
       for (const tech of conventions.stack?.required ?? ['MySQL'])

@@ -10,13 +10,12 @@ import {
   versionText,
 } from '../conventions.ts';
 import { DETAILS } from '../detail.ts';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
+import { type Edit, ListArea, OwnSections, RequirementStyle } from './conventions-fields.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const formatDate = (date: Date) => dateFormat.format(date);
-
-type ListField = 'required' | 'forbidden' | 'compliance' | 'naming';
 
 /**
  * The house conventions of the key's account in its mode (docs/conventions.md): free
@@ -28,7 +27,42 @@ type ListField = 'required' | 'forbidden' | 'compliance' | 'naming';
  * <ConventionsScreen />
  */
 export function ConventionsScreen() {
-  const { pgs, credits, signOut } = useSession();
+  const { credits } = useSession();
+  const conventions = useConventions();
+  const { version, problem } = conventions;
+  return (
+    <>
+      <PageHeading>Conventions</PageHeading>
+      <p>
+        What every new project of this account follows in{' '}
+        {credits ? `${credits.mode} mode` : "this key's mode"}: your stack, the compliance it must
+        meet, the documents' language and style, naming rules and sections of your own. A project
+        records the version it followed; its revisions keep to it.
+      </p>
+      {problem && <ProblemRetry problem={problem} onRetry={conventions.reload} />}
+      <StatusLine text={version === null && !problem ? 'Loading…' : ''} />
+      {version !== null && <ConventionsEditor {...conventions} version={version} />}
+    </>
+  );
+}
+
+/** The conventions as read and edited: `null` while the first read runs, `undefined` when none are set. */
+interface Conventions {
+  version: ConventionsVersion | undefined | null;
+  form: ConventionsForm;
+  edit: Edit;
+  problem: Problem | undefined;
+  reload: () => void;
+  save: (event: Event) => Promise<void>;
+  saveProblem: Problem | undefined;
+  busy: boolean;
+  note: string;
+}
+
+/** Reads the conventions (a 404 is an empty form, not a problem) and saves a new version. */
+function useConventions(): Conventions {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
   const [version, setVersion] = useState<ConventionsVersion | undefined | null>(null);
   const [form, setForm] = useState<ConventionsForm>(formOf(undefined));
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
@@ -37,33 +71,21 @@ export function ConventionsScreen() {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState('');
   const inFlight = useRef(false);
+  const shown = (read: ConventionsVersion | undefined) => {
+    setVersion(read);
+    setForm(formOf(read));
+  };
 
   useEffect(() => {
     const controller = new AbortController();
     setProblem(undefined);
-    pgs.conventions.get({ signal: controller.signal }).then(
-      (read) => {
-        setVersion(read);
-        setForm(formOf(read));
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        // 404 while none are set: an empty form, not a problem.
-        if (error instanceof NotFoundError) {
-          setVersion(undefined);
-          setForm(formOf(undefined));
-          return;
-        }
-        const described = describeError(error);
-        if (described.signOut) signOut(described);
-        setProblem(described);
-      },
-    );
+    pgs.conventions.get({ signal: controller.signal }).then(shown, (error: unknown) => {
+      if (controller.signal.aborted) return;
+      if (error instanceof NotFoundError) shown(undefined);
+      else setProblem(problemOf(error));
+    });
     return () => controller.abort();
-  }, [pgs, signOut, reads]);
-
-  const set = (field: keyof ConventionsForm) => (event: { currentTarget: { value: string } }) =>
-    setForm({ ...form, [field]: event.currentTarget.value });
+  }, [pgs, problemOf, reads]);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -79,193 +101,109 @@ export function ConventionsScreen() {
     setNote('');
     try {
       const saved = await pgs.conventions.put(built.body);
-      setVersion(saved);
-      setForm(formOf(saved));
+      shown(saved);
       setNote(`Saved as version ${saved.version}.`);
     } catch (error) {
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setSaveProblem(described);
+      setSaveProblem(problemOf(error));
     } finally {
       inFlight.current = false;
       setBusy(false);
     }
   };
 
-  const list = (id: ListField, label: string, hint: string) => (
-    <div>
-      <label for={`conventions-${id}`}>{label}</label>
-      <textarea
-        id={`conventions-${id}`}
-        rows={3}
-        aria-describedby={`conventions-${id}-hint`}
-        value={form[id]}
-        onInput={set(id)}
-      />
-      <p id={`conventions-${id}-hint`} class="hint">
-        {hint}
-      </p>
-    </div>
-  );
+  const edit: Edit = (field, value) => setForm((current) => ({ ...current, [field]: value }));
+  const reload = () => setReads((n) => n + 1);
+  return { version, form, edit, problem, reload, save, saveProblem, busy, note };
+}
 
-  const section = (index: number, field: 'title' | 'content', value: string) =>
-    setForm({
-      ...form,
-      sections: form.sections.map((each, at) =>
-        at === index ? { ...each, [field]: value } : each,
-      ),
-    });
-
+/** The form of a read: every convention, its version line and the save button. */
+function ConventionsEditor(props: Conventions & { version: ConventionsVersion | undefined }) {
+  const { version, form, edit, save, saveProblem, busy, note } = props;
+  const fields = { form, edit };
   return (
-    <>
-      <PageHeading>Conventions</PageHeading>
-      <p>
-        What every new project of this account follows in{' '}
-        {credits ? `${credits.mode} mode` : "this key's mode"}: your stack, the compliance it must
-        meet, the documents' language and style, naming rules and sections of your own. A project
-        records the version it followed; its revisions keep to it.
-      </p>
-      {problem && <ProblemRetry problem={problem} onRetry={() => setReads((n) => n + 1)} />}
-      <StatusLine text={version === null && !problem ? 'Loading…' : ''} />
-      {version !== null && (
-        <form class="card" onSubmit={save} aria-labelledby="conventions-heading">
-          <h2 id="conventions-heading">House conventions</h2>
-          <p data-testid="conventions-version">{versionText(version, formatDate)}</p>
-          <div class="row">
-            {list(
-              'required',
-              'Required technologies',
-              'One a line or separated by commas, e.g. PostgreSQL.',
-            )}
-            {list(
-              'forbidden',
-              'Forbidden technologies',
-              'Never proposed unless the idea itself names one.',
-            )}
-          </div>
-          {list(
-            'compliance',
-            'Compliance',
-            `Standards the documents must address, e.g. ${COMMON_COMPLIANCE.join(', ')}.`,
-          )}
-          <div class="row">
-            <div>
-              <label for="conventions-language">Language</label>
-              <input
-                id="conventions-language"
-                type="text"
-                autoComplete="off"
-                aria-describedby="conventions-language-hint"
-                value={form.language}
-                onInput={set('language')}
-              />
-              <p id="conventions-language-hint" class="hint">
-                A BCP 47 tag (de, fr, pt-BR); empty for English. The offline engine writes English
-                and says so.
-              </p>
-            </div>
-            <div>
-              <label for="conventions-detail">Detail</label>
-              <select id="conventions-detail" value={form.detail} onChange={set('detail')}>
-                <option value="">Not set (Standard)</option>
-                {DETAILS.map((level) => (
-                  <option key={level.value} value={level.value}>
-                    {level.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <fieldset class="choices">
-            <legend>Requirement style</legend>
-            {(
-              [
-                ['', 'Not set (EARS)', 'Acceptance criteria as the server writes them by default.'],
-                ['ears', 'EARS', '"When …, the system shall …"'],
-                ['gherkin', 'Gherkin', 'Given / When / Then scenarios, keeping their FR-n.m IDs.'],
-              ] as const
-            ).map(([value, label, hint]) => (
-              <div class="choice" key={value}>
-                <input
-                  id={`conventions-style-${value || 'none'}`}
-                  type="radio"
-                  name="requirementStyle"
-                  value={value}
-                  checked={form.requirementStyle === value}
-                  onChange={() => setForm({ ...form, requirementStyle: value })}
-                  aria-describedby={`conventions-style-${value || 'none'}-hint`}
-                />
-                <label for={`conventions-style-${value || 'none'}`}>{label}</label>
-                <p id={`conventions-style-${value || 'none'}-hint`} class="hint">
-                  {hint}
-                </p>
-              </div>
-            ))}
-          </fieldset>
-          {list('naming', 'Naming rules', 'One rule a line, e.g. "Tables are plural snake_case".')}
-          <label for="conventions-markdown">Anything else</label>
-          <textarea
-            id="conventions-markdown"
-            rows={5}
-            aria-describedby="conventions-markdown-hint"
-            value={form.markdown}
-            onInput={set('markdown')}
+    <form class="card" onSubmit={save} aria-labelledby="conventions-heading">
+      <h2 id="conventions-heading">House conventions</h2>
+      <p data-testid="conventions-version">{versionText(version, formatDate)}</p>
+      <div class="row">
+        <ListArea
+          id="required"
+          label="Required technologies"
+          hint="One a line or separated by commas, e.g. PostgreSQL."
+          {...fields}
+        />
+        <ListArea
+          id="forbidden"
+          label="Forbidden technologies"
+          hint="Never proposed unless the idea itself names one."
+          {...fields}
+        />
+      </div>
+      <ListArea
+        id="compliance"
+        label="Compliance"
+        hint={`Standards the documents must address, e.g. ${COMMON_COMPLIANCE.join(', ')}.`}
+        {...fields}
+      />
+      <div class="row">
+        <div>
+          <label for="conventions-language">Language</label>
+          <input
+            id="conventions-language"
+            type="text"
+            autoComplete="off"
+            aria-describedby="conventions-language-hint"
+            value={form.language}
+            onInput={(event) => edit('language', event.currentTarget.value)}
           />
-          <p id="conventions-markdown-hint" class="hint">
-            Your rules in your own words (markdown), given to every document as data.
+          <p id="conventions-language-hint" class="hint">
+            A BCP 47 tag (de, fr, pt-BR); empty for English. The offline engine writes English and
+            says so.
           </p>
-          <h3>Sections of your own</h3>
-          {form.sections.length === 0 && (
-            <p class="hint">None: the documents keep their sections.</p>
-          )}
-          <ol class="answers">
-            {form.sections.map((each, index) => (
-              <li class="answer" key={index}>
-                <label for={`section-${index}-title`}>Section {index + 1} title</label>
-                <input
-                  id={`section-${index}-title`}
-                  type="text"
-                  autoComplete="off"
-                  value={each.title}
-                  onInput={(event) => section(index, 'title', event.currentTarget.value)}
-                />
-                <label for={`section-${index}-content`}>Section {index + 1} content</label>
-                <textarea
-                  id={`section-${index}-content`}
-                  rows={3}
-                  value={each.content}
-                  onInput={(event) => section(index, 'content', event.currentTarget.value)}
-                />
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() =>
-                    setForm({ ...form, sections: form.sections.filter((_, at) => at !== index) })
-                  }
-                >
-                  Remove section {index + 1}
-                </button>
-              </li>
-            ))}
-          </ol>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() =>
-              setForm({ ...form, sections: [...form.sections, { title: '', content: '' }] })
+        </div>
+        <div>
+          <label for="conventions-detail">Detail</label>
+          <select
+            id="conventions-detail"
+            value={form.detail}
+            onChange={(event) =>
+              edit('detail', event.currentTarget.value as ConventionsForm['detail'])
             }
           >
-            Add a section
-          </button>
-          {saveProblem && <ProblemAlert problem={saveProblem} />}
-          <StatusLine text={note} />
-          <div>
-            <button type="submit" disabled={busy} aria-busy={busy}>
-              Save conventions
-            </button>
-          </div>
-        </form>
-      )}
-    </>
+            <option value="">Not set (Standard)</option>
+            {DETAILS.map((level) => (
+              <option key={level.value} value={level.value}>
+                {level.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <RequirementStyle {...fields} />
+      <ListArea
+        id="naming"
+        label="Naming rules"
+        hint='One rule a line, e.g. "Tables are plural snake_case".'
+        {...fields}
+      />
+      <label for="conventions-markdown">Anything else</label>
+      <textarea
+        id="conventions-markdown"
+        rows={5}
+        aria-describedby="conventions-markdown-hint"
+        value={form.markdown}
+        onInput={(event) => edit('markdown', event.currentTarget.value)}
+      />
+      <p id="conventions-markdown-hint" class="hint">
+        Your rules in your own words (markdown), given to every document as data.
+      </p>
+      <OwnSections {...fields} />
+      {saveProblem && <ProblemAlert problem={saveProblem} />}
+      <StatusLine text={note} />
+      <div>
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          Save conventions
+        </button>
+      </div>
+    </form>
   );
 }

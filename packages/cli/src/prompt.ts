@@ -17,10 +17,10 @@ export interface LineReader {
 
 /**
  * True when a person can answer: stdin is a terminal. A pipe, a file or no stdin at all is
- * a script, which gets the recommended answers instead of a prompt it cannot see.
+ * a script, which must give its answers (or `--yes`) instead of a prompt it cannot see.
  *
  * @example
- * if (!isInteractive(ctx.io.stdin ?? process.stdin)) acceptRecommendations();
+ * if (!isInteractive(ctx.io.stdin ?? process.stdin)) throw new UsageError('stdin is not a terminal');
  */
 export function isInteractive(input: Readable): boolean {
   return (input as { isTTY?: boolean }).isTTY === true;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -112,16 +112,36 @@ describe('pgs clarify and pgs generate --ask against the real server', () => {
     expect(q.monetization).toBe(payment?.options?.[1]);
   });
 
-  it('generate --ask with stdin not a terminal accepts every recommendation and says so', async () => {
-    const r = await pgs(['generate', '--ask', IDEA, '--json']);
-    expect(r.code).toBe(EXIT.OK);
-    expect(r.stderr).toContain(
-      `Accepting the recommended answer to ${questions.length} questions (stdin is not a terminal):`,
+  it('generate --ask with stdin not a terminal refuses, unless answers are given: only those are sent', async () => {
+    const refused = await pgs(['generate', '--ask', IDEA, '--json']);
+    expect(refused.code).toBe(EXIT.USAGE);
+    expect(refused.stderr).toContain('stdin is not a terminal: answer with --answer');
+
+    const payment = questions.find((q) => q.id === 'payment');
+    const file = join(tmp, 'answers.json');
+    // The file names a question by its text; --answer wins over the file's sign-in.
+    await writeFile(
+      file,
+      JSON.stringify([
+        { question: payment?.question, answer: '19 dollars a month per groomer' },
+        { question: 'sign-in', answer: 'Email and password' },
+      ]),
     );
+    const args = ['--answers', file, '--answer', 'sign-in= Google Workspace SSO only'];
+    const r = await pgs(['generate', '--ask', IDEA, ...args, '--json']);
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stderr).toContain('Not answered (stdin is not a terminal): ');
     expect(r.stderr).not.toContain('> ');
-    const signIn = questions.find((q) => q.id === 'sign-in');
-    expect(r.stderr).toContain(`  sign-in: ${signIn?.recommended}\n`);
-    expect(questionnaireOf(r.stdout).constraints).toContain(`Sign-in: ${signIn?.recommended}`);
+    const q = questionnaireOf(r.stdout);
+    expect(q.constraints).toContain('Sign-in: Google Workspace SSO only');
+    expect(q.monetization).toBe('19 dollars a month per groomer');
+    // An unasked recommendation is not a fact.
+    const left = questions.find((q) => q.id !== 'payment' && q.id !== 'sign-in');
+    if (left) expect(q.constraints.join('\n')).not.toContain(left.recommended);
+
+    const bad = await pgs(['generate', IDEA, '--answer', 'no equals sign']);
+    expect(bad.code).toBe(EXIT.USAGE);
+    expect(bad.stderr).toContain('--answer takes QUESTION="answer"');
   });
 
   it('--yes does not ask even on a terminal; the end of input keeps the recommendations', async () => {

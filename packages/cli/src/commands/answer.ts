@@ -4,27 +4,12 @@ import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
 import { isInteractive, lineReader } from '../prompt.ts';
 import { askOne } from './clarify.ts';
-import { API_OPTIONS, durationValue } from './common.ts';
+import { API_OPTIONS, answerPairs, durationValue } from './common.ts';
 import { pollRevision, printStarted, report } from './revise.ts';
 
 const NAME = 'answer';
 /** The most answers one revision records (the API's limit). */
 const MAX_ANSWERS = 10;
-
-/** `--answer Q-1="…"` values as `{ 'Q-1': '…' }`; a value without `=` is a usage error. */
-function givenAnswers(values: unknown): Record<string, string> {
-  const given = Array.isArray(values) ? (values as string[]) : [];
-  const answers: Record<string, string> = {};
-  for (const value of given) {
-    const at = value.indexOf('=');
-    const id = at === -1 ? '' : value.slice(0, at).trim();
-    if (id === '') {
-      throw new UsageError(`--answer takes ID="answer" (Q-1="…"), not "${value}"`, `pgs ${NAME}`);
-    }
-    answers[id] = value.slice(at + 1).trim();
-  }
-  return answers;
-}
 
 /**
  * The answers to ask for: each open entry in the terminal (Enter accepts the recommended
@@ -84,7 +69,7 @@ async function answersFor(
   pgs: Pgs,
   projectId: string,
 ): Promise<Record<string, string>> {
-  const given = givenAnswers(ctx.values.answer);
+  const given = Object.fromEntries(answerPairs(ctx.values.answer, NAME, 'ID="answer" (Q-1="…")'));
   if (Object.keys(given).length > 0) return given;
   if (ctx.values.yes !== true && !isInteractive(ctx.io.stdin ?? process.stdin)) {
     // Accepting recommendations unasked would record them as decisions for ever.

@@ -1,10 +1,13 @@
+import type { Readable } from 'node:stream';
 import type { ClarifyingAnswer, ClarifyingQuestion, Pgs, ProjectCreateParams } from '@pgs/client';
-import type { Command, CommandContext } from '../context.ts';
+import { type Command, type CommandContext, stringValue } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { isInteractive, type LineReader, lineReader } from '../prompt.ts';
-import { API_OPTIONS, projectTypeValue } from './common.ts';
+import { API_OPTIONS, answerPairs, projectTypeValue, readOptionFile } from './common.ts';
 
 const NAME = 'clarify';
+/** The command that asks, and takes the answers given without asking. */
+const GENERATE = 'generate';
 /** The contract's limit on one answer (ClarifyAnswer.answer). */
 const MAX_ANSWER = 1000;
 // Control and direction characters the contract refuses in a one-line answer.
@@ -69,47 +72,94 @@ Examples:
   },
 };
 
-/** What {@link askAnswers} needs: the idea as `projects.create` takes it, and `--yes`. */
+/** What {@link askAnswers} needs: the idea as `projects.create` takes it, `--yes`, and the answers given. */
 export interface AskParams {
   idea: string;
   type: ProjectCreateParams['type'];
   /** Accept every recommendation without asking, even on a terminal. */
   yes: boolean;
+  /** Answers given with `--answer` or `--answers` ({@link givenAnswers}): not asked again. */
+  given: readonly ClarifyingAnswer[];
 }
 
 /**
- * `pgs generate --ask`: fetches the questions and answers each, in the terminal (Enter
- * accepts the recommended answer, a number picks an option) or, when no one can answer
- * (stdin not a terminal, or `--yes`), with every recommendation, saying so on stderr. The
- * prompts go to stderr, so stdout stays the command's own output (`--json` included).
+ * `pgs generate --ask`: fetches the questions and answers each one not given already, in the
+ * terminal (Enter accepts the recommended answer, a number picks an option) or, with `--yes`,
+ * with every recommendation, saying so on stderr. When stdin is not a terminal no one can
+ * answer: without `--yes` only the given answers are sent, and none given is a usage error
+ * (as `pgs answer` refuses), since an unasked recommendation would become the client's fact
+ * and its assumption would vanish from the brief. The prompts go to stderr, so stdout stays
+ * the command's own output (`--json` included).
  *
  * @example
- * const answers = await askAnswers(ctx, pgs, { idea, type, yes: false });
+ * const answers = await askAnswers(ctx, pgs, { idea, type, yes: false, given: [] });
  */
 export async function askAnswers(
   ctx: CommandContext,
   pgs: Pgs,
-  { idea, type, yes }: AskParams,
+  { idea, type, yes, given }: AskParams,
 ): Promise<ClarifyingAnswer[]> {
   const { stderr } = ctx.io;
-  const questions = await pgs.ideas.clarify(
+  const input = ctx.io.stdin ?? process.stdin;
+  const interactive = isInteractive(input);
+  if (!yes && !interactive && given.length === 0) {
+    throw new UsageError(
+      'stdin is not a terminal: answer with --answer QUESTION="answer" or --answers FILE, or accept the recommendations with --yes',
+      `pgs ${GENERATE}`,
+    );
+  }
+  const all = await pgs.ideas.clarify(
     { idea, ...(type ? { type } : {}) },
     { signal: ctx.io.signal },
   );
-  if (questions.length === 0) {
-    stderr.write('PGS has no questions about this idea.\n');
-    return [];
+  const { answers, open } = matchGiven(all, given);
+  if (open.length === 0) {
+    if (all.length === 0) stderr.write('PGS has no questions about this idea.\n');
+    return answers;
   }
-  const input = ctx.io.stdin ?? process.stdin;
-  if (yes || !isInteractive(input)) {
-    const why = yes ? '--yes' : 'stdin is not a terminal';
-    stderr.write(`Accepting the recommended answer to ${count(questions.length)} (${why}):\n`);
-    for (const q of questions) stderr.write(`  ${q.id}: ${q.recommended}\n`);
-    return questions.map((q) => ({ question: q.id, answer: q.recommended }));
+  if (yes) {
+    stderr.write(`Accepting the recommended answer to ${count(open.length)} (--yes):\n`);
+    for (const q of open) stderr.write(`  ${q.id}: ${q.recommended}\n`);
+    return [...answers, ...open.map((q) => ({ question: q.id, answer: q.recommended }))];
+  }
+  if (!interactive) {
+    stderr.write(
+      `Not answered (stdin is not a terminal): ${open.map((q) => q.id).join(', ')}; ` +
+        'the brief records its assumptions, to answer later with pgs answer.\n',
+    );
+    return answers;
   }
   stderr.write(
-    `PGS has ${count(questions.length)} about this idea. Enter accepts the recommended answer.\n`,
+    `PGS has ${count(open.length)} about this idea. Enter accepts the recommended answer.\n`,
   );
+  return [...answers, ...(await askEach(ctx, input, open))];
+}
+
+/**
+ * The given answers, each to a question's id when it names the question by id or text (so
+ * the server applies it to that question's topic), and the questions none answers.
+ */
+function matchGiven(
+  questions: readonly ClarifyingQuestion[],
+  given: readonly ClarifyingAnswer[],
+): { answers: ClarifyingAnswer[]; open: ClarifyingQuestion[] } {
+  const key = (text: string) => text.trim().toLowerCase();
+  const answered = new Set<ClarifyingQuestion>();
+  const answers = given.map(({ question, answer }) => {
+    const q = questions.find((q) => q.id === question || key(q.question) === key(question));
+    if (q !== undefined) answered.add(q);
+    return { question: q?.id ?? question, answer };
+  });
+  return { answers, open: questions.filter((q) => !answered.has(q)) };
+}
+
+/** Asks each question in the terminal; the end of input answers the rest as Enter would. */
+async function askEach(
+  ctx: CommandContext,
+  input: Readable,
+  questions: readonly ClarifyingQuestion[],
+): Promise<ClarifyingAnswer[]> {
+  const { stderr } = ctx.io;
   const lines = lineReader(input, stderr, ctx.io.signal);
   try {
     const answers: ClarifyingAnswer[] = [];
@@ -133,6 +183,49 @@ export async function askAnswers(
   } finally {
     lines.close();
   }
+}
+
+/**
+ * The answers `pgs generate` is given without asking: `--answers FILE` (a JSON array of
+ * `{ question, answer }`, as the API takes them), then each `--answer QUESTION="answer"`,
+ * which replaces the file's answer to the same question. QUESTION is a question's id
+ * (`sign-in`) or its text.
+ *
+ * @example
+ * const given = await givenAnswers(ctx); // --answer sign-in="Google SSO only"
+ */
+export async function givenAnswers(ctx: CommandContext): Promise<ClarifyingAnswer[]> {
+  const byQuestion = new Map<string, string>();
+  const file = stringValue(ctx.values, 'answers');
+  if (file !== undefined) {
+    const text = await readOptionFile(ctx, file, GENERATE);
+    for (const a of answersIn(text, file)) byQuestion.set(a.question, a.answer);
+  }
+  const form = 'QUESTION="answer" (sign-in="…")';
+  for (const [question, answer] of answerPairs(ctx.values.answer, GENERATE, form)) {
+    byQuestion.set(question, answer);
+  }
+  return [...byQuestion].map(([question, answer]) => ({ question, answer }));
+}
+
+/** An answers file's `{ question, answer }` entries, or a usage error naming the file. */
+function answersIn(text: string, file: string): ClarifyingAnswer[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const isAnswer = (a: unknown): a is ClarifyingAnswer =>
+    typeof (a as ClarifyingAnswer | null)?.question === 'string' &&
+    typeof (a as ClarifyingAnswer).answer === 'string';
+  if (!Array.isArray(parsed) || !parsed.every(isAnswer)) {
+    throw new UsageError(
+      `${file} must hold a JSON array of { "question": "…", "answer": "…" }`,
+      `pgs ${GENERATE}`,
+    );
+  }
+  return parsed.map((a) => ({ question: a.question.trim(), answer: a.answer.trim() }));
 }
 
 /**

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Mode, ProjectCreateParams, ProjectType } from '@pgs/client';
-import { integerValue, stringValue, type Values } from '../context.ts';
+import { type CommandContext, integerValue, stringValue, type Values } from '../context.ts';
 import { UsageError } from '../errors.ts';
 
 /** Options every admin command takes. */
@@ -233,4 +235,45 @@ export function projectIdArgument(positionals: string[], command: string, max = 
   if (!projectId) throw new UsageError('missing the project ID', `pgs ${command}`);
   expectPositionals(positionals, max, command);
   return projectId;
+}
+
+/**
+ * The repeatable `--answer KEY="answer"` as `[key, answer]` pairs, split at the first `=`; a
+ * value with nothing before its `=` is a usage error that shows `form`. `pgs answer` keys
+ * them by entry ID, `pgs generate` by question.
+ *
+ * @example
+ * answerPairs(['Q-1=SSO only'], 'answer', 'ID="answer" (Q-1="…")'); // [['Q-1', 'SSO only']]
+ */
+export function answerPairs(values: unknown, command: string, form: string): [string, string][] {
+  const given = Array.isArray(values) ? (values as string[]) : [];
+  return given.map((value) => {
+    const at = value.indexOf('=');
+    const key = at === -1 ? '' : value.slice(0, at).trim();
+    if (key === '')
+      throw new UsageError(`--answer takes ${form}, not "${value}"`, `pgs ${command}`);
+    return [key, value.slice(at + 1).trim()];
+  });
+}
+
+/**
+ * A file an option names, relative to the working directory; a usage error (naming the file
+ * and why) when it cannot be read.
+ *
+ * @example
+ * const text = await readOptionFile(ctx, 'answers.json', 'generate');
+ */
+export async function readOptionFile(
+  ctx: CommandContext,
+  path: string,
+  command: string,
+): Promise<string> {
+  try {
+    return await readFile(resolve(ctx.io.cwd ?? process.cwd(), path), 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      `pgs ${command}`,
+    );
+  }
 }

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { extname } from 'node:path';
 import { type ConventionsParams, type HouseConventions, NotFoundError } from '@pgs/client';
 import type { Command } from '../context.ts';
 import { requireString } from '../context.ts';
 import { UsageError } from '../errors.ts';
-import { API_OPTIONS, expectPositionals } from './common.ts';
+import { API_OPTIONS, expectPositionals, readOptionFile } from './common.ts';
 
 /** The conventions as lines for a person: each member set, the free markdown last. */
 export function conventionsLines(conventions: HouseConventions): string[] {
@@ -133,15 +132,7 @@ longer in force. The same conventions again keep the current version (docs/conve
   async run(ctx) {
     expectPositionals(ctx.positionals, 0, 'conventions set');
     const path = requireString(ctx.values, 'file', 'pgs conventions set');
-    let text: string;
-    try {
-      text = await readFile(resolve(ctx.io.cwd ?? process.cwd(), path), 'utf8');
-    } catch (error) {
-      throw new UsageError(
-        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        'pgs conventions set',
-      );
-    }
+    const text = await readOptionFile(ctx, path, 'conventions set');
     const pgs = ctx.client();
     const options = { signal: ctx.io.signal };
     const current = isMarkdownFile(path)

@@ -4,7 +4,7 @@ import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../progress.ts';
-import { askAnswers } from './clarify.ts';
+import { askAnswers, givenAnswers } from './clarify.ts';
 import {
   API_OPTIONS,
   detailValue,
@@ -37,7 +37,7 @@ export const generate: Command = {
   name: NAME,
   summary: 'Generate a project from an idea and write its documents',
   usage:
-    'pgs generate "<idea>" [--ask [--yes]] [--type web|mobile|mcp] [--detail brief|standard|deep] [--style ears|gherkin] [--language TAG] [--no-conventions] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
+    'pgs generate "<idea>" [--ask [--yes]] [--answer QUESTION="answer"]... [--answers FILE] [--type web|mobile|mcp] [--detail brief|standard|deep] [--style ears|gherkin] [--language TAG] [--no-conventions] [--name NAME] [--repo DIR [--repo-budget TOKENS] [--dry-run]] [--out DIR] [--no-wait] [--json]',
   credential: 'api-key',
   help: `Creates a project from the idea (its price in credits is reserved at once), follows
 it live until it ends, then writes every document into DIR and prints each path
@@ -50,9 +50,19 @@ Options:
   --ask                  first ask what the idea leaves open (pgs clarify), one question
                          at a time on the terminal: Enter accepts the recommended
                          answer, a number picks a listed option, any other line is the
-                         answer. The answers are facts of every document (docs/clarify.md)
-  --yes                  with --ask: accept every recommended answer without asking (as
-                         when stdin is not a terminal); stderr lists them
+                         answer. The answers are facts of every document (docs/clarify.md).
+                         When stdin is not a terminal, --answer, --answers or --yes is
+                         required (else exit 2), and only those answers are sent: the
+                         questions left are assumptions of the brief (pgs answer ID)
+  --yes                  with --ask: accept every recommended answer without asking;
+                         stderr lists them
+  --answer QUESTION="answer"
+                         answer one question without asking (repeatable, for scripts);
+                         QUESTION is its id (pgs clarify) or its text:
+                         --answer sign-in="Google Workspace SSO only"
+  --answers FILE         the answers as the API takes them, a JSON array of
+                         { "question": "…", "answer": "…" }; an --answer to the same
+                         question wins. With --ask, a given answer is not asked again
   --type web|mobile|mcp  the kind of project; inferred from the idea when absent
   --detail brief|standard|deep
                          how much the documents say, and so the price: brief (about
@@ -94,6 +104,7 @@ Examples:
   pgs generate "A shared shopping list for flatmates" --detail brief
   pgs generate "A booking tool for dog groomers" --style gherkin
   pgs generate --ask "A booking tool for dog groomers with SMS reminders"
+  pgs generate "A booking tool for dog groomers" --answer payment="19 dollars a month"
   pgs generate "Add team billing" --repo . --dry-run
   pgs generate "Add team billing" --repo . --repo-budget 30000 --out ./billing
   ID=$(pgs generate "An MCP server for our wiki" --type mcp --no-wait)
@@ -102,6 +113,8 @@ Examples:
     ...API_OPTIONS,
     ask: { type: 'boolean' },
     yes: { type: 'boolean' },
+    answer: { type: 'string', multiple: true },
+    answers: { type: 'string' },
     type: { type: 'string' },
     detail: { type: 'string' },
     style: { type: 'string' },
@@ -154,6 +167,7 @@ Examples:
     if (values.yes === true && !ask) {
       throw new UsageError('--yes goes with --ask', `pgs ${NAME}`);
     }
+    const given = await givenAnswers(ctx);
     const repo = repoValues(values, NAME);
     if (repo?.dryRun) {
       printDryRun(ctx, await buildDigest(ctx, repo, NAME));
@@ -164,9 +178,11 @@ Examples:
     if (out !== undefined) ctx.errorContext.outDir = out;
     // Before the digest, so the questions come at once; after the DIR check, so no one
     // answers for a run that would fail.
-    let answers: ClarifyingAnswer[] | undefined;
-    if (ask)
-      answers = await askAnswers(ctx, ctx.client(), { idea, type, yes: values.yes === true });
+    let answers: ClarifyingAnswer[] | undefined = given.length > 0 ? given : undefined;
+    if (ask) {
+      const yes = values.yes === true;
+      answers = await askAnswers(ctx, ctx.client(), { idea, type, yes, given });
+    }
     let context: ProjectContext | undefined;
     if (repo !== undefined) {
       const built = await buildDigest(ctx, repo, NAME);

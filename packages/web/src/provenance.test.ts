@@ -7,6 +7,7 @@ import {
   qualityLine,
   severityCounts,
   worstFirst,
+  writingLine,
   writtenBy,
 } from './provenance.ts';
 
@@ -120,5 +121,28 @@ describe('the quality line', () => {
     expect(documentPart(p, 'readme')?.findings).toHaveLength(3);
     expect(documentPart(p, 'definition')).toBeUndefined();
     expect(documentPart(p, 'api-design')).toBeUndefined();
+  });
+});
+
+describe('the writing line', () => {
+  const two = of(part('definition'), part('readme'));
+
+  it('says English, EARS and no conventions by default', () => {
+    expect(writingLine(two)).toBe(
+      'Written in English · Requirement style: EARS · No house conventions',
+    );
+  });
+
+  it('says plainly when the offline engine wrote English in place of the language asked', () => {
+    const asked = { language: 'fr', requirementStyle: 'gherkin' as const, conventionsVersion: 3 };
+    expect(writingLine({ ...two, ...asked, writtenInEnglish: ['definition', 'readme'] })).toBe(
+      'Written in English by the offline engine (asked: French (fr)) · Requirement style: Gherkin · Conventions v3',
+    );
+    expect(writingLine({ ...two, ...asked, writtenInEnglish: ['readme'] })).toMatch(
+      /^Written in French \(fr\), but the offline engine wrote in English: README · /,
+    );
+    expect(writingLine({ ...two, ...asked, writtenInEnglish: [] })).toMatch(
+      /^Written in French \(fr\) · /,
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   TRACE_SEVERITIES,
   type TraceSeverity,
 } from '@pgs/client';
+import { documentTitle } from './format.ts';
 
 // What a completed project's page says about how it was generated, as plain data: who wrote
 // it (the offline engine or which models) and what the quality gate still finds per part.
@@ -13,7 +14,9 @@ import {
 export const OFFLINE_ENGINE = 'offline';
 
 /** The definition (once written), then the documents in the order they were stored. */
-export function partsOf(provenance: Provenance): PartProvenance[] {
+export function partsOf(
+  provenance: Pick<Provenance, 'definition' | 'documents'>,
+): PartProvenance[] {
   return [...(provenance.definition ? [provenance.definition] : []), ...provenance.documents];
 }
 
@@ -103,4 +106,66 @@ export function worstFirst(findings: readonly GateFinding[]): GateFinding[] {
  */
 export function documentPart(provenance: Provenance, type: string): PartProvenance | undefined {
   return provenance.documents.find((part) => part.kind === type);
+}
+
+/**
+ * A language tag in words for a person: `French (fr)`; the tag alone when the browser has no
+ * name for it.
+ *
+ * @example
+ * languageName('pt-BR'); // 'Brazilian Portuguese (pt-BR)'
+ */
+export function languageName(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag);
+    return name && name !== tag ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+const STYLE_NAMES: Record<Provenance['requirementStyle'], string> = {
+  ears: 'EARS',
+  gherkin: 'Gherkin',
+};
+
+/**
+ * How the project was asked to be written, in one line: its language, and plainly when the
+ * offline engine wrote English in place of the language asked (docs/conventions.md); its
+ * requirement style; the house conventions' version it follows.
+ *
+ * @example
+ * writingLine(provenance);
+ * // 'Written in English by the offline engine (asked: French (fr)) · Requirement style: Gherkin · Conventions v3'
+ */
+export function writingLine(
+  provenance: Pick<
+    Provenance,
+    | 'language'
+    | 'writtenInEnglish'
+    | 'requirementStyle'
+    | 'conventionsVersion'
+    | 'definition'
+    | 'documents'
+  >,
+): string {
+  const { language, writtenInEnglish, conventionsVersion } = provenance;
+  const asked = language === null ? '' : languageName(language);
+  const english = new Set(writtenInEnglish);
+  const every = partsOf(provenance).every((part) => english.has(part.kind));
+  const words =
+    english.size === 0
+      ? `Written in ${asked || 'English'}`
+      : every
+        ? `Written in English by the offline engine (asked: ${asked})`
+        : `Written in ${asked}, but the offline engine wrote in English: ${[...english]
+            .map((kind) => (kind === 'definition' ? 'the definition' : documentTitle(kind)))
+            .join(', ')}`;
+  const conventions =
+    conventionsVersion === null ? 'No house conventions' : `Conventions v${conventionsVersion}`;
+  return [
+    words,
+    `Requirement style: ${STYLE_NAMES[provenance.requirementStyle]}`,
+    conventions,
+  ].join(' · ');
 }

@@ -25,6 +25,7 @@ import {
   ProjectCost,
   QualityLine,
   useProvenance,
+  WritingLine,
 } from './provenance.tsx';
 import { TraceSection } from './trace.tsx';
 
@@ -65,6 +66,7 @@ export function CompletedProject({
           </span>
         </p>
         {provenance && <ProjectCost provenance={provenance} />}
+        {provenance && <WritingLine provenance={provenance} />}
         {who?.kind === 'offline' && <OfflineNotice />}
         {problem && (
           <>

@@ -215,8 +215,10 @@ export function NewProjectScreen() {
           {questions && questions.length > 0 && (
             <>
               <p class="hint">
-                The recommended answers are what PGS assumes when not told. Change any of them; an
-                answer left empty is assumed and listed in the brief.
+                Each field starts with PGS's recommended answer, and what it holds is sent as your
+                team's answer: a fact of every document, not an assumption. Change any of them, or
+                empty a field to leave it to PGS (then assumed, listed in the brief, answerable
+                later).
               </p>
               <AnswerFields
                 idPrefix="clarify"

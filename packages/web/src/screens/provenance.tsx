@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { documentCost, projectCost } from '../cost.ts';
 import { useSession } from '../hooks.ts';
 import { describeError, type Problem } from '../messages.ts';
-import { authorship, qualityLine, worstFirst } from '../provenance.ts';
+import { authorship, qualityLine, worstFirst, writingLine } from '../provenance.ts';
 import { severityLabel } from '../trace.ts';
 
 /**
@@ -141,6 +141,21 @@ export function DocumentCost({ part }: { part: PartProvenance | undefined }) {
   return (
     <p class="doc-cost" data-testid="document-cost">
       {documentCost(part)}
+    </p>
+  );
+}
+
+/**
+ * How the project was asked to be written: its language (saying so when the offline engine
+ * wrote English instead), requirement style and house conventions' version.
+ *
+ * @example
+ * {provenance && <WritingLine provenance={provenance} />}
+ */
+export function WritingLine({ provenance }: { provenance: Provenance }) {
+  return (
+    <p class="cost" data-testid="project-writing">
+      {writingLine(provenance)}
     </p>
   );
 }

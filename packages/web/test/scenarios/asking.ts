@@ -12,7 +12,7 @@ const IDEA = 'A booking tool for dog groomers with SMS reminders the day before'
 /**
  * A spec that fits the team, against the real server, on a key of its own (its conventions
  * reach no other scenario): "Ask me first" shows the questions `ideas.clarify` asks, the
- * recommended answers filled in, and an answer changed by one of its common answers is sent
+ * recommended answers filled in (saying they are sent as the team's answers), and an answer changed by one of its common answers is sent
  * with the others and written as a fact; the project's Questions panel answers an open
  * question as a revision, followed to its end; the Conventions page saves a version and
  * reads it back. Starts and ends signed out.
@@ -50,6 +50,8 @@ export function asking(current: () => Suite): void {
       const field = page.getByLabel(question.question, { exact: true });
       expect(await field.inputValue()).toBe(question.recommended);
     }
+    // A recommendation left in its field is sent as the team's answer, and the form says so.
+    expect(await page.getByText("what it holds is sent as your team's answer").count()).toBe(1);
     const options = page.getByRole('group', { name: `Answers to: ${changed.question}` });
     await options.getByRole('button', { name: chosen, exact: true }).click();
     expect(await page.getByLabel(changed.question, { exact: true }).inputValue()).toBe(chosen);

@@ -53,11 +53,13 @@ const usage = (
 
 /**
  * Who wrote a completed project and what it cost, as its page says: the real server's
- * offline engine gets a plain notice near the top with how to configure a model, and costs
- * nothing in model fees; a provenance of models (answered in place of the server's) names
- * them in the meta line, says what the project and each document cost (or "unknown" for a
- * model without a price) and counts each document's remaining findings in words. The
- * projects list shows each project's cost. Starts and ends signed out.
+ * offline engine gets a plain notice near the top with how to configure a model, costs
+ * nothing in model fees, and writes English where French was asked, which the page says
+ * beside the requirement style and the conventions' version; a provenance of models
+ * (answered in place of the server's) names them in the meta line, says what the project
+ * and each document cost (or "unknown" for a model without a price) and counts each
+ * document's remaining findings in words. The projects list shows each project's cost.
+ * Starts and ends signed out.
  */
 export function engineProvenance(current: () => Suite): void {
   let suite: Suite;
@@ -76,6 +78,9 @@ export function engineProvenance(current: () => Suite): void {
     await signIn(page, suite.server.testKey);
     const { projectId } = await suite.server.pgs.projects.create({
       idea: 'A sign-up sheet for a neighbourhood choir that rehearses every week',
+      // Asked in French: the offline engine writes English, and the page says so.
+      language: 'fr',
+      requirementStyle: 'gherkin',
       simulate: { outcome: 'completed', durationMs: 500 },
     });
     completed = (await suite.server.pgs.projects.waitForCompletion(projectId, {
@@ -120,6 +125,11 @@ export function engineProvenance(current: () => Suite): void {
       "Model cost $0 · no model fees: PGS's offline engine wrote it",
     );
     expect(await top(status)).toBeLessThan(await top(projectCost(page)));
+    expect(provenance.conventionsVersion).toBeNull();
+    await waitForText(
+      page.getByTestId('project-writing'),
+      'Written in English by the offline engine (asked: French (fr)) · Requirement style: Gherkin · No house conventions',
+    );
     const [first] = completed.project.documents;
     if (first === undefined) throw new Error('a project without documents');
     const panel = await openDocumentTab(page, titleOf(first.content));
@@ -133,6 +143,11 @@ export function engineProvenance(current: () => Suite): void {
     if (first === undefined || second === undefined) throw new Error('fewer than two documents');
     const byModels: Provenance = {
       ...provenance,
+      // Models write the language asked, under the conventions' version 3.
+      language: 'de',
+      writtenInEnglish: [],
+      requirementStyle: 'ears',
+      conventionsVersion: 3,
       // As the API adds the parts up; the page shows them as given.
       totals: {
         inputTokens: 53_412,
@@ -190,6 +205,10 @@ export function engineProvenance(current: () => Suite): void {
         .filter({ hasText: 'written by anthropic:claude-sonnet-4-5 and openai:gpt-4.1-mini' })
         .waitFor();
       expect(await page.getByRole('note', { name: NOTICE }).count()).toBe(0);
+      await waitForText(
+        page.getByTestId('project-writing'),
+        'Written in German (de) · Requirement style: EARS · Conventions v3',
+      );
       await waitForText(
         projectCost(page),
         'Model cost $0.2270 · 53,412 input tokens (60\u00a0% from the prompt cache) · 9,726 output tokens',

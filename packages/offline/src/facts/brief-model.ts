@@ -249,7 +249,7 @@ export function nfrsOf(f: Facts): Nfr[] {
   if (f.selfHosted)
     list.push({
       category: 'Operations',
-      text: `${f.name} installs on one server with Docker Compose in under 30 minutes, checked on a clean machine before each release.`,
+      text: `${f.name} installs on one server with ${settledOf(f).stack.allows('Docker') ? 'Docker Compose' : 'its Compose file'} in under 30 minutes, checked on a clean machine before each release.`,
     });
   for (const regime of settledOf(f).answered.compliance)
     list.push({

@@ -23,7 +23,11 @@ function untraced(project: OfflineProject): string[] {
 describe('the offline engine under a stack the conventions set', () => {
   const cases: [ProjectType, string, Conventions][] = [
     ['web', VET, { stack: { required: ['MySQL'], forbidden: ['PostgreSQL'] } }],
-    ['web', VET, { stack: { forbidden: ['PostgreSQL', 'Docker'] } }],
+    [
+      'web',
+      'An open-source, self-hosted help desk for IT teams to triage support tickets and close stale tickets after 30 days',
+      { stack: { forbidden: ['PostgreSQL', 'Docker'] } },
+    ],
     [
       'mobile',
       'A React Native app for home cooks to save recipes and plan meals offline',

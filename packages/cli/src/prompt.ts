@@ -1,6 +1,6 @@
 /**
  * Questions in the terminal: lines read one at a time from stdin, a prompt written before
- * each. Used by `pgs generate --ask`; nothing else in the CLI asks.
+ * each. Used by `pgs generate --ask` and `pgs answer`; nothing else in the CLI asks.
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';

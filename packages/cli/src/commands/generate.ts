@@ -50,10 +50,11 @@ Options:
   --ask                  first ask what the idea leaves open (pgs clarify), one question
                          at a time on the terminal: Enter accepts the recommended
                          answer, a number picks a listed option, any other line is the
-                         answer. The answers are facts of every document (docs/clarify.md).
-                         When stdin is not a terminal, --answer, --answers or --yes is
-                         required (else exit 2), and only those answers are sent: the
-                         questions left are assumptions of the brief (pgs answer ID)
+                         answer. The answers are facts of every document
+                         (docs/clarify.md). When stdin is not a terminal, --answer,
+                         --answers or --yes is required (else exit 2); without --yes
+                         only the answers given are sent, and the questions left stay
+                         assumptions of the brief (pgs answer ID)
   --yes                  with --ask: accept every recommended answer without asking;
                          stderr lists them
   --answer QUESTION="answer"

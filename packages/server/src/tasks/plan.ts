@@ -19,7 +19,13 @@ import {
   type TaskRow,
   updateTaskRow,
 } from '../storage/sql/tasks.ts';
-import { droppedNote, impactOf, verdictOf } from './impact.ts';
+import {
+  droppedNote,
+  impactOf,
+  type RequirementImpact,
+  type RevisionDeltas,
+  verdictOf,
+} from './impact.ts';
 import { recordTaskHistory, type TaskAudience } from './notify.ts';
 
 /** A stored document, as much of it as the plan needs. */
@@ -106,37 +112,160 @@ export async function syncTasks(
 ): Promise<TaskChanges | undefined> {
   const plannedRevision = await lockedTaskPlan(tx, projectId);
   if (plannedRevision === revision) return undefined;
-  // The revisions completed since the rows were read (none the first time).
-  const revisions =
-    plannedRevision === null
-      ? []
-      : (await completedRevisionDeltas(tx, projectId, plannedRevision, revision)).map((row) => ({
-          revision: row.revision,
-          deltas: (row.deltas as RequirementDelta[] | null) ?? [],
-        }));
-  const impact = impactOf(revisions);
+  const revisions = await revisionsSince(tx, projectId, plannedRevision, revision);
+  const sync = new TaskSync(tx, projectId, revision, at, impactOf(revisions));
   const planned = plannedTasks(documents);
   const existing = new Map(
     (await listTaskRows(tx, projectId)).map((row) => [row.taskId, row] as const),
   );
-  const history: NewTaskHistoryRow[] = [];
-  const byRevision = new Map<number, TaskChanges>();
-  const changed = (by: number, kind: keyof TaskChanges, taskId: string) => {
-    const changes = byRevision.get(by) ?? { added: [], reopened: [], obsoleted: [] };
+  for (const task of planned) {
+    const row = existing.get(task.taskId);
+    if (row === undefined) sync.add(task, existing.size === 0);
+    else await sync.follow(row, task);
+  }
+  const kept = new Set(planned.map((task) => task.taskId));
+  for (const row of existing.values()) {
+    if (!kept.has(row.taskId) && row.status !== 'obsolete') await sync.drop(row);
+  }
+  await sync.store(revisions, audience);
+  return sync.changes();
+}
+
+/** The revisions completed since the rows were read, with their deltas (none the first time). */
+async function revisionsSince(
+  tx: Tx,
+  projectId: string,
+  plannedRevision: number | null,
+  revision: number,
+): Promise<RevisionDeltas[]> {
+  if (plannedRevision === null) return [];
+  return (await completedRevisionDeltas(tx, projectId, plannedRevision, revision)).map((row) => ({
+    revision: row.revision,
+    deltas: (row.deltas as RequirementDelta[] | null) ?? [],
+  }));
+}
+
+/**
+ * One sync of the task rows to a revision's plan: rows are updated as it goes; new rows, the
+ * history entries and each revision's share of the changes are gathered and stored at the end.
+ */
+class TaskSync {
+  readonly #created: NewTaskRow[] = [];
+  readonly #history: NewTaskHistoryRow[] = [];
+  readonly #byRevision = new Map<number, TaskChanges>();
+
+  readonly #tx: Tx;
+  readonly #projectId: string;
+  readonly #revision: number;
+  readonly #at: Date;
+  readonly #impact: RequirementImpact;
+
+  constructor(tx: Tx, projectId: string, revision: number, at: Date, impact: RequirementImpact) {
+    this.#tx = tx;
+    this.#projectId = projectId;
+    this.#revision = revision;
+    this.#at = at;
+    this.#impact = impact;
+  }
+
+  /** A task new to the rows starts `todo`; the first plan's tasks are no revision's doing. */
+  add(task: PlannedTask, first: boolean): void {
+    const revision = this.#revision;
+    this.#created.push({
+      projectId: this.#projectId,
+      ...task,
+      revision,
+      createdAt: this.#at,
+      updatedAt: this.#at,
+    });
+    this.#entry(task.taskId, null, 'todo', null, first ? null : `Added by revision ${revision}.`);
+    this.#changed(revision, 'added', task.taskId);
+  }
+
+  /**
+   * A task the plan still has: the plan's words may change; the task's state is its own,
+   * unless a delta says otherwise.
+   */
+  async follow(row: TaskRow, task: PlannedTask): Promise<void> {
+    const verdict = verdictOf(row.status, row.requirements, task.requirements, this.#impact);
+    const status =
+      verdict.kind === 'reopen' ? 'todo' : verdict.kind === 'obsolete' ? 'obsolete' : row.status;
+    // A row the revision leaves as it was keeps its version: an agent's ETag of a task the
+    // revision did not touch stays good. A verdict other than keep always writes (a note for
+    // whoever holds the task is a change they must read before they finish it).
+    if (verdict.kind === 'keep' && samePlan(row, task)) return;
+    const lease = status === 'obsolete' ? { leaseAgent: null, leaseExpiresAt: null } : {};
+    await updateTaskRow(this.#tx, this.#projectId, task.taskId, row.version, {
+      ...task,
+      status,
+      ...lease,
+      revision: this.#revision,
+      updatedAt: this.#at,
+    });
+    if (verdict.kind === 'keep') return;
+    this.#entry(row.taskId, row.status, status, row.assignee, verdict.note);
+    if (verdict.kind === 'reopen') this.#changed(verdict.revision, 'reopened', row.taskId);
+    if (verdict.kind === 'obsolete') this.#changed(verdict.revision, 'obsoleted', row.taskId);
+  }
+
+  /** A task the plan no longer has becomes `obsolete`, its lease ended. */
+  async drop(row: TaskRow): Promise<void> {
+    await updateTaskRow(this.#tx, this.#projectId, row.taskId, row.version, {
+      status: 'obsolete',
+      leaseAgent: null,
+      leaseExpiresAt: null,
+      revision: this.#revision,
+      updatedAt: this.#at,
+    });
+    const dropped = droppedNote(row.requirements, this.#impact, this.#revision);
+    this.#entry(row.taskId, row.status, 'obsolete', row.assignee, dropped.note);
+    this.#changed(dropped.revision, 'obsoleted', row.taskId);
+  }
+
+  /**
+   * Stores the new rows, the history (heard by the audience), the plan's revision and each
+   * revision's share of the changes.
+   */
+  async store(revisions: readonly RevisionDeltas[], audience: TaskAudience | undefined) {
+    const tx = this.#tx;
+    const projectId = this.#projectId;
+    await insertTaskRows(tx, this.#created);
+    await recordTaskHistory(tx, projectId, this.#history, audience);
+    await saveTaskPlan(tx, projectId, this.#revision, this.#at);
+    // A plan read for the first time is no revision's doing (revisions is empty then).
+    for (const { revision: n } of revisions) {
+      const changes = this.#byRevision.get(n) ?? { added: [], reopened: [], obsoleted: [] };
+      await saveRevisionTaskChanges(tx, projectId, n, changes);
+    }
+  }
+
+  /** What the sync did to the tasks, over all the revisions. */
+  changes(): TaskChanges {
+    const byRevision = [...this.#byRevision.values()];
+    return {
+      added: this.#created.map((row) => row.taskId),
+      reopened: byRevision.flatMap((c) => c.reopened),
+      obsoleted: byRevision.flatMap((c) => c.obsoleted),
+    };
+  }
+
+  #changed(by: number, kind: keyof TaskChanges, taskId: string): void {
+    const changes = this.#byRevision.get(by) ?? { added: [], reopened: [], obsoleted: [] };
     changes[kind].push(taskId);
-    byRevision.set(by, changes);
-  };
-  const entry = (
+    this.#byRevision.set(by, changes);
+  }
+
+  #entry(
     taskId: string,
     from: HistoryStatus,
     to: NonNullable<HistoryStatus>,
     assignee: string | null,
     note: string | null,
-  ) =>
-    history.push({
-      projectId,
+  ): void {
+    this.#history.push({
+      projectId: this.#projectId,
       taskId,
-      at,
+      at: this.#at,
       keyId: null,
       agent: null,
       fromStatus: from,
@@ -144,69 +273,7 @@ export async function syncTasks(
       assignee,
       note,
     });
-  const created: NewTaskRow[] = [];
-  for (const task of planned) {
-    const row = existing.get(task.taskId);
-    if (row === undefined) {
-      created.push({ projectId, ...task, revision, createdAt: at, updatedAt: at });
-      entry(
-        task.taskId,
-        null,
-        'todo',
-        null,
-        existing.size === 0 ? null : `Added by revision ${revision}.`,
-      );
-      changed(revision, 'added', task.taskId);
-      continue;
-    }
-    // The plan's words may change; the task's state is its own, unless a delta says otherwise.
-    const verdict = verdictOf(row.status, row.requirements, task.requirements, impact);
-    const status =
-      verdict.kind === 'reopen' ? 'todo' : verdict.kind === 'obsolete' ? 'obsolete' : row.status;
-    // A row the revision leaves as it was keeps its version: an agent's ETag of a task the
-    // revision did not touch stays good. A verdict other than keep always writes (a note for
-    // whoever holds the task is a change they must read before they finish it).
-    if (verdict.kind === 'keep' && samePlan(row, task)) continue;
-    const lease = status === 'obsolete' ? { leaseAgent: null, leaseExpiresAt: null } : {};
-    await updateTaskRow(tx, projectId, task.taskId, row.version, {
-      ...task,
-      status,
-      ...lease,
-      revision,
-      updatedAt: at,
-    });
-    if (verdict.kind === 'keep') continue;
-    entry(row.taskId, row.status, status, row.assignee, verdict.note);
-    if (verdict.kind === 'reopen') changed(verdict.revision, 'reopened', row.taskId);
-    if (verdict.kind === 'obsolete') changed(verdict.revision, 'obsoleted', row.taskId);
   }
-  const kept = new Set(planned.map((task) => task.taskId));
-  for (const row of existing.values()) {
-    if (kept.has(row.taskId) || row.status === 'obsolete') continue;
-    await updateTaskRow(tx, projectId, row.taskId, row.version, {
-      status: 'obsolete',
-      leaseAgent: null,
-      leaseExpiresAt: null,
-      revision,
-      updatedAt: at,
-    });
-    const dropped = droppedNote(row.requirements, impact, revision);
-    entry(row.taskId, row.status, 'obsolete', row.assignee, dropped.note);
-    changed(dropped.revision, 'obsoleted', row.taskId);
-  }
-  await insertTaskRows(tx, created);
-  await recordTaskHistory(tx, projectId, history, audience);
-  await saveTaskPlan(tx, projectId, revision, at);
-  // A plan read for the first time is no revision's doing (revisions is empty then).
-  for (const { revision: n } of revisions) {
-    const changes = byRevision.get(n) ?? { added: [], reopened: [], obsoleted: [] };
-    await saveRevisionTaskChanges(tx, projectId, n, changes);
-  }
-  return {
-    added: created.map((row) => row.taskId),
-    reopened: [...byRevision.values()].flatMap((c) => c.reopened),
-    obsoleted: [...byRevision.values()].flatMap((c) => c.obsoleted),
-  };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) =>

@@ -1,22 +1,16 @@
 import type { CreateRevisionRequest, ProjectType } from '@pgs/contract';
 import type { Principal } from '../accounts/service.ts';
-import { refundCredits, reserveCredits, settleCredits } from '../credits/ledger.ts';
+import { refundCredits, reserveCredits } from '../credits/ledger.ts';
 import { recordEvent } from '../events/hub.ts';
 import { type GenerationMeter, NO_METER } from '../metrics/meter.ts';
 import { documentPlan } from '../runs/catalogue.ts';
 import { durationsFor, estimateRemainingMs } from '../runs/estimate.ts';
-import { revisableKinds, revisionCharge, revisionPrice } from '../runs/revision-plan.ts';
+import { revisableKinds, revisionPrice } from '../runs/revision-plan.ts';
 import type { Db, Tx } from '../storage/db.ts';
 import type { Mode } from '../storage/sql/accounts.ts';
 import { insertRepositoryContext } from '../storage/sql/contexts.ts';
+import { lockProject, type ProjectRow, updateProject } from '../storage/sql/projects.ts';
 import {
-  listDocuments,
-  lockProject,
-  type ProjectRow,
-  updateProject,
-} from '../storage/sql/projects.ts';
-import {
-  carryOverDocuments,
   discardRevisionParts,
   findRevision,
   insertRevision,
@@ -25,10 +19,11 @@ import {
   transitionRevision,
 } from '../storage/sql/revisions.ts';
 import { cachedGenerationStats } from '../storage/sql/stats.ts';
-import { SILENT_TASK_LOG, syncAtCompletion, type TaskSyncLog } from '../tasks/completion.ts';
+import { SILENT_TASK_LOG, type TaskSyncLog } from '../tasks/completion.ts';
 import { type AdmittedRevision, admitRevision, revisableProject } from './admission.ts';
 import type { Dispatcher, ProjectOwner } from './dispatch.ts';
-import { completedStatus, etagOf, FAILURE_CODES } from './result.ts';
+import { FAILURE_CODES } from './result.ts';
+import { completeRevision, type SettledRevision } from './revision-completion.ts';
 
 /** The longest change request accepted, in characters. */
 export const MAX_CHANGE_REQUEST = 4000;
@@ -192,81 +187,14 @@ export class Revisions {
    * the rewritten documents and releases the rest. False when it was no longer running.
    */
   async complete(projectId: string, revision: number): Promise<boolean> {
-    let settled: { mode: Mode; consumed: number; released: number } | undefined;
+    let settled: SettledRevision | undefined;
     const completed = await this.#db.transaction(async (tx) => {
-      const project = await lockProject(tx, projectId);
-      const row = await findRevision(tx, projectId, revision);
-      if (project === undefined || row === undefined || row.status !== 'in_progress') return false;
-      if (project.revising !== revision || project.type === null) return false;
-      const rewritten = (await listDocuments(tx, projectId, revision)).map((doc) => doc.type);
-      await carryOverDocuments(tx, projectId, project.currentRevision, revision, rewritten);
-      const documents = await listDocuments(tx, projectId, revision);
-      const consumed = revisionCharge(project.type as ProjectType, rewritten, project.detail, {
-        grounded: project.grounded,
+      settled = await completeRevision(tx, projectId, revision, {
+        dispatcher: this.#dispatcher,
+        now: this.#now,
+        log: this.#log,
       });
-      const now = this.#now();
-      const generationTimeMs = Math.max(0, now - row.createdAt.getTime());
-      const data = completedStatus(
-        { ...project, questionnaire: row.questionnaire ?? project.questionnaire },
-        documents,
-        { creditsConsumed: consumed, generationTimeMs, documentsGenerated: rewritten.length },
-      );
-      const body = JSON.stringify({ success: true, data });
-      const etag = etagOf(body);
-      const moved = await transitionRevision(tx, projectId, revision, {
-        status: 'completed',
-        creditsConsumed: consumed,
-        generationTimeMs,
-        resultBody: body,
-        resultEtag: etag,
-        estimatedCompletionAt: null,
-        completedAt: new Date(now),
-      });
-      if (!moved) return false;
-      await updateProject(tx, projectId, {
-        currentRevision: revision,
-        revising: null,
-        resultBody: body,
-        resultEtag: etag,
-      });
-      const charge = { ...owner(project), projectId, revision };
-      await settleCredits(tx, { ...charge, reserved: row.creditsReserved, consumed });
-      await recordEvent(tx, projectId, 'revision.completed', {
-        revision,
-        status: 'completed',
-        documentsChanged: documents
-          .filter((doc) => rewritten.includes(doc.type))
-          .map((doc) => doc.filename),
-        creditsConsumed: consumed,
-      });
-      // The work on the plan follows the revision in the same commit (docs/tasks.md): done
-      // tasks of modified requirements reopen, those of removed ones go obsolete; their
-      // task.updated events come after revision.completed, which ends the run's stream. A
-      // savepoint, as at creation: should reading the plan fail, the revision still
-      // completes, the failure is logged, and the first task request brings the tasks up to it.
-      await syncAtCompletion(
-        tx,
-        projectId,
-        revision,
-        documents,
-        new Date(now),
-        { ...owner(project), dispatcher: this.#dispatcher, revision },
-        this.#log,
-      );
-      await this.#dispatcher.projectEnded?.(tx, {
-        projectId,
-        ...owner(project),
-        type: 'project.revised',
-        status: 'completed',
-        at: new Date(now),
-        revision,
-      });
-      settled = {
-        mode: project.mode,
-        consumed,
-        released: Math.max(0, row.creditsReserved - consumed),
-      };
-      return true;
+      return settled !== undefined;
     });
     if (settled) {
       this.#meter.credits(settled.mode, 'consumed', settled.consumed);

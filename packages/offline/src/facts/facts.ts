@@ -16,7 +16,13 @@ import type {
 import { readCodebaseOnce } from '../codebase/cache.ts';
 import type { RepositorySource } from '../codebase/index.ts';
 import { isReadOnly, TYPE_LABEL } from '../reading/define.ts';
-import { assumptionsOf, oneOf, openQuestionsOf, theService } from '../reading/define-members.ts';
+import {
+  assumptionsOf,
+  type Draft,
+  oneOf,
+  openQuestionsOf,
+  theService,
+} from '../reading/define-members.ts';
 import { type FeatureParts, partsOf } from '../reading/features.ts';
 import { readIdeaOnce } from '../reading/reading-once.ts';
 import { namesGroup } from '../reading/reading-people.ts';
@@ -174,85 +180,18 @@ export function factsFor(input: {
   // (user-text.ts).
   const definition = mapStrings(input.definition, inertText);
   const q = definition.questionnaire;
-  const type = definition.type;
-  // Every document of a project reads the same idea (reading-once.ts).
-  const reading = readIdeaOnce(input.idea);
-  const readOnly = isReadOnly(reading);
-  const features = (q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`]).map(
-    (f) => partsOf(f, reading, type, readOnly),
-  );
-  const anyFromIdea = features.some((f) => f.fromIdea);
-  const who =
-    reading.audience ??
-    (type === 'mcp' ? `people who use ${reading.assistant ?? 'an AI assistant'}` : 'people');
+  const draft = draftOf(input.idea, definition);
+  const { reading, type, who, readOnly } = draft;
   const integrations = q.integrations ?? [];
-  const draft = { reading, type, name: definition.name, who, features, readOnly };
-  const assumptions = numberEntries(
-    q.assumptions ?? assumptionsOf(draft, integrations),
-    'A',
-    closed,
-  ).map((a) => splitAssumption(a.text, a.id));
-  const questions = numberEntries(
-    q.openQuestions ?? openQuestionsOf(draft, integrations),
-    'Q',
-    closed,
-  ).map((entry) =>
-    splitQuestion(
-      entry.text,
-      entry.id,
-      features.map((f) => f.text),
-    ),
-  );
+  const { assumptions, questions } = notesOf(draft, q, integrations, closed);
   const entities: Entity[] = [];
-  const entityFor = (label: string) => {
-    const head = label.split(' ').pop();
-    const known = entities.find((e) => e.label === label || e.label.split(' ').pop() === head);
-    if (known) return known;
-    const made = entity(label);
-    entities.push(made);
-    return made;
-  };
-  // "AI assistants" acts one at a time: "an AI assistant calls the tool".
-  const named = reading.assistant;
-  const assistant = !named
-    ? 'the assistant'
-    : /s$/.test(named) && !/^[A-Z][a-z]+$/.test(named)
-      ? `${article(named.replace(/s$/, ''))} ${named.replace(/s$/, '')}`
-      : named;
-  const requirements: Requirement[] = features.map((feature, i) => {
-    const service = serviceOf(feature, integrations, type);
-    const slot = input.register?.[i];
-    const n = slot ? slotNumber(slot) : i + 1;
-    // The idea's own words first ("must", "should", "later", "v2"), then its order.
-    const priority =
-      slot?.priority ??
-      feature.priority ??
-      ((anyFromIdea ? feature.fromIdea : i < 3)
-        ? 'Must'
-        : i < features.length - 1 || i < 4
-          ? 'Should'
-          : 'Could');
-    const base = {
-      ...feature,
-      id: `FR-${n}`,
-      n,
-      priority,
-      ent: entityFor(feature.entity),
-      writes: feature.kind !== 'read',
-      service,
-      dependsOn: bearingOn(feature, service, [...assumptions, ...questions]),
-    } satisfies Omit<Requirement, 'criteria'>;
-    return {
-      ...base,
-      criteria: criteriaFor(base, {
-        type,
-        assistant,
-        role: roleOf(who, type, definition.name),
-        name: definition.name,
-        service,
-        readOnly,
-      }),
-    };
+  const assistant = assistantOf(reading.assistant);
+  const requirements = requirementsOf(draft, {
+    integrations,
+    notes: [...assumptions, ...questions],
+    register: input.register,
+    assistant,
+    entityFor: (label) => entityIn(entities, label),
   });
   const label = TYPE_LABEL[type];
   return {
@@ -289,6 +228,127 @@ export function factsFor(input: {
     ...(input.repository ? { codebase: readCodebaseOnce(input.repository) } : {}),
     ...(input.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
   };
+}
+
+/**
+ * The idea read (every document of a project reads the same idea, reading-once.ts) and the
+ * definition's core features parsed with it, for whom: what the other facts are derived from.
+ */
+function draftOf(idea: string, definition: ProjectDefinition) {
+  const q = definition.questionnaire;
+  const type = definition.type;
+  const reading = readIdeaOnce(idea);
+  const readOnly = isReadOnly(reading);
+  const features = (q.coreFeatures.length > 0 ? q.coreFeatures : [`Use ${definition.name}`]).map(
+    (f) => partsOf(f, reading, type, readOnly),
+  );
+  const who =
+    reading.audience ??
+    (type === 'mcp' ? `people who use ${reading.assistant ?? 'an AI assistant'}` : 'people');
+  return { reading, type, name: definition.name, who, features, readOnly } satisfies Draft;
+}
+
+type ProjectDraft = ReturnType<typeof draftOf>;
+
+/**
+ * The brief's assumptions (`A-n`) and open questions (`Q-n`): the definition's, or those the
+ * draft gives; numbered past the closed ones, each question tied to the feature it bears on.
+ */
+function notesOf(
+  draft: ProjectDraft,
+  q: ProjectDefinition['questionnaire'],
+  integrations: readonly Integration[],
+  closed: ReturnType<typeof closedIds>,
+): { assumptions: Assumption[]; questions: Question[] } {
+  const assumptions = numberEntries(
+    q.assumptions ?? assumptionsOf(draft, integrations),
+    'A',
+    closed,
+  ).map((a) => splitAssumption(a.text, a.id));
+  const questions = numberEntries(
+    q.openQuestions ?? openQuestionsOf(draft, integrations),
+    'Q',
+    closed,
+  ).map((entry) =>
+    splitQuestion(
+      entry.text,
+      entry.id,
+      draft.features.map((f) => f.text),
+    ),
+  );
+  return { assumptions, questions };
+}
+
+/** The entity of a label: one already named by it or by its head noun, or a new one, kept. */
+function entityIn(entities: Entity[], label: string): Entity {
+  const head = label.split(' ').pop();
+  const known = entities.find((e) => e.label === label || e.label.split(' ').pop() === head);
+  if (known) return known;
+  const made = entity(label);
+  entities.push(made);
+  return made;
+}
+
+/** The assistant that acts: "AI assistants" acts one at a time, "an AI assistant calls the tool". */
+function assistantOf(named: string | undefined): string {
+  return !named
+    ? 'the assistant'
+    : /s$/.test(named) && !/^[A-Z][a-z]+$/.test(named)
+      ? `${article(named.replace(/s$/, ''))} ${named.replace(/s$/, '')}`
+      : named;
+}
+
+/**
+ * One requirement per core feature, in order: its ID (the register's slot's, or its
+ * position's), priority, entity, service, the notes it depends on, and its criteria.
+ */
+function requirementsOf(
+  draft: ProjectDraft,
+  given: {
+    integrations: readonly Integration[];
+    notes: readonly (Assumption | Question)[];
+    register: readonly RequirementSlot[] | undefined;
+    assistant: string;
+    entityFor: (label: string) => Entity;
+  },
+): Requirement[] {
+  const { features, type, who, name, readOnly } = draft;
+  const anyFromIdea = features.some((f) => f.fromIdea);
+  return features.map((feature, i) => {
+    const service = serviceOf(feature, given.integrations, type);
+    const slot = given.register?.[i];
+    const n = slot ? slotNumber(slot) : i + 1;
+    // The idea's own words first ("must", "should", "later", "v2"), then its order.
+    const priority =
+      slot?.priority ??
+      feature.priority ??
+      ((anyFromIdea ? feature.fromIdea : i < 3)
+        ? 'Must'
+        : i < features.length - 1 || i < 4
+          ? 'Should'
+          : 'Could');
+    const base = {
+      ...feature,
+      id: `FR-${n}`,
+      n,
+      priority,
+      ent: given.entityFor(feature.entity),
+      writes: feature.kind !== 'read',
+      service,
+      dependsOn: bearingOn(feature, service, given.notes),
+    } satisfies Omit<Requirement, 'criteria'>;
+    return {
+      ...base,
+      criteria: criteriaFor(base, {
+        type,
+        assistant: given.assistant,
+        role: roleOf(who, type, name),
+        name,
+        service,
+        readOnly,
+      }),
+    };
+  });
 }
 
 /** A service in a sentence ("the SMS gateway", "Stripe"). */

@@ -1,53 +1,22 @@
 /**
  * The reader of a repository digest: manifests first (what the code declares), then what the
- * source shows by itself (imports, URLs, container images), then routes, schemas and the
- * components they sit in. Deterministic: the same digest always gives the same facts, in the
+ * source shows by itself (imports, URLs, container images; stack.ts), then routes, schemas and
+ * the components they sit in. Deterministic: the same digest always gives the same facts, in the
  * same order, and nothing is named that no file of the digest shows.
  */
 import { readComponents } from './components.ts';
-import { type Known, knownPackage, normalisePackage } from './known-packages.ts';
 import { isManifest, type ManifestRead, readManifest } from './manifests.ts';
 import { readRoutes } from './routes.ts';
 import { readEntities } from './schemas.ts';
-import { evidenceInText, isTestPath, knownInFile, languageOf } from './source.ts';
-import type { CodebaseFacts, Found, RepositorySource, StackItem } from './types.ts';
+import { isTestPath, knownInFile, languageOf } from './source.ts';
+import { languagesOf, readStack } from './stack.ts';
+import type { CodebaseFacts, Found, RepositorySource } from './types.ts';
 
 type File = { path: string; content: string };
 
 /** Someone else's code or a build's output: never part of the system described. */
 const VENDORED =
   /(^|\/)(?:node_modules|vendor|\.venv|venv|site-packages|__pycache__|dist|build|target|\.git|\.next|coverage)\//;
-
-const LAYER: Record<Known['kind'], StackItem['layer']> = {
-  framework: 'Framework',
-  store: 'Data',
-  cache: 'Cache',
-  orm: 'Data',
-  migrations: 'Data',
-  service: 'Library',
-  testing: 'Testing',
-  build: 'Build',
-  runtime: 'Runtime',
-  library: 'Library',
-};
-
-const LAYER_ORDER: StackItem['layer'][] = [
-  'Language',
-  'Runtime',
-  'Framework',
-  'Data',
-  'Cache',
-  'Testing',
-  'Build',
-  'Library',
-];
-
-/** Databases a Cargo feature names (`sqlx` with `postgres`). */
-const FEATURE_STORES: Record<string, string> = {
-  postgres: 'PostgreSQL',
-  mysql: 'MySQL',
-  sqlite: 'SQLite',
-};
 
 const depth = (path: string) => path.split('/').length;
 /** Development manifests (`requirements-dev.txt`) after the ones the program runs with. */
@@ -57,56 +26,6 @@ const byDepth = (a: File, b: File) =>
   depth(a.path) - depth(b.path) ||
   devManifest(a.path) - devManifest(b.path) ||
   (a.path < b.path ? -1 : 1);
-
-/** Collects stack items, stores and services once each, first evidence kept. */
-class Collector {
-  readonly stack: StackItem[] = [];
-  readonly dataStores: Found[] = [];
-  readonly externalServices: Found[] = [];
-  private readonly seen = new Set<string>();
-
-  add(item: StackItem, kind?: Known['kind']): void {
-    const id = `${item.layer}:${item.name}`;
-    if (!this.seen.has(id)) {
-      this.seen.add(id);
-      this.stack.push(item);
-    }
-    const found: Found = {
-      name: item.name,
-      evidence: item.evidence,
-      ...(item.detail ? { detail: item.detail } : {}),
-    };
-    if (
-      (kind === 'store' || kind === 'cache') &&
-      !this.dataStores.some((s) => s.name === item.name)
-    )
-      this.dataStores.push(found);
-    if (kind === 'service' && !this.externalServices.some((s) => s.name === item.name))
-      this.externalServices.push(found);
-  }
-
-  known(known: Known, evidence: string, detail?: string, version?: string): void {
-    const client = known.kind === 'store' || known.kind === 'cache' || known.kind === 'service';
-    const item: StackItem = { name: known.name, layer: LAYER[known.kind], evidence };
-    if (detail) item.detail = detail;
-    if (version && !client) item.version = version;
-    this.add(item, known.kind);
-  }
-}
-
-function languagesOf(files: readonly File[]): { name: string; count: number; first: string }[] {
-  const counts = new Map<string, { count: number; first: string }>();
-  for (const file of files) {
-    const language = languageOf(file.path);
-    if (!language) continue;
-    const entry = counts.get(language);
-    if (entry) entry.count++;
-    else counts.set(language, { count: 1, first: file.path });
-  }
-  return [...counts]
-    .map(([name, { count, first }]) => ({ name, count, first }))
-    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
-}
 
 /** A path pattern, then patterns its content must all match. */
 const ENTRY_RULES: [RegExp, ...RegExp[]][] = [
@@ -240,7 +159,6 @@ function testCommand(
  */
 export function readCodebase(source: RepositorySource): CodebaseFacts {
   const files = source.files.filter((f) => !VENDORED.test(f.path));
-  const paths = new Set(files.map((f) => f.path));
   const manifests = files
     .filter((f) => isManifest(f.path))
     .sort(byDepth)
@@ -248,105 +166,23 @@ export function readCodebase(source: RepositorySource): CodebaseFacts {
   const sources = files.filter((f) => !isTestPath(f.path));
   const known = new Map(sources.map((f) => [f.path, knownInFile(f.path, f.content)]));
   const languages = languagesOf(files);
-  const out = new Collector();
-
-  for (const language of languages) {
-    const claim = manifests.find((m) => m.language?.name === language.name);
-    const tsconfig =
-      language.name === 'TypeScript'
-        ? files.find((f) => /(?:^|\/)tsconfig\.json$/.test(f.path))
-        : undefined;
-    const item: StackItem = {
-      name: language.name,
-      layer: 'Language',
-      evidence: claim?.path ?? tsconfig?.path ?? language.first,
-    };
-    if (claim?.language?.version) item.version = claim.language.version;
-    out.add(item);
-  }
-  for (const manifest of manifests) {
-    if (manifest.language && languages.length === 0)
-      out.add({
-        name: manifest.language.name,
-        layer: 'Language',
-        evidence: manifest.path,
-        ...(manifest.language.version ? { version: manifest.language.version } : {}),
-      });
-    if (manifest.runtime)
-      out.add({
-        name: manifest.runtime.name,
-        layer: 'Runtime',
-        evidence: manifest.path,
-        ...(manifest.runtime.version ? { version: manifest.runtime.version } : {}),
-      });
-  }
-  // Dependencies the program runs with come before the ones it is built and tested with.
-  for (const dev of [false, true])
-    for (const manifest of manifests)
-      for (const dependency of manifest.dependencies.filter((d) => d.dev === dev)) {
-        const pinned = [dependency.name, dependency.version].filter(Boolean).join(' ');
-        for (const k of knownPackage(dependency.ecosystem, dependency.name)) {
-          // A driver's or an SDK's version is not the store's or the service's: it goes in the
-          // detail. A framework's package is the framework: its version is the item's.
-          const client = k.kind === 'store' || k.kind === 'cache' || k.kind === 'service';
-          const same =
-            normalisePackage(dependency.ecosystem, k.name) ===
-            normalisePackage(dependency.ecosystem, dependency.name);
-          out.known(
-            k,
-            manifest.path,
-            client ? pinned : same ? undefined : dependency.name,
-            dependency.version,
-          );
-        }
-        for (const feature of dependency.features ?? [])
-          if (dependency.ecosystem === 'cargo' && FEATURE_STORES[feature])
-            out.known(
-              { name: FEATURE_STORES[feature]!, kind: 'store' },
-              manifest.path,
-              `${dependency.name} feature ${feature}`,
-            );
-      }
-  for (const [path, items] of known)
-    for (const k of items)
-      if (k.kind !== 'testing' && k.kind !== 'build') out.known(k, path, 'imported in the source');
-  for (const file of sources)
-    for (const { known: k, detail } of evidenceInText(file.path, file.content))
-      out.known(k, file.path, detail);
-
   const tests = files.filter((f) => isTestPath(f.path) && languageOf(f.path)).map((f) => f.path);
-  const goTest = tests.find((t) => t.endsWith('_test.go'));
-  if (goTest) out.add({ name: 'go test', layer: 'Testing', evidence: goTest });
-
+  const stack = readStack({ files, sources, manifests, languages, known, tests });
   const routes = readRoutes(files);
   const entities = readEntities(files);
-  const relational = ['PostgreSQL', 'MySQL', 'SQLite', 'H2', 'SQL Server', 'Oracle'];
-  const ddl = files.find((f) => f.path.endsWith('.sql') && /\bcreate\s+table\b/i.test(f.content));
-  // SQL alone does not say which engine runs it: name the kind of store, not a product.
-  if (ddl && !out.dataStores.some((s) => relational.includes(s.name)))
-    out.dataStores.push({
-      name: 'A relational database (engine not named)',
-      evidence: ddl.path,
-      detail: 'CREATE TABLE statements',
-    });
-
   const entryPoints = entryPointsOf(sources, manifests);
   const components = readComponents({ files: sources, routes, entities, entryPoints, known });
-  const layerIndex = (item: StackItem) => LAYER_ORDER.indexOf(item.layer);
-  const stack = out.stack
-    .map((item, index) => ({ item, index }))
-    .sort((a, b) => layerIndex(a.item) - layerIndex(b.item) || a.index - b.index)
-    .map(({ item }) => item);
   const summary = summaryOf(files);
+  const paths = new Set(files.map((f) => f.path));
   return {
     name: source.name,
     commit: source.commit,
     ...(summary ? { summary } : {}),
     languages: languages.map((l) => l.name),
-    stack,
+    stack: stack.stack,
     components,
-    dataStores: out.dataStores,
-    externalServices: out.externalServices,
+    dataStores: stack.dataStores,
+    externalServices: stack.externalServices,
     routes,
     entities,
     entryPoints,

@@ -6,10 +6,9 @@
  * as the trace reads documents, and given back as the document's own markdown.
  */
 
-import { parseDocument } from '@pgs/contract/document';
-import type { Nodes, Root, RootContent, TableRow } from 'mdast';
+import { citedIds, idsIn, leadingId, parseDocument, visit } from '@pgs/contract/document';
+import type { Nodes, Root, RootContent } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
-import { idsIn } from './parse.ts';
 
 /** A piece of a document, as its markdown. */
 export interface Excerpt {
@@ -102,7 +101,7 @@ export class DocumentExcerpts {
     let part: Unit['part'];
     let previous: Unit | undefined;
     root.children.forEach((node, index) => {
-      const add = (markdown: string, opens: string | undefined, text: string, at: Nodes = node) => {
+      const add = (markdown: string, opens: string | undefined, at: Nodes = node) => {
         const unit: Unit = {
           section,
           subsection,
@@ -110,7 +109,7 @@ export class DocumentExcerpts {
           markdown: markdown.trim(),
           introduces: introduces(node),
           opens,
-          ids: new Set(idsIn(text)),
+          ids: idsOf(at),
           part,
         };
         this.#units.push(unit);
@@ -128,7 +127,7 @@ export class DocumentExcerpts {
           part = { start: startOf(node), markdown: source.slice(startOf(node), end).trim() };
         }
         // A heading opening with an ID defines it with everything under it.
-        add(source.slice(startOf(node), end), leading(title), title);
+        add(source.slice(startOf(node), end), leadingId(node));
       } else if ((node.type === 'code' || node.type === 'list') && previous?.introduces) {
         // "For example, to keep communities (FR-1.1):" introduces the block after it, and
         // "How X (FR-1) travels:" the steps after it: one piece with it when it cites. Its
@@ -138,26 +137,37 @@ export class DocumentExcerpts {
         introducer.introduces = false;
         if (node.type === 'list') {
           for (const item of node.children) {
-            add(slice(item), leading(plainText(item)), plainText(item), item);
+            add(slice(item), leadingId(item), item);
             previous!.within = introducer.start;
           }
           previous = introducer;
         }
       } else if (node.type === 'list') {
-        for (const item of node.children)
-          add(slice(item), leading(plainText(item)), plainText(item), item);
+        for (const item of node.children) add(slice(item), leadingId(item), item);
       } else if (node.type === 'table') {
         const [header, ...rows] = node.children.filter((row) => row.type === 'tableRow');
         if (header === undefined) return;
         const head = `${slice(header)}\n|${' --- |'.repeat(header.children.length)}`;
-        for (const row of rows) add(`${head}\n${slice(row)}`, rowId(row), cellsText(row), row);
+        for (const row of rows) add(`${head}\n${slice(row)}`, leadingId(row), row);
       } else {
-        const text = plainText(node);
         const first = node.type === 'paragraph' ? node.children[0] : undefined;
-        add(slice(node), first?.type === 'strong' ? leading(plainText(first)) : undefined, text);
+        add(slice(node), first?.type === 'strong' ? leadingId(first) : undefined);
       }
     });
   }
+}
+
+/**
+ * The IDs a block cites: its ID references (an ID escaped in user text is text), and the IDs
+ * its code quotes, since an endpoint's `GET /v1/notes (FR-1.1)` serves the reader of FR-1.1.
+ */
+function idsOf(node: Nodes): Set<string> {
+  const ids = new Set(citedIds(node));
+  visit(node, (each) => {
+    if (each.type === 'code' || each.type === 'inlineCode')
+      for (const id of idsIn(each.value)) ids.add(id);
+  });
+  return ids;
 }
 
 /**
@@ -168,21 +178,4 @@ function introduces(node: Nodes): boolean {
   if (node.type !== 'paragraph') return false;
   const last = node.children.at(-1);
   return last?.type === 'text' && last.value.trimEnd().endsWith(':');
-}
-
-/** The ID a text opens with. */
-function leading(text: string): string | undefined {
-  const trimmed = text.trimStart();
-  const [first] = idsIn(trimmed);
-  return first !== undefined && trimmed.startsWith(first) ? first : undefined;
-}
-
-/** A row's cells as text apart: a row's plain text runs them together (`notesFR-1.1`). */
-function cellsText(row: TableRow): string {
-  return row.children.map((cell) => plainText(cell)).join(' | ');
-}
-
-function rowId(row: TableRow): string | undefined {
-  const first = row.children[0];
-  return first === undefined ? undefined : leading(plainText(first));
 }

@@ -60,6 +60,20 @@ describe('planTasks', () => {
   it('finds nothing in a plan without a Tasks section', () => {
     expect(planTasks('# Plan\n\n## Milestones\n\n- T-1 Set up\n')).toEqual([]);
   });
+
+  it('reads IDs as the tree has them: one escaped in user text is neither a task nor a link', () => {
+    const plan = [
+      '## Tasks',
+      '',
+      '| ID | Task | Implements | Depends on |',
+      '| --- | --- | --- | --- |',
+      '| T\\-4 | Quoted by a user | FR-1 | none |',
+      '| T-5 | Keep "T\\-1 and FR\\-9" as the client wrote | FR-2, FR\\-8 | T-1, T\\-3 |',
+    ].join('\n');
+    expect(planTasks(plan)).toEqual([
+      expect.objectContaining({ id: 'T-5', implements: ['FR-2'], dependsOn: ['T-1'] }),
+    ]);
+  });
 });
 
 const DESIGN = `# API Design: Demo
@@ -105,6 +119,17 @@ describe('DocumentExcerpts', () => {
     ]);
     expect(pieces[2]).toMatchObject({ section: 'Components', subsection: 'Notes service' });
     expect(excerpts.citing(new Set(['FR-7']))).toEqual([]);
+  });
+
+  it('never takes an ID escaped in user text for a citation', () => {
+    const quoted = new DocumentExcerpts(
+      'API_DESIGN.md',
+      '## Notes\n\n- The client asked "like US\\-1"\n- Serves US-2\n',
+    );
+    expect(quoted.citing(new Set(['US-1']))).toEqual([]);
+    expect(quoted.citing(new Set(['US-2'])).map((piece) => piece.markdown)).toEqual([
+      '- Serves US-2',
+    ]);
   });
 
   it('gives the definition of an ID: a heading with all under it, or the block it opens', () => {

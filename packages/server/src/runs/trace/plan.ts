@@ -5,11 +5,11 @@
  * happens to mention ("Build … until T-3 passes").
  */
 
-import { parseDocument } from '@pgs/contract/document';
+import { citedIds, leadingId, parseDocument } from '@pgs/contract/document';
 import type { Root, RootContent, Table, TableCell } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import { normalHeading } from './build.ts';
-import { idsIn, prefixOf } from './parse.ts';
+import { prefixOf } from './parse.ts';
 
 /** One task as the plan states it. */
 export interface PlanTask {
@@ -83,15 +83,21 @@ function tableTasks(table: Table, phase: string): PlanTask[] {
       index === undefined ? undefined : row.children[index];
     const text = (index: number | undefined) =>
       plainText(cell(index) ?? { type: 'text', value: '' }).trim();
-    const [taskId] = idsIn(text(id));
-    if (taskId === undefined || prefixOf(taskId) !== 'T' || !text(id).startsWith(taskId)) continue;
+    // IDs as the tree has them: an ID escaped in user text (`T\-3`) is text, not a reference.
+    const cited = (index: number | undefined) => {
+      const found = cell(index);
+      return found === undefined ? [] : citedIds(found);
+    };
+    const idCell = cell(id);
+    const taskId = idCell === undefined ? undefined : leadingId(idCell);
+    if (taskId === undefined || prefixOf(taskId) !== 'T') continue;
     const estimate = text(at('estimate'));
     tasks.push({
       id: taskId,
       title: text(title),
       phase,
-      implements: unique(idsIn(text(at('implements'))).filter((ref) => prefixOf(ref) !== 'T')),
-      dependsOn: unique(idsIn(text(at('depends'))).filter((ref) => prefixOf(ref) === 'T')),
+      implements: cited(at('implements')).filter((ref) => prefixOf(ref) !== 'T'),
+      dependsOn: cited(at('depends')).filter((ref) => prefixOf(ref) === 'T'),
       files: filesOf(cell(at('files'))),
       ...(estimate === '' ? {} : { estimate }),
     });

@@ -1,7 +1,8 @@
 /**
  * What the later documents build from the requirements: stories citing their criteria, the
  * architecture's components, the plan's slices of tasks (tests before code, a spike before the
- * work a high-impact risk threatens), an MCP server's tools and a mobile app's screens.
+ * work a high-impact risk threatens; plan-model.ts), an MCP server's tools and a mobile app's
+ * screens.
  */
 
 import { namesPeople } from '../reading/reading-people.ts';
@@ -16,10 +17,13 @@ import {
   singular,
   snake,
 } from '../text/words.ts';
-import { phrase, risksOf } from './brief-model.ts';
+import { phrase } from './brief-model.ts';
 import { theRole } from './criteria.ts';
 import type { Criterion, Facts, Requirement } from './facts.ts';
-import { theService } from './facts.ts';
+import { qualifierSuffix, theService } from './facts.ts';
+
+/** The plan's slices are written in plan-model.ts; the documents take them from here. */
+export { type Slice, slicesOf, type Task } from './plan-model.ts';
 
 export interface Story {
   id: string;
@@ -38,21 +42,6 @@ export interface Component {
   implements: string[];
 }
 
-export interface Task {
-  id: string;
-  task: string;
-  implements: string[];
-  dependsOn: string[];
-  estimate: string;
-}
-
-export interface Slice {
-  name: string;
-  checkpoint: string;
-  stories: string[];
-  tasks: Task[];
-}
-
 export interface Tool {
   name: string;
   req: Requirement;
@@ -68,19 +57,17 @@ export interface Screen {
 }
 
 const lower = (req: Requirement) => decapitalize(req.text);
-const quals = (req: Requirement) =>
-  req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
 
 function outcomeOf(f: Facts, req: Requirement): string {
   if (req.kind === 'create')
     return `each ${req.ent.label} is kept in ${f.name} and can be found again`;
   if (req.kind === 'send')
-    return `${req.object} go out${quals(req)} without anyone sending them by hand`;
+    return `${req.object} go out${qualifierSuffix(req)} without anyone sending them by hand`;
   if (req.kind === 'read')
     return f.type === 'mcp'
       ? `the answer comes from ${req.service ? theService(req.service.name) : 'the real data'} in the same conversation`
-      : `I can ${phrase(req)}${quals(req)} in one step`;
-  return `${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${quals(req)} and the change is on record`;
+      : `I can ${phrase(req)}${qualifierSuffix(req)} in one step`;
+  return `${req.object} ${/s$/.test(req.object) ? 'are' : 'is'} ${participle(req.verb)}${qualifierSuffix(req)} and the change is on record`;
 }
 
 /** A second person the feature names ("with a coach", "to on-call engineers", "email waitlisted students"). */
@@ -291,104 +278,4 @@ export function screensOf(f: Facts): Screen[] {
     serves: [],
   });
   return screens;
-}
-
-/**
- * The plan's slices: a walking skeleton (with a spike per high-impact risk), then the Must,
- * Should and Could stories, each requirement a test task before its build task, then release.
- *
- * @example
- * slicesOf(facts)[0]?.tasks[0]?.id; // 'T-1'
- */
-export function slicesOf(f: Facts, stories: readonly Story[]): Slice[] {
-  let next = 1;
-  const task = (t: Omit<Task, 'id'>): Task => ({ ...t, id: `T-${next++}` });
-  const setup = task({
-    task: `Set up the ${f.stack[0]} repository of ${f.name}, its CI and a staging environment`,
-    implements: [],
-    dependsOn: [],
-    estimate: '2 d',
-  });
-  const skeleton = task({
-    task: `Walking skeleton: ${f.type === 'mcp' ? `${f.name} answers an empty tool list in ${f.assistant}` : `one ${f.main.label} goes in and comes back out of staging`}`,
-    implements: ['NFR-2'],
-    dependsOn: [setup.id],
-    estimate: '2 d',
-  });
-  const spikes = new Map<string, string[]>();
-  const spikeTasks: Task[] = [];
-  for (const risk of risksOf(f).filter((r) => r.impact === 'High' && r.spike)) {
-    const spike = task({
-      task: `Spike for ${risk.id}: ${risk.spike}`,
-      implements: [],
-      dependsOn: [setup.id],
-      estimate: '1 d',
-    });
-    spikeTasks.push(spike);
-    for (const id of risk.threatens) spikes.set(id, [...(spikes.get(id) ?? []), spike.id]);
-  }
-  const slices: Slice[] = [
-    {
-      name: 'M1 Walking skeleton',
-      checkpoint: `${f.name} runs in staging end to end${
-        spikeTasks.length > 0
-          ? `, and the spikes have settled ${listing(
-              risksOf(f)
-                .filter((r) => r.impact === 'High' && r.spike)
-                .map((r) => r.id),
-            )}`
-          : ''
-      }`,
-      stories: [],
-      tasks: [setup, skeleton, ...spikeTasks],
-    },
-  ];
-  const built: string[] = [];
-  for (const priority of ['Must', 'Should', 'Could'] as const) {
-    const reqs = f.requirements.filter((r) => r.priority === priority);
-    if (reqs.length === 0) continue;
-    const tasks: Task[] = [];
-    for (const req of reqs) {
-      const tests = task({
-        task: `Write the tests for ${req.criteria[0]!.id} to ${req.criteria.at(-1)!.id} (${decapitalize(req.text)})`,
-        implements: req.criteria.map((c) => c.id),
-        dependsOn: [skeleton.id],
-        estimate: `${Math.max(1, Math.ceil(req.criteria.length / 2))} d`,
-      });
-      const build = task({
-        task: `Build "${req.text}"${req.service ? ` through ${theService(req.service.name)}` : ''} until ${tests.id} passes`,
-        implements: [req.id],
-        dependsOn: [tests.id, ...(spikes.get(req.id) ?? [])],
-        estimate: `${req.criteria.length + (req.service ? 1 : 0)} d`,
-      });
-      tasks.push(tests, build);
-      built.push(build.id);
-    }
-    slices.push({
-      name: `M${slices.length + 1} ${priority} stories`,
-      checkpoint: `a demo in which ${f.role} can ${listing(reqs.map((r) => `${phrase(r)}${quals(r)}`))}`,
-      stories: stories.filter((s) => s.priority === priority).map((s) => s.id),
-      tasks,
-    });
-  }
-  const lead = f.requirements.find((r) => r.kind === 'read') ?? f.requirements[0]!;
-  const load = task({
-    task: `Load-test the request to ${phrase(lead)} against NFR-1 with the volumes of A-1`,
-    implements: ['NFR-1'],
-    dependsOn: built,
-    estimate: '1 d',
-  });
-  const audit = task({
-    task: `Check ${listing(['NFR-3', 'NFR-4'])} against the build of ${f.name}: access, data export and deletion`,
-    implements: ['NFR-3', 'NFR-4'],
-    dependsOn: built,
-    estimate: '1 d',
-  });
-  slices.push({
-    name: `M${slices.length + 1} Release`,
-    checkpoint: `the non-functional requirements are measured and ${f.name} is ready for its first ${f.type === 'mcp' ? 'users' : f.who}`,
-    stories: [],
-    tasks: [load, audit],
-  });
-  return slices;
 }

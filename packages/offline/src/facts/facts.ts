@@ -354,5 +354,9 @@ function requirementsOf(
 /** A service in a sentence ("the SMS gateway", "Stripe"). */
 export { theService };
 
+/** A requirement's qualifiers as they follow its phrase: " every morning", or nothing. */
+export const qualifierSuffix = (req: Requirement) =>
+  req.qualifiers.length > 0 ? ` ${req.qualifiers.join(' ')}` : '';
+
 /** The IDs of a list of criteria, as a citation: "FR-2.1, FR-2.3". */
 export const ids = (criteria: readonly { id: string }[]) => criteria.map((c) => c.id).join(', ');

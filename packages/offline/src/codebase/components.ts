@@ -238,6 +238,12 @@ const baseOf = (role: Role | undefined, name: string) =>
   ROLES[name.toLowerCase()]?.[1] ??
   (role ? Object.values(ROLES).find(([r]) => r === role)?.[1] : undefined);
 
+/** A folder of code that is one component, with the role its name gives (if any). */
+type Folder = { role?: Role; files: string[] };
+
+/** A file that is a component of its own. */
+type Single = { path: string; role?: Role };
+
 /**
  * The components of a codebase, by path.
  *
@@ -251,6 +257,21 @@ export function readComponents(input: Input): Component[] {
     routes: byFile(input.routes, (r) => [r.file]),
     entities: byFile(input.entities, (e) => [e.file, ...(e.alsoIn ?? [])]),
   };
+  const { folders, singles } = groupCode(input);
+  const components: Component[] = [
+    ...[...folders].map(([folder, grouped]) => folderComponent(folder, grouped, index)),
+    ...singles.map((single) => fileComponent(single, index)),
+  ];
+  components.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return toldApart(components);
+}
+
+/**
+ * The code files grouped: those in a folder named for a part (or a Go package) by folder, and
+ * the files that stand alone as a part (an entry point, a role's stem, a file using a
+ * service, a Python package's module).
+ */
+function groupCode(input: Input): { folders: Map<string, Folder>; singles: Single[] } {
   const code = input.files.filter(
     (f) => languageOf(f.path) || /\.(?:sql|prisma|graphql)$/.test(f.path),
   );
@@ -260,8 +281,8 @@ export function readComponents(input: Input): Component[] {
   );
   for (const entry of input.entryPoints) if (entry.endsWith('.py')) pyPackages.add(dirOf(entry));
   const entries = new Set(input.entryPoints);
-  const folders = new Map<string, { role?: Role; files: string[] }>();
-  const singles: { path: string; role?: Role }[] = [];
+  const folders = new Map<string, Folder>();
+  const singles: Single[] = [];
   for (const file of code) {
     const folder = folderOf(file.path, goFolders);
     if (folder) {
@@ -282,46 +303,52 @@ export function readComponents(input: Input): Component[] {
       file.path.endsWith('.py') && pyPackages.has(dirOf(file.path)) && stem !== '__init__';
     if (role || services || module) singles.push({ path: file.path, ...(role ? { role } : {}) });
   }
-  const components: Component[] = [];
-  for (const [folder, { role, files }] of folders) {
-    const name = folder.split('/').pop()!;
-    const own = role ?? roleFromStems(files);
-    const schemaOnly = own === 'data' && files.every((f) => SCHEMA_FILE.test(f));
-    const readable =
-      own === 'entry'
-        ? `${capitalize(words(name))} entry point`
-        : schemaOnly
-          ? 'Database schema'
-          : (NAMES[name.toLowerCase()] ?? capitalize(words(name)));
-    components.push({
-      name: readable,
-      path: folder,
-      role: roleOf(own, baseOf(own, name), files, index),
-      files,
-    });
-  }
-  for (const { path, role } of singles) {
-    const stem = stemOf(path);
-    const parent = dirOf(path).split('/').pop() || stem;
-    const generic = /^(?:main|index|__main__|__init__)$/i.test(stem);
-    const named = generic
-      ? /^(?:src|lib|)$/.test(dirOf(path).split('/').pop() ?? '')
-        ? 'main'
-        : parent
-      : stem;
-    const readable =
-      role === 'entry'
-        ? `${capitalize(words(named))} entry point`
-        : (NAMES[stem.toLowerCase()] ?? capitalize(words(stem)));
-    components.push({
-      name: readable,
-      path,
-      role: roleOf(role, baseOf(role, stem), [path], index),
-      files: [path],
-    });
-  }
-  components.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // Two `Models` in two apps: each takes its folder to tell them apart.
+  return { folders, singles };
+}
+
+/** A folder's component: named for the folder (or what it holds), its role from its files. */
+function folderComponent(folder: string, { role, files }: Folder, index: Index): Component {
+  const name = folder.split('/').pop()!;
+  const own = role ?? roleFromStems(files);
+  const schemaOnly = own === 'data' && files.every((f) => SCHEMA_FILE.test(f));
+  const readable =
+    own === 'entry'
+      ? `${capitalize(words(name))} entry point`
+      : schemaOnly
+        ? 'Database schema'
+        : (NAMES[name.toLowerCase()] ?? capitalize(words(name)));
+  return {
+    name: readable,
+    path: folder,
+    role: roleOf(own, baseOf(own, name), files, index),
+    files,
+  };
+}
+
+/** A file's component: named for its stem, or for its folder when the stem says nothing (`index`). */
+function fileComponent({ path, role }: Single, index: Index): Component {
+  const stem = stemOf(path);
+  const parent = dirOf(path).split('/').pop() || stem;
+  const generic = /^(?:main|index|__main__|__init__)$/i.test(stem);
+  const named = generic
+    ? /^(?:src|lib|)$/.test(dirOf(path).split('/').pop() ?? '')
+      ? 'main'
+      : parent
+    : stem;
+  const readable =
+    role === 'entry'
+      ? `${capitalize(words(named))} entry point`
+      : (NAMES[stem.toLowerCase()] ?? capitalize(words(stem)));
+  return {
+    name: readable,
+    path,
+    role: roleOf(role, baseOf(role, stem), [path], index),
+    files: [path],
+  };
+}
+
+/** Two `Models` in two apps: each takes its folder to tell them apart. */
+function toldApart(components: readonly Component[]): Component[] {
   const counts = new Map<string, number>();
   for (const c of components) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
   return components.map((c) =>

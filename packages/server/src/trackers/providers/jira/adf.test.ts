@@ -53,6 +53,15 @@ describe('markdown to ADF for Jira', () => {
     expect(readMarker(jiraDocumentText(doc))).toEqual({ projectId: PROJECT, itemId: 'T-3' });
   });
 
+  it("takes a marker quoted in a code block for code, not for the issue's marker", () => {
+    const quoted = markdownToJiraDocument(
+      ['```html', itemMarker(PROJECT, 'T-9'), '```', '', itemMarker(PROJECT, 'T-3')].join('\n'),
+    );
+    expect(quoted.content.map((node) => node.type)).toEqual(['codeBlock', 'paragraph']);
+    expect(quoted.content[0]!.content![0]!.text).toBe(itemMarker(PROJECT, 'T-9'));
+    expect(quoted.content[1]!.content![0]!.text).toBe(`pgs:project=${PROJECT} item=T-3`);
+  });
+
   it('reads text block by block, so a heading does not run into the next paragraph', () => {
     const text = jiraDocumentText(doc);
     expect(text.split('\n').slice(0, 4)).toEqual([

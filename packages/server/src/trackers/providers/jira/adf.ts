@@ -31,21 +31,28 @@ export interface AdfDocument extends AdfNode {
   content: AdfNode[];
 }
 
-const COMMENTED_MARKER = /<!--\s*(pgs:project=[0-9a-f-]{36} item=(?:T|FR)-\d+)\s*-->/g;
+/** PGS's item marker as the HTML block it is written as (`itemMarker`). */
+const COMMENTED_MARKER = /^<!--\s*(pgs:project=[0-9a-f-]{36} item=(?:T|FR)-\d+)\s*-->$/;
 
 /**
- * The ADF document for a markdown body; a PGS item marker becomes a plain-text paragraph.
+ * The ADF document for a markdown body, read once into its tree; a PGS item marker (an HTML
+ * block of its own, never one quoted inside code or text) becomes a last plain-text paragraph.
  *
  * @example markdownToJiraDocument('Build it\n\n<!-- pgs:project=… item=T-3 -->')
  *   // paragraphs "Build it" and "pgs:project=… item=T-3"
  */
 export function markdownToJiraDocument(markdown: string): AdfDocument {
-  const markers = [...markdown.matchAll(COMMENTED_MARKER)].map((found) => found[1]!);
-  const text = markdown.replace(COMMENTED_MARKER, '');
-  const content = [
-    ...convert(text),
+  const tree = parseDocument(markdown, { defines: [], components: false });
+  const markers: string[] = [];
+  const content = tree.children.flatMap((node) => {
+    const marker = node.type === 'html' ? COMMENTED_MARKER.exec(node.value.trim())?.[1] : undefined;
+    if (marker === undefined) return block(node as Nodes);
+    markers.push(marker);
+    return [];
+  });
+  content.push(
     ...markers.map((marker) => ({ type: 'paragraph', content: [{ type: 'text', text: marker }] })),
-  ];
+  );
   // Jira refuses a document without a block; an empty body is one empty paragraph.
   return {
     type: 'doc',
@@ -55,12 +62,6 @@ export function markdownToJiraDocument(markdown: string): AdfDocument {
 }
 
 type Mark = NonNullable<AdfNode['marks']>[number];
-
-/** The ADF blocks of a markdown body, read once into its tree. */
-function convert(markdown: string): AdfNode[] {
-  const tree = parseDocument(markdown, { defines: [], components: false });
-  return tree.children.flatMap((node) => block(node as Nodes));
-}
 
 const paragraphOf = (content: AdfNode[]): AdfNode => ({ type: 'paragraph', content });
 

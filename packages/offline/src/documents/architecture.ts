@@ -11,7 +11,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { componentsOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { settledOf } from '../facts/settled.ts';
+import { databaseOf, settledOf } from '../facts/settled.ts';
 import { LOCAL_STORE } from '../facts/stack-choice.ts';
 import {
   blocks,
@@ -28,7 +28,7 @@ import {
 import { capitalize, decapitalize, gerund, listing } from '../text/words.ts';
 import { codebaseOf, filesLine, hasClient, NOT_FOUND, serviceCode } from './grounded.ts';
 import type { KindWriter } from './kind.ts';
-import { databaseOf, signsIn, signsInAnswered } from './settled-text.ts';
+import { signsIn, signsInAnswered } from './settled-text.ts';
 
 /** Why a technology of the stack serves this project. */
 export function rationale(f: Facts, tech: string): Inline {

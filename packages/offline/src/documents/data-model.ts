@@ -5,10 +5,10 @@
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import type { Facts } from '../facts/facts.ts';
+import { databaseOf } from '../facts/settled.ts';
 import { blocks, bold, bullets, code, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
-import { databaseOf } from './settled-text.ts';
 
 function ddl(f: Facts): string {
   return f.entities

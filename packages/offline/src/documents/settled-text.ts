@@ -5,21 +5,9 @@
  * read is quoted as the team's words.
  */
 import type { Facts } from '../facts/facts.ts';
-import { settledOf } from '../facts/settled.ts';
+import { databaseOf, settledOf } from '../facts/settled.ts';
 import { type Inline, t } from '../text/nodes.ts';
 import { listing } from '../text/words.ts';
-
-/**
- * The server's database as the documents name it: the stack's, else `neutral`, or the
- * engine's default (PostgreSQL) where a writer names one and the conventions allow it.
- *
- * @example
- * databaseOf(f, 'the database'); // 'PostgreSQL', or 'MySQL' when the conventions forbid PostgreSQL
- */
-export function databaseOf(f: Facts, neutral: string, byDefault = false): string {
-  const { stack } = settledOf(f);
-  return stack.database ?? (byDefault && stack.allows('PostgreSQL') ? 'PostgreSQL' : neutral);
-}
 
 /** The database's name as a local service (`docker compose up -d postgres`). */
 export function databaseService(f: Facts): string {

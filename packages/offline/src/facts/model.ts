@@ -8,7 +8,8 @@ import type { Decision, Integration, RelatedDocument } from '@pgs/contract/gener
 import type { CodebaseFacts } from '../codebase/index.ts';
 import type { FeatureParts } from '../reading/features.ts';
 import type { IdeaCapabilities } from '../reading/reading.ts';
-import type { Settled } from './settled.ts';
+import type { Answered } from './answers.ts';
+import type { StackChoice } from './stack-choice.ts';
 
 /** A thing the product keeps, named every way the documents need it. */
 export interface Entity {
@@ -61,6 +62,12 @@ export interface Question {
   question: string;
   impact: string;
   affects: string;
+}
+
+/** What the answers and the conventions decided (settled.ts), as the writers read it. */
+export interface Settled {
+  answered: Answered;
+  stack: StackChoice;
 }
 
 /** Everything a section writer may use. */

@@ -11,14 +11,8 @@ import { listing } from '../text/words.ts';
 import { type Answered, answeredIn } from './answers.ts';
 import { signInFailure } from './criteria.ts';
 import { type Facts, factsFor } from './facts.ts';
-import type { Requirement } from './model.ts';
-import { type StackChoice, stackChoice } from './stack-choice.ts';
-
-/** What the answers and the conventions decided, as the writers read it. */
-export interface Settled {
-  answered: Answered;
-  stack: StackChoice;
-}
+import type { Requirement, Settled } from './model.ts';
+import { stackChoice } from './stack-choice.ts';
 
 /** A document call as write.ts and revise.ts make it. */
 type Context = Omit<DocumentContext, 'task'> & { register?: readonly RequirementSlot[] };
@@ -104,4 +98,16 @@ export function settledFacts(context: Context): Facts {
   const constraints = f.constraints.map((c) => runsOn(c, f.platforms));
   const nonGoals = f.nonGoals.filter((goal) => stillOut(goal, f.platforms));
   return { ...f, requirements, constraints, nonGoals, settled };
+}
+
+/**
+ * The server's database as the documents name it: the stack's, else `neutral`, or the
+ * engine's default (PostgreSQL) where a writer names one and the conventions allow it.
+ *
+ * @example
+ * databaseOf(f, 'the database'); // 'PostgreSQL', or 'MySQL' when the conventions forbid PostgreSQL
+ */
+export function databaseOf(f: Facts, neutral: string, byDefault = false): string {
+  const { stack } = settledOf(f);
+  return stack.database ?? (byDefault && stack.allows('PostgreSQL') ? 'PostgreSQL' : neutral);
 }

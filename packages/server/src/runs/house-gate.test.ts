@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { houseFindings, languageText } from './house-gate.ts';
+import { houseFindings, languageText, readProse } from './house-gate.ts';
 
 const GERMAN = `# Architektur: GroomBook
 
@@ -66,8 +66,11 @@ describe('the house gate', () => {
   });
 
   it('reads the language from prose, without IDs, keywords and code', () => {
-    expect(languageText(['**FR-1.1** WHEN a booking THE SYSTEM SHALL `POST /x` store it'])).toBe(
-      '** ** a booking store it',
+    const { prose } = readProse(
+      '## Data\n\n**FR-1.1** WHEN a booking THE SYSTEM SHALL `POST /bookings with retry` store it\n\n```ts\nconst x = 1;\n```\n',
     );
+    expect(languageText(prose)).toBe('a booking store it');
+    // A literal backtick pair in prose is prose.
+    expect(languageText(['Die Taste ` und ` ist belegt'])).toBe('Die Taste ` und ` ist belegt');
   });
 });

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { isEnglish, languageName, namesTechnology } from '@pgs/contract';
 import { parseDocument, visit } from '@pgs/contract/document';
+import type { Nodes } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import { OFFLINE_ENGINE } from './estimate.ts';
 import type { Finding } from './gate.ts';
@@ -28,28 +29,38 @@ function detect(text: string): string {
 /** Below this many letters of prose the detector guesses: no language finding is made. */
 const MIN_LETTERS = 200;
 
-/** A document's headings (## and below) and its prose, code left out. */
-function read(markdown: string): { headings: string[]; prose: string[] } {
+/**
+ * A document's headings (## and below) and its prose, code left out: code blocks and code
+ * spans name technologies and paths, not the language the document is written in.
+ */
+export function readProse(markdown: string): { headings: string[]; prose: string[] } {
   const headings: string[] = [];
   const prose: string[] = [];
   visit(parseDocument(markdown, { defines: [] }), (node) => {
     if (node.type === 'heading') {
       // The "## " headings stay as the catalogue lists them, in English, whatever the language.
       if (node.depth >= 2) headings.push(plainText(node));
-      if (node.depth >= 3) prose.push(plainText(node));
-    } else if (node.type === 'paragraph' || node.type === 'tableCell') prose.push(plainText(node));
+      if (node.depth >= 3) prose.push(withoutCode(node));
+    } else if (node.type === 'paragraph' || node.type === 'tableCell')
+      prose.push(withoutCode(node));
   });
   return { headings, prose };
 }
 
+/** A node's text without its code spans. */
+function withoutCode(node: Nodes): string {
+  if (node.type === 'inlineCode') return ' ';
+  if ('children' in node) return (node.children as Nodes[]).map(withoutCode).join('');
+  return 'value' in node ? String(node.value) : '';
+}
+
 /**
  * The prose a language is read from: IDs, the keywords formats keep in English (EARS,
- * Given/When/Then), words in capitals and code spans left out.
+ * Given/When/Then), words in capitals and links left out (code is, by `readProse`).
  */
 export function languageText(prose: readonly string[]): string {
   return prose
     .join('\n')
-    .replace(/`[^`]*`/g, ' ')
     .replace(/\b[A-Z]{1,4}-\d+(?:\.\d+)*\b/g, ' ')
     .replace(/\b(?:Given|When|Then|And|But)\b/g, ' ')
     .replace(/\b[A-Z]{2,}\b/g, ' ')
@@ -77,7 +88,7 @@ export function houseFindings(input: {
   // Nothing to check (no conventions, English): the document is not read again.
   if (!housed(house)) return [];
   const findings: Finding[] = [];
-  const { headings, prose } = read(content);
+  const { headings, prose } = readProse(content);
   const conventions = house.conventions;
   // A technology the idea itself names is the idea's choice: recorded with the definition.
   const forbidden = (conventions?.stack?.forbidden ?? []).filter(

@@ -6,6 +6,7 @@
  */
 import { readComponents } from './components.ts';
 import { isManifest, type ManifestRead, readManifest } from './manifests.ts';
+import { readmeSummary } from './readme-summary.ts';
 import { readRoutes } from './routes.ts';
 import { readEntities } from './schemas.ts';
 import { isTestPath, knownInFile, languageOf } from './source.ts';
@@ -102,30 +103,12 @@ function conventionsOf(files: readonly File[]): Found[] {
   return out;
 }
 
-/** The README's first paragraph of prose: not a heading, a badge or an HTML line. */
+/** What the top README says of the repository (readme-summary.ts). */
 function summaryOf(files: readonly File[]): string | undefined {
   const readme = files
     .filter((f) => /(?:^|\/)readme(?:\.(?:md|markdown|rst|txt))?$/i.test(f.path))
     .sort(byDepth)[0];
-  if (!readme) return undefined;
-  const paragraphs = readme.content.replace(/<!--[\s\S]*?-->/g, '').split(/\n\s*\n/);
-  let fenced = false;
-  for (const paragraph of paragraphs) {
-    // A code block may hold blank lines: everything between its fences is skipped.
-    if ((paragraph.match(/```/g) ?? []).length % 2 === 1) fenced = !fenced;
-    if (fenced || paragraph.includes('```')) continue;
-    const lines = paragraph
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !/^(?:#|!\[|\[!\[|<|[=\-~*]{3,}$|\||[-*+]\s|\d+\.\s)/.test(l));
-    const text = lines
-      .join(' ')
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .trim();
-    if (text.length >= 12 && /[a-z]/.test(text))
-      return text.length > 500 ? `${text.slice(0, 497)}…` : text;
-  }
-  return undefined;
+  return readme ? readmeSummary(readme.content) : undefined;
 }
 
 function testCommand(

@@ -79,15 +79,15 @@ function duplicate(first: TraceNode, repeat: TraceNode): Finding {
 
 /**
  * A heading's text as headings are compared (the gate's required sections, the plan's Tasks
- * section): lowercase, without numbering, trailing punctuation or markup, spaces collapsed.
+ * section): its plain text (the tree's, markup already gone) lowercase, without numbering or
+ * trailing punctuation, spaces collapsed.
  *
  * @example
- * normalHeading('2. **Tasks**:'); // 'tasks'
+ * normalHeading('2. Tasks:'); // 'tasks'
  */
 export const normalHeading = (heading: string) =>
   heading
     .toLowerCase()
-    .replace(/[*_`]/g, '')
     .replace(/^\s*(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+/, '')
     .replace(/[\s:.]+$/, '')
     .replace(/\s+/g, ' ')

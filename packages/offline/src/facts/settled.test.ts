@@ -60,6 +60,7 @@ describe('the offline engine under a stack the conventions set', () => {
     const web = offlineProject(VET, 'web', { conventions: cases[0]![2] });
     expect(docOf(web, 'readme')).toContain('docker compose up -d mysql');
     expect(docOf(web, 'data-model')).toMatch(/ in MySQL, each row/);
+    expect(docOf(web, 'architecture')).toMatch(/then reads and writes .+ in MySQL\./);
     const mcp = offlineProject(cases[3]![1], 'mcp', { conventions: cases[3]![2] });
     expect(docOf(mcp, 'readme')).toContain('bun install');
     expect(docOf(mcp, 'mcp-transport-and-clients')).toContain('"command": "bunx"');

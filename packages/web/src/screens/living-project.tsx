@@ -1,4 +1,4 @@
-import type { ProjectCompleted, Revision, RevisionSummary } from '@pgs/client';
+import type { DetailLevel, ProjectCompleted, Revision, RevisionSummary } from '@pgs/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
 import { useProblemOf, useSession } from '../hooks.ts';
@@ -38,42 +38,13 @@ export function LivingProject({
 }) {
   const { pgs, refreshCredits } = useSession();
   const projectId = status.projectId;
-  const [history, setHistory] = useState<RevisionSummary[] | undefined>(undefined);
-  const [historyProblem, setHistoryProblem] = useState<Problem | undefined>(undefined);
-  const [historyRead, setHistoryRead] = useState(0);
-  // The revision followed in the Revise card: started here, or found running in the history;
-  // once it has ended, its outcome stays until the user asks for a new change request.
-  const [run, setRun] = useState<{ revision: number; ended: boolean } | undefined>(undefined);
+  const problemOf = useProblemOf();
+  const focusOn = useFocusAfterRender();
+  const { history, historyProblem, historyRead, reread, run, setRun, setHistoryProblem } =
+    useRevisionHistory(projectId);
   const [pinned, setPinned] = useState<Pinned | undefined>(undefined);
   const [errorCodes, setErrorCodes] = useState<ReadonlyMap<number, string>>(new Map());
   const { provenance, problem: provenanceProblem } = useProvenance(projectId);
-  // A choice that removes the button pressed (Revise, New change request, Back, Cancel) or
-  // changes the page far from it (Show, at the foot of the page) moves focus, and with it
-  // the view, to what it shows once rendered; else focus falls to the body, out of sight.
-  const [focusTarget, setFocusTarget] = useState<{ selector: string } | undefined>(undefined);
-  const focusOn = useCallback((selector: string) => setFocusTarget({ selector }), []);
-  useEffect(() => {
-    if (focusTarget) document.querySelector<HTMLElement>(focusTarget.selector)?.focus();
-  }, [focusTarget]);
-
-  const problemOf = useProblemOf();
-
-  // `historyRead` re-reads the history (Try again, a revision ended).
-  useEffect(() => {
-    const controller = new AbortController();
-    setHistoryProblem(undefined);
-    pgs.projects.revisions.list(projectId, { signal: controller.signal }).then(
-      (list) => {
-        setHistory(list);
-        const inProgress = list.find((summary) => summary.status === 'in_progress');
-        if (inProgress) setRun((now) => now ?? { revision: inProgress.revision, ended: false });
-      },
-      (error) => {
-        if (!controller.signal.aborted) setHistoryProblem(problemOf(error));
-      },
-    );
-    return () => controller.abort();
-  }, [pgs, projectId, problemOf, historyRead]);
 
   const current = history?.find((summary) => summary.status === 'completed')?.revision;
   // The revision whose changes are shown: the one picked, else the current one (from 2 on).
@@ -110,7 +81,7 @@ export function LivingProject({
   const ended = useCallback(
     (revision: Revision) => {
       void refreshCredits();
-      setHistoryRead((n) => n + 1);
+      reread();
       setRun((now) => (now?.revision === revision.revision ? { ...now, ended: true } : now));
       // Cancel revision, which may hold the focus, gives way to the outcome.
       const card = document.getElementById('revise-heading')?.closest('section');
@@ -127,39 +98,35 @@ export function LivingProject({
         (error) => setHistoryProblem(problemOf(error)),
       );
     },
-    [pgs, projectId, onRevised, refreshCredits, problemOf, focusOn],
+    [
+      pgs,
+      projectId,
+      onRevised,
+      refreshCredits,
+      problemOf,
+      focusOn,
+      reread,
+      setRun,
+      setHistoryProblem,
+    ],
   );
+
+  const started = (revision: number) => {
+    setRun({ revision, ended: false });
+    focusOn('#revise-heading');
+  };
 
   return (
     <>
       {pinned && (
-        <section class="card pinned" aria-labelledby="pinned-heading">
-          <h2 id="pinned-heading" tabIndex={-1}>
-            Revision {pinned.revision}
-          </h2>
-          <p>
-            You are reading revision {pinned.revision}
-            {current !== undefined && `; the current revision is ${current}`}.{' '}
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => {
-                setPinned(undefined);
-                focusOn('main h1');
-              }}
-            >
-              Back to the current revision
-            </button>
-          </p>
-          <StatusLine
-            text={
-              pinned.status === undefined && pinned.problem === undefined
-                ? `Loading revision ${pinned.revision}…`
-                : ''
-            }
-          />
-          {pinned.problem && <ProblemAlert problem={pinned.problem} />}
-        </section>
+        <PinnedBanner
+          pinned={pinned}
+          current={current}
+          onBack={() => {
+            setPinned(undefined);
+            focusOn('main h1');
+          }}
+        />
       )}
       {pinned?.status ? (
         <CompletedProject
@@ -180,64 +147,161 @@ export function LivingProject({
           detail={provenance?.detail}
           read={historyRead}
           running={run !== undefined && !run.ended}
-          onStarted={(revision) => {
-            setRun({ revision, ended: false });
-            focusOn('#revise-heading');
-          }}
+          onStarted={started}
         />
       )}
-      <section class="card" aria-labelledby="revise-heading">
-        <h2 id="revise-heading" tabIndex={-1}>
-          Revise
-        </h2>
-        {run === undefined ? (
-          // Priced at the project's detail level, which its provenance says.
-          provenance === undefined ? (
-            <StatusLine text={provenanceProblem ? provenanceProblem.text : 'Loading the price…'} />
-          ) : (
-            <ReviseForm
-              projectId={projectId}
-              type={status.project.type}
-              detail={provenance.detail}
-              onStarted={(revision) => {
-                setRun({ revision, ended: false });
-                focusOn('#revise-heading');
-              }}
-            />
-          )
-        ) : (
-          <>
-            <RevisionRun
-              key={run.revision}
-              projectId={projectId}
-              revision={run.revision}
-              onEnded={ended}
-              onShowChanges={select}
-            />
-            {run.ended && (
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => {
-                  setRun(undefined);
-                  focusOn('#change-request');
-                }}
-              >
-                New change request
-              </button>
-            )}
-          </>
-        )}
-      </section>
+      <ReviseCard
+        projectId={projectId}
+        type={status.project.type}
+        detail={provenance?.detail}
+        priceProblem={provenanceProblem}
+        run={run}
+        onStarted={started}
+        onEnded={ended}
+        onShowChanges={select}
+        onNewRequest={() => {
+          setRun(undefined);
+          focusOn('#change-request');
+        }}
+      />
       <RevisionHistory
         history={history}
         problem={historyProblem}
-        onRetry={() => setHistoryRead((n) => n + 1)}
+        onRetry={reread}
         current={current}
         selected={pinned?.revision}
         errorCodes={errorCodes}
         onSelect={select}
       />
     </>
+  );
+}
+
+/**
+ * A choice that removes the button pressed (Revise, New change request, Back, Cancel) or
+ * changes the page far from it (Show, at the foot of the page) moves focus, and with it the
+ * view, to what it shows once rendered; else focus falls to the body, out of sight. The
+ * returned function names the element by selector and is stable.
+ */
+function useFocusAfterRender(): (selector: string) => void {
+  const [target, setTarget] = useState<{ selector: string } | undefined>(undefined);
+  useEffect(() => {
+    if (target) document.querySelector<HTMLElement>(target.selector)?.focus();
+  }, [target]);
+  return useCallback((selector: string) => setTarget({ selector }), []);
+}
+
+/** The revision followed in the Revise card, and whether it has ended. */
+type Run = { revision: number; ended: boolean };
+
+/**
+ * A project's revision history, read again on `reread()` (Try again, a revision ended), and
+ * the revision followed in the Revise card: started here, or found running in the history;
+ * once it has ended, its outcome stays until the user asks for a new change request.
+ */
+function useRevisionHistory(projectId: string) {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
+  const [history, setHistory] = useState<RevisionSummary[] | undefined>(undefined);
+  const [historyProblem, setHistoryProblem] = useState<Problem | undefined>(undefined);
+  const [historyRead, setHistoryRead] = useState(0);
+  const [run, setRun] = useState<Run | undefined>(undefined);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setHistoryProblem(undefined);
+    pgs.projects.revisions.list(projectId, { signal: controller.signal }).then(
+      (list) => {
+        setHistory(list);
+        const inProgress = list.find((summary) => summary.status === 'in_progress');
+        if (inProgress) setRun((now) => now ?? { revision: inProgress.revision, ended: false });
+      },
+      (error) => {
+        if (!controller.signal.aborted) setHistoryProblem(problemOf(error));
+      },
+    );
+    return () => controller.abort();
+  }, [pgs, projectId, problemOf, historyRead]);
+
+  const reread = useCallback(() => setHistoryRead((n) => n + 1), []);
+  return { history, historyProblem, historyRead, reread, run, setRun, setHistoryProblem };
+}
+
+/** Says which revision is being read instead of the current one, with the way back. */
+function PinnedBanner(props: { pinned: Pinned; current: number | undefined; onBack: () => void }) {
+  const { pinned, current, onBack } = props;
+  return (
+    <section class="card pinned" aria-labelledby="pinned-heading">
+      <h2 id="pinned-heading" tabIndex={-1}>
+        Revision {pinned.revision}
+      </h2>
+      <p>
+        You are reading revision {pinned.revision}
+        {current !== undefined && `; the current revision is ${current}`}.{' '}
+        <button type="button" class="secondary" onClick={onBack}>
+          Back to the current revision
+        </button>
+      </p>
+      <StatusLine
+        text={
+          pinned.status === undefined && pinned.problem === undefined
+            ? `Loading revision ${pinned.revision}…`
+            : ''
+        }
+      />
+      {pinned.problem && <ProblemAlert problem={pinned.problem} />}
+    </section>
+  );
+}
+
+/**
+ * The Revise card: the change-request form, priced at the project's detail level (which its
+ * provenance says), or the revision running, followed live, with its outcome once ended.
+ */
+function ReviseCard(props: {
+  projectId: string;
+  type: ProjectCompleted['project']['type'];
+  detail: DetailLevel | undefined;
+  priceProblem: Problem | undefined;
+  run: Run | undefined;
+  onStarted: (revision: number) => void;
+  onEnded: (revision: Revision) => void;
+  onShowChanges: (revision: number) => void;
+  onNewRequest: () => void;
+}) {
+  const { projectId, type, detail, priceProblem, run } = props;
+  return (
+    <section class="card" aria-labelledby="revise-heading">
+      <h2 id="revise-heading" tabIndex={-1}>
+        Revise
+      </h2>
+      {run === undefined ? (
+        detail === undefined ? (
+          <StatusLine text={priceProblem ? priceProblem.text : 'Loading the price…'} />
+        ) : (
+          <ReviseForm
+            projectId={projectId}
+            type={type}
+            detail={detail}
+            onStarted={props.onStarted}
+          />
+        )
+      ) : (
+        <>
+          <RevisionRun
+            key={run.revision}
+            projectId={projectId}
+            revision={run.revision}
+            onEnded={props.onEnded}
+            onShowChanges={props.onShowChanges}
+          />
+          {run.ended && (
+            <button type="button" class="secondary" onClick={props.onNewRequest}>
+              New change request
+            </button>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedKey } from '../src/accounts/service.ts';
-import { DIGEST, FIXTURE_SECRET, SPEC_DOCUMENTS } from '../src/conformance/fixtures.ts';
 import { insertProject } from '../src/storage/sql/projects.ts';
+import { DIGEST, FIXTURE_SECRET, SPEC_DOCUMENTS } from './fixtures/conformance.ts';
 import { bearer, harnessFor } from './helpers/harness.ts';
 import { completedWithPlan } from './helpers/tasks.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DIGEST, SPEC_DOCUMENTS } from '../../test/fixtures/conformance.ts';
 import { codebaseFacts } from '../models/codebase.ts';
-import { DIGEST, SPEC_DOCUMENTS } from './fixtures.ts';
 import { routeKey, TextIndex } from './match.ts';
 import { conformanceReport } from './report.ts';
 import { specView } from './spec.ts';

@@ -4,11 +4,11 @@ import { parseDocument } from '@pgs/contract/document';
 import { strFromU8, unzipSync } from 'fflate';
 import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
+import { HISTORY } from '../../test/fixtures/revision-history.ts';
 import { documentPlan } from '../runs/catalogue.ts';
 import { archiveDate, archiveEntries, demoteHeadings, projectJson, zipStream } from './archive.ts';
 import { changelog } from './changelog.ts';
 import { titleOf } from './files.ts';
-import { HISTORY } from './history-fixtures.ts';
 
 const GENERATED_AT = '2026-11-22T10:00:00.000Z';
 

@@ -1,8 +1,8 @@
 import { parseDocument } from '@pgs/contract/document';
 import { toString as plainTextOf } from 'mdast-util-to-string';
 import { describe, expect, it } from 'vitest';
+import { HISTORY } from '../../test/fixtures/revision-history.ts';
 import { changelog, deltaLine, revisionDate } from './changelog.ts';
-import { HISTORY } from './history-fixtures.ts';
 
 describe('deltaLine', () => {
   it('says what happened to which requirement', () => {

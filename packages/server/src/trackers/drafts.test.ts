@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENTS } from '../runs/trace/test-fixtures.ts';
+import { REQUIREMENTS } from '../../test/fixtures/trace-documents.ts';
 import {
   type DraftContext,
   type DraftTask,

@@ -456,9 +456,7 @@ const TOOL_TESTS: Record<McpToolName, () => Promise<void>> = {
   async check_conformance() {
     // The conformance fixture's spec and repository (docs/conformance.md): the same check as
     // POST …/conformance, stored and read back by REST, its secrets never answered.
-    const { DIGEST, FIXTURE_SECRET, SPEC_DOCUMENTS } = await import(
-      '../../src/conformance/fixtures.ts'
-    );
+    const { DIGEST, FIXTURE_SECRET, SPEC_DOCUMENTS } = await import('../fixtures/conformance.ts');
     const kinds: Record<string, string> = {
       'PRODUCT_REQUIREMENTS.md': 'product-requirements',
       'ARCHITECTURE.md': 'architecture',

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { buildTrace } from './build.ts';
-import { type CheckOptions, checkTrace, needsRepair, SEVERITIES } from './check.ts';
 import {
   API,
   ARCHITECTURE,
@@ -11,7 +9,9 @@ import {
   PLAN,
   REQUIREMENTS,
   STORIES,
-} from './test-fixtures.ts';
+} from '../../../test/fixtures/trace-documents.ts';
+import { buildTrace } from './build.ts';
+import { type CheckOptions, checkTrace, needsRepair, SEVERITIES } from './check.ts';
 import type { Finding } from './types.ts';
 import { contentWords, stem, unmatched } from './words.ts';
 

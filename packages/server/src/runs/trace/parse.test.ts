@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import {
+  API,
+  ARCHITECTURE,
+  BRIEF,
+  documents,
+  PLAN,
+  REQUIREMENTS,
+} from '../../../test/fixtures/trace-documents.ts';
 import { buildTrace } from './build.ts';
 import { documentRole, isId, parseDocument, requirementOf } from './parse.ts';
-import { API, ARCHITECTURE, BRIEF, documents, PLAN, REQUIREMENTS } from './test-fixtures.ts';
 
 const ids = (markdown: string, filename = 'product-requirements.md') =>
   parseDocument(filename, markdown).defines.map((node) => node.id);

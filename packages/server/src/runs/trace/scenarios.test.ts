@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { documents, REQUIREMENTS } from '../../../test/fixtures/trace-documents.ts';
 import { traceFindings } from '../gate.ts';
 import { buildTrace } from './build.ts';
 import { checkTrace } from './check.ts';
-import { documents, REQUIREMENTS } from './test-fixtures.ts';
 
 /** The fixture's requirements with FR-2's criteria written as scenarios (FR-1 and FR-3 as EARS). */
 const SCENARIOS = REQUIREMENTS.replace(

@@ -32,18 +32,22 @@ export function useSession(): Session {
 }
 
 /**
- * describeError for a screen's reads: a problem that ends the session (the key refused)
- * signs out as well. The function is stable while the session is, for effects' dependencies.
+ * describeError for a screen's reads and writes: a problem that ends the session (the key
+ * refused) signs out as well. A write may add what it knows of the price and the balance, for
+ * the "not enough credits" text. The function is stable while the session is, for effects'
+ * dependencies.
  *
  * @example
  * const problemOf = useProblemOf('revision');
  * pgs.projects.questions(projectId).catch((error) => setProblem(problemOf(error)));
  */
-export function useProblemOf(subject?: ProblemContext['subject']): (error: unknown) => Problem {
+export function useProblemOf(
+  subject?: ProblemContext['subject'],
+): (error: unknown, context?: Omit<ProblemContext, 'subject'>) => Problem {
   const { signOut } = useSession();
   return useCallback(
-    (error: unknown) => {
-      const problem = describeError(error, { subject });
+    (error: unknown, context: Omit<ProblemContext, 'subject'> = {}) => {
+      const problem = describeError(error, { ...context, subject });
       if (problem.signOut) signOut(problem);
       return problem;
     },

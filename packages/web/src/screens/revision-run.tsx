@@ -1,5 +1,12 @@
 import type { RequirementDelta, Revision } from '@pgs/client';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import {
+  type Dispatch,
+  type StateUpdater,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'preact/hooks';
 import { ProblemAlert, StatusLine } from '../components.tsx';
 import {
   documentTitle,
@@ -8,8 +15,8 @@ import {
   statusText,
   stoppedOnPurpose,
 } from '../format.ts';
-import { useNow, useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useNow, useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 import { watchRevision } from '../revision-watch.ts';
 import { countDeltas, deltaCountsText } from '../revisions.ts';
 import { StatusBadge } from './projects.tsx';
@@ -45,7 +52,42 @@ export function RevisionRun({
   onEnded: (revision: Revision) => void;
   onShowChanges: (revision: number) => void;
 }) {
-  const { pgs, signOut } = useSession();
+  const run = useRevisionRun(projectId, revision, onEnded);
+  const { current, problem } = run;
+  if (current === undefined) {
+    return problem ? (
+      <ProblemAlert problem={problem} />
+    ) : (
+      <StatusLine text={`Loading revision ${revision}…`} />
+    );
+  }
+  if (current.status !== 'in_progress') {
+    return <RevisionOutcome revision={current} onShowChanges={onShowChanges} />;
+  }
+  return <RevisionRunning {...run} revision={revision} current={current} />;
+}
+
+/** A revision still running, as the in-progress view reads it. */
+type Running = Extract<Revision, { status: 'in_progress' }>;
+
+/** The revision as last read (`undefined` before the first read), what is live, and Cancel. */
+interface Run {
+  current: Revision | undefined;
+  live: Live;
+  liveNote: string;
+  problem: Problem | undefined;
+  cancelling: boolean;
+  cancel: () => Promise<void>;
+}
+
+/** Follows one revision and cancels it; `onEnded` hears of the end once. */
+function useRevisionRun(
+  projectId: string,
+  revision: number,
+  onEnded: (revision: Revision) => void,
+): Run {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf('revision');
   const [current, setCurrent] = useState<Revision | undefined>(undefined);
   const [live, setLive] = useState<Live>({
     deltas: undefined,
@@ -69,7 +111,40 @@ export function RevisionRun({
     over.current = true;
     ended.current(final);
   }, []);
+  useRevisionWatch(projectId, revision, { end, setCurrent, setLive, setLiveNote, setProblem });
 
+  const cancel = async () => {
+    // The button is aria-disabled, not disabled, while the cancel is out: a disabled button
+    // drops the focus to the body, and the outcome that replaces it could not take it over.
+    if (cancelling) return;
+    setCancelling(true);
+    setProblem(undefined);
+    try {
+      const cancelled = await pgs.projects.revisions.cancel(projectId, revision);
+      end(cancelled);
+    } catch (error) {
+      setProblem(problemOf(error));
+    } finally {
+      setCancelling(false);
+    }
+  };
+  return { current, live, liveNote, problem, cancelling, cancel };
+}
+
+/** Where the watch puts what it hears; every one stable, so the watch runs once. */
+interface WatchSink {
+  end: (final: Revision) => void;
+  setCurrent: (revision: Revision) => void;
+  setLive: Dispatch<StateUpdater<Live>>;
+  setLiveNote: (note: string) => void;
+  setProblem: (problem: Problem) => void;
+}
+
+/** Watches the revision until it ends or the screen leaves it (`watchRevision`). */
+function useRevisionWatch(projectId: string, revision: number, sink: WatchSink) {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf('revision');
+  const { end, setCurrent, setLive, setLiveNote, setProblem } = sink;
   useEffect(() => {
     const controller = new AbortController();
     const show = (next: Revision) => {
@@ -89,9 +164,7 @@ export function RevisionRun({
     };
     const fail = (error: unknown) => {
       if (controller.signal.aborted) return;
-      const described = describeError(error, { subject: 'revision' });
-      if (described.signOut) signOut(described);
-      setProblem(described);
+      setProblem(problemOf(error));
     };
     watchRevision(pgs, projectId, revision, controller.signal, {
       onRevision: show,
@@ -105,36 +178,12 @@ export function RevisionRun({
       onError: fail,
     }).catch(fail);
     return () => controller.abort();
-  }, [pgs, projectId, revision, signOut, end]);
+  }, [pgs, projectId, revision, problemOf, end, setCurrent, setLive, setLiveNote, setProblem]);
+}
 
-  const cancel = async () => {
-    // The button is aria-disabled, not disabled, while the cancel is out: a disabled button
-    // drops the focus to the body, and the outcome that replaces it could not take it over.
-    if (cancelling) return;
-    setCancelling(true);
-    setProblem(undefined);
-    try {
-      const cancelled = await pgs.projects.revisions.cancel(projectId, revision);
-      end(cancelled);
-    } catch (error) {
-      const described = describeError(error, { subject: 'revision' });
-      if (described.signOut) signOut(described);
-      setProblem(described);
-    } finally {
-      setCancelling(false);
-    }
-  };
-
-  if (current === undefined) {
-    return problem ? (
-      <ProblemAlert problem={problem} />
-    ) : (
-      <StatusLine text={`Loading revision ${revision}…`} />
-    );
-  }
-  if (current.status !== 'in_progress') {
-    return <RevisionOutcome revision={current} onShowChanges={onShowChanges} />;
-  }
+/** A revision in progress: its change request, the deltas and documents so far, and Cancel. */
+function RevisionRunning(props: Run & { revision: number; current: Running }) {
+  const { revision, current, live, liveNote, problem, cancelling, cancel } = props;
   return (
     <div class="revision-run">
       <p class="status-row">
@@ -153,26 +202,31 @@ export function RevisionRun({
           <DeltaList deltas={live.deltas} />
         </>
       )}
-      {live.documents.length > 0 && (
-        <>
-          <h3>Documents to rewrite</h3>
-          {live.stage && <p class="stage">Working on: {documentTitle(live.stage)}</p>}
-          <ul aria-label="Documents to rewrite" class="doc-progress">
-            {live.documents.map((filename) => (
-              <li key={filename}>
-                <span class="filename-inline">{filename}</span>{' '}
-                {live.done.includes(filename) && <span class="done">done</span>}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {live.documents.length > 0 && <DocumentsToRewrite live={live} />}
       <StatusLine text={liveNote} />
       {problem && <ProblemAlert problem={problem} />}
       <button type="button" class="danger" aria-disabled={cancelling} onClick={cancel}>
         Cancel revision
       </button>
     </div>
+  );
+}
+
+/** The documents a running revision rewrites, the one being written, and those done. */
+function DocumentsToRewrite({ live }: { live: Live }) {
+  return (
+    <>
+      <h3>Documents to rewrite</h3>
+      {live.stage && <p class="stage">Working on: {documentTitle(live.stage)}</p>}
+      <ul aria-label="Documents to rewrite" class="doc-progress">
+        {live.documents.map((filename) => (
+          <li key={filename}>
+            <span class="filename-inline">{filename}</span>{' '}
+            {live.done.includes(filename) && <span class="done">done</span>}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

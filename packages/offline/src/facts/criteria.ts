@@ -214,7 +214,7 @@ function setup(req: Req, ctx: CriteriaContext): Draft[] {
 /** What goes wrong at sign-in by the method the answers chose: an expired link by default. */
 const SIGN_IN_FAILURES: Record<SignInMethod, string> = {
   'email-link': 'IF a sign-in link has expired THEN THE SYSTEM SHALL say so and offer a new one.',
-  sso: "IF the identity provider refuses the sign-in THEN THE SYSTEM SHALL say so, open no session and name the organisation's administrator as the one to ask.",
+  sso: "IF the identity provider refuses the sign-in THEN THE SYSTEM SHALL say so, keep the person signed out and name the organisation's administrator as the one to ask.",
   password:
     'IF a password is entered wrongly five times in a row THEN THE SYSTEM SHALL pause sign-in for that account for 15 minutes and say so.',
   social:
@@ -232,7 +232,7 @@ const SIGN_IN_FAILURES: Record<SignInMethod, string> = {
 export function signInFailure(signIn: SignIn | undefined): string {
   if (signIn === undefined) return SIGN_IN_FAILURES['email-link'];
   if (signIn.method !== undefined) return SIGN_IN_FAILURES[signIn.method];
-  return `IF signing in as the team decided ("${signIn.answer}") fails THEN THE SYSTEM SHALL say so and open no session.`;
+  return `IF signing in as the team decided ("${signIn.answer}") fails THEN THE SYSTEM SHALL say so and keep the person signed out.`;
 }
 
 /**

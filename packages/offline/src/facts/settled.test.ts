@@ -1,6 +1,8 @@
 import { type Conventions, namesTechnology, type ProjectType } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import { docOf, type OfflineProject, offlineProject } from '../../test/offline-project.ts';
+import { documentRequest } from '../../test/plan.ts';
+import { writeDocument } from '../index.ts';
 
 const VET =
   'A tool for small veterinary clinics to schedule appointments and send vaccine reminders by SMS';
@@ -93,6 +95,20 @@ describe('the offline engine with answers as facts', () => {
       for (const id of content.match(/\bA-\d+\b/g) ?? [])
         expect(listed, `${kind}: ${id}`).toContain(id);
     }
+  });
+
+  it('writes the answered sign-in failure as a scenario too, in the third person', () => {
+    const document = documentRequest('product-requirements');
+    const gherkin = writeDocument({
+      idea,
+      definition: project.definition,
+      document,
+      related: [],
+      requirementStyle: 'gherkin',
+    });
+    expect(gherkin).toContain(
+      "says so, keeps the person signed out and names the organisation's administrator",
+    );
   });
 
   it('meets HIPAA: a non-functional requirement, and a section of the architecture citing it', () => {

@@ -36,7 +36,7 @@ import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
-import { withEquivalents } from './facts/stack-choice.ts';
+import { forPlatforms, withEquivalents } from './facts/stack-choice.ts';
 import { defineProject as define } from './reading/define.ts';
 import { readImpact } from './reading/impact.ts';
 
@@ -72,7 +72,8 @@ export type ChangeRequest = Omit<ImpactContext, 'task'>;
 export function defineProject(request: DefinitionRequest): ProjectDefinition {
   // Answers are facts: an answered question is never left an assumption (docs/clarify.md);
   // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
-  const answered = applyAnswers(define(request), request.answers ?? []);
+  // A phone app answered for both platforms is built for both (stack-choice.ts).
+  const answered = forPlatforms(applyAnswers(define(request), request.answers ?? []), request.idea);
   const housed = applyConventions(answered, request.conventions, request.idea).definition;
   // A default the conventions forbid gives way to an equivalent of its category (stack-choice.ts).
   const techStack = withEquivalents(

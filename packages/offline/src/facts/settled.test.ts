@@ -121,6 +121,19 @@ describe('the offline engine with answers as facts', () => {
     expect(architecture).toContain(`It is checked as ${nfr![1]}.`);
   });
 
+  it('builds a phone app answered for iOS and Android for both, not with the iPhone toolkit', () => {
+    const phone = offlineProject(
+      'An iPhone app for runners to follow a 16-week marathon plan',
+      'mobile',
+      {
+        answers: [{ question: 'platforms', answer: 'iOS and Android' }],
+      },
+    );
+    expect(phone.definition.questionnaire.techStack.slice(0, 2)).not.toContain('Swift');
+    expect(docOf(phone, 'project-brief')).not.toMatch(/A version for Android/);
+    expect(docOf(phone, 'architecture')).toContain('Google Play');
+  });
+
   it('runs on the platforms answered, and says nothing of browsers', () => {
     expect(architecture).toContain('Runs on: iOS and Android');
     for (const { kind, content } of project.documents)

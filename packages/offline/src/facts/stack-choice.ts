@@ -7,6 +7,8 @@
  */
 import { namesTechnology } from '@pgs/contract';
 import type { Conventions, ProjectDefinition } from '@pgs/contract/generation';
+import { readIdeaOnce } from '../reading/reading-once.ts';
+import { techStack as techStackFor } from '../reading/stack.ts';
 
 /** A server-side database of the stack (the phone's store is not one). */
 const SERVER_DATABASE =
@@ -117,4 +119,31 @@ export function withEquivalents(
     if (stand !== undefined) out.splice(Math.min(at, out.length), 0, stand);
   }
   return out;
+}
+
+/**
+ * The stack of a phone app whose platforms were answered: when the answer names both iOS and
+ * Android and the engine chose one phone's toolkit (Swift, Kotlin) from the idea's words, the
+ * stack it chooses for an app on both (as for an idea naming both); otherwise the stack as it
+ * is. An idea that names its toolkit keeps it: the idea's choice, as with the conventions.
+ *
+ * @example
+ * forPlatforms(definition, 'An iPhone app for runners').questionnaire.techStack[0]; // 'React Native'
+ */
+export function forPlatforms(definition: ProjectDefinition, idea: string): ProjectDefinition {
+  const q = definition.questionnaire;
+  const both =
+    q.platforms.some((p) => /\b(?:ios|iphone|ipad)\b/i.test(p)) &&
+    q.platforms.some((p) => /\bandroid\b/i.test(p));
+  const single = q.techStack[0] === 'Swift' || q.techStack[0] === 'Kotlin';
+  if (definition.type !== 'mobile' || !both || !single || /\b(?:swift|kotlin)/i.test(idea))
+    return definition;
+  const reading = readIdeaOnce(idea);
+  const techStack = techStackFor(
+    `${reading.text} (iOS and Android)`,
+    'mobile',
+    reading.integrations,
+    `mobile|${reading.text}`,
+  );
+  return { ...definition, questionnaire: { ...q, techStack } };
 }

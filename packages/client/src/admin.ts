@@ -1,11 +1,12 @@
 import { adminBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
 import type { CommonClientOptions } from './client.ts';
-import { createTransport, readEnv } from './core.ts';
+import { createTransport } from './core.ts';
 import { PgsError } from './errors.ts';
 import { AdminAccounts } from './resources/admin/accounts.ts';
 import { AdminCredits } from './resources/admin/credits.ts';
 import { AdminKeys } from './resources/admin/keys.ts';
 import { AdminLedger } from './resources/admin/ledger.ts';
+import { readEnv } from './runtime.ts';
 
 /** Options of {@link PgsAdmin}. */
 export interface PgsAdminOptions extends CommonClientOptions {

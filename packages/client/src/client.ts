@@ -1,5 +1,5 @@
 import { apiBaseUrl, DEFAULT_SERVER_URL } from './base-url.ts';
-import { type CommonClientOptions, createTransport, readEnv, type Transport } from './core.ts';
+import { type CommonClientOptions, createTransport, type Transport } from './core.ts';
 import { PgsError } from './errors.ts';
 import { Connections } from './resources/connections.ts';
 import { Conventions } from './resources/conventions.ts';
@@ -7,6 +7,7 @@ import { Credits } from './resources/credits.ts';
 import { Ideas } from './resources/ideas.ts';
 import { Projects } from './resources/projects.ts';
 import { WebhookEndpoints } from './resources/webhook-endpoints.ts';
+import { readEnv } from './runtime.ts';
 
 /** Options shared by {@link Pgs} and {@link PgsAdmin}: the transport's knobs. */
 export type { CommonClientOptions };

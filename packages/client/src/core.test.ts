@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  backoffMs,
-  createTransport,
-  type FetchLike,
-  isRetryableError,
-  isRetryableStatus,
-} from './core.ts';
+import { createTransport, type FetchLike } from './core.ts';
 import { APIUserAbortError, RateLimitError } from './errors.ts';
+import { backoffMs, isRetryableError, isRetryableStatus } from './retry.ts';
 
 const ok = () =>
   new Response(JSON.stringify({ success: true, data: { ok: true } }), {

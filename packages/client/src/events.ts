@@ -1,6 +1,7 @@
 import type { components, GenerationError, ProjectStatus, RequirementDelta } from '@pgs/contract';
-import { backoffMs, isRetryableError, type SleepFn, type Transport, waitOrAbort } from './core.ts';
+import type { Transport } from './core.ts';
 import { APIConnectionError, APIError, APIUserAbortError, PgsError } from './errors.ts';
+import { backoffMs, isRetryableError, type SleepFn, waitOrAbort } from './retry.ts';
 
 /** `data` of `stage.started`: a stage of the workflow is about to make its first call. */
 export interface StageStartedData {

@@ -130,19 +130,14 @@ export { adminBaseUrl, apiBaseUrl, DEFAULT_SERVER_URL, serverRoot } from './base
 export { type CommonClientOptions, Pgs, type PgsOptions } from './client.ts';
 export {
   type APIResponse,
-  abortableSleep,
-  backoffMs,
   createTransport,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type FetchLike,
-  isRetryableStatus,
   type RequestOptions,
   type RequestSpec,
-  type SleepFn,
   type Transport,
   type TransportOptions,
-  waitOrAbort,
 } from './core.ts';
 export {
   APIConnectionError,
@@ -308,6 +303,13 @@ export {
   type TaskVersion,
 } from './resources/tasks.ts';
 export { WebhookEndpoints } from './resources/webhook-endpoints.ts';
+export {
+  abortableSleep,
+  backoffMs,
+  isRetryableStatus,
+  type SleepFn,
+  waitOrAbort,
+} from './retry.ts';
 export { VERSION } from './version.ts';
 export {
   type VerifyOptions,

@@ -5,7 +5,7 @@ import type {
   ProjectStatus,
   Revision,
 } from '@pgs/contract';
-import { type APIResponse, isRetryableStatus, type SleepFn, waitOrAbort } from './core.ts';
+import type { APIResponse } from './core.ts';
 import {
   APIConnectionError,
   APIError,
@@ -14,6 +14,7 @@ import {
   PollTimeoutError,
   parseRetryAfterMs,
 } from './errors.ts';
+import { isRetryableStatus, type SleepFn, waitOrAbort } from './retry.ts';
 
 /** A project that has finished: `completed` (with `project`, `metadata`) or `failed` (with `error`). */
 export type ProjectResult = ProjectCompleted | ProjectFailed;

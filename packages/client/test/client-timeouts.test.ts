@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { abortableSleep } from '../src/core.ts';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   type SleepFn,
 } from '../src/index.ts';
+import { abortableSleep } from '../src/retry.ts';
 import {
   client,
   inProgress,

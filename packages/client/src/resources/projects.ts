@@ -9,7 +9,6 @@ import type {
 } from '@pgs/contract';
 import {
   type APIResponse,
-  abortableSleep,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
   type Transport,
@@ -17,6 +16,7 @@ import {
 import { PgsError, parseRetryAfterMs } from '../errors.ts';
 import { type ProjectEvent, type ProjectEventsOptions, streamProjectEvents } from '../events.ts';
 import { type PollClock, type ProjectResult, pollUntilDone, type WaitOptions } from '../polling.ts';
+import { abortableSleep } from '../retry.ts';
 import { Conformance } from './conformance.ts';
 import { type FetchPage, ProjectPage, ProjectPagePromise } from './project-pages.ts';
 import type {

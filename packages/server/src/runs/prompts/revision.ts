@@ -40,6 +40,7 @@ import {
 import type { PromptRepository } from './repository.ts';
 import { styleFrame } from './style.ts';
 import { SYSTEM_VERSION } from './system.ts';
+import type { AnyDocumentPrompt } from './types.ts';
 
 /** Bumped on every change of the words below or the impact schema. */
 export const REVISION_PROMPT_VERSION = 3;
@@ -207,37 +208,53 @@ export function revisionPrompt(input: {
   newDigest?: boolean;
 }): RenderedPrompt {
   const { context, document, repository } = input;
-  // A revision keeps the project's style: its rewrites are told it as its creation was.
-  const style = styleFrame(context.requirementStyle);
-  // Its conventions and language, as the project recorded them (conventions.ts).
-  const house: PromptHouse = { conventions: context.conventions, language: context.language };
+  const brief = documentPromptOf(document.kind);
+  const { kept, trimmed } = fitToBudget(input.earlier, input.budget);
+  const rules = [...brief.rules, ...groundedRules(document, repository, input.newDigest)];
+  const prompt = `${earlierPart(document, kept)}${rewriteTask(context, document, rules)}`;
+  return rewriteCall(prompt, input, brief, trimmed);
+}
+
+/** The rules a grounded project's rewrite adds: its kind's guidance, and the new digest's. */
+function groundedRules(
+  document: DocumentKind,
+  repository: PromptRepository | undefined,
+  newDigest: boolean | undefined,
+): string[] {
+  if (repository === undefined) return [];
+  return [
+    ...(GROUNDED_GUIDANCE[document.kind]?.rules ?? []),
+    ...(newDigest ? [NEW_DIGEST_RULE] : []),
+  ];
+}
+
+/** The documents the rewrite builds on, as this revision leaves them; '' when none fit. */
+function earlierPart(
+  document: DocumentKind,
+  kept: readonly (EarlierDocument & { cut: boolean })[],
+): string {
+  if (kept.length === 0) return '';
+  const documents = kept
+    .map(
+      (doc) =>
+        `<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>`,
+    )
+    .join('\n\n');
+  return `The documents ${document.title} builds on, as this revision leaves them. Build on them; do not contradict them.\n\n${documents}\n\n`;
+}
+
+/** What the rewrite is asked: the project, the changes, the current text and the rules. */
+function rewriteTask(
+  context: RevisionContext,
+  document: DocumentKind,
+  rules: readonly string[],
+): string {
   // The conventions open the prompt once (conventions.ts), the answers are given once in
   // <answers> (escaped: answersPart); neither again, raw, in the JSON block.
   const { conventions: _opened, answers: _given, ...shown } = context;
-  const groundedRules = [
-    ...(repository === undefined ? [] : (GROUNDED_GUIDANCE[document.kind]?.rules ?? [])),
-    ...(repository !== undefined && input.newDigest ? [NEW_DIGEST_RULE] : []),
-  ];
   const name = inertInline(context.definition.name);
-  const brief = documentPromptOf(document.kind);
-  const { kept, trimmed } = fitToBudget(input.earlier, input.budget);
-  const earlier =
-    kept.length === 0
-      ? ''
-      : `The documents ${document.title} builds on, as this revision leaves them. Build on them; do not contradict them.\n\n${kept
-          .map(
-            (doc) =>
-              `<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>`,
-          )
-          .join('\n\n')}\n\n`;
-  const used = [
-    ...context.ids.stories.map((s) => s.id),
-    ...context.ids.tasks.map((t) => t.id),
-    ...context.ids.retired,
-  ];
-  const retired = context.ids.retired;
   const answers = context.answers ?? [];
-  const prompt = `${earlier}The project, with the change applied to its definition (the previous document's text is given once, below, not in this block):
+  return `The project, with the change applied to its definition (the previous document's text is given once, below, not in this block):
 
 ${contextBlock({ ...shown, previous: '' })}
 
@@ -255,11 +272,40 @@ Rules:
 - Change only what the changes require: add what an ADDED requirement needs, rewrite what a MODIFIED one changes, delete what exists only for a REMOVED one together with its citations, and use a RENAMED one's new title.
 - Keep every other ID, heading, table row and sentence exactly as it is, character for character, in the same order. Do not renumber, reword, reorder or "improve" anything the changes do not touch.
 - An ADDED requirement takes the ID given above, its acceptance criteria numbered from its ID's ".1" (FR-n.1, FR-n.2…).
-- New IDs continue after the highest ever used: stories from US-${highest('US', used) + 1}, tasks from T-${highest('T', used) + 1}.${retired.length > 0 ? ` Never use these retired IDs again: ${retired.join(', ')}.` : ''}
+- ${newIdsRule(context.ids)}
 - Cite only IDs defined in this document or in the documents above.
 - Keep the sections "${document.sections.join('", "')}", each a "## " heading with exactly this text, and the title line.
-${[...brief.rules, ...groundedRules].map((rule) => `- ${rule}`).join('\n')}
+${rules.map((rule) => `- ${rule}`).join('\n')}
 - Answer with the whole revised document, from its title line to its end.`;
+}
+
+/** Where new story and task IDs start: after the highest ever used, retired ones included. */
+function newIdsRule(ids: RevisionContext['ids']): string {
+  const used = [...ids.stories.map((s) => s.id), ...ids.tasks.map((t) => t.id), ...ids.retired];
+  const retired =
+    ids.retired.length > 0 ? ` Never use these retired IDs again: ${ids.retired.join(', ')}.` : '';
+  return `New IDs continue after the highest ever used: stories from US-${highest('US', used) + 1}, tasks from T-${highest('T', used) + 1}.${retired}`;
+}
+
+/**
+ * The rewrite's call around its prompt: the system words, the version, and, for a project
+ * with conventions or a codebase, the cached prefix every rewrite of the revision shares.
+ */
+function rewriteCall(
+  prompt: string,
+  input: {
+    context: RevisionContext;
+    document: DocumentKind;
+    repository?: PromptRepository | undefined;
+  },
+  brief: AnyDocumentPrompt,
+  trimmed: string[],
+): RenderedPrompt {
+  const { context, document, repository } = input;
+  // A revision keeps the project's style: its rewrites are told it as its creation was.
+  const style = styleFrame(context.requirementStyle);
+  // Its conventions and language, as the project recorded them (conventions.ts).
+  const house: PromptHouse = { conventions: context.conventions, language: context.language };
   const version = `revise@${REVISION_PROMPT_VERSION}+${document.kind}@${brief.version}`;
   const tail = `${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`;
   if (repository === undefined && house.conventions === undefined) {

@@ -38,9 +38,7 @@ describe('clarifyIdea', () => {
     }).find((q) => q.id === 'integrations');
     expect(implied?.recommended).toBe('None in the first release');
     expect(
-      clarifyIdea({ idea: 'A web app for dog groomers to keep notes' }).map(
-        (q) => q.id,
-      ),
+      clarifyIdea({ idea: 'A web app for dog groomers to keep notes' }).map((q) => q.id),
     ).not.toContain('integrations');
   });
 

@@ -1,10 +1,20 @@
 import type { DetailLevel, ProjectType, RequirementDelta } from '@pgs/client';
 import { ConflictError, revisionCredits } from '@pgs/client';
+import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ProblemAlert } from '../components.tsx';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 import { CHANGE_REQUEST_MAX, checkChangeRequest, deltaLine } from '../revisions.ts';
+
+/** The project revised, its price inputs, and what follows a revision started. */
+interface ReviseProps {
+  projectId: string;
+  type: ProjectType;
+  /** The project's detail level (its provenance says it): revisions are priced at it. */
+  detail: DetailLevel;
+  onStarted: (revision: number) => void;
+}
 
 /**
  * The Revise form of a completed project: the price first (what is reserved: the analysis
@@ -16,19 +26,46 @@ import { CHANGE_REQUEST_MAX, checkChangeRequest, deltaLine } from '../revisions.
  * @example
  * <ReviseForm projectId={id} type="web" onStarted={(n) => follow(n)} />
  */
-export function ReviseForm({
-  projectId,
-  type,
-  detail,
-  onStarted,
-}: {
-  projectId: string;
-  type: ProjectType;
-  /** The project's detail level (its provenance says it): revisions are priced at it. */
-  detail: DetailLevel;
-  onStarted: (revision: number) => void;
-}) {
-  const { pgs, credits, refreshCredits, signOut } = useSession();
+export function ReviseForm(props: ReviseProps) {
+  const form = useRevise(props);
+  const { price, problem, busy } = form;
+  return (
+    <form onSubmit={form.submit} aria-labelledby="revise-heading">
+      <p class="price" id="revise-price">
+        Price: up to {price.total} credits
+      </p>
+      <p class="hint">
+        {price.fee} credits to read the request, and up to {price.documents} for the documents it
+        may rewrite: only the documents it rewrites are charged, the rest is released when it ends.
+        A revision that fails or is cancelled is refunded whole, and the current documents stay as
+        they are.
+      </p>
+      <ChangeRequestField {...form} />
+      {problem && <ProblemAlert problem={problem} />}
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        Revise
+      </button>
+    </form>
+  );
+}
+
+/** The change request as typed, its check and price, and the submission with its outcome. */
+interface Revise {
+  text: string;
+  setText: (text: string) => void;
+  check: ReturnType<typeof checkChangeRequest>;
+  price: ReturnType<typeof revisionCredits>;
+  field: Ref<HTMLTextAreaElement>;
+  problem: Problem | undefined;
+  busy: boolean;
+  submit: (event: Event) => Promise<void>;
+}
+
+/** The change request and the create: one key per submission, one request in flight. */
+function useRevise(props: ReviseProps): Revise {
+  const { projectId, type, detail, onStarted } = props;
+  const { pgs, credits, refreshCredits } = useSession();
+  const problemOf = useProblemOf('revision');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
@@ -76,12 +113,7 @@ export function ReviseForm({
         onStarted(running);
         return;
       }
-      const described = describeError(error, {
-        subject: 'revision',
-        price: price.total,
-        balance: credits?.balance,
-      });
-      if (described.signOut) signOut(described);
+      const described = problemOf(error, { price: price.total, balance: credits?.balance });
       setProblem(described);
       if (described.kind === 'credits') void refreshCredits();
     } finally {
@@ -90,17 +122,14 @@ export function ReviseForm({
     }
   };
 
+  return { text, setText, check, price, field, problem, busy, submit };
+}
+
+/** The change request's field, its hint and its counter (over the limit, it says so). */
+function ChangeRequestField(props: Pick<Revise, 'field' | 'text' | 'setText' | 'check'>) {
+  const { field, text, setText, check } = props;
   return (
-    <form onSubmit={submit} aria-labelledby="revise-heading">
-      <p class="price" id="revise-price">
-        Price: up to {price.total} credits
-      </p>
-      <p class="hint">
-        {price.fee} credits to read the request, and up to {price.documents} for the documents it
-        may rewrite: only the documents it rewrites are charged, the rest is released when it ends.
-        A revision that fails or is cancelled is refunded whole, and the current documents stay as
-        they are.
-      </p>
+    <>
       <label for="change-request">Change request</label>
       <textarea
         ref={field}
@@ -123,11 +152,7 @@ export function ReviseForm({
       >
         {check.text}
       </p>
-      {problem && <ProblemAlert problem={problem} />}
-      <button type="submit" disabled={busy} aria-busy={busy}>
-        Revise
-      </button>
-    </form>
+    </>
   );
 }
 

@@ -1,4 +1,9 @@
-import type { DocumentCompletedData, ProjectCompleted, ProjectFailed } from '@pgs/client';
+import type {
+  DocumentCompletedData,
+  ProjectCompleted,
+  ProjectFailed,
+  ProjectInProgress,
+} from '@pgs/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert, StatusLine } from '../components.tsx';
 import {
@@ -8,8 +13,8 @@ import {
   statusText,
   stoppedOnPurpose,
 } from '../format.ts';
-import { useNow, useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useNow, useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 import { watchProject } from '../watch.ts';
 import { LivingProject } from './living-project.tsx';
 import { StatusBadge } from './projects.tsx';
@@ -40,7 +45,36 @@ type View =
  * <ProjectScreen projectId="0b6f…" />
  */
 export function ProjectScreen({ projectId }: { projectId: string }) {
-  const { pgs, refreshCredits, signOut } = useSession();
+  const { view, problem, liveNote, cancel, finish } = useProject(projectId);
+  const status = view.phase === 'finished' ? view.status : undefined;
+  const heading = status?.status === 'completed' ? status.project.name : 'Project';
+  return (
+    <>
+      <PageHeading>{heading}</PageHeading>
+      {view.phase === 'in_progress' && (
+        <InProgress progress={view.progress} onCancel={cancel} liveNote={liveNote} />
+      )}
+      {view.phase === 'loading' && !problem && <StatusLine text="Loading the project…" />}
+      {problem && <ProblemAlert problem={problem} />}
+      {status?.status === 'completed' && <LivingProject status={status} onRevised={finish} />}
+      {status?.status === 'failed' && <FailedProject status={status} />}
+    </>
+  );
+}
+
+/** The project as followed, what went wrong, the live note, Cancel, and the end of watching. */
+interface ProjectWatch {
+  view: View;
+  problem: Problem | undefined;
+  liveNote: string;
+  cancel: () => Promise<void>;
+  finish: (status: ProjectCompleted | ProjectFailed) => void;
+}
+
+/** Follows the project's event stream until it has finished (or the screen is left). */
+function useProject(projectId: string): ProjectWatch {
+  const { pgs, refreshCredits } = useSession();
+  const problemOf = useProblemOf();
   const [view, setView] = useState<View>({ phase: 'loading' });
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const [liveNote, setLiveNote] = useState('');
@@ -60,59 +94,27 @@ export function ProjectScreen({ projectId }: { projectId: string }) {
     const controller = new AbortController();
     stopWatching.current = controller;
     const fail = (error: unknown) => {
-      if (controller.signal.aborted) return;
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setProblem(described);
+      if (!controller.signal.aborted) setProblem(problemOf(error));
     };
     watchProject(pgs, projectId, controller.signal, {
       onStatus: (status) => {
-        if (status.status === 'in_progress') {
-          setView((current) => ({
-            phase: 'in_progress',
-            progress: {
-              estimateMs: status.estimatedCompletionMs,
-              estimatedAt: Date.now(),
-              documents: current.phase === 'in_progress' ? current.progress.documents : [],
-              stage: current.phase === 'in_progress' ? current.progress.stage : undefined,
-            },
-          }));
-        } else {
-          finish(status);
-        }
+        if (status.status === 'in_progress') setView((current) => withEstimate(current, status));
+        else finish(status);
       },
-      onStage: (stage) =>
-        setView((current) =>
-          current.phase === 'in_progress'
-            ? { ...current, progress: { ...current.progress, stage } }
-            : current,
-        ),
-      onDocument: (document) =>
-        setView((current) =>
-          current.phase === 'in_progress' &&
-          !current.progress.documents.some((d) => d.filename === document.filename)
-            ? {
-                ...current,
-                progress: {
-                  ...current.progress,
-                  documents: [...current.progress.documents, document],
-                },
-              }
-            : current,
-        ),
+      onStage: (stage) => setView((current) => withStage(current, stage)),
+      onDocument: (document) => setView((current) => withDocument(current, document)),
       onLiveNote: setLiveNote,
       onError: fail,
     }).catch(fail);
     return () => controller.abort();
-  }, [pgs, projectId, finish, signOut]);
+  }, [pgs, projectId, finish, problemOf]);
 
   const cancel = async () => {
     setProblem(undefined);
     try {
       finish(await pgs.projects.cancel(projectId));
     } catch (error) {
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
+      const described = problemOf(error);
       setProblem(described);
       // Already finished (409): show how it ended.
       if (described.kind === 'conflict') {
@@ -126,20 +128,38 @@ export function ProjectScreen({ projectId }: { projectId: string }) {
     }
   };
 
-  const status = view.phase === 'finished' ? view.status : undefined;
-  const heading = status?.status === 'completed' ? status.project.name : 'Project';
-  return (
-    <>
-      <PageHeading>{heading}</PageHeading>
-      {view.phase === 'in_progress' && (
-        <InProgress progress={view.progress} onCancel={cancel} liveNote={liveNote} />
-      )}
-      {view.phase === 'loading' && !problem && <StatusLine text="Loading the project…" />}
-      {problem && <ProblemAlert problem={problem} />}
-      {status?.status === 'completed' && <LivingProject status={status} onRevised={finish} />}
-      {status?.status === 'failed' && <FailedProject status={status} />}
-    </>
-  );
+  return { view, problem, liveNote, cancel, finish };
+}
+
+/** The view after an in-progress status: a new estimate, what was followed so far kept. */
+function withEstimate(current: View, status: ProjectInProgress): View {
+  return {
+    phase: 'in_progress',
+    progress: {
+      estimateMs: status.estimatedCompletionMs,
+      estimatedAt: Date.now(),
+      documents: current.phase === 'in_progress' ? current.progress.documents : [],
+      stage: current.phase === 'in_progress' ? current.progress.stage : undefined,
+    },
+  };
+}
+
+/** The view after `stage.started`: the stage, while the project is in progress. */
+function withStage(current: View, stage: string): View {
+  return current.phase === 'in_progress'
+    ? { ...current, progress: { ...current.progress, stage } }
+    : current;
+}
+
+/** The view after a document stored: listed once, while the project is in progress. */
+function withDocument(current: View, document: DocumentCompletedData): View {
+  return current.phase === 'in_progress' &&
+    !current.progress.documents.some((d) => d.filename === document.filename)
+    ? {
+        ...current,
+        progress: { ...current.progress, documents: [...current.progress.documents, document] },
+      }
+    : current;
 }
 
 function InProgress({

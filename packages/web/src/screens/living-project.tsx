@@ -1,22 +1,11 @@
-import type { DetailLevel, ProjectCompleted, Revision, RevisionSummary } from '@pgs/client';
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ProblemAlert, StatusLine } from '../components.tsx';
+import type { ProjectCompleted, Revision, RevisionSummary } from '@pgs/client';
+import { type Dispatch, type StateUpdater, useCallback, useEffect, useState } from 'preact/hooks';
 import { useProblemOf, useSession } from '../hooks.ts';
 import type { Problem } from '../messages.ts';
-import { CompletedProject } from './completed.tsx';
+import { type Pinned, ReviseCard, type Run, ShownRevision } from './living-project-parts.tsx';
 import { useProvenance } from './provenance.tsx';
 import { QuestionsPanel } from './questions.tsx';
-import { ReviseForm } from './revise.tsx';
-import { RevisionDiff } from './revision-diff.tsx';
 import { RevisionHistory } from './revision-history.tsx';
-import { RevisionRun } from './revision-run.tsx';
-
-/** The revision shown when it is not the current one: its number and, once read, its body. */
-interface Pinned {
-  revision: number;
-  status: ProjectCompleted | undefined;
-  problem: Problem | undefined;
-}
 
 /**
  * A completed project that lives on (docs/revisions.md): its documents (the current revision,
@@ -36,19 +25,113 @@ export function LivingProject({
   status: ProjectCompleted;
   onRevised: (status: ProjectCompleted) => void;
 }) {
-  const { pgs, refreshCredits } = useSession();
-  const projectId = status.projectId;
-  const problemOf = useProblemOf();
-  const focusOn = useFocusAfterRender();
-  const { history, historyProblem, historyRead, reread, run, setRun, setHistoryProblem } =
-    useRevisionHistory(projectId);
-  const [pinned, setPinned] = useState<Pinned | undefined>(undefined);
-  const [errorCodes, setErrorCodes] = useState<ReadonlyMap<number, string>>(new Map());
-  const { provenance, problem: provenanceProblem } = useProvenance(projectId);
+  const living = useLivingProject(status, onRevised);
+  const { projectId, current, pinned, run, provenance, select, started } = living;
+  return (
+    <>
+      <ShownRevision
+        projectId={projectId}
+        status={status}
+        pinned={pinned}
+        current={current}
+        onBack={living.back}
+      />
+      {!pinned && (
+        <QuestionsPanel
+          projectId={projectId}
+          type={status.project.type}
+          detail={provenance?.detail}
+          read={living.historyRead}
+          running={run !== undefined && !run.ended}
+          onStarted={started}
+        />
+      )}
+      <ReviseCard
+        projectId={projectId}
+        type={status.project.type}
+        detail={provenance?.detail}
+        priceProblem={living.provenanceProblem}
+        run={run}
+        onStarted={started}
+        onEnded={living.ended}
+        onShowChanges={select}
+        onNewRequest={living.newRequest}
+      />
+      <RevisionHistory
+        history={living.history}
+        problem={living.historyProblem}
+        onRetry={living.reread}
+        current={current}
+        selected={pinned?.revision}
+        errorCodes={living.errorCodes}
+        onSelect={select}
+      />
+    </>
+  );
+}
 
+/**
+ * The living project's state: the history and the revision followed, the revision pinned,
+ * the provenance (for the price), and what the user's choices and a revision's end do.
+ */
+function useLivingProject(status: ProjectCompleted, onRevised: (status: ProjectCompleted) => void) {
+  const projectId = status.projectId;
+  const focusOn = useFocusAfterRender();
+  const revisions = useRevisionHistory(projectId);
+  const { history, reread, setRun, setHistoryProblem } = revisions;
   const current = history?.find((summary) => summary.status === 'completed')?.revision;
-  // The revision whose changes are shown: the one picked, else the current one (from 2 on).
-  const shown = pinned?.revision ?? current;
+  const { pinned, setPinned, select } = usePinnedRevision(projectId, current, focusOn);
+  const { provenance, problem: provenanceProblem } = useProvenance(projectId);
+  const { ended, errorCodes } = useRevisionEnded({
+    projectId,
+    onRevised,
+    focusOn,
+    reread,
+    setRun,
+    setHistoryProblem,
+    setPinned,
+  });
+
+  const started = (revision: number) => {
+    setRun({ revision, ended: false });
+    focusOn('#revise-heading');
+  };
+  const back = () => {
+    setPinned(undefined);
+    focusOn('main h1');
+  };
+  const newRequest = () => {
+    setRun(undefined);
+    focusOn('#change-request');
+  };
+  return {
+    ...revisions,
+    projectId,
+    current,
+    pinned,
+    select,
+    provenance,
+    provenanceProblem,
+    ended,
+    errorCodes,
+    started,
+    back,
+    newRequest,
+  };
+}
+
+/**
+ * The revision pinned (picked in the history, when it is not the current one) and its read.
+ * Picking the current one unpins; focus goes to what the choice shows.
+ */
+function usePinnedRevision(
+  projectId: string,
+  current: number | undefined,
+  focusOn: (selector: string) => void,
+) {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
+  const [pinned, setPinned] = useState<Pinned | undefined>(undefined);
 
   const select = useCallback(
     (revision: number) => {
@@ -77,6 +160,27 @@ export function LivingProject({
     },
     [pgs, projectId, current, problemOf, focusOn],
   );
+  return { pinned, setPinned, select };
+}
+
+/**
+ * What a revision's end does: the credits and the history are read again and the run marked
+ * ended; a failure's code is kept for the history, and a completion reads the project's new
+ * current revision and tells the screen (`onRevised`).
+ */
+function useRevisionEnded(deps: {
+  projectId: string;
+  onRevised: (status: ProjectCompleted) => void;
+  focusOn: (selector: string) => void;
+  reread: () => void;
+  setRun: Dispatch<StateUpdater<Run | undefined>>;
+  setHistoryProblem: Dispatch<StateUpdater<Problem | undefined>>;
+  setPinned: Dispatch<StateUpdater<Pinned | undefined>>;
+}) {
+  const { projectId, onRevised, focusOn, reread, setRun, setHistoryProblem, setPinned } = deps;
+  const { pgs, refreshCredits } = useSession();
+  const problemOf = useProblemOf();
+  const [errorCodes, setErrorCodes] = useState<ReadonlyMap<number, string>>(new Map());
 
   const ended = useCallback(
     (revision: Revision) => {
@@ -108,73 +212,10 @@ export function LivingProject({
       reread,
       setRun,
       setHistoryProblem,
+      setPinned,
     ],
   );
-
-  const started = (revision: number) => {
-    setRun({ revision, ended: false });
-    focusOn('#revise-heading');
-  };
-
-  return (
-    <>
-      {pinned && (
-        <PinnedBanner
-          pinned={pinned}
-          current={current}
-          onBack={() => {
-            setPinned(undefined);
-            focusOn('main h1');
-          }}
-        />
-      )}
-      {pinned?.status ? (
-        <CompletedProject
-          key={`revision-${pinned.revision}`}
-          status={pinned.status}
-          revision={pinned.revision}
-        />
-      ) : (
-        !pinned && <CompletedProject key={`current-${current ?? 1}`} status={status} />
-      )}
-      {shown !== undefined && shown > 1 && (
-        <RevisionDiff key={shown} projectId={projectId} revision={shown} />
-      )}
-      {!pinned && (
-        <QuestionsPanel
-          projectId={projectId}
-          type={status.project.type}
-          detail={provenance?.detail}
-          read={historyRead}
-          running={run !== undefined && !run.ended}
-          onStarted={started}
-        />
-      )}
-      <ReviseCard
-        projectId={projectId}
-        type={status.project.type}
-        detail={provenance?.detail}
-        priceProblem={provenanceProblem}
-        run={run}
-        onStarted={started}
-        onEnded={ended}
-        onShowChanges={select}
-        onNewRequest={() => {
-          setRun(undefined);
-          focusOn('#change-request');
-        }}
-      />
-      <RevisionHistory
-        history={history}
-        problem={historyProblem}
-        onRetry={reread}
-        current={current}
-        selected={pinned?.revision}
-        errorCodes={errorCodes}
-        onSelect={select}
-      />
-    </>
-  );
+  return { ended, errorCodes };
 }
 
 /**
@@ -190,9 +231,6 @@ function useFocusAfterRender(): (selector: string) => void {
   }, [target]);
   return useCallback((selector: string) => setTarget({ selector }), []);
 }
-
-/** The revision followed in the Revise card, and whether it has ended. */
-type Run = { revision: number; ended: boolean };
 
 /**
  * A project's revision history, read again on `reread()` (Try again, a revision ended), and
@@ -225,83 +263,4 @@ function useRevisionHistory(projectId: string) {
 
   const reread = useCallback(() => setHistoryRead((n) => n + 1), []);
   return { history, historyProblem, historyRead, reread, run, setRun, setHistoryProblem };
-}
-
-/** Says which revision is being read instead of the current one, with the way back. */
-function PinnedBanner(props: { pinned: Pinned; current: number | undefined; onBack: () => void }) {
-  const { pinned, current, onBack } = props;
-  return (
-    <section class="card pinned" aria-labelledby="pinned-heading">
-      <h2 id="pinned-heading" tabIndex={-1}>
-        Revision {pinned.revision}
-      </h2>
-      <p>
-        You are reading revision {pinned.revision}
-        {current !== undefined && `; the current revision is ${current}`}.{' '}
-        <button type="button" class="secondary" onClick={onBack}>
-          Back to the current revision
-        </button>
-      </p>
-      <StatusLine
-        text={
-          pinned.status === undefined && pinned.problem === undefined
-            ? `Loading revision ${pinned.revision}…`
-            : ''
-        }
-      />
-      {pinned.problem && <ProblemAlert problem={pinned.problem} />}
-    </section>
-  );
-}
-
-/**
- * The Revise card: the change-request form, priced at the project's detail level (which its
- * provenance says), or the revision running, followed live, with its outcome once ended.
- */
-function ReviseCard(props: {
-  projectId: string;
-  type: ProjectCompleted['project']['type'];
-  detail: DetailLevel | undefined;
-  priceProblem: Problem | undefined;
-  run: Run | undefined;
-  onStarted: (revision: number) => void;
-  onEnded: (revision: Revision) => void;
-  onShowChanges: (revision: number) => void;
-  onNewRequest: () => void;
-}) {
-  const { projectId, type, detail, priceProblem, run } = props;
-  return (
-    <section class="card" aria-labelledby="revise-heading">
-      <h2 id="revise-heading" tabIndex={-1}>
-        Revise
-      </h2>
-      {run === undefined ? (
-        detail === undefined ? (
-          <StatusLine text={priceProblem ? priceProblem.text : 'Loading the price…'} />
-        ) : (
-          <ReviseForm
-            projectId={projectId}
-            type={type}
-            detail={detail}
-            onStarted={props.onStarted}
-          />
-        )
-      ) : (
-        <>
-          <RevisionRun
-            key={run.revision}
-            projectId={projectId}
-            revision={run.revision}
-            onEnded={props.onEnded}
-            onShowChanges={props.onShowChanges}
-          />
-          {run.ended && (
-            <button type="button" class="secondary" onClick={props.onNewRequest}>
-              New change request
-            </button>
-          )}
-        </>
-      )}
-    </section>
-  );
 }

@@ -27,11 +27,17 @@ import {
   type PromptHouse,
 } from './conventions.ts';
 import { documentPromptOf } from './documents/index.ts';
-import { GROUNDED_GUIDANCE, GROUNDED_ID, GROUNDED_SYSTEM, repositoryPart } from './grounded.ts';
+import {
+  GROUNDED_GUIDANCE,
+  GROUNDED_ID,
+  GROUNDED_SYSTEM,
+  type GroundedGuidance,
+  repositoryPart,
+} from './grounded.ts';
 import type { PromptRepository } from './repository.ts';
 import { styleFrame } from './style.ts';
 import { DOCUMENT_SYSTEM, SYSTEM_VERSION } from './system.ts';
-import { promptId } from './types.ts';
+import { type AnyDocumentPrompt, promptId } from './types.ts';
 
 /** Tokens of earlier documents one prompt carries at most (o200k, as counted here). */
 export const CONTEXT_TOKEN_BUDGET = 48_000;
@@ -47,6 +53,9 @@ export interface EarlierDocument {
   /** `content` is the document's digest (its IDs and titles, digest.ts), not its text. */
   digest?: boolean;
 }
+
+/** An earlier document as the budget left it: whole, or `cut` at a section boundary. */
+type KeptDocument = EarlierDocument & { cut: boolean };
 
 /**
  * One text part of a prompt's user message. `cache` marks the end of a prefix worth
@@ -82,9 +91,9 @@ export interface RenderedPrompt {
 export function fitToBudget(
   documents: readonly EarlierDocument[],
   budget: number,
-): { kept: Array<EarlierDocument & { cut: boolean }>; trimmed: string[] } {
+): { kept: KeptDocument[]; trimmed: string[] } {
   const byPriority = [...documents].sort((a, b) => a.priority - b.priority);
-  const kept: Array<EarlierDocument & { cut: boolean }> = [];
+  const kept: KeptDocument[] = [];
   const trimmed: string[] = [];
   let left = budget;
   let full = false;
@@ -119,20 +128,8 @@ export function fitToBudget(
   return { kept, trimmed };
 }
 
-/**
- * The prompt for one document, laid out so that the requests of one project share the
- * longest possible prefix (docs/cost.md): first what every document of the project shares
- * (the idea and the definition), then the earlier documents in full in the plan's one
- * context order (catalogue.ts), and only then what this document is and how to write it. Long
- * material before the question also reads best. The shared part and the last earlier
- * document end a cacheable prefix each. A grounded project's shared part opens with its
- * codebase digest, and its prompts add the grounded guidance (grounded.ts); any other
- * project's prompt is exactly what it was before grounded projects existed.
- *
- * @example
- * documentPrompt({ idea, definition, document: documentPlan('web')[1]!, earlier: [brief] });
- */
-export function documentPrompt(input: {
+/** What {@link documentPrompt} is given. */
+interface DocumentPromptInput {
   idea: string;
   definition: ProjectDefinition;
   document: DocumentKind;
@@ -147,36 +144,74 @@ export function documentPrompt(input: {
   requirementStyle?: RequirementStyle | undefined;
   /** The house conventions and language the project follows (conventions.ts). */
   house?: PromptHouse | undefined;
-}): RenderedPrompt {
-  const { definition, document, repository, house } = input;
-  const name = inertInline(definition.name);
+}
+
+/**
+ * The prompt for one document, laid out so that the requests of one project share the
+ * longest possible prefix (docs/cost.md): first what every document of the project shares
+ * (the idea and the definition), then the earlier documents in full in the plan's one
+ * context order (catalogue.ts), and only then what this document is and how to write it. Long
+ * material before the question also reads best. The shared part and the last earlier
+ * document end a cacheable prefix each. A grounded project's shared part opens with its
+ * codebase digest, and its prompts add the grounded guidance (grounded.ts); any other
+ * project's prompt is exactly what it was before grounded projects existed.
+ *
+ * @example
+ * documentPrompt({ idea, definition, document: documentPlan('web')[1]!, earlier: [brief] });
+ */
+export function documentPrompt(input: DocumentPromptInput): RenderedPrompt {
+  const { repository, house } = input;
   const detail = input.detail ?? 'standard';
   const style = styleFrame(input.requirementStyle);
-  const brief = documentPromptOf(document.kind);
-  const guidance = repository === undefined ? undefined : GROUNDED_GUIDANCE[document.kind];
+  const brief = documentPromptOf(input.document.kind);
   const { kept, trimmed } = fitToBudget(input.earlier, input.budget ?? CONTEXT_TOKEN_BUDGET);
-  const shared = `${housePart(house)}${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea: input.idea, definition })}\n\n`;
-  const earlier = kept.map(
+  const earlier = earlierParts(inertInline(input.definition.name), kept);
+  const call = documentContext(input, kept, detail);
+  const parts: PromptPart[] = [
+    { text: sharedPart(input), cache: true },
+    ...earlier.map((text, i) => ({ text, cache: i === earlier.length - 1 })),
+    { text: documentTask(input, call, kept, detail), cache: false },
+  ];
+  const grounded = repository === undefined ? '' : `+${GROUNDED_ID}`;
+  return {
+    system:
+      (repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`) +
+      style.system +
+      houseSystem(house),
+    prompt: parts.map((part) => part.text).join(''),
+    parts,
+    maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
+    version: `${promptId(brief)}${grounded}${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`,
+    // The files of the digest left out count as trimmed context of every part.
+    trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
+    context: call,
+  };
+}
+
+/** What every document of the project shares: the conventions, the digest, the project. */
+function sharedPart({ house, repository, idea, definition }: DocumentPromptInput): string {
+  return `${housePart(house)}${repository === undefined ? '' : repositoryPart(repository)}The project, as settled in its definition:\n\n${projectBlock({ idea, definition })}\n\n`;
+}
+
+/** The earlier documents, one part each, the first introducing them all. */
+function earlierParts(name: string, kept: readonly KeptDocument[]): string[] {
+  return kept.map(
     (doc, i) =>
       `${i === 0 ? `The earlier documents of ${name}. Build on them; do not contradict them. A document marked digest="true" is given as the IDs it defines, each with its title, not its full text: cite those IDs as they are, and take nothing else from it for granted.\n\n` : ''}<document kind="${doc.kind}" title="${doc.title}" filename="${doc.filename}"${doc.digest ? ' digest="true"' : ''}${doc.cut ? ' trimmed="true"' : ''}>\n${doc.content.trim()}\n</document>\n\n`,
   );
-  const sections = document.sections
-    .map((heading, i) => {
-      const text = [brief.sections[heading], guidance?.sections?.[heading]].filter(Boolean);
-      return `${i + 1}. "## ${heading}": ${text.join(' ')}`.trimEnd();
-    })
-    .concat(houseSections(house, document.kind, document.sections.length + 1))
-    .join('\n');
-  const rules = [...brief.rules, ...(guidance?.rules ?? [])].map((rule) => `- ${rule}`).join('\n');
-  const ids = kept
-    .filter((doc) => ID_DEFINERS[doc.kind] !== undefined)
-    .flatMap((doc) => (doc.digest ? idsOfDigest(doc) : citableIds([doc])));
-  const idLine =
-    ids.length > 0 ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.` : '';
-  const call: DocumentContext = {
+}
+
+/** The call as typed data: what the prompt's `<pgs-context>` and task blocks say. */
+function documentContext(
+  input: DocumentPromptInput,
+  kept: readonly KeptDocument[],
+  detail: Detail,
+): DocumentContext {
+  const { document, repository } = input;
+  return {
     task: 'document',
     idea: input.idea,
-    definition,
+    definition: input.definition,
     document: {
       kind: document.kind,
       title: document.title,
@@ -189,9 +224,23 @@ export function documentPrompt(input: {
     ...(detail === 'standard' ? {} : { detail }),
     ...(input.requirementStyle === 'gherkin' ? { requirementStyle: 'gherkin' as const } : {}),
     ...(repository === undefined ? {} : { repository: repository.source }),
-    ...houseContext(house),
+    ...houseContext(input.house),
   };
-  const task = `The document to write now:
+}
+
+/** What this document is and how to write it: its reader, purpose, sections and rules. */
+function documentTask(
+  input: DocumentPromptInput,
+  call: DocumentContext,
+  kept: readonly KeptDocument[],
+  detail: Detail,
+): string {
+  const { document } = input;
+  const name = inertInline(input.definition.name);
+  const brief = documentPromptOf(document.kind);
+  const guidance = input.repository === undefined ? undefined : GROUNDED_GUIDANCE[document.kind];
+  const rules = [...brief.rules, ...(guidance?.rules ?? [])].map((rule) => `- ${rule}`).join('\n');
+  return `The document to write now:
 
 ${taskBlock({ document: call.document, related: call.related, detail })}
 
@@ -202,34 +251,39 @@ Who reads it: ${brief.reader}
 What it is for: ${brief.purpose}
 
 Sections, in this order, each a "## " heading with exactly this text:
-${sections}
+${sectionLines(document, brief, guidance, input.house)}
 
 Rules:
 - Start with the title line "# ${document.title}: ${name}", then one short paragraph saying what this document covers.
 - Name ${name} in the text; use the questionnaire's audience, features and tech stack.
 ${rules}
-${idLine}`.trimEnd();
-  const parts: PromptPart[] = [
-    { text: shared, cache: true },
-    ...earlier.map((text, i) => ({ text, cache: i === earlier.length - 1 })),
-    { text: task, cache: false },
-  ];
-  return {
-    system:
-      (repository === undefined ? DOCUMENT_SYSTEM : `${DOCUMENT_SYSTEM}\n\n${GROUNDED_SYSTEM}`) +
-      style.system +
-      houseSystem(house),
-    prompt: parts.map((part) => part.text).join(''),
-    parts,
-    maxOutputTokens: outputAllowance(brief.maxOutputTokens, detail),
-    version:
-      repository === undefined
-        ? `${promptId(brief)}${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`
-        : `${promptId(brief)}+${GROUNDED_ID}${style.id}${houseVersion(house)}+system@${SYSTEM_VERSION}`,
-    // The files of the digest left out count as trimmed context of every part.
-    trimmed: [...trimmed, ...(repository?.trimmed ?? [])],
-    context: call,
-  };
+${citableLine(kept)}`.trimEnd();
+}
+
+/** The document's sections, numbered, each with what its kind and the guidance ask of it. */
+function sectionLines(
+  document: DocumentKind,
+  brief: AnyDocumentPrompt,
+  guidance: GroundedGuidance | undefined,
+  house: PromptHouse | undefined,
+): string {
+  return document.sections
+    .map((heading, i) => {
+      const text = [brief.sections[heading], guidance?.sections?.[heading]].filter(Boolean);
+      return `${i + 1}. "## ${heading}": ${text.join(' ')}`.trimEnd();
+    })
+    .concat(houseSections(house, document.kind, document.sections.length + 1))
+    .join('\n');
+}
+
+/** The rule listing the IDs the kept documents define, or '' when they define none. */
+function citableLine(kept: readonly KeptDocument[]): string {
+  const ids = kept
+    .filter((doc) => ID_DEFINERS[doc.kind] !== undefined)
+    .flatMap((doc) => (doc.digest ? idsOfDigest(doc) : citableIds([doc])));
+  return ids.length > 0
+    ? `- IDs you may cite (defined in the documents above): ${ids.join(', ')}.`
+    : '';
 }
 
 /** What a detail level asks of the length; a standard document's prompt is unchanged. */

@@ -1,5 +1,11 @@
-import type { ClarifyingAnswer, ProjectContext } from '@pgs/client';
-import type { Command } from '../context.ts';
+import type {
+  ClarifyingAnswer,
+  Pgs,
+  ProjectContext,
+  ProjectCreated,
+  ProjectType,
+} from '@pgs/client';
+import type { Command, CommandContext, Values } from '../context.ts';
 import { stringValue } from '../context.ts';
 import { checkOutDir } from '../documents.ts';
 import { UsageError } from '../errors.ts';
@@ -7,9 +13,11 @@ import { formatDuration } from '../progress.ts';
 import { askAnswers, givenAnswers } from './clarify.ts';
 import {
   API_OPTIONS,
+  type Detail,
   detailValue,
   durationValue,
   projectTypeValue,
+  type RequirementStyle,
   simulateValue,
   styleValue,
 } from './common.ts';
@@ -21,6 +29,7 @@ import {
   printDryRun,
   REPO_OPTIONS,
   REPO_OPTIONS_HELP,
+  type RepoRequest,
   repoValues,
 } from './repo.ts';
 import { deliver, reportFailure, WAIT_OPTIONS_HELP, waitWithProgress } from './results.ts';
@@ -132,67 +141,24 @@ Examples:
     ...REPO_OPTIONS,
   },
   async run(ctx) {
-    const { values } = ctx;
-    const idea = ctx.positionals.join(' ').trim();
-    if (idea === '')
-      throw new UsageError('missing the idea: pgs generate "<idea>"', 'pgs generate');
-    const type = projectTypeValue(values, NAME);
-    const detail = detailValue(values, NAME);
-    const requirementStyle = styleValue(values, NAME);
-    const language = stringValue(values, 'language');
-    if (language !== undefined && !/^[A-Za-z0-9-]{2,35}$/.test(language)) {
-      throw new UsageError('--language must be a BCP 47 tag such as de or pt-BR', `pgs ${NAME}`);
-    }
-    const conventions = values['no-conventions'] === true ? (false as const) : undefined;
-    const name = stringValue(values, 'name');
-    if (name !== undefined && name.trim() === '') {
-      throw new UsageError('--name must not be empty', `pgs ${NAME}`);
-    }
-    const out = stringValue(values, 'out');
-    if (out !== undefined && out.trim() === '') {
-      throw new UsageError('--out must not be empty', `pgs ${NAME}`);
-    }
-    const force = values.force === true;
-    const noWait = values['no-wait'] === true;
-    const durationMs = durationValue(values, 'duration', NAME, { max: 600_000 });
-    const simulate = simulateValue(values, durationMs, NAME);
-    const pollIntervalMs = durationValue(values, 'poll-interval', NAME);
-    const maxWaitMs = durationValue(values, 'max-wait', NAME);
-    if (noWait && (out !== undefined || force)) {
-      throw new UsageError(
-        '--no-wait writes nothing: give --out to pgs wait ID instead',
-        `pgs ${NAME}`,
-      );
-    }
-    const ask = values.ask === true;
-    if (values.yes === true && !ask) {
-      throw new UsageError('--yes goes with --ask', `pgs ${NAME}`);
-    }
+    const flags = generateFlags(ctx.values, ctx.positionals);
     const given = await givenAnswers(ctx);
-    const repo = repoValues(values, NAME);
+    const repo = repoValues(ctx.values, NAME);
     if (repo?.dryRun) {
       printDryRun(ctx, await buildDigest(ctx, repo, NAME));
       return;
     }
     // Before the price is reserved: a DIR that holds files would fail only at the end.
-    if (out !== undefined) await checkOutDir(ctx.io.cwd ?? process.cwd(), out, force, NAME);
-    if (out !== undefined) ctx.errorContext.outDir = out;
+    if (flags.out !== undefined) {
+      await checkOutDir(ctx.io.cwd ?? process.cwd(), flags.out, flags.force, NAME);
+      ctx.errorContext.outDir = flags.out;
+    }
     // Before the digest, so the questions come at once; after the DIR check, so no one
     // answers for a run that would fail.
-    let answers: ClarifyingAnswer[] | undefined = given.length > 0 ? given : undefined;
-    if (ask) {
-      const yes = values.yes === true;
-      answers = await askAnswers(ctx, ctx.client(), { idea, type, yes, given });
-    }
-    let context: ProjectContext | undefined;
-    if (repo !== undefined) {
-      const built = await buildDigest(ctx, repo, NAME);
-      context = contextOf(built, repo, NAME);
-      // On stderr with --no-wait, whose stdout is the project id alone.
-      if (!ctx.json) (noWait ? ctx.io.stderr : ctx.io.stdout).write(`${digestSummary(built)}\n`);
-    }
-
+    const answers = await answersOf(ctx, flags, given);
+    const context = repo === undefined ? undefined : await repoContext(ctx, repo, flags.noWait);
     const pgs = ctx.client();
+    const { idea, type, detail, requirementStyle, language, conventions, name, simulate } = flags;
     const created = await pgs.projects.create(
       {
         idea,
@@ -208,36 +174,126 @@ Examples:
       },
       { signal: ctx.io.signal },
     );
-    if (noWait) {
-      const { projectId, status, estimatedCompletionMs } = created;
-      if (ctx.json) {
-        ctx.print(JSON.stringify({ projectId, status, estimatedCompletionMs }));
-      } else {
-        ctx.print(projectId);
-        ctx.io.stderr.write(`Follow it with: pgs wait ${projectId} --out DIR\n`);
-      }
-      return;
-    }
-
-    if (!ctx.json) {
-      ctx.print(
-        `Created project ${created.projectId} ` +
-          `(about ${formatDuration(created.estimatedCompletionMs)} of generation estimated)`,
-      );
-    }
-    // The event stream shows each document as it lands and ends with the project;
-    // an explicit --poll-interval keeps the polling wait.
-    const result =
-      pollIntervalMs === undefined
-        ? await followToResult(ctx, pgs, created.projectId, maxWaitMs)
-        : await waitWithProgress(
-            ctx,
-            pgs,
-            created.projectId,
-            { pollIntervalMs, maxWaitMs },
-            created,
-          );
-    reportFailure(ctx, result);
-    if (result.status === 'completed') await deliver(ctx, result, { out, useDefault: true, force });
+    if (flags.noWait) printCreated(ctx, created);
+    else await followAndDeliver(ctx, pgs, created, flags);
   },
 };
+
+/** What `pgs generate` was asked, read and checked before anything is sent. */
+interface GenerateFlags {
+  idea: string;
+  type: ProjectType | undefined;
+  detail: Detail | undefined;
+  requirementStyle: RequirementStyle | undefined;
+  language: string | undefined;
+  conventions: false | undefined;
+  name: string | undefined;
+  out: string | undefined;
+  force: boolean;
+  noWait: boolean;
+  simulate: ReturnType<typeof simulateValue>;
+  pollIntervalMs: number | undefined;
+  maxWaitMs: number | undefined;
+  ask: boolean;
+  yes: boolean;
+}
+
+/** Reads the idea and the options, in the order their usage errors are reported. */
+function generateFlags(values: Values, positionals: readonly string[]): GenerateFlags {
+  const idea = positionals.join(' ').trim();
+  if (idea === '') throw new UsageError('missing the idea: pgs generate "<idea>"', 'pgs generate');
+  const type = projectTypeValue(values, NAME);
+  const detail = detailValue(values, NAME);
+  const requirementStyle = styleValue(values, NAME);
+  const language = stringValue(values, 'language');
+  if (language !== undefined && !/^[A-Za-z0-9-]{2,35}$/.test(language)) {
+    throw new UsageError('--language must be a BCP 47 tag such as de or pt-BR', `pgs ${NAME}`);
+  }
+  const conventions = values['no-conventions'] === true ? (false as const) : undefined;
+  const name = nonEmpty(values, 'name');
+  const out = nonEmpty(values, 'out');
+  const force = values.force === true;
+  const noWait = values['no-wait'] === true;
+  const durationMs = durationValue(values, 'duration', NAME, { max: 600_000 });
+  const simulate = simulateValue(values, durationMs, NAME);
+  const pollIntervalMs = durationValue(values, 'poll-interval', NAME);
+  const maxWaitMs = durationValue(values, 'max-wait', NAME);
+  if (noWait && (out !== undefined || force)) {
+    throw new UsageError(
+      '--no-wait writes nothing: give --out to pgs wait ID instead',
+      `pgs ${NAME}`,
+    );
+  }
+  const ask = values.ask === true;
+  const yes = values.yes === true;
+  if (yes && !ask) throw new UsageError('--yes goes with --ask', `pgs ${NAME}`);
+  const chosen = { idea, type, detail, requirementStyle, language, conventions, name };
+  return { ...chosen, out, force, noWait, simulate, pollIntervalMs, maxWaitMs, ask, yes };
+}
+
+/** A text option that, when given, must hold more than white space. */
+function nonEmpty(values: Values, option: 'name' | 'out'): string | undefined {
+  const value = stringValue(values, option);
+  if (value !== undefined && value.trim() === '') {
+    throw new UsageError(`--${option} must not be empty`, `pgs ${NAME}`);
+  }
+  return value;
+}
+
+/** The answers sent with the project: those given, then, with --ask, those asked for. */
+async function answersOf(
+  ctx: CommandContext,
+  flags: GenerateFlags,
+  given: ClarifyingAnswer[],
+): Promise<ClarifyingAnswer[] | undefined> {
+  if (!flags.ask) return given.length > 0 ? given : undefined;
+  const { idea, type, yes } = flags;
+  return askAnswers(ctx, ctx.client(), { idea, type, yes, given });
+}
+
+/** The codebase digest sent with a grounded project, after a line saying what it holds. */
+async function repoContext(
+  ctx: CommandContext,
+  repo: RepoRequest,
+  noWait: boolean,
+): Promise<ProjectContext> {
+  const built = await buildDigest(ctx, repo, NAME);
+  const context = contextOf(built, repo, NAME);
+  // On stderr with --no-wait, whose stdout is the project id alone.
+  if (!ctx.json) (noWait ? ctx.io.stderr : ctx.io.stdout).write(`${digestSummary(built)}\n`);
+  return context;
+}
+
+/** With --no-wait: the project id (or, with --json, the created status), and how to follow it. */
+function printCreated(ctx: CommandContext, created: ProjectCreated): void {
+  const { projectId, status, estimatedCompletionMs } = created;
+  if (ctx.json) {
+    ctx.print(JSON.stringify({ projectId, status, estimatedCompletionMs }));
+  } else {
+    ctx.print(projectId);
+    ctx.io.stderr.write(`Follow it with: pgs wait ${projectId} --out DIR\n`);
+  }
+}
+
+/** Follows the project to its end, reports a failure, and writes a completed one's documents. */
+async function followAndDeliver(
+  ctx: CommandContext,
+  pgs: Pgs,
+  created: ProjectCreated,
+  { pollIntervalMs, maxWaitMs, out, force }: GenerateFlags,
+): Promise<void> {
+  if (!ctx.json) {
+    ctx.print(
+      `Created project ${created.projectId} ` +
+        `(about ${formatDuration(created.estimatedCompletionMs)} of generation estimated)`,
+    );
+  }
+  // The event stream shows each document as it lands and ends with the project;
+  // an explicit --poll-interval keeps the polling wait.
+  const result =
+    pollIntervalMs === undefined
+      ? await followToResult(ctx, pgs, created.projectId, maxWaitMs)
+      : await waitWithProgress(ctx, pgs, created.projectId, { pollIntervalMs, maxWaitMs }, created);
+  reportFailure(ctx, result);
+  if (result.status === 'completed') await deliver(ctx, result, { out, useDefault: true, force });
+}

@@ -31,6 +31,54 @@ const cardSelector = (taskId: string) => `[data-task="${CSS.escape(taskId)}"]`;
  */
 export function PlanBoard({ plan, syncHref }: { plan: Plan; syncHref?: string | undefined }) {
   const { tasks } = plan;
+  const { board, columns, tabbable, moveCard, onKeyDown, setActive } = useBoardFocus(plan);
+  return (
+    <section class="card" aria-labelledby="plan-heading">
+      <h2 id="plan-heading">Plan</h2>
+      <p class="hint" id={KEYS_ID}>
+        The tasks of the implementation plan by status, as people and agents work on them. On a
+        task: arrow keys go to the next task, Home and End to the ends of a column; Shift+← and
+        Shift+→ move it one column; 1 to 5 move it to To do, In progress, Blocked, Done or Obsolete.
+      </p>
+      <BoardStatus plan={plan} syncHref={syncHref} />
+      {tasks?.length === 0 && <p>The implementation plan has no task table.</p>}
+      {tasks && tasks.length > 0 && (
+        <div class="board" ref={board}>
+          {BOARD_COLUMNS.map((status, index) => (
+            <BoardColumn
+              key={status}
+              status={status}
+              cards={(columns[index] ?? []).flatMap((id) => {
+                const task = tasks.find((t) => t.id === id);
+                return task === undefined
+                  ? []
+                  : [
+                      <TaskCard
+                        key={id}
+                        task={task}
+                        tabbable={id === tabbable}
+                        busy={plan.busy.has(id)}
+                        problem={plan.problems.get(id)}
+                        onMove={(to) => void moveCard(id, to)}
+                        onKeyDown={(event) => onKeyDown(event, task)}
+                        onFocusIn={() => setActive(id)}
+                      />,
+                    ];
+              })}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The board's roving focus: which card is in the Tab order, the keys on a focused card, and
+ * a moved card keeping the focus in its new column.
+ */
+function useBoardFocus(plan: Plan) {
+  const { tasks } = plan;
   const board = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState<string | undefined>(undefined);
   const [focusOn, setFocusOn] = useState<{ taskId: string } | undefined>(undefined);
@@ -71,45 +119,7 @@ export function PlanBoard({ plan, syncHref }: { plan: Plan; syncHref?: string | 
     setFocusOn({ taskId: target });
   };
 
-  return (
-    <section class="card" aria-labelledby="plan-heading">
-      <h2 id="plan-heading">Plan</h2>
-      <p class="hint" id={KEYS_ID}>
-        The tasks of the implementation plan by status, as people and agents work on them. On a
-        task: arrow keys go to the next task, Home and End to the ends of a column; Shift+← and
-        Shift+→ move it one column; 1 to 5 move it to To do, In progress, Blocked, Done or Obsolete.
-      </p>
-      <BoardStatus plan={plan} syncHref={syncHref} />
-      {tasks?.length === 0 && <p>The implementation plan has no task table.</p>}
-      {tasks && tasks.length > 0 && (
-        <div class="board" ref={board}>
-          {BOARD_COLUMNS.map((status, index) => (
-            <BoardColumn
-              key={status}
-              status={status}
-              cards={(columns[index] ?? []).flatMap((id) => {
-                const task = tasks.find((t) => t.id === id);
-                return task === undefined
-                  ? []
-                  : [
-                      <TaskCard
-                        key={id}
-                        task={task}
-                        tabbable={id === tabbable}
-                        busy={plan.busy.has(id)}
-                        problem={plan.problems.get(id)}
-                        onMove={(to) => void moveCard(id, to)}
-                        onKeyDown={(event) => onKeyDown(event, task)}
-                        onFocusIn={() => setActive(id)}
-                      />,
-                    ];
-              })}
-            />
-          ))}
-        </div>
-      )}
-    </section>
-  );
+  return { board, columns, tabbable, moveCard, onKeyDown, setActive };
 }
 
 /** The plan's delivery and Reload, the live region (loading, what moved), a failed read. */
@@ -153,6 +163,7 @@ function BoardColumn({ status, cards }: { status: TaskStatus; cards: VNode[] }) 
   );
 }
 
+/** A task's card: its name, facts and moves, and why its last move did not happen. */
 function TaskCard({
   task,
   tabbable,
@@ -173,7 +184,6 @@ function TaskCard({
   const base = `task-${task.id}`;
   const tabIndex = tabbable ? 0 : -1;
   const moves = [neighbour(task.status, -1), neighbour(task.status, 1)];
-  const links = taskLinks(task);
   // The moves a refusal names, but for those the card's own buttons already offer.
   const offered = (problem?.allowed ?? []).filter(
     (status) => status !== task.status && !moves.includes(status),
@@ -196,39 +206,7 @@ function TaskCard({
       <p class="task-name" id={`${base}-name`}>
         <span class="task-id">{task.id}</span> {task.title}
       </p>
-      <dl class="task-facts" id={`${base}-facts`}>
-        <Fact label="Phase">{task.phase || '—'}</Fact>
-        <Fact label="Requirements">
-          {task.requirements.length > 0 ? task.requirements.join(', ') : 'none'}
-        </Fact>
-        <Fact label="Assignee">{task.assignee ?? 'unassigned'}</Fact>
-        {task.lease && (
-          <Fact label="Lease" testId="task-lease">
-            {task.lease.agent} until{' '}
-            <time dateTime={task.lease.expiresAt}>
-              {leaseEnd(task.lease.expiresAt, Date.now())}
-            </time>
-          </Fact>
-        )}
-        {links.length > 0 && (
-          <Fact label="Issues">
-            {links.map((link, index) => (
-              <span key={`${link.connectionId}-${link.externalId}`}>
-                {index > 0 && ', '}
-                <a
-                  href={link.url}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  tabIndex={tabIndex}
-                  aria-label={`${task.id} on ${linkText(link)}`}
-                >
-                  {linkText(link)}
-                </a>
-              </span>
-            ))}
-          </Fact>
-        )}
-      </dl>
+      <TaskFacts task={task} id={`${base}-facts`} tabIndex={tabIndex} />
       <div class="task-moves">
         {moves.map(
           (to, index) =>
@@ -267,6 +245,44 @@ function TaskCard({
         </div>
       )}
     </li>
+  );
+}
+
+/** A card's facts: phase, requirements, assignee, lease and the issues it is linked to. */
+function TaskFacts({ task, id, tabIndex }: { task: Task; id: string; tabIndex: number }) {
+  const links = taskLinks(task);
+  return (
+    <dl class="task-facts" id={id}>
+      <Fact label="Phase">{task.phase || '—'}</Fact>
+      <Fact label="Requirements">
+        {task.requirements.length > 0 ? task.requirements.join(', ') : 'none'}
+      </Fact>
+      <Fact label="Assignee">{task.assignee ?? 'unassigned'}</Fact>
+      {task.lease && (
+        <Fact label="Lease" testId="task-lease">
+          {task.lease.agent} until{' '}
+          <time dateTime={task.lease.expiresAt}>{leaseEnd(task.lease.expiresAt, Date.now())}</time>
+        </Fact>
+      )}
+      {links.length > 0 && (
+        <Fact label="Issues">
+          {links.map((link, index) => (
+            <span key={`${link.connectionId}-${link.externalId}`}>
+              {index > 0 && ', '}
+              <a
+                href={link.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                tabIndex={tabIndex}
+                aria-label={`${task.id} on ${linkText(link)}`}
+              >
+                {linkText(link)}
+              </a>
+            </span>
+          ))}
+        </Fact>
+      )}
+    </dl>
   );
 }
 

@@ -39,6 +39,18 @@ export interface Plan {
   changes: number;
 }
 
+/** The cards' problems with `taskId`'s set to `problem`, or cleared without one. */
+function withProblem(
+  problems: ReadonlyMap<string, CardProblem>,
+  taskId: string,
+  problem: CardProblem | undefined,
+): ReadonlyMap<string, CardProblem> {
+  const next = new Map(problems);
+  if (problem) next.set(taskId, problem);
+  else next.delete(taskId);
+  return next;
+}
+
 /** A task's list member: its detail without the history. */
 function listed({ history: _history, ...task }: TaskDetail): Task {
   return task;
@@ -61,7 +73,7 @@ export function usePlan(projectId: string): Plan {
   const [tasks, setTasks] = useState<Task[] | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const [reads, setReads] = useState(0);
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const { busy, claim, release } = useBusy();
   const [problems, setProblems] = useState<ReadonlyMap<string, CardProblem>>(new Map());
   const [announcement, setAnnouncement] = useState('');
   const [changes, setChanges] = useState(0);
@@ -69,8 +81,6 @@ export function usePlan(projectId: string): Plan {
   const etags = useRef(new Map<string, string>());
   const shown = useRef<Task[] | undefined>(undefined);
   shown.current = tasks;
-  // One move of a task at a time: a second key press while one is out is dropped.
-  const pending = useRef(new Set<string>());
 
   const described = useProblemOf();
 
@@ -99,28 +109,16 @@ export function usePlan(projectId: string): Plan {
   const show = useCallback((task: Task, etag: string, cardProblem?: CardProblem) => {
     etags.current.set(task.id, etag);
     setTasks((now) => now?.map((each) => (each.id === task.id ? task : each)));
-    setProblems((now) => {
-      const next = new Map(now);
-      if (cardProblem) next.set(task.id, cardProblem);
-      else next.delete(task.id);
-      return next;
-    });
+    setProblems((now) => withProblem(now, task.id, cardProblem));
     setChanges((n) => n + 1);
   }, []);
 
   const move = useCallback(
     async (taskId: string, to: TaskStatus) => {
       const card = shown.current?.find((task) => task.id === taskId);
-      if (card === undefined || card.status === to || pending.current.has(taskId)) return;
-      pending.current.add(taskId);
-      setBusy((now) => new Set(now).add(taskId));
+      if (card === undefined || card.status === to || !claim(taskId)) return;
       const outcome = await sendMove(pgs, projectId, card, to, etags.current.get(taskId));
-      pending.current.delete(taskId);
-      setBusy((now) => {
-        const next = new Set(now);
-        next.delete(taskId);
-        return next;
-      });
+      release(taskId);
       if (outcome.kind === 'moved') {
         show(outcome.version.task, outcome.version.etag);
         setAnnouncement(movedText(taskId, card.status, outcome.version.task.status));
@@ -135,14 +133,38 @@ export function usePlan(projectId: string): Plan {
             ? refusedText(taskId, card.status, to, outcome.allowed)
             : described(outcome.error).text;
         const allowed = outcome.kind === 'refused' ? outcome.allowed : [];
-        setProblems((now) => new Map(now).set(taskId, { text, allowed }));
+        setProblems((now) => withProblem(now, taskId, { text, allowed }));
       }
     },
-    [pgs, projectId, show, described],
+    [pgs, projectId, show, described, claim, release],
   );
 
   const reload = useCallback(() => setReads((n) => n + 1), []);
   return { tasks, problem, reload, move, busy, problems, announcement, changes };
+}
+
+/**
+ * The tasks with a move out. One move of a task at a time: `claim` answers false while one is
+ * out, so a second key press is dropped.
+ */
+function useBusy() {
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const pending = useRef(new Set<string>());
+  const claim = useCallback((taskId: string) => {
+    if (pending.current.has(taskId)) return false;
+    pending.current.add(taskId);
+    setBusy((now) => new Set(now).add(taskId));
+    return true;
+  }, []);
+  const release = useCallback((taskId: string) => {
+    pending.current.delete(taskId);
+    setBusy((now) => {
+      const next = new Set(now);
+      next.delete(taskId);
+      return next;
+    });
+  }, []);
+  return { busy, claim, release };
 }
 
 /** What became of a move: made, refused by the status machine, stale, or failed otherwise. */

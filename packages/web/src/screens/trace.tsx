@@ -173,20 +173,18 @@ function TraceView({
   );
 }
 
-function CoverageMatrix({
-  coverage,
-  delivery,
-  withDelivery,
-  code,
-}: {
+/** What the matrix shows: the trace's coverage, and delivery and code status when read. */
+interface MatrixProps {
   coverage: TraceCoverage;
   delivery: ReadonlyMap<string, RequirementDelivery> | undefined;
   withDelivery: boolean;
   /** Each requirement's status in the latest conformance check, when there is one. */
   code: ReadonlyMap<string, CodeCell> | undefined;
-}) {
-  const { requirements, totals } = coverage;
-  const delivered = requirements.filter((fr) => delivery?.get(fr.id)?.delivered).length;
+}
+
+function CoverageMatrix(props: MatrixProps) {
+  const { coverage, delivery, withDelivery, code } = props;
+  const { requirements } = coverage;
   return (
     // Focusable and labelled: on a phone the matrix scrolls sideways, by keyboard too
     // (axe's scrollable-region-focusable), as the documents' tables do.
@@ -214,49 +212,59 @@ function CoverageMatrix({
                 <span class="trace-id">{fr.id}</span> {fr.title}
               </th>
               <td>{priorityLabel(fr.priority)}</td>
-              {COVERAGE_COLUMNS.map((column) => {
-                const items = fr[column.key];
-                return items.length === 0 ? (
-                  <td key={column.key} class="gap">
-                    Gap
-                  </td>
-                ) : (
-                  <td key={column.key}>
-                    <ul class="trace-items">
-                      {items.map((item) => (
-                        <li key={item}>{item}</li>
-                      ))}
-                    </ul>
-                  </td>
-                );
-              })}
+              {COVERAGE_COLUMNS.map((column) => (
+                <CoverageCell key={column.key} items={fr[column.key]} />
+              ))}
               {withDelivery && <DeliveryCell row={delivery?.get(fr.id)} loading={!delivery} />}
               {code && <CodeStatusCell cell={code.get(fr.id)} />}
             </tr>
           ))}
         </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Requirements reached</th>
-            <td />
-            {COVERAGE_COLUMNS.map((column) => (
-              <td key={column.key}>
-                {totals[column.total]} of {totals.frs}
-              </td>
-            ))}
-            {withDelivery && (
-              <td>{delivery ? `${delivered} of ${totals.frs} delivered` : 'Loading…'}</td>
-            )}
-            {code && (
-              <td>
-                {[...code.values()].filter((cell) => cell.status === 'tested').length} of{' '}
-                {totals.frs} tested
-              </td>
-            )}
-          </tr>
-        </tfoot>
+        <CoverageTotals {...props} />
       </table>
     </section>
+  );
+}
+
+/** What reaches a requirement in one column of the matrix, or "Gap". */
+function CoverageCell({ items }: { items: readonly string[] }) {
+  if (items.length === 0) return <td class="gap">Gap</td>;
+  return (
+    <td>
+      <ul class="trace-items">
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </td>
+  );
+}
+
+/** The matrix's footer: how many requirements each column reaches, delivers and tests. */
+function CoverageTotals({ coverage, delivery, withDelivery, code }: MatrixProps) {
+  const { requirements, totals } = coverage;
+  const delivered = requirements.filter((fr) => delivery?.get(fr.id)?.delivered).length;
+  return (
+    <tfoot>
+      <tr>
+        <th scope="row">Requirements reached</th>
+        <td />
+        {COVERAGE_COLUMNS.map((column) => (
+          <td key={column.key}>
+            {totals[column.total]} of {totals.frs}
+          </td>
+        ))}
+        {withDelivery && (
+          <td>{delivery ? `${delivered} of ${totals.frs} delivered` : 'Loading…'}</td>
+        )}
+        {code && (
+          <td>
+            {[...code.values()].filter((cell) => cell.status === 'tested').length} of {totals.frs}{' '}
+            tested
+          </td>
+        )}
+      </tr>
+    </tfoot>
   );
 }
 

@@ -8,8 +8,8 @@ import {
   PROVIDER_LABELS,
   targetText,
 } from '../connections.ts';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -23,26 +23,56 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
  * <ConnectionsScreen />
  */
 export function ConnectionsScreen() {
-  const { pgs, signOut } = useSession();
+  const { connections, problem, made, confirming, setConfirming, remove, retry, connected } =
+    useConnections();
+  return (
+    <>
+      <PageHeading>Connections</PageHeading>
+      <p>
+        Issue trackers your projects' tasks are pushed to. A task turns done when its issue is
+        closed there, once the tracker's webhook is set up.
+      </p>
+      {problem && <ProblemRetry problem={problem} onRetry={retry} />}
+      {made && <WebhookPanel made={made} />}
+      <StatusLine text={connections === undefined && !problem ? 'Loading…' : ''} />
+      {connections !== undefined && connections.length === 0 && <p>No connections yet.</p>}
+      {connections !== undefined && connections.length > 0 && (
+        <ConnectionsTable
+          connections={connections}
+          confirming={confirming}
+          onDelete={(connection) => void remove(connection)}
+          onCancel={() => setConfirming(undefined)}
+        />
+      )}
+      <ConnectForm onConnected={connected} />
+    </>
+  );
+}
+
+/**
+ * The key's connections as read, deletion (a second click on the same row confirms) and the
+ * connection just made, whose webhook is shown until it is deleted.
+ */
+function useConnections() {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
   const [connections, setConnections] = useState<Connection[] | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   const [reload, setReload] = useState(0);
   const [made, setMade] = useState<ConnectionCreated | undefined>(undefined);
+  // Deleting takes a second click on the same row (no browser dialog: the console opens none).
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     const controller = new AbortController();
     setProblem(undefined);
     pgs.connections.list({ signal: controller.signal }).then(setConnections, (error: unknown) => {
-      if (controller.signal.aborted) return;
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setProblem(described);
+      if (!controller.signal.aborted) setProblem(problemOf(error));
     });
     return () => controller.abort();
-  }, [pgs, signOut, reload]);
+  }, [pgs, problemOf, reload]);
 
-  // Deleting takes a second click on the same row (no browser dialog: the console opens none).
-  const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const retry = () => setReload((n) => n + 1);
   const remove = async (connection: Connection) => {
     if (confirming !== connection.id) {
       setConfirming(connection.id);
@@ -52,84 +82,79 @@ export function ConnectionsScreen() {
     try {
       await pgs.connections.delete(connection.id);
       if (made?.connection.id === connection.id) setMade(undefined);
-      setReload((n) => n + 1);
+      retry();
     } catch (error) {
-      setProblem(describeError(error));
+      setProblem(problemOf(error));
     }
   };
+  const connected = (created: ConnectionCreated) => {
+    setMade(created);
+    retry();
+  };
+  return { connections, problem, made, confirming, setConfirming, remove, retry, connected };
+}
 
+/** The connections, a row each, with a Delete button that asks for a second click. */
+function ConnectionsTable({
+  connections,
+  confirming,
+  onDelete,
+  onCancel,
+}: {
+  connections: Connection[];
+  confirming: string | undefined;
+  onDelete: (connection: Connection) => void;
+  onCancel: () => void;
+}) {
   return (
-    <>
-      <PageHeading>Connections</PageHeading>
-      <p>
-        Issue trackers your projects' tasks are pushed to. A task turns done when its issue is
-        closed there, once the tracker's webhook is set up.
-      </p>
-      {problem && <ProblemRetry problem={problem} onRetry={() => setReload((n) => n + 1)} />}
-      {made && <WebhookPanel made={made} />}
-      <StatusLine text={connections === undefined && !problem ? 'Loading…' : ''} />
-      {connections !== undefined && connections.length === 0 && <p>No connections yet.</p>}
-      {connections !== undefined && connections.length > 0 && (
-        <div class="table-wrap">
-          <table aria-label="Connections">
-            <thead>
-              <tr>
-                <th scope="col">Tracker</th>
-                <th scope="col">Name</th>
-                <th scope="col">Target</th>
-                <th scope="col">Last reconciled</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {connections.map((connection) => (
-                <tr key={connection.id}>
-                  <td>{PROVIDER_LABELS[connection.provider]}</td>
-                  <td>{connection.name}</td>
-                  <td>{targetText(connection)}</td>
-                  <td>
-                    {connection.reconciledAt
-                      ? dateFormat.format(new Date(connection.reconciledAt))
-                      : 'Not yet'}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={
-                        confirming === connection.id
-                          ? `Confirm: delete the connection ${connection.name} and its links`
-                          : `Delete the connection ${connection.name}`
-                      }
-                      onClick={() => void remove(connection)}
-                    >
-                      {confirming === connection.id ? 'Confirm delete' : 'Delete'}
-                    </button>
-                    {confirming === connection.id && (
-                      <button
-                        type="button"
-                        class="secondary"
-                        onClick={() => setConfirming(undefined)}
-                      >
-                        Cancel
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConnectForm
-        onConnected={(created) => {
-          setMade(created);
-          setReload((n) => n + 1);
-        }}
-      />
-    </>
+    <div class="table-wrap">
+      <table aria-label="Connections">
+        <thead>
+          <tr>
+            <th scope="col">Tracker</th>
+            <th scope="col">Name</th>
+            <th scope="col">Target</th>
+            <th scope="col">Last reconciled</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {connections.map((connection) => (
+            <tr key={connection.id}>
+              <td>{PROVIDER_LABELS[connection.provider]}</td>
+              <td>{connection.name}</td>
+              <td>{targetText(connection)}</td>
+              <td>
+                {connection.reconciledAt
+                  ? dateFormat.format(new Date(connection.reconciledAt))
+                  : 'Not yet'}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={
+                    confirming === connection.id
+                      ? `Confirm: delete the connection ${connection.name} and its links`
+                      : `Delete the connection ${connection.name}`
+                  }
+                  onClick={() => onDelete(connection)}
+                >
+                  {confirming === connection.id ? 'Confirm delete' : 'Delete'}
+                </button>
+                {confirming === connection.id && (
+                  <button type="button" class="secondary" onClick={onCancel}>
+                    Cancel
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -160,12 +185,41 @@ function WebhookPanel({ made }: { made: ConnectionCreated }) {
 
 /** The form that connects a tracker; the token is cleared once sent, whatever the answer. */
 function ConnectForm({ onConnected }: { onConnected: (made: ConnectionCreated) => void }) {
-  const { pgs, signOut } = useSession();
+  const { form, setForm, busy, problem, submit } = useConnectForm(onConnected);
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="connect-heading">
+      <h2 id="connect-heading">Connect a tracker</h2>
+      <label for="connection-provider">Tracker</label>
+      <select
+        id="connection-provider"
+        value={form.provider}
+        onChange={(event) => setForm(emptyForm(event.currentTarget.value as TrackerProvider))}
+      >
+        {(Object.keys(PROVIDER_LABELS) as TrackerProvider[]).map((provider) => (
+          <option key={provider} value={provider}>
+            {PROVIDER_LABELS[provider]}
+          </option>
+        ))}
+      </select>
+      <TrackerFields form={form} setForm={setForm} />
+      <p class="hint">
+        The token is sent to the server once and kept there encrypted; the console never stores it.
+      </p>
+      {problem && <ProblemAlert problem={problem} />}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Connecting…' : 'Connect'}
+      </button>
+    </form>
+  );
+}
+
+/** The connect form's fields, its problem and its submission, one at a time. */
+function useConnectForm(onConnected: (made: ConnectionCreated) => void) {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
   const [form, setForm] = useState<ConnectionForm>(emptyForm());
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
-  const set = (field: keyof ConnectionForm) => (event: { currentTarget: { value: string } }) =>
-    setForm({ ...form, [field]: event.currentTarget.value });
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -182,15 +236,25 @@ function ConnectForm({ onConnected }: { onConnected: (made: ConnectionCreated) =
       setForm(emptyForm(form.provider));
       onConnected(made);
     } catch (error) {
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setProblem(described);
+      setProblem(problemOf(error));
       setForm({ ...form, token: '' });
     } finally {
       setBusy(false);
     }
   };
+  return { form, setForm, busy, problem, submit };
+}
 
+/** The fields the chosen tracker needs, then the connection's name and the token. */
+function TrackerFields({
+  form,
+  setForm,
+}: {
+  form: ConnectionForm;
+  setForm: (form: ConnectionForm) => void;
+}) {
+  const set = (field: keyof ConnectionForm) => (event: { currentTarget: { value: string } }) =>
+    setForm({ ...form, [field]: event.currentTarget.value });
   const field = (id: keyof ConnectionForm, label: string, extra: Record<string, unknown> = {}) => (
     <div>
       <label for={`connection-${id}`}>{label}</label>
@@ -204,22 +268,8 @@ function ConnectForm({ onConnected }: { onConnected: (made: ConnectionCreated) =
       />
     </div>
   );
-
   return (
-    <form class="card" onSubmit={submit} aria-labelledby="connect-heading">
-      <h2 id="connect-heading">Connect a tracker</h2>
-      <label for="connection-provider">Tracker</label>
-      <select
-        id="connection-provider"
-        value={form.provider}
-        onChange={(event) => setForm(emptyForm(event.currentTarget.value as TrackerProvider))}
-      >
-        {(Object.keys(PROVIDER_LABELS) as TrackerProvider[]).map((provider) => (
-          <option key={provider} value={provider}>
-            {PROVIDER_LABELS[provider]}
-          </option>
-        ))}
-      </select>
+    <>
       {form.provider === 'github' && (
         <>
           {field('repo', 'Repository (owner/repo)', { required: true })}
@@ -240,13 +290,6 @@ function ConnectForm({ onConnected }: { onConnected: (made: ConnectionCreated) =
         required: true,
         autoComplete: 'new-password',
       })}
-      <p class="hint">
-        The token is sent to the server once and kept there encrypted; the console never stores it.
-      </p>
-      {problem && <ProblemAlert problem={problem} />}
-      <button type="submit" disabled={busy}>
-        {busy ? 'Connecting…' : 'Connect'}
-      </button>
-    </form>
+    </>
   );
 }

@@ -2,8 +2,8 @@ import type { Connection, ProjectStatus, ProjectSync } from '@pgs/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PageHeading, ProblemAlert, ProblemRetry, StatusLine } from '../components.tsx';
 import { PROVIDER_LABELS, targetText } from '../connections.ts';
-import { useSession } from '../hooks.ts';
-import { describeError, type Problem } from '../messages.ts';
+import { useProblemOf, useSession } from '../hooks.ts';
+import type { Problem } from '../messages.ts';
 import { CONNECTIONS_HREF, projectHref } from '../routes.ts';
 import {
   actionLabel,
@@ -28,7 +28,8 @@ const POLL_MS = 1_000;
  * <SyncScreen projectId="0b6f…" />
  */
 export function SyncScreen({ projectId }: { projectId: string }) {
-  const { pgs, signOut } = useSession();
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
   const [project, setProject] = useState<ProjectStatus | undefined>(undefined);
   const [connections, setConnections] = useState<Connection[] | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
@@ -44,14 +45,11 @@ export function SyncScreen({ projectId }: { projectId: string }) {
         setConnections(list);
       },
       (error: unknown) => {
-        if (signal.aborted) return;
-        const described = describeError(error);
-        if (described.signOut) signOut(described);
-        setProblem(described);
+        if (!signal.aborted) setProblem(problemOf(error));
       },
     );
     return () => controller.abort();
-  }, [pgs, projectId, signOut, reads]);
+  }, [pgs, projectId, problemOf, reads]);
 
   const name = project?.status === 'completed' ? project.project.name : undefined;
   return (
@@ -80,45 +78,12 @@ export function SyncScreen({ projectId }: { projectId: string }) {
   );
 }
 
+/** The choice of a connection and a scope, Preview and Sync, then what the sync did. */
 function SyncForm({ projectId, connections }: { projectId: string; connections: Connection[] }) {
-  const { pgs, signOut } = useSession();
   const [connectionId, setConnectionId] = useState(connections[0]?.id ?? '');
   const [scope, setScope] = useState<SyncScope>('tasks');
-  const [sync, setSync] = useState<ProjectSync | undefined>(undefined);
-  const [problem, setProblem] = useState<Problem | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  // A second click can arrive before the disabled buttons render: this closes that gap.
-  const inFlight = useRef(false);
-  const reading = useRef<AbortController | undefined>(undefined);
-  useEffect(() => () => reading.current?.abort(), []);
-
-  const run = async (dryRun: boolean) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    reading.current?.abort();
-    const controller = new AbortController();
-    reading.current = controller;
-    setBusy(true);
-    setProblem(undefined);
-    setSync(undefined);
-    try {
-      const created = await pgs.projects.syncs.create(projectId, { connectionId, scope, dryRun });
-      setSync(created);
-      const ended = await pgs.projects.syncs.waitForCompletion(projectId, created.id, {
-        intervalMs: POLL_MS,
-        signal: controller.signal,
-      });
-      setSync(ended);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const described = describeError(error);
-      if (described.signOut) signOut(described);
-      setProblem(described);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
+  const { sync, problem, busy, run } = useSyncRun(projectId);
+  const start = (dryRun: boolean) => void run({ connectionId, scope, dryRun });
 
   const connection = connections.find((each) => each.id === connectionId);
   return (
@@ -128,7 +93,7 @@ function SyncForm({ projectId, connections }: { projectId: string; connections: 
         aria-labelledby="sync-form-heading"
         onSubmit={(event) => {
           event.preventDefault();
-          void run(false);
+          start(false);
         }}
       >
         <h2 id="sync-form-heading">Push the plan to a tracker</h2>
@@ -144,26 +109,7 @@ function SyncForm({ projectId, connections }: { projectId: string; connections: 
             </option>
           ))}
         </select>
-        <fieldset class="choices">
-          <legend>Scope</legend>
-          {SYNC_SCOPES.map((option) => (
-            <div class="choice" key={option.value}>
-              <input
-                id={`scope-${option.value}`}
-                type="radio"
-                name="scope"
-                value={option.value}
-                checked={scope === option.value}
-                onChange={() => setScope(option.value)}
-                aria-describedby={`scope-${option.value}-hint`}
-              />
-              <label for={`scope-${option.value}`}>{option.label}</label>
-              <p id={`scope-${option.value}-hint`} class="hint">
-                {option.hint}
-              </p>
-            </div>
-          ))}
-        </fieldset>
+        <ScopeChoices scope={scope} onChange={setScope} />
         <p class="hint">
           Preview lists what a sync would create, update, close or reopen and changes nothing.
           Syncing again later writes only what changed and never makes a second issue for an item.
@@ -175,7 +121,7 @@ function SyncForm({ projectId, connections }: { projectId: string; connections: 
             class="secondary"
             disabled={busy}
             aria-busy={busy}
-            onClick={() => void run(true)}
+            onClick={() => start(true)}
           >
             Preview
           </button>
@@ -186,6 +132,80 @@ function SyncForm({ projectId, connections }: { projectId: string; connections: 
       </form>
       {sync && <SyncResult sync={sync} connectionName={connection?.name ?? ''} />}
     </>
+  );
+}
+
+/**
+ * One sync at a time: started, then read every POLL_MS until it ends. A new sync or leaving
+ * the screen stops the reads of the last one.
+ */
+function useSyncRun(projectId: string) {
+  const { pgs } = useSession();
+  const problemOf = useProblemOf();
+  const [sync, setSync] = useState<ProjectSync | undefined>(undefined);
+  const [problem, setProblem] = useState<Problem | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  // A second click can arrive before the disabled buttons render: this closes that gap.
+  const inFlight = useRef(false);
+  const reading = useRef<AbortController | undefined>(undefined);
+  useEffect(() => () => reading.current?.abort(), []);
+
+  const run = async (request: { connectionId: string; scope: SyncScope; dryRun: boolean }) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    reading.current?.abort();
+    const controller = new AbortController();
+    reading.current = controller;
+    setBusy(true);
+    setProblem(undefined);
+    setSync(undefined);
+    try {
+      const created = await pgs.projects.syncs.create(projectId, request);
+      setSync(created);
+      const ended = await pgs.projects.syncs.waitForCompletion(projectId, created.id, {
+        intervalMs: POLL_MS,
+        signal: controller.signal,
+      });
+      setSync(ended);
+    } catch (error) {
+      if (!controller.signal.aborted) setProblem(problemOf(error));
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+  return { sync, problem, busy, run };
+}
+
+/** The scope of a sync, a radio button each with its hint. */
+function ScopeChoices({
+  scope,
+  onChange,
+}: {
+  scope: SyncScope;
+  onChange: (scope: SyncScope) => void;
+}) {
+  return (
+    <fieldset class="choices">
+      <legend>Scope</legend>
+      {SYNC_SCOPES.map((option) => (
+        <div class="choice" key={option.value}>
+          <input
+            id={`scope-${option.value}`}
+            type="radio"
+            name="scope"
+            value={option.value}
+            checked={scope === option.value}
+            onChange={() => onChange(option.value)}
+            aria-describedby={`scope-${option.value}-hint`}
+          />
+          <label for={`scope-${option.value}`}>{option.label}</label>
+          <p id={`scope-${option.value}-hint`} class="hint">
+            {option.hint}
+          </p>
+        </div>
+      ))}
+    </fieldset>
   );
 }
 

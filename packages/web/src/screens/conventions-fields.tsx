@@ -1,4 +1,5 @@
 import type { ConventionsForm } from '../conventions.ts';
+import { DETAILS } from '../detail.ts';
 
 /** A form field's change handler for one member of the form. */
 export type Edit = <F extends keyof ConventionsForm>(field: F, value: ConventionsForm[F]) => void;
@@ -135,5 +136,50 @@ export function OwnSections({ form, edit }: { form: ConventionsForm; edit: Edit 
         Add a section
       </button>
     </>
+  );
+}
+
+/**
+ * The documents' language (a BCP 47 tag) and their level of detail, side by side.
+ *
+ * @example
+ * <LanguageAndDetail form={form} edit={edit} />
+ */
+export function LanguageAndDetail({ form, edit }: { form: ConventionsForm; edit: Edit }) {
+  return (
+    <div class="row">
+      <div>
+        <label for="conventions-language">Language</label>
+        <input
+          id="conventions-language"
+          type="text"
+          autoComplete="off"
+          aria-describedby="conventions-language-hint"
+          value={form.language}
+          onInput={(event) => edit('language', event.currentTarget.value)}
+        />
+        <p id="conventions-language-hint" class="hint">
+          A BCP 47 tag (de, fr, pt-BR); empty for English. The offline engine writes English and
+          says so.
+        </p>
+      </div>
+      <div>
+        <label for="conventions-detail">Detail</label>
+        <select
+          id="conventions-detail"
+          value={form.detail}
+          onChange={(event) =>
+            edit('detail', event.currentTarget.value as ConventionsForm['detail'])
+          }
+        >
+          <option value="">Not set (Standard)</option>
+          {DETAILS.map((level) => (
+            <option key={level.value} value={level.value}>
+              {level.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
   );
 }

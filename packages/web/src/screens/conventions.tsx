@@ -9,10 +9,15 @@ import {
   formOf,
   versionText,
 } from '../conventions.ts';
-import { DETAILS } from '../detail.ts';
 import { useProblemOf, useSession } from '../hooks.ts';
 import type { Problem } from '../messages.ts';
-import { type Edit, ListArea, OwnSections, RequirementStyle } from './conventions-fields.tsx';
+import {
+  type Edit,
+  LanguageAndDetail,
+  ListArea,
+  OwnSections,
+  RequirementStyle,
+} from './conventions-fields.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const formatDate = (date: Date) => dateFormat.format(date);
@@ -144,40 +149,7 @@ function ConventionsEditor(props: Conventions & { version: ConventionsVersion | 
         hint={`Standards the documents must address, e.g. ${COMMON_COMPLIANCE.join(', ')}.`}
         {...fields}
       />
-      <div class="row">
-        <div>
-          <label for="conventions-language">Language</label>
-          <input
-            id="conventions-language"
-            type="text"
-            autoComplete="off"
-            aria-describedby="conventions-language-hint"
-            value={form.language}
-            onInput={(event) => edit('language', event.currentTarget.value)}
-          />
-          <p id="conventions-language-hint" class="hint">
-            A BCP 47 tag (de, fr, pt-BR); empty for English. The offline engine writes English and
-            says so.
-          </p>
-        </div>
-        <div>
-          <label for="conventions-detail">Detail</label>
-          <select
-            id="conventions-detail"
-            value={form.detail}
-            onChange={(event) =>
-              edit('detail', event.currentTarget.value as ConventionsForm['detail'])
-            }
-          >
-            <option value="">Not set (Standard)</option>
-            {DETAILS.map((level) => (
-              <option key={level.value} value={level.value}>
-                {level.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <LanguageAndDetail {...fields} />
       <RequirementStyle {...fields} />
       <ListArea
         id="naming"

@@ -85,7 +85,14 @@ export function createBridgeServer(pgs: Pgs, options: BridgeOptions): Server {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: mcp.MCP_INSTRUCTIONS,
   });
+  serveTools(server, tools);
+  serveResources(server, pgs, baseUrl);
+  servePrompts(server);
+  return server;
+}
 
+/** tools/list and tools/call: each call forwarded, its progress reported when asked for. */
+function serveTools(server: Server, tools: BridgeTools): void {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...mcp.MCP_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
@@ -108,33 +115,16 @@ export function createBridgeServer(pgs: Pgs, options: BridgeOptions): Server {
       throw error;
     }
   });
+}
 
+/** The documents of completed projects as resources: their template, a page of them, one read. */
+function serveResources(server: Server, pgs: Pgs, baseUrl: string): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [mcp.DOCUMENT_RESOURCE_TEMPLATE],
   }));
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     try {
-      const page = await pgs.projects.list(
-        {
-          status: 'completed',
-          limit: PROJECTS_PER_PAGE,
-          startingAfter: request.params?.cursor,
-        },
-        { signal: extra.signal },
-      );
-      const resources: McpDocumentResource[] = [];
-      for (const summary of page.data) {
-        const status = await pgs.projects.get(summary.projectId, { signal: extra.signal });
-        if (status.status !== 'completed') continue;
-        for (const doc of status.project.documents) {
-          resources.push(mcp.documentResource(status.projectId, status.project.name, doc.filename));
-        }
-      }
-      const last = page.data.at(-1);
-      return {
-        resources,
-        ...(page.hasMore && last !== undefined ? { nextCursor: last.projectId } : {}),
-      };
+      return await documentsPage(pgs, request.params?.cursor, extra.signal);
     } catch (error) {
       throw protocolFailure(error, baseUrl);
     }
@@ -161,7 +151,35 @@ export function createBridgeServer(pgs: Pgs, options: BridgeOptions): Server {
       throw protocolFailure(error, baseUrl);
     }
   });
+}
 
+/** One page of resources/list: the documents of a page of completed projects, and its cursor. */
+async function documentsPage(
+  pgs: Pgs,
+  cursor: string | undefined,
+  signal: AbortSignal,
+): Promise<{ resources: McpDocumentResource[]; nextCursor?: string }> {
+  const page = await pgs.projects.list(
+    { status: 'completed', limit: PROJECTS_PER_PAGE, startingAfter: cursor },
+    { signal },
+  );
+  const resources: McpDocumentResource[] = [];
+  for (const summary of page.data) {
+    const status = await pgs.projects.get(summary.projectId, { signal });
+    if (status.status !== 'completed') continue;
+    for (const doc of status.project.documents) {
+      resources.push(mcp.documentResource(status.projectId, status.project.name, doc.filename));
+    }
+  }
+  const last = page.data.at(-1);
+  return {
+    resources,
+    ...(page.hasMore && last !== undefined ? { nextCursor: last.projectId } : {}),
+  };
+}
+
+/** The one prompt of `/mcp`, listed and rendered from its arguments. */
+function servePrompts(server: Server): void {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [mcp.NEW_PROJECT_SPEC_PROMPT],
   }));
@@ -174,5 +192,4 @@ export function createBridgeServer(pgs: Pgs, options: BridgeOptions): Server {
       outcome.details && { code: 'VALIDATION_ERROR', details: outcome.details },
     );
   });
-  return server;
 }

@@ -6,6 +6,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import type { Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf, withoutAccounts } from '../facts/settled.ts';
 import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { capitalize, kebab, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -72,10 +73,15 @@ export const API_DESIGN = {
       ),
 
     Authentication: (f) =>
-      blocks(
-        p`${f.name} ${signsIn(f)}, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
-        p`Every endpoint checks that the ${listing(f.entities.slice(0, 2).map((e) => e.label))} it touches belongs to the signed-in account, and answers 404 otherwise (NFR-3).`,
-      ),
+      withoutAccounts(f)
+        ? blocks(
+            p`${f.name} has no accounts and no sign-in (the team's answer: "${settledOf(f).answered.signIn!.answer}"): requests carry no cookie and no token, and everyone who reaches the API reads and changes the same ${listing(f.entities.slice(0, 2).map((e) => e.plural))}.`,
+            p`Every endpoint validates what it is sent, and each client address has its own rate limit (NFR-3).`,
+          )
+        : blocks(
+            p`${f.name} ${signsIn(f)}, then keeps a session cookie (HttpOnly, Secure, SameSite=Lax).`,
+            p`Every endpoint checks that the ${listing(f.entities.slice(0, 2).map((e) => e.label))} it touches belongs to the signed-in account, and answers 404 otherwise (NFR-3).`,
+          ),
 
     'Resources and endpoints': (f) => {
       const lead =
@@ -118,8 +124,12 @@ export const API_DESIGN = {
               'VALIDATION_ERROR',
               t`${capitalize(f.main.a)} lacks a required field (${f.requirements[0]!.criteria.at(-1)!.id})`,
             ],
-            ['401', 'UNAUTHENTICATED', t`No session; sign in to ${f.name} first`],
-            ['404', 'NOT_FOUND', t`No such ${f.main.label} in this account`],
+            ...(withoutAccounts(f)
+              ? [['404', 'NOT_FOUND', t`No such ${f.main.label}`]]
+              : [
+                  ['401', 'UNAUTHENTICATED', t`No session; sign in to ${f.name} first`],
+                  ['404', 'NOT_FOUND', t`No such ${f.main.label} in this account`],
+                ]),
             ['409', 'CONFLICT', t`The ${f.main.label} changed since it was read`],
             ...f.integrations.map((i) => [
               '502',
@@ -133,7 +143,7 @@ export const API_DESIGN = {
     'Pagination and limits': (f) =>
       blocks(
         p`Lists of ${listing(f.entities.map((e) => e.plural))} are paged with an opaque ${ic('cursor')}: ${ic('limit')} defaults to 25, at most 100.`,
-        p`Each account may make 600 requests a minute to ${f.name}; the answer to one more is 429 with Retry-After.`,
+        p`Each ${withoutAccounts(f) ? 'client address' : 'account'} may make 600 requests a minute to ${f.name}; the answer to one more is 429 with Retry-After.`,
       ),
 
     Versioning: (f) =>

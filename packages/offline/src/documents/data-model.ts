@@ -5,7 +5,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import type { Facts } from '../facts/facts.ts';
-import { databaseOf } from '../facts/settled.ts';
+import { databaseOf, withoutAccounts } from '../facts/settled.ts';
 import { blocks, bold, bullets, code, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -37,31 +37,39 @@ function ddl(f: Facts): string {
 export const DATA_MODEL = {
   purpose: 'This data model defines the entities, tables and rules for the data it keeps',
   sections: {
-    Entities: (f) =>
-      blocks(
-        p`${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'a relational database', true)}, each row owned by one account.`,
+    Entities: (f) => {
+      const shared = withoutAccounts(f);
+      return blocks(
+        p`${f.name} stores ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'a relational database', true)}, ${shared ? 'shared by everyone who reaches it: it has no accounts' : 'each row owned by one account'}.`,
         table(
           ['Entity', 'Holds', 'Serves'],
           [
             ...f.entities.map((e) => [
               e.name,
-              `One ${e.label} ${f.type === 'web' ? 'of an account' : ''}`.trim(),
+              `One ${e.label} ${f.type === 'web' && !shared ? 'of an account' : ''}`.trim(),
               requirementsOn(f, e)
                 .map((r) => r.id)
                 .join(', '),
             ]),
-            ['Account', t`Who signs in to ${f.name}, and whose data is whose`, 'NFR-3'],
+            ...(shared
+              ? []
+              : [['Account', t`Who signs in to ${f.name}, and whose data is whose`, 'NFR-3']]),
           ],
         ),
-      ),
+      );
+    },
 
     Relationships: (f) =>
       blocks(
-        p`Every table of ${f.name} refers to the account that owns its rows; nothing is shared between accounts (NFR-3).`,
+        withoutAccounts(f)
+          ? p`No table of ${f.name} has an owner: anyone with its address reads and changes every row, so what protects them is the validation, rate limit and backups of NFR-3.`
+          : p`Every table of ${f.name} refers to the account that owns its rows; nothing is shared between accounts (NFR-3).`,
         bullets([
-          ...f.entities.map(
-            (e) => t`An account has many ${e.plural}; each ${e.label} belongs to one account.`,
-          ),
+          ...(withoutAccounts(f)
+            ? []
+            : f.entities.map(
+                (e) => t`An account has many ${e.plural}; each ${e.label} belongs to one account.`,
+              )),
           ...f.entities
             .slice(1)
             .map(
@@ -96,24 +104,31 @@ export const DATA_MODEL = {
                 a.serves.startsWith(r.id),
             );
             return [
-              t`${r.ent.table} (created_by, ${col?.column ?? 'updated_at'})`,
+              t`${r.ent.table} (${withoutAccounts(f) ? '' : 'created_by, '}${col?.column ?? 'updated_at'})`,
               t`${capitalize(phrase(r))} (${r.id})`,
             ];
           }),
         ),
       ),
 
-    'Retention and privacy': (f) =>
-      blocks(
-        p`${f.name} keeps only what its features need, for as long as the account exists:`,
+    'Retention and privacy': (f) => {
+      const shared = withoutAccounts(f);
+      return blocks(
+        shared
+          ? p`${f.name} keeps only what its features need, and no personal data beyond what people type into it:`
+          : p`${f.name} keeps only what its features need, for as long as the account exists:`,
         bullets([
-          ...f.entities.map(
-            (e) =>
-              t`${capitalize(e.plural)} are deleted with the account that owns them, or on request within 7 days (NFR-4).`,
+          ...f.entities.map((e) =>
+            shared
+              ? t`${capitalize(e.plural)} are kept until someone deletes them, or deleted on request within 7 days (NFR-4).`
+              : t`${capitalize(e.plural)} are deleted with the account that owns them, or on request within 7 days (NFR-4).`,
           ),
-          t`An export gives an account all its ${listing(f.entities.map((e) => e.plural))} as JSON.`,
+          shared
+            ? t`An export gives all ${listing(f.entities.map((e) => e.plural))} as JSON.`
+            : t`An export gives an account all its ${listing(f.entities.map((e) => e.plural))} as JSON.`,
           t`Logs keep request IDs and timings for 30 days, never the content of ${f.main.a}.`,
         ]),
-      ),
+      );
+    },
   },
 } satisfies KindWriter<'data-model'>;

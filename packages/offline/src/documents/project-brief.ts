@@ -5,7 +5,7 @@
 import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { settledOf } from '../facts/settled.ts';
+import { settledOf, withoutAccounts } from '../facts/settled.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import {
   blocks,
@@ -123,7 +123,9 @@ export const PROJECT_BRIEF = {
           : t`Not named in the idea (${setupAssumption(f) ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
         f.type === 'mcp'
           ? 'Installs the server and gives it credentials'
-          : 'Creates the account and invites the others',
+          : withoutAccounts(f)
+            ? t`Puts ${f.name} online and shares its address with the others`
+            : 'Creates the account and invites the others',
       ]);
       return blocks(
         settledOf(f).answered.audience === undefined

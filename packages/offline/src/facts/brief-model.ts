@@ -8,7 +8,7 @@ import { capitalize, decapitalize, gerund, listing, participle } from '../text/w
 import { regimeNfr } from './compliance.ts';
 import type { Facts, Requirement } from './facts.ts';
 import { theService } from './facts.ts';
-import { settledOf } from './settled.ts';
+import { settledOf, withoutAccounts } from './settled.ts';
 
 export interface Goal {
   id: string;
@@ -103,6 +103,18 @@ export function goalsOf(f: Facts): Goal[] {
   return goals.map((goal, i) => ({ ...goal, id: `G-${i + 1}` }));
 }
 
+/** The risk a product without accounts runs: whoever has its address reads and changes it all. */
+function openToAll(f: Facts): Omit<Risk, 'id'> {
+  return {
+    risk: `${f.name} has no accounts, so anyone with its address can read and change every ${f.main.label}`,
+    likelihood: 'Medium',
+    impact: 'High',
+    mitigation: `Share the address only with the people meant to use it, keep backups, and ask for accounts again if the ${f.main.plural} hold anything private`,
+    threatens: [],
+    spike: '',
+  };
+}
+
 /**
  * Risks R-1… (3 to 6), from what the project depends on and what the idea promises.
  *
@@ -165,12 +177,13 @@ export function risksOf(f: Facts): Risk[] {
       threatens: [req.id],
       spike: '',
     });
+  if (withoutAccounts(f)) risks.push(openToAll(f));
   const lead = musts[0] ?? f.requirements[0]!;
   risks.push({
     risk: `${capitalize(f.who)} keep their current way to ${phrase(lead)} instead of ${f.name}`,
     likelihood: 'Medium',
     impact: 'Medium',
-    mitigation: `Make ${gerund(lower(lead))} the first thing a new account can do, and review use against the goals after a month`,
+    mitigation: `Make ${gerund(lower(lead))} the first thing ${withoutAccounts(f) ? 'anyone who opens it' : 'a new account'} can do, and review use against the goals after a month`,
     threatens: [lead.id],
     spike: '',
   });
@@ -218,16 +231,23 @@ export function nfrsOf(f: Facts): Nfr[] {
           category: 'Security',
           text: `No tool result or log line contains the ${listing(f.integrations.map((i) => i.name)) || 'upstream'} credentials, checked by a test that scans every tool's output for them.`,
         }
-      : {
-          category: 'Security',
-          text: `No account can read or change another account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))}, checked by an access test per endpoint on every build.`,
-        },
+      : withoutAccounts(f)
+        ? {
+            category: 'Security',
+            text: `Without accounts, ${f.name} rejects malformed input, limits each client address to 600 requests a minute, stores no personal data beyond what people type, and backs up its ${listing(f.entities.slice(0, 3).map((e) => e.plural))} daily, checked by validation and rate-limit tests on every build and a restore test before each release.`,
+          }
+        : {
+            category: 'Security',
+            text: `No account can read or change another account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))}, checked by an access test per endpoint on every build.`,
+          },
     {
       category: 'Data',
       text:
         f.type === 'mcp'
           ? `${f.name} stores nothing it reads from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} beyond the life of one request, checked by inspecting its files after the test suite.`
-          : `An account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))} can be exported as JSON and deleted within 7 days of a request, checked in the release checklist.`,
+          : withoutAccounts(f)
+            ? `All of ${f.name}'s ${listing(f.entities.slice(0, 3).map((e) => e.plural))} can be exported as JSON, and any one of them deleted within 7 days of a request, checked in the release checklist.`
+            : `An account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))} can be exported as JSON and deleted within 7 days of a request, checked in the release checklist.`,
     },
   ];
   if (f.type !== 'mcp')

@@ -21,7 +21,7 @@ import { phrase } from './brief-model.ts';
 import { theRole } from './criteria.ts';
 import type { Criterion, Facts, Requirement } from './facts.ts';
 import { qualifierSuffix, theService } from './facts.ts';
-import { databaseOf } from './settled.ts';
+import { databaseOf, withoutAccounts } from './settled.ts';
 
 /** The plan's slices are written in plan-model.ts; the documents take them from here. */
 export { type Slice, slicesOf, type Task } from './plan-model.ts';
@@ -220,7 +220,7 @@ export function componentsOf(f: Facts): Component[] {
   if (f.type !== 'mcp')
     list.push({
       name: 'API and database',
-      responsibility: `Checks each request against the signed-in account, then reads and writes ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'the database')}.`,
+      responsibility: `${withoutAccounts(f) ? 'Checks the input of each request and the rate of its client address' : 'Checks each request against the signed-in account'}, then reads and writes ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'the database')}.`,
       implements: all,
     });
   return list;

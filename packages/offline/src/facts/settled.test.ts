@@ -141,3 +141,39 @@ describe('the offline engine with answers as facts', () => {
     expect(untraced(project)).toEqual([]);
   });
 });
+
+describe('the offline engine answered "No accounts"', () => {
+  const project = offlineProject(
+    'A booking tool for dog groomers to schedule appointments and keep notes on each dog',
+    'web',
+    { answers: [{ question: 'sign-in', answer: 'No accounts' }] },
+  );
+
+  it('writes no account, sign-in, session or 401 in any document', () => {
+    for (const { kind, content } of project.documents)
+      expect(content, kind).not.toMatch(
+        /\baccount\b|\bsign(?:s|ed)? (?:\w+ )?in\b|\bsigned-in\b|\bsessions?\b|\b401\b|\bUNAUTHENTICATED\b|\bcreated_by\b/i,
+      );
+  });
+
+  it('says the data is shared and open to anyone with the address, and protects it otherwise', () => {
+    expect(docOf(project, 'project-brief')).toMatch(
+      /\| R-\d+ \| \w+ has no accounts, so anyone with its address can read and change/,
+    );
+    expect(docOf(project, 'product-requirements')).toMatch(
+      /\*\*NFR-3\*\* \(Security\) Without accounts, .+ limits each client address/,
+    );
+    expect(docOf(project, 'data-model')).not.toMatch(/^\| Account \|/m);
+    expect(docOf(project, 'api-design')).toContain('Each client address may make 600 requests');
+  });
+
+  it('stays traced: every FR and NFR is cited as before', () => {
+    expect(untraced(project)).toEqual([]);
+    const nfrs = docOf(project, 'product-requirements').match(/^\*\*NFR-\d+\*\*/gm) ?? [];
+    const cited = project.documents
+      .filter((d) => d.kind !== 'product-requirements')
+      .map((d) => d.content)
+      .join('\n');
+    for (const nfr of nfrs) expect(cited, nfr).toMatch(new RegExp(`\\b${nfr.slice(2, -2)}\\b`));
+  });
+});

@@ -101,6 +101,18 @@ export function settledFacts(context: Context): Facts {
 }
 
 /**
+ * Whether the sign-in answer settled that a web product has no accounts: no one signs in, and
+ * the data is shared by everyone who reaches it. A phone app's screens still sign in (its
+ * sign-in screen and sync are written for accounts), so the answer does not reach them yet.
+ *
+ * @example
+ * withoutAccounts(f); // true for a web project whose team answered "No accounts"
+ */
+export function withoutAccounts(f: Facts): boolean {
+  return f.type === 'web' && settledOf(f).answered.signIn?.method === 'none';
+}
+
+/**
  * The server's database as the documents name it: the stack's, else `neutral`, or the
  * engine's default (PostgreSQL) where a writer names one and the conventions allow it.
  *

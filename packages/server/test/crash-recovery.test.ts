@@ -47,7 +47,10 @@ async function ready(
 }
 
 /** Timings of each backend's run, for the report and the latency check below it. */
-const measured = new Map<string, { pickupAfterKillMs?: number; completedAfterRestartMs: number }>();
+const measured = new Map<
+  string,
+  { pickupAfterKillMs?: number; restartAfterKillMs: number; completedAfterRestartMs: number }
+>();
 
 const servers: Proc[] = [];
 const tempDirs: string[] = [];
@@ -266,6 +269,7 @@ describe.each(await backends())('crash recovery with real processes on %s', (bac
       const resumeMs = Date.now() - restartedAt;
       const pickupAfterKillMs = await pickup;
       measured.set(backend, {
+        restartAfterKillMs: restartedAt - killedAt,
         completedAfterRestartMs: resumeMs,
         ...(pickupAfterKillMs === undefined ? {} : { pickupAfterKillMs }),
       });
@@ -340,7 +344,11 @@ describe.each(await backends())('crash recovery with real processes on %s', (bac
       // heartbeatSeconds 10 + monitorIntervalSeconds 5 + retryDelay 2 s, with slack. pg-boss
       // fails lapsed heartbeats only in its supervise pass, every superviseIntervalSeconds
       // (default 60 s), so the queue must set that too for the documented bound to hold.
-      expect(timing?.pickupAfterKillMs).toBeLessThanOrEqual(25_000);
+      // A restarted process slower to listen than that (a loaded machine) claims the job, whose
+      // heartbeat has lapsed by then, within one monitor pass and the retry delay of listening;
+      // with the default supervise interval it would still wait for the minute.
+      const bound = Math.max(25_000, (timing?.restartAfterKillMs ?? 0) + 10_000);
+      expect(timing?.pickupAfterKillMs).toBeLessThanOrEqual(bound);
     });
   }
 });

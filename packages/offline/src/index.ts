@@ -36,7 +36,7 @@ import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
-import { forPlatforms, withEquivalents } from './facts/stack-choice.ts';
+import { forLanguage, forPlatforms, withEquivalents } from './facts/stack-choice.ts';
 import { defineProject as define } from './reading/define.ts';
 import { readImpact } from './reading/impact.ts';
 
@@ -74,10 +74,12 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
   // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
   // A phone app answered for both platforms is built for both (stack-choice.ts).
   const answered = forPlatforms(applyAnswers(define(request), request.answers ?? []), request.idea);
-  const housed = applyConventions(answered, request.conventions, request.idea).definition;
+  // A language the conventions require is the stack's language, not a name put first.
+  const chosen = forLanguage(answered, request);
+  const housed = applyConventions(chosen, request.conventions, request.idea).definition;
   // A default the conventions forbid gives way to an equivalent of its category (stack-choice.ts).
   const techStack = withEquivalents(
-    answered.questionnaire.techStack,
+    chosen.questionnaire.techStack,
     housed.questionnaire.techStack,
     request.conventions,
   );

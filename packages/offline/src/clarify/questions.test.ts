@@ -1,6 +1,7 @@
 import { applyAnswers } from '@pgs/contract';
 import { describe, expect, it } from 'vitest';
 import { clarifyIdea, defineProject } from '../index.ts';
+import { clarifyQuestions } from './questions.ts';
 
 describe('clarifyIdea', () => {
   it('recommends what the engine would assume, so an unanswered question changes nothing', () => {
@@ -40,6 +41,28 @@ describe('clarifyIdea', () => {
     expect(
       clarifyIdea({ idea: 'A web app for dog groomers to keep notes' }).map((q) => q.id),
     ).not.toContain('integrations');
+  });
+
+  it('never recommends a compliance regime as a service: it is the compliance question', () => {
+    const idea =
+      'A HIPAA-compliant patient portal for physiotherapy clinics that syncs appointments with Google Calendar';
+    const questions = clarifyIdea({ idea });
+    const integrations = questions.find((q) => q.id === 'integrations');
+    expect(integrations?.recommended ?? '').not.toMatch(/HIPAA/);
+    // A definition that lists one (a model's) is read the same way.
+    const definition = defineProject({ idea });
+    const listed = {
+      ...definition,
+      questionnaire: {
+        ...definition.questionnaire,
+        integrations: [
+          { name: 'HIPAA', purpose: 'compliance' },
+          { name: 'Epic', purpose: 'read appointments' },
+        ],
+      },
+    };
+    const recommended = clarifyQuestions(idea, listed).find((q) => q.id === 'integrations');
+    expect(recommended?.recommended).toBe('Only Epic, as the idea names it');
   });
 
   it('asks at most five questions', () => {

@@ -7,6 +7,7 @@
 import type { ProjectType } from '@pgs/contract';
 import { CLARIFY_TOPICS, type ClarifyQuestion } from '@pgs/contract';
 import type { ProjectDefinition } from '@pgs/contract/generation';
+import { COMPLIANCE_REGIME } from '../reading/reading-mentions.ts';
 import { listing } from '../text/words.ts';
 
 /** At most this many questions: the ones whose answers change the most documents. */
@@ -75,9 +76,15 @@ const STATED: Record<string, RegExp> = {
 const IMPLIES_SERVICES =
   /\b(?:sync\w*|integrat\w*|import\w*|export\w*|connect\w* (?:to|with)|plugs? into|calendars?|crm)\b/i;
 
-/** The answer the engine assumes on integrations: the services it read, or none. */
+/**
+ * The answer the engine assumes on integrations: the services it read, or none. A compliance
+ * regime a definition lists as a service (a model's, or one written before the reading knew
+ * better) is no service: it is the compliance question's, and never recommended here.
+ */
 function integrationsAssumed(idea: string, definition: ProjectDefinition): string | undefined {
-  const names = (definition.questionnaire.integrations ?? []).map((i) => i.name);
+  const names = (definition.questionnaire.integrations ?? [])
+    .map((i) => i.name)
+    .filter((name) => !COMPLIANCE_REGIME.test(name.trim()));
   if (names.length > 0)
     return `Only ${listing(names)}, as the idea names ${names.length === 1 ? 'it' : 'them'}`;
   return IMPLIES_SERVICES.test(idea) ? 'None in the first release' : undefined;

@@ -12,7 +12,7 @@ import { componentsOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { databaseOf, settledOf, withoutAccounts } from '../facts/settled.ts';
-import { LOCAL_STORE } from '../facts/stack-choice.ts';
+import { LOCAL_STORE, phoneBrowsers } from '../facts/stack-choice.ts';
 import {
   blocks,
   bullets,
@@ -44,17 +44,17 @@ export function rationale(f: Facts, tech: string): Inline {
       t`the screens to ${listing(f.requirements.slice(0, 2).map(phrase))}`,
     ],
     [
-      /^(?:Node\.js|Bun|Deno)$/,
+      /^(?:Node\.js|Bun|Deno|Python)$/,
       f.type === 'mcp'
         ? t`runs ${f.name} as a process the MCP client starts`
         : t`runs the API and the jobs behind ${gerund(phrase(lead))}`,
     ],
-    [/^Fastify$/, t`schema-checked routes for ${things}`],
+    [/^(?:Fastify|FastAPI)$/, t`schema-checked routes for ${things}`],
     [
       /^(?:PostgreSQL|MySQL|MariaDB|SQL Server)$/,
       t`keeps ${things} with their relations and history`,
     ],
-    [/^Drizzle ORM$/, t`typed queries over the tables of ${things}`],
+    [/^(?:Drizzle ORM|SQLAlchemy)$/, t`typed queries over the tables of ${things}`],
     [
       /^(?:Swift|SwiftUI|Kotlin|Jetpack Compose|React Native|Expo|Flutter|Dart|Kotlin \(Jetpack Compose\)|Swift \(SwiftUI\))$/,
       t`the app ${f.who} use to ${phrase(lead)}`,
@@ -65,13 +65,14 @@ export function rationale(f: Facts, tech: string): Inline {
       t`keeps ${things} on the phone${f.requirements.some((r) => r.qualifiers.includes('offline')) ? ', so the offline features work' : ''}`,
     ],
     [
-      /^@modelcontextprotocol\/sdk$/,
+      /^(?:@modelcontextprotocol\/sdk|MCP .+ SDK\b.*)$/,
       t`the MCP protocol for ${f.assistant}: tools, resources and prompts`,
     ],
     [
-      /^Zod$/,
+      /^(?:Zod|Pydantic)$/,
       t`input schemas for the tools, checked before any call to ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'}`,
     ],
+    [/^pytest$/, t`the tests that state each acceptance criterion, one per criterion`],
   ];
   for (const [pattern, why] of rules) if (pattern.test(tech)) return why;
   const user = f.requirements.find(
@@ -259,12 +260,15 @@ export const ARCHITECTURE = {
     Deployment: (f) =>
       blocks(
         f.type === 'mcp'
-          ? p`${f.name} ships as ${settledOf(f).stack.tools ? 'an npm package' : 'a package'} that ${f.assistant} starts over stdio, and as a container image for Streamable HTTP when a team shares one.`
+          ? p`${f.name} ships as ${settledOf(f).stack.tools?.package ?? 'a package'} that ${f.assistant} starts over stdio, and as a container image for Streamable HTTP when a team shares one.`
           : f.selfHosted
             ? p`${f.name} is self-hosted: one ${settledOf(f).stack.allows('Docker') ? 'Docker ' : ''}Compose file runs the ${f.type === 'web' ? 'web client, ' : ''}API, the scheduler and ${databaseOf(f, 'the database')} on the organisation's own server.`
             : f.type === 'mobile'
               ? p`The app ships through ${listing(f.platforms.map((platform) => (platform === 'Android' ? 'Google Play' : 'the App Store')))}; its API runs as a container next to a managed ${databaseOf(f, 'database')}.`
               : p`${f.name} runs as containers: the web client on a CDN, the API and the scheduler on a container platform, and a managed ${databaseOf(f, 'database')}.`,
+        f.type === 'web' &&
+          phoneBrowsers(f.platforms).length > 0 &&
+          p`The web client is mobile-first: a web app manifest and a service worker let people install ${f.name} to their phone's home screen as a progressive web app, and each release is tested in ${listing(phoneBrowsers(f.platforms))}.`,
         p`Each change to ${f.name} goes through CI (types, tests, the trace of ${f.requirements.map((r) => r.id).join(', ')}) and then staging before it is released${f.type === 'mcp' ? '; a renamed tool is a new major version' : '; database migrations run before the new version takes traffic'}.`,
       ),
 

@@ -61,6 +61,14 @@ function schemaOf(tool: Tool): object {
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
+/** What a tool's input is written as: a Zod schema, a Pydantic model, or a schema. */
+const schemaIn = (library: string | undefined) =>
+  library === undefined
+    ? 'a schema'
+    : library === 'Pydantic'
+      ? 'a Pydantic model'
+      : `a ${library} schema`;
+
 function annotations(tool: Tool): string {
   if (!tool.writes) return 'readOnlyHint: true';
   return `readOnlyHint: false, destructiveHint: ${/^(?:restart|close|delete|remove|cancel)$/.test(tool.req.verb)}`;
@@ -102,7 +110,7 @@ export const MCP_TOOLS = {
 
     'Input schemas': (f) =>
       blocks(
-        p`Each tool's input is ${settledOf(f).stack.validation ? t`a ${settledOf(f).stack.validation!} schema` : 'a schema'} in ${f.name}, published to ${f.assistant} as JSON Schema:`,
+        p`Each tool's input is ${schemaIn(settledOf(f).stack.validation)} in ${f.name}, published to ${f.assistant} as JSON Schema:`,
         toolsOf(f).map((tool) => [
           p`${ic(tool.name)} (${tool.req.id}):`,
           code('json', JSON.stringify(schemaOf(tool), null, 2)),

@@ -13,7 +13,7 @@ import type { KindWriter } from './kind.ts';
 const packageName = (f: Facts) => `${kebab(f.name, 3)}-mcp`.replace(/-mcp-mcp$/, '-mcp');
 
 /**
- * The command that starts the published package, as words (`npx -y pkg`): the runtime's
+ * The command that starts the published package, as words (`npx -y pkg`, `uvx pkg`): the runtime's
  * fetch-and-run when the stack decision knows it, otherwise the package's own binary.
  */
 const starts = (f: Facts): string[] => [...(settledOf(f).stack.tools?.fetch ?? []), packageName(f)];
@@ -125,7 +125,7 @@ export const MCP_TRANSPORT_AND_CLIENTS = {
               ]),
           ],
         ),
-        p`The MCP Inspector${settledOf(f).stack.tools ? t` (${ic(`${settledOf(f).stack.tools!.exec} @modelcontextprotocol/inspector`)})` : ''} shows each message ${f.name} exchanges.`,
+        p`The MCP Inspector${settledOf(f).stack.tools ? t` (${ic(settledOf(f).stack.tools!.inspector)})` : ''} shows each message ${f.name} exchanges.`,
       ),
   },
 } satisfies KindWriter<'mcp-transport-and-clients'>;

@@ -8,6 +8,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { toolsOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
+import { settledOf } from '../facts/settled.ts';
 import {
   blocks,
   bold,
@@ -104,9 +105,14 @@ export const README = {
     },
 
     'Project structure': (f) => {
+      // A Python server's modules are snake_case files, and pytest finds its tests in tests/.
+      const python = settledOf(f).stack.runtime === 'Python';
+      const file = (name: string, words: number) =>
+        python ? `${snake(name, words)}.py` : `${kebab(name, words)}.ts`;
+      const tests = python ? 'tests' : 'test';
       const folder = (r: (typeof f.requirements)[number]) =>
         f.type === 'mcp'
-          ? `tools/${kebab(toolsOf(f).find((tool) => tool.req === r)?.name ?? 'setup', 4)}.ts`
+          ? `tools/${file(toolsOf(f).find((tool) => tool.req === r)?.name ?? 'setup', 4)}`
           : `${f.type === 'web' ? 'api' : 'app'}/${r.ent.path}/`;
       const homes = new Map<string, string[]>();
       for (const r of f.requirements) homes.set(folder(r), [...(homes.get(folder(r)) ?? []), r.id]);
@@ -117,15 +123,15 @@ export const README = {
           [
             'src/',
             ...[...homes.keys()].map((h) => `  ${h}`),
-            ...f.integrations.map((i) => `  adapters/${kebab(i.name, 2)}.ts`),
-            'test/',
+            ...f.integrations.map((i) => `  adapters/${file(i.name, 2)}`),
+            `${tests}/`,
             'docs/',
           ].join('\n'),
         ),
         bullets(
           [...homes].map(
             ([home, reqs]) =>
-              t`${ic(`src/${home}`)}: ${reqs.join(', ')}, with its tests under ${ic(`test/${home}`)}`,
+              t`${ic(`src/${home}`)}: ${reqs.join(', ')}, with its tests under ${ic(`${tests}/${python ? home.replace(/([^/]+)\.py$/, 'test_$1.py') : home}`)}`,
           ),
         ),
       );

@@ -59,32 +59,55 @@ export interface LocalRun {
   lines: string[];
 }
 
+/** How to build and run a native phone app: Gradle for Kotlin, Xcode for Swift, or both. */
+function nativeRun(f: Facts): LocalRun | undefined {
+  const android = f.stack.some((tech) => /^(?:Kotlin|Jetpack Compose)\b/.test(tech));
+  const ios = f.stack.some((tech) => /^(?:Swift|SwiftUI)\b/.test(tech));
+  const xcode = `open ${f.name.replace(/\W/g, '')}.xcodeproj`;
+  if (f.stack[0] === 'Swift') return { needs: 'Xcode', lines: [xcode] };
+  const gradle = ['./gradlew assembleDebug', './gradlew installDebug', './gradlew test'];
+  if (android && ios)
+    return {
+      needs: 'Android Studio and Xcode',
+      lines: ['# the Android app', ...gradle, '# the iOS app', xcode],
+    };
+  return android ? { needs: 'Android Studio', lines: gradle } : undefined;
+}
+
+/** A web client the API's runtime does not run (React beside a Python API): its own commands. */
+function clientRun(f: Facts): string[] {
+  const { stack } = settledOf(f);
+  const js = stack.tools === undefined || /^(?:node|bun)$/.test(stack.tools.bin);
+  if (
+    js ||
+    !stack.allows('Node.js') ||
+    !f.stack.some((tech) => /^(?:React|Next\.js|Vite)$/.test(tech))
+  )
+    return [];
+  return ['npm install --prefix web', 'npm run dev --prefix web  # the web client'];
+}
+
 /**
  * How to run it locally with the stack as settled: the runtime's commands when the engine
- * knows them (Node.js, Bun), otherwise the steps as comments, naming no tool it did not choose.
+ * knows them (Node.js, Bun, Python), a native app's build tools (Gradle, Xcode), otherwise the
+ * steps as comments, naming no tool it did not choose.
  *
  * @example
  * localRun(f, ['STRIPE_TOKEN']).lines[0]; // 'npm install'
  */
 export function localRun(f: Facts, env: readonly string[]): LocalRun {
   const { stack } = settledOf(f);
-  const first = f.stack[0] ?? '';
   const { tools } = stack;
   const runtime =
     stack.runtime === 'Node.js' || (stack.runtime === undefined && stack.allows('Node.js'))
       ? 'Node.js 22 or later'
-      : (stack.runtime ?? `the toolchain of ${listing(f.stack.slice(0, 2))}`);
+      : (tools?.needs ?? stack.runtime ?? `the toolchain of ${listing(f.stack.slice(0, 2))}`);
   const exports = env.map((v) => `export ${v}=…`);
   if (f.type === 'mcp')
     return {
       needs: runtime,
       lines: tools
-        ? [
-            tools.install,
-            `${tools.run} build`,
-            ...exports,
-            `${tools.exec} @modelcontextprotocol/inspector ${tools.bin} dist/index.js`,
-          ]
+        ? [tools.install, ...(tools.build ? [tools.build] : []), ...exports, tools.inspect]
         : [
             '# install the dependencies and build',
             ...exports,
@@ -92,9 +115,8 @@ export function localRun(f: Facts, env: readonly string[]): LocalRun {
           ],
     };
   if (f.type === 'mobile') {
-    if (first === 'Swift')
-      return { needs: 'Xcode', lines: [`open ${f.name.replace(/\W/g, '')}.xcodeproj`] };
-    if (first === 'Kotlin') return { needs: 'Android Studio', lines: ['./gradlew installDebug'] };
+    const native = nativeRun(f);
+    if (native !== undefined) return native;
     const start = stack.allows('Expo') ? 'expo start' : 'react-native start';
     return {
       needs: runtime,
@@ -105,14 +127,16 @@ export function localRun(f: Facts, env: readonly string[]): LocalRun {
   }
   const database = databaseOf(f, 'the database');
   const docker = stack.allows('Docker');
+  const client = clientRun(f);
   return {
-    needs: `${runtime}${docker ? ' and Docker' : ` and ${database} running locally`}`,
+    needs: `${runtime}${client.length > 0 ? ', Node.js 22 for the web client' : ''}${docker ? ' and Docker' : ` and ${database} running locally`}`,
     lines: tools
       ? [
           tools.install,
           ...(docker ? [`docker compose up -d ${databaseService(f)}`] : []),
-          `${tools.run} db:migrate`,
-          `${tools.run} dev`,
+          tools.migrate,
+          tools.dev,
+          ...client,
         ]
       : [
           '# install the dependencies',

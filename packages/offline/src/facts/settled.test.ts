@@ -134,11 +134,33 @@ describe('the offline engine with answers as facts', () => {
     expect(docOf(phone, 'architecture')).toContain('Google Play');
   });
 
-  it('runs on the platforms answered, and says nothing of browsers', () => {
-    expect(architecture).toContain('Runs on: iOS and Android');
+  it('keeps a web project answered "iOS and Android" a web app, for the phones\' browsers', () => {
+    // The type is the team's choice: the phones' browsers, mobile-first, installable as a PWA.
+    expect(architecture).toContain('Runs on: Safari on iOS and Chrome on Android');
+    expect(architecture).toMatch(
+      /installs? .+ to their phone's home screen as a progressive web app/,
+    );
+    const brief = docOf(project, 'project-brief');
+    expect(brief).toContain(
+      'Runs in Safari on iOS and Chrome on Android (their current versions), mobile-first, and installs to the home screen as a progressive web app',
+    );
+    expect(brief).toMatch(/Native iOS and Android apps: .+ native apps would be a mobile project/);
+    expect(docOf(project, 'readme')).toContain('runs on Safari on iOS and Chrome on Android');
     for (const { kind, content } of project.documents)
-      expect(content, kind).not.toMatch(/Chrome|Native mobile apps/);
+      expect(content, kind).not.toMatch(/Firefox|Runs on: iOS|runs on iOS/);
     expect(untraced(project)).toEqual([]);
+  });
+
+  it('keeps the desktop browsers when the answer names the web too', () => {
+    const both = offlineProject(idea, 'web', {
+      answers: [{ question: 'platforms', answer: 'Web, iOS and Android' }],
+    });
+    expect(docOf(both, 'project-brief')).toContain(
+      'Runs in the current versions of Chrome, Firefox, Safari and Edge; mobile-first in Safari on iOS and Chrome on Android, and installs to the home screen as a progressive web app',
+    );
+    expect(docOf(both, 'architecture')).toContain(
+      'Runs on: Web, Safari on iOS and Chrome on Android',
+    );
   });
 });
 

@@ -12,7 +12,7 @@ import { type Answered, answeredIn } from './answers.ts';
 import { signInFailure } from './criteria.ts';
 import { type Facts, factsFor } from './facts.ts';
 import type { Requirement, Settled } from './model.ts';
-import { stackChoice } from './stack-choice.ts';
+import { onPhones, stackChoice } from './stack-choice.ts';
 
 /** A document call as write.ts and revise.ts make it. */
 type Context = Omit<DocumentContext, 'task'> & { register?: readonly RequirementSlot[] };
@@ -95,9 +95,12 @@ export function settledFacts(context: Context): Facts {
     stack: stackChoice(definition, context.conventions),
   };
   const requirements = f.requirements.map((req) => signingIn(req, settled.answered));
-  const constraints = f.constraints.map((c) => runsOn(c, f.platforms));
-  const nonGoals = f.nonGoals.filter((goal) => stillOut(goal, f.platforms));
-  return { ...f, requirements, constraints, nonGoals, settled };
+  // A web project answered for phones stays a web app, for the phones' browsers (stack-choice.ts).
+  const placed = onPhones(f.type, f);
+  const { platforms } = placed;
+  const constraints = placed.constraints.map((c) => runsOn(c, platforms));
+  const nonGoals = placed.nonGoals.filter((goal) => stillOut(goal, platforms));
+  return { ...f, platforms, requirements, constraints, nonGoals, settled };
 }
 
 /**

@@ -33,6 +33,17 @@ const NOT_SERVICES = new Set(
     .filter(Boolean),
 );
 
+/**
+ * A compliance regime or standard, alone or with the word that says it is met ("HIPAA",
+ * "SOC 2", "PCI-DSS", "GDPR-compliant"): a rule the product meets, never a service it works
+ * with, so never an integration.
+ *
+ * @example
+ * COMPLIANCE_REGIME.test('HIPAA'); // true
+ */
+export const COMPLIANCE_REGIME =
+  /^(?:gdpr|uk gdpr|dsgvo|hipaa|hitech|soc(?: ?[12])?(?: type (?:1|2|i|ii))?|pci(?:[ -]?dss)?|iso(?:[ /-]?iec)?(?: ?\d{4,5})?|ccpa|cpra|ferpa|coppa|sox|glba|fedramp|pipeda|lgpd|nis ?2|fisma)(?:[ -](?:compliant|compliance|certified|ready|audited|rules?|standards?))?$/i;
+
 const COMPARATIVES = new Set([
   'under',
   'over',
@@ -65,7 +76,12 @@ export function integrationsOf(
   const found: string[] = [];
   const add = (name: string) => {
     const lower = name.toLowerCase();
-    if (lower === assistant || NOT_SERVICES.has(lower) || lower.split(' ').some((w) => w === 'mcp'))
+    if (
+      lower === assistant ||
+      NOT_SERVICES.has(lower) ||
+      COMPLIANCE_REGIME.test(lower) ||
+      lower.split(' ').some((w) => w === 'mcp')
+    )
       return;
     // The product's own name ("Kill Bill") or a phrase holding it is never a service.
     if (own && nameKey(lower).includes(nameKey(own))) return;

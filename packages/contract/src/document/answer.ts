@@ -26,6 +26,9 @@ function inside(text: string, closed: boolean): string {
   return start === 0 || end < start ? '' : text.slice(start, end);
 }
 
+/** Whether a text opens with a code fence (the only start a wrapper has). */
+const opensWithFence = (text: string) => /^(?:`{3,}|~{3,})/.test(text);
+
 /** Whether a text's last line is a bare closing fence. */
 const closesWithFence = (text: string) => /\n(?:`{3,}|~{3,})[ \t]*$/.test(text);
 
@@ -40,6 +43,9 @@ const closesWithFence = (text: string) => /\n(?:`{3,}|~{3,})[ \t]*$/.test(text);
  */
 export function answerDocument(answer: string): string {
   const trimmed = answer.trim();
+  // Only an answer that opens with a fence can be wrapped in one: the rest are not parsed,
+  // which was a whole parse of every document a generation writes.
+  if (!opensWithFence(trimmed)) return trimmed;
   const [first, ...rest] = blocksOf(trimmed);
   if (!wrapper(first, true)) return trimmed;
   if (rest.length === 0) return first.value.trim();

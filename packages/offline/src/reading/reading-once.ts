@@ -4,7 +4,7 @@
  * each call derives its facts from the idea afresh: wink-nlp's reading of the idea was a
  * quarter to a third of the CPU of writing a project's documents (docs/testing.md).
  */
-import { frozenDeep, lastUsed } from '../memo.ts';
+import { frozenDeep, lastUsed } from '@pgs/contract/memo';
 import { readIdeaNlp } from './reading.ts';
 import type { IdeaCapabilities } from './reading-types.ts';
 

@@ -14,6 +14,7 @@ import {
   parseDocument as parseTree,
   visit,
 } from '@pgs/contract/document';
+import { frozenDeep, lastUsed } from '@pgs/contract/memo';
 import type { Code, Heading, Nodes, Root } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import type {
@@ -72,6 +73,38 @@ export function parseDocument(
   markdown: string,
   options: ParseOptions = {},
 ): ParsedDocument {
+  return parsedLately({ filename, markdown, defines: options.defines });
+}
+
+interface ParseKey {
+  filename: string;
+  markdown: string;
+  defines: readonly IdPrefix[] | undefined;
+}
+
+/**
+ * The documents parsed last, by their filename, prefixes and text. The gate builds a
+ * project's whole trace each time it checks one of its documents, so a generation of n
+ * documents parsed about n²/2 of them; parsing was the largest part of a generation's CPU
+ * (docs/performance.md). A result is frozen: every caller shares it.
+ */
+const parsedLately = (() => {
+  const byKey = lastUsed(64, (key: string) => {
+    // The filename and the prefixes hold no NUL; the text, which may, is all that follows.
+    const [filename = '', defines = ''] = key.split('\u0000', 2);
+    const markdown = key.slice(filename.length + defines.length + 2);
+    return frozenDeep(
+      parseFresh(filename, markdown, defines === '*' ? {} : { defines: splitPrefixes(defines) }),
+    );
+  });
+  return ({ filename, markdown, defines }: ParseKey) =>
+    byKey([filename, defines === undefined ? '*' : defines.join(','), markdown].join('\u0000'));
+})();
+
+const splitPrefixes = (list: string): IdPrefix[] =>
+  list === '' ? [] : (list.split(',') as IdPrefix[]);
+
+function parseFresh(filename: string, markdown: string, options: ParseOptions): ParsedDocument {
   const tree = parseTree(markdown, {
     filename,
     ...(options.defines ? { defines: options.defines } : {}),

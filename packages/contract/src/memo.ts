@@ -1,6 +1,8 @@
 /**
- * A function of one key, computed once per key among the last few asked: the engine is called
- * once per document, and each call reads again what every document of its project shares.
+ * A function of one key, computed once per key among the last few asked. The offline engine
+ * is called once per document and each call reads the idea again (reading-once.ts); the
+ * server's gate reads every document of a project again each time it checks one (the
+ * trace's parse). Both remember what they read last instead.
  */
 
 /**

@@ -20,7 +20,7 @@ describe('a language the house conventions require', () => {
   it('builds an MCP server in Python with the Python SDK, Pydantic and pytest, naming no TypeScript tool', () => {
     expect(mcp.definition.questionnaire.techStack.slice(0, 4)).toEqual([
       'Python',
-      'MCP Python SDK (FastMCP)',
+      'MCP Python SDK (mcp, FastMCP)',
       'Pydantic',
       'pytest',
     ]);
@@ -43,7 +43,7 @@ describe('a language the house conventions require', () => {
     expect(transport).toContain('`uv run mcp dev src/server.py`');
     expect(docOf(mcp, 'mcp-tools')).toMatch(/Each tool's input is a Pydantic model/);
     const architecture = docOf(mcp, 'architecture');
-    expect(architecture).toContain('| MCP Python SDK (FastMCP) | the MCP protocol for');
+    expect(architecture).toContain('| MCP Python SDK (mcp, FastMCP) | the MCP protocol for');
     expect(architecture).toContain('| PostgreSQL (psycopg) |');
     expect(architecture).toContain('ships as a Python package on PyPI');
     expect(docOf(mcp, 'implementation-plan')).toContain('Set up the Python repository');

@@ -248,7 +248,7 @@ export function forPlatforms(definition: ProjectDefinition, idea: string): Proje
  *
  * @example
  * forLanguage(definition, { idea, conventions: { stack: { required: ['Python'] } } })
- *   .questionnaire.techStack; // ['Python', 'MCP Python SDK (FastMCP)', 'Pydantic', 'pytest', …]
+ *   .questionnaire.techStack; // ['Python', 'MCP Python SDK (mcp, FastMCP)', 'Pydantic', 'pytest', …]
  */
 export function forLanguage(
   definition: ProjectDefinition,

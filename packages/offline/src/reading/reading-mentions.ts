@@ -35,14 +35,14 @@ const NOT_SERVICES = new Set(
 
 /**
  * A compliance regime or standard, alone or with the word that says it is met ("HIPAA",
- * "SOC 2", "PCI-DSS", "GDPR-compliant"): a rule the product meets, never a service it works
- * with, so never an integration.
+ * "SOC 2", "PCI-DSS", "GDPR-compliant"), or a SOC report's type read apart from it ("Type
+ * II"): a rule the product meets, never a service it works with, so never an integration.
  *
  * @example
  * COMPLIANCE_REGIME.test('HIPAA'); // true
  */
 export const COMPLIANCE_REGIME =
-  /^(?:gdpr|uk gdpr|dsgvo|hipaa|hitech|soc(?: ?[12])?(?: type (?:1|2|i|ii))?|pci(?:[ -]?dss)?|iso(?:[ /-]?iec)?(?: ?\d{4,5})?|ccpa|cpra|ferpa|coppa|sox|glba|fedramp|pipeda|lgpd|nis ?2|fisma)(?:[ -](?:compliant|compliance|certified|ready|audited|rules?|standards?))?$/i;
+  /^(?:gdpr|uk gdpr|dsgvo|hipaa|hitech|soc(?: ?[12])?(?: type (?:1|2|i|ii))?|type (?:1|2|i|ii)|pci(?:[ -]?dss)?|iso(?:[ /-]?iec)?(?: ?\d{4,5})?|ccpa|cpra|ferpa|coppa|sox|glba|fedramp|pipeda|lgpd|nis ?2|fisma)(?:[ -](?:compliant|compliance|certified|ready|audited|rules?|standards?))?$/i;
 
 const COMPARATIVES = new Set([
   'under',

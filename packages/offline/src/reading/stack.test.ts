@@ -12,7 +12,7 @@ describe('techStack', () => {
     );
     expect(python.slice(0, 4)).toEqual([
       'Python',
-      'MCP Python SDK (FastMCP)',
+      'MCP Python SDK (mcp, FastMCP)',
       'Pydantic',
       'pytest',
     ]);

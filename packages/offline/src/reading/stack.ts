@@ -63,7 +63,7 @@ function serviceApis(services: readonly string[], language: string): string[] {
  */
 const MCP_STACKS: Record<string, readonly string[]> = {
   TypeScript: ['TypeScript', '@modelcontextprotocol/sdk', 'Node.js', 'Zod'],
-  Python: ['Python', 'MCP Python SDK (FastMCP)', 'Pydantic', 'pytest'],
+  Python: ['Python', 'MCP Python SDK (mcp, FastMCP)', 'Pydantic', 'pytest'],
   Go: ['Go', 'MCP Go SDK'],
   Java: ['Java', 'MCP Java SDK'],
   Kotlin: ['Kotlin', 'MCP Kotlin SDK'],
@@ -196,7 +196,7 @@ function serverIn(stack: readonly string[], language: string | undefined): strin
  *
  * @example
  * techStack('An iPhone app for runners', 'mobile', [], 'seed')[0]; // 'Swift'
- * techStack('A server for our wiki', 'mcp', [], 'seed', 'Python')[1]; // 'MCP Python SDK (FastMCP)'
+ * techStack('A server for our wiki', 'mcp', [], 'seed', 'Python')[1]; // 'MCP Python SDK (mcp, FastMCP)'
  */
 export function techStack(
   idea: string,

@@ -32,6 +32,14 @@ describe('techStack', () => {
     ]);
   });
 
+  it('reads the language of an MCP server from the idea, and no language from a verb', () => {
+    const first = (idea: string) => techStack(idea, 'mcp', [], 's')[0];
+    expect(first('An MCP server written in Go to search our tickets')).toBe('Go');
+    expect(first('An MCP server in Rust that reads our logs')).toBe('Rust');
+    expect(first('An MCP server to go through our tickets')).toBe('TypeScript');
+    expect(first('An MCP server for JavaScript projects')).toBe('TypeScript');
+  });
+
   it('reads an MCP server in Python from the idea', () => {
     expect(techStack('An MCP server in Python to search our tickets', 'mcp', [], 's')[0]).toBe(
       'Python',
@@ -90,5 +98,6 @@ describe('languageOf', () => {
     expect(languagesNamedIn('A Jetpack Compose app for runners', 'mobile')).toEqual(['Kotlin']);
     expect(languagesNamedIn('An MCP server in TypeScript for Jira', 'mcp')).toEqual(['TypeScript']);
     expect(languagesNamedIn('A booking tool for dog groomers', 'web')).toEqual([]);
+    expect(languagesNamedIn('An MCP server written in Go for our wiki', 'mcp')).toEqual(['Go']);
   });
 });

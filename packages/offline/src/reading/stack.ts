@@ -137,6 +137,22 @@ export function languageOf(name: string, type: ProjectType): string | undefined 
   return language === 'Python' || language === 'TypeScript' ? language : undefined;
 }
 
+/**
+ * How an MCP server's idea names a language with an official SDK ("an MCP server in Python",
+ * "written in Go"): Go only after "in" or as Golang, since "go" is a verb; Swift capitalised.
+ */
+const MCP_LANGUAGE_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/\bpython\b/i, 'Python'],
+  [/\b(?:golang|in go)\b/i, 'Go'],
+  [/\bjava\b(?!\s*script)/i, 'Java'],
+  [/\bkotlin\b/i, 'Kotlin'],
+  [/(?<![\w.])(?:c#|\.net)(?!\w)/i, 'C#'],
+  [/\bin ruby\b/i, 'Ruby'],
+  [/\brust\b/i, 'Rust'],
+  [/\bSwift\b/, 'Swift'],
+  [/\bphp\b/i, 'PHP'],
+];
+
 /** A language, a phone toolkit or a server framework, as an idea names one. */
 const NAMED_LANGUAGE =
   /\b(?:typescript|javascript|node\.js|python|fastapi|django|flask|golang|java|kotlin|jetpack compose|swiftui|ruby|rails|rust|php|laravel|react native|flutter|dart)\b|(?<![\w.])(?:c#|\.net)(?!\w)/gi;
@@ -152,11 +168,15 @@ const NAMED_LANGUAGE =
 export function languagesNamedIn(idea: string, type: ProjectType): string[] {
   const names = [...idea.matchAll(NAMED_LANGUAGE)].map((m) => m[0]);
   if (type === 'mobile' && /\bSwift\b/.test(idea)) names.push('Swift');
+  if (type === 'mcp')
+    for (const [pattern, language] of MCP_LANGUAGE_WORDS)
+      if (pattern.test(idea)) names.push(language);
   return [...new Set(names.map((name) => languageOf(name, type) ?? name.toLowerCase()))];
 }
 
-/** The language an MCP server's idea names ("an MCP server in Python"), if the engine builds in it. */
-const namedLanguage = (text: string) => (/\bpython\b/.test(text) ? 'Python' : 'TypeScript');
+/** The language an MCP server's idea names, if it has an official SDK; else TypeScript. */
+const namedLanguage = (idea: string) =>
+  MCP_LANGUAGE_WORDS.find(([pattern]) => pattern.test(idea))?.[1] ?? 'TypeScript';
 
 /**
  * The phone toolkit the idea's words choose, or the one the seed picks among equivalents. A
@@ -205,9 +225,8 @@ export function techStack(
   seed: string,
   language?: string,
 ): string[] {
-  const text = idea.toLowerCase();
   if (type === 'mcp') {
-    const chosen = language ?? namedLanguage(text);
+    const chosen = language ?? namedLanguage(idea);
     const own = MCP_STACKS[chosen] ?? MCP_STACKS.TypeScript!;
     return [...own, ...serviceApis(services, chosen)].slice(0, 10);
   }

@@ -144,8 +144,17 @@ const lacks = (text: string, phrase: string) => {
 const newWords = (delta: RequirementDelta) =>
   delta.op === 'renamed' ? delta.to : delta.op === 'removed' ? '' : `${delta.title} ${delta.text}`;
 
-/** Whether one delta meets one expected delta whose capability's FR is `target`. */
-function meets(want: ExpectedDelta, target: string | undefined, delta: RequirementDelta): boolean {
+/**
+ * Whether one delta meets one expected delta whose capability's FR is `target` (`object` that
+ * capability's object: a removal from an FR that coordinates it with others is met by a
+ * MODIFIED delta of that FR no longer holding it, docs/decisions.md 2026-11-29).
+ */
+function meets(
+  want: ExpectedDelta,
+  target: string | undefined,
+  delta: RequirementDelta,
+  object?: string,
+): boolean {
   if (want.op === 'added') {
     // Every word, stop words kept: "set" and "get" are verbs the requests use.
     const words = new Set(
@@ -161,7 +170,12 @@ function meets(want: ExpectedDelta, target: string | undefined, delta: Requireme
       words.has(stem(want.capability!.object))
     );
   }
-  if (want.op === 'removed') return delta.op === 'removed' && delta.id === target;
+  if (want.op === 'removed')
+    return (
+      delta.id === target &&
+      (delta.op === 'removed' ||
+        (delta.op === 'modified' && object !== undefined && !holds(delta.title, object)))
+    );
   return (
     (delta.op === 'modified' || delta.op === 'renamed') &&
     delta.id === target &&
@@ -173,7 +187,8 @@ function meets(want: ExpectedDelta, target: string | undefined, delta: Requireme
 /**
  * Which expected deltas a change request's deltas meet (`targets[i]` the FR id of expected
  * i's capability, undefined when the requirements never carried it), each delta meeting at most
- * one. A removal is the REMOVED delta of its FR; a modification a MODIFIED (or RENAMED) delta of
+ * one. A removal is the REMOVED delta of its FR (or a MODIFIED one no longer holding the
+ * capability's object, `objects[i]`, when the FR coordinates it with others); a modification a MODIFIED (or RENAMED) delta of
  * its FR holding the new value and none of the old; a rename a RENAMED (or MODIFIED) delta of
  * its FR holding the new name; an addition an ADDED delta holding its verb and object.
  *
@@ -184,11 +199,14 @@ export function applied(
   expected: readonly ExpectedDelta[],
   targets: readonly (string | undefined)[],
   deltas: readonly RequirementDelta[],
+  objects: readonly (string | undefined)[] = [],
 ): boolean[] {
   const used = new Set<number>();
   return expected.map((want, i) => {
     const target = targets[i];
-    const index = deltas.findIndex((delta, j) => !used.has(j) && meets(want, target, delta));
+    const index = deltas.findIndex(
+      (delta, j) => !used.has(j) && meets(want, target, delta, objects[i]),
+    );
     if (index === -1) return false;
     used.add(index);
     return true;

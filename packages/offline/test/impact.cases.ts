@@ -61,6 +61,18 @@ export const SHIFTS: Project = {
   ],
 };
 
+/** Coordinations made one requirement each (features.ts), beside a neighbour sharing a word. */
+export const LEDGER: Project = {
+  name: 'LedgerLeaf',
+  type: 'web',
+  titles: [
+    'Track expenses and invoices',
+    'Manage members, subscriptions, payments and reports',
+    'View and export monthly statements',
+    'Send receipts by email',
+  ],
+};
+
 /** Realistic change requests over four projects; each expects exactly the deltas listed. */
 export const TABLE: { project: Project; request: string; expected: Partial<RequirementDelta>[] }[] =
   [
@@ -249,5 +261,28 @@ export const TABLE: { project: Project; request: string; expected: Partial<Requi
       project: SHIFTS,
       request: 'Make the colours friendlier.',
       expected: [],
+    },
+    {
+      project: LEDGER,
+      request: 'Drop the invoices.',
+      expected: [{ op: 'modified', id: 'FR-1', title: 'Track expenses' }],
+    },
+    {
+      project: LEDGER,
+      request: 'Please remove the subscriptions and the payments from the first release.',
+      expected: [{ op: 'modified', id: 'FR-2', title: 'Manage members and reports' }],
+    },
+    {
+      project: LEDGER,
+      request: 'We no longer need to track expenses and invoices.',
+      expected: [{ op: 'removed', id: 'FR-1' }],
+    },
+    {
+      project: LEDGER,
+      request: 'Stop exporting monthly statements; drop the receipts.',
+      expected: [
+        { op: 'modified', id: 'FR-3', title: 'View monthly statements' },
+        { op: 'removed', id: 'FR-4' },
+      ],
     },
   ];

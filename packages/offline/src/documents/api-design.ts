@@ -5,7 +5,7 @@
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import type { Requirement } from '../facts/facts.ts';
-import { theService } from '../facts/facts.ts';
+import { theService, unitsOf } from '../facts/facts.ts';
 import { settledOf, withoutAccounts } from '../facts/settled.ts';
 import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
 import { capitalize, kebab, listing } from '../text/words.ts';
@@ -102,7 +102,10 @@ export const API_DESIGN = {
       );
       return blocks(
         p`One or two endpoints per requirement of ${f.name}, each citing what it serves:`,
-        table(['Method', 'Path', 'Purpose', 'Serves'], f.requirements.flatMap(endpointsOf)),
+        table(
+          ['Method', 'Path', 'Purpose', 'Serves'],
+          f.requirements.flatMap(unitsOf).flatMap(endpointsOf),
+        ),
         f.integrations.length > 0 &&
           p`Calls to ${listing(f.integrations.map((i) => theService(i.name)))} happen behind these endpoints, never from the browser.`,
         p`For example, to ${phrase(lead)} (${lead.criteria[0]!.id}):`,

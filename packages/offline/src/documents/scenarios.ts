@@ -16,6 +16,7 @@ import {
 } from '@pgs/contract/document';
 import type { List } from 'mdast';
 import { theRole } from '../facts/criteria.ts';
+import { unitsOf } from '../facts/facts.ts';
 import type { Criterion, Facts, Requirement } from '../facts/model.ts';
 import { inline } from '../text/nodes.ts';
 import { capitalize, thirdPerson } from '../text/words.ts';
@@ -133,7 +134,9 @@ export function scenarioParts(
 export function scenarioList(f: Facts, req: Requirement): List {
   return list(
     req.criteria.map((c) => {
-      const parts = scenarioParts(f, req, c);
+      // A coordination's criterion is a scenario of the part it tests ("asks to export reports").
+      const owner = unitsOf(req).find((part) => part.criteria.some((k) => k.id === c.id)) ?? req;
+      const parts = scenarioParts(f, owner, c);
       if (parts === undefined)
         return definitionNode(c.id, {
           form: 'item',

@@ -85,10 +85,10 @@ export const USER_STORIES = {
           epics.map((epic) => [
             epic.name,
             stories
-              .filter((s) => epic.reqs.includes(s.req))
+              .filter((s) => epic.reqs.some((r) => r.id === s.req.id))
               .map((s) => s.id)
               .join(', '),
-            epic.reqs.map((r) => r.id).join(', '),
+            [...new Set(epic.reqs.map((r) => r.id))].join(', '),
           ]),
         ),
         bullets(

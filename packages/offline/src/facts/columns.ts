@@ -7,7 +7,7 @@
 
 import { namesPeople } from '../reading/reading-people.ts';
 import { participle, plural, snake } from '../text/words.ts';
-import type { Entity, Facts, Requirement } from './facts.ts';
+import { type Entity, type Facts, type Requirement, unitsOf } from './facts.ts';
 import { withoutAccounts } from './settled.ts';
 
 /** One attribute: its name in prose, its column, SQL type and why it is there. */
@@ -20,9 +20,9 @@ export interface Attribute {
   serves: string;
 }
 
-/** The requirements that act on an entity. */
+/** The requirements that act on an entity: a coordination's by the first of its parts that does. */
 export const requirementsOn = (f: Facts, entity: Entity) =>
-  f.requirements.filter((r) => r.ent === entity);
+  f.requirements.flatMap((r) => unitsOf(r).find((part) => part.ent === entity) ?? []);
 
 const attribute = (name: string, type: string, note: string, serves: string): Attribute => ({
   name,

@@ -20,7 +20,7 @@ import {
 import { phrase } from './brief-model.ts';
 import { theRole } from './criteria.ts';
 import type { Criterion, Facts, Requirement } from './facts.ts';
-import { qualifierSuffix, theService } from './facts.ts';
+import { qualifierSuffix, theService, unitsOf } from './facts.ts';
 import { databaseOf, withoutAccounts } from './settled.ts';
 
 /** The plan's slices are written in plan-model.ts; the documents take them from here. */
@@ -141,10 +141,13 @@ export function storiesOf(f: Facts): Story[] {
   return stories.map((story, i) => ({ ...story, id: `US-${i + 1}` }));
 }
 
-/** The requirements grouped by the entity they act on, in order: an epic each. */
+/**
+ * The requirements grouped by the entity they act on, in order: an epic each. A coordination's
+ * parts (unitsOf) go to their own entities' epics, under the coordination's ID.
+ */
 export function epicsOf(f: Facts): { name: string; reqs: Requirement[] }[] {
   const epics: { name: string; reqs: Requirement[] }[] = [];
-  for (const req of f.requirements) {
+  for (const req of f.requirements.flatMap(unitsOf)) {
     const name = capitalize(req.ent.plural);
     const known = epics.find((e) => e.name === name);
     if (known) known.reqs.push(req);
@@ -226,10 +229,14 @@ export function componentsOf(f: Facts): Component[] {
   return list;
 }
 
-/** An MCP server's tools: one per requirement, but not for the set-up ones (connecting). */
+/**
+ * An MCP server's tools: one per requirement (per part of a coordination, unitsOf), but not for
+ * the set-up ones (connecting).
+ */
 export function toolsOf(f: Facts): Tool[] {
   const services = f.integrations.map((i) => i.name.toLowerCase());
   return f.requirements
+    .flatMap(unitsOf)
     .filter((r) => r.verb !== 'connect' && !r.verb.startsWith('sign'))
     .map((req) => {
       // A read keeps the words of its object ("list_failing_pods"); a write acts on one thing.
@@ -259,7 +266,7 @@ export function screensOf(f: Facts): Screen[] {
       purpose: `lists the ${epic.reqs[0]!.ent.plural} on the phone, newest first`,
       serves: epic.reqs.map((r) => r.id),
     });
-  for (const req of f.requirements.filter((r) => !r.verb.startsWith('sign')))
+  for (const req of f.requirements.flatMap(unitsOf).filter((r) => !r.verb.startsWith('sign')))
     screens.push({
       name: capitalize(phrase(req)),
       route: kebab(`${req.verb} ${singular(req.ent.label)}`, 4),

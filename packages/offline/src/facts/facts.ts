@@ -28,7 +28,7 @@ import { readIdeaOnce } from '../reading/reading-once.ts';
 import { namesGroup } from '../reading/reading-people.ts';
 import { article, clip, kebab, pascal, plural, snake, uncountable } from '../text/words.ts';
 import { criteriaFor } from './criteria.ts';
-import type { Assumption, Entity, Facts, Question, Requirement } from './model.ts';
+import type { Assumption, Criterion, Entity, Facts, Question, Requirement } from './model.ts';
 
 export type { Assumption, Criterion, Entity, Facts, Question, Requirement } from './model.ts';
 
@@ -300,7 +300,8 @@ function assistantOf(named: string | undefined): string {
 
 /**
  * One requirement per core feature, in order: its ID (the register's slot's, or its
- * position's), priority, entity, service, the notes it depends on, and its criteria.
+ * position's), priority, entity, service, the notes it depends on, and its criteria. A
+ * coordination's criteria are its parts' in turn (a criterion said alike of two parts once).
  */
 function requirementsOf(
   draft: ProjectDraft,
@@ -315,7 +316,6 @@ function requirementsOf(
   const { features, type, who, name, readOnly } = draft;
   const anyFromIdea = features.some((f) => f.fromIdea);
   return features.map((feature, i) => {
-    const service = serviceOf(feature, given.integrations, type);
     const slot = given.register?.[i];
     const n = slot ? slotNumber(slot) : i + 1;
     // The idea's own words first ("must", "should", "later", "v2"), then its order.
@@ -327,29 +327,59 @@ function requirementsOf(
         : i < features.length - 1 || i < 4
           ? 'Should'
           : 'Could');
-    const base = {
-      ...feature,
-      id: `FR-${n}`,
-      n,
-      priority,
-      ent: given.entityFor(feature.entity),
-      writes: feature.kind !== 'read',
-      service,
-      dependsOn: bearingOn(feature, service, given.notes),
-    } satisfies Omit<Requirement, 'criteria'>;
-    return {
-      ...base,
-      criteria: criteriaFor(base, {
-        type,
-        assistant: given.assistant,
-        role: roleOf(who, type, name),
-        name,
+    const one = (parts: FeatureParts): Requirement => {
+      const service = serviceOf(parts, given.integrations, type);
+      const { members: _, ...own } = parts;
+      const base = {
+        ...own,
+        id: `FR-${n}`,
+        n,
+        priority,
+        ent: given.entityFor(parts.entity),
+        writes: parts.kind !== 'read',
         service,
-        readOnly,
-      }),
+        dependsOn: bearingOn(parts, service, given.notes),
+      } satisfies Omit<Requirement, 'criteria'>;
+      const context = { type, assistant: given.assistant, role: roleOf(who, type, name) };
+      return { ...base, criteria: criteriaFor(base, { ...context, name, service, readOnly }) };
     };
+    return feature.members ? grouped(one(feature), feature.members.map(one)) : one(feature);
   });
 }
+
+/**
+ * A coordination's requirement: the first part's, its title and objects the feature's, its
+ * criteria every part's in turn, numbered again (a criterion two parts say alike, once), its
+ * notes and its service any part's; each part keeps the criteria that test it.
+ */
+function grouped(whole: Requirement, parts: Requirement[]): Requirement {
+  const criteria: Criterion[] = [];
+  const owned = parts.map((part) =>
+    part.criteria.map((c) => {
+      const known = criteria.find((k) => k.text === c.text);
+      if (known) return known;
+      const made = { ...c, id: `${whole.id}.${criteria.length + 1}` };
+      criteria.push(made);
+      return made;
+    }),
+  );
+  return {
+    ...whole,
+    service: whole.service ?? parts.find((p) => p.service)?.service,
+    dependsOn: [...new Set([...whole.dependsOn, ...parts.flatMap((p) => p.dependsOn)])],
+    criteria,
+    parts: parts.map((part, i) => ({ ...part, criteria: owned[i]! })),
+  };
+}
+
+/**
+ * A requirement's parts: each capability of a coordination, or the requirement itself. What is
+ * made per capability (a tool, a screen, an endpoint, an entity's columns) is made per part.
+ *
+ * @example
+ * unitsOf(facts.requirements[0]!).map((r) => r.ent.label); // ['member', 'payment', 'report']
+ */
+export const unitsOf = (req: Requirement): Requirement[] => req.parts ?? [req];
 
 /** A service in a sentence ("the SMS gateway", "Stripe"). */
 export { theService };

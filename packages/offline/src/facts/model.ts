@@ -47,6 +47,12 @@ export interface Requirement extends FeatureParts {
   criteria: Criterion[];
   /** The assumptions and open questions that bear on it (`A-2`, `Q-1`). */
   dependsOn: string[];
+  /**
+   * A coordination made one requirement ("Manage members, payments and reports"): each of its
+   * capabilities as a requirement of its own, with this ID, its own entity and the criteria of
+   * this one that test it; tools, screens and endpoints are made per part (`unitsOf`).
+   */
+  parts?: Requirement[];
 }
 
 /** An assumption of the brief: the fact the idea leaves open, and the default chosen. */

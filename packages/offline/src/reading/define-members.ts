@@ -15,7 +15,7 @@ import {
   singular,
   uncountable,
 } from '../text/words.ts';
-import { type FeatureParts, featureOf } from './features.ts';
+import { type FeatureParts, featureOf, membersOf } from './features.ts';
 import { type IdeaCapabilities, missingTerms } from './reading.ts';
 import { namesGroup } from './reading-people.ts';
 
@@ -66,7 +66,7 @@ export function integrationsOf(draft: Draft): Integration[] {
   };
   for (const service of draft.reading.integrations)
     add(GENERIC_SERVICES[service.toLowerCase()] ?? service, featureNaming(draft, service));
-  for (const feature of draft.features) {
+  for (const feature of draft.features.flatMap(membersOf)) {
     const words = `${feature.verb} ${feature.qualifiers.join(' ')}`;
     if (/^email\b|\bby e-?mail\b/i.test(words)) add('Email delivery service', feature);
     if (draft.type === 'mobile' && feature.kind === 'send')
@@ -84,7 +84,7 @@ export function keyEntitiesOf(draft: Draft): string[] {
   const add = (noun: string) => {
     if (noun && !entities.some((known) => head(known) === head(noun))) entities.push(noun);
   };
-  for (const feature of draft.features) add(feature.entity);
+  for (const feature of draft.features.flatMap(membersOf)) add(feature.entity);
   // A noun that only qualifies an entity ("support" of "support ticket") is no entity.
   const words = () => new Set(entities.flatMap((entity) => entity.split(' ')));
   for (const noun of draft.reading.entities)
@@ -281,7 +281,9 @@ export function coverageOf(draft: Draft): IdeaTerm[] {
   };
   for (const capability of draft.reading.capabilities) {
     const text = featureOf(capability, draft.type);
-    const feature = draft.features.find((f) => f.fromIdea && f.text === text);
+    const feature = draft.features.find(
+      (f) => f.fromIdea && membersOf(f).some((member) => member.text === text),
+    );
     if (!feature) continue;
     add(capability.text, feature);
     for (const qualifier of capability.qualifiers) add(qualifier, feature);

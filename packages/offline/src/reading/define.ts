@@ -32,7 +32,7 @@ import {
   openQuestionsOf,
   theService,
 } from './define-members.ts';
-import { type FeatureParts, featureOf, partsOf } from './features.ts';
+import { type FeatureParts, featureCapabilities, featureOf, partsOf } from './features.ts';
 import { type IdeaCapabilities, missingTerms, readIdeaNlp } from './reading.ts';
 import { namesGroup } from './reading-people.ts';
 import { rawTokens } from './reading-tokens.ts';
@@ -126,7 +126,8 @@ function featuresOf(
   readOnly: boolean,
 ): FeatureParts[] {
   const texts: string[] = [];
-  for (const capability of reading.capabilities) {
+  // A coordination ("manage members, payments and reports") is one feature (features.ts).
+  for (const capability of featureCapabilities(reading)) {
     const text = featureOf(capability, type);
     if (!texts.includes(text)) texts.push(text);
   }

@@ -4,7 +4,7 @@
  * object, qualifiers and entity, whoever wrote it (the offline definition or a model's).
  */
 import type { ProjectType } from '@pgs/contract';
-import { capitalize, decapitalize, singular } from '../text/words.ts';
+import { capitalize, decapitalize, listing, singular } from '../text/words.ts';
 import { type Capability, type IdeaCapabilities, readIdeaNlp } from './reading.ts';
 import { namesPeople } from './reading-people.ts';
 import type { Priority } from './reading-structure.ts';
@@ -29,7 +29,15 @@ export interface FeatureParts {
   fromIdea: boolean;
   /** The priority the idea's words ask for it ("later" Could, "must" Must); absent when they say nothing. */
   priority?: Priority;
+  /**
+   * A coordination made one feature ("Manage members, payments and reports"): each capability
+   * it holds, with its own verb, object and entity; absent for a feature of one capability.
+   */
+  members?: FeatureParts[];
 }
+
+/** A feature's capabilities: its members, or itself. */
+export const membersOf = (feature: FeatureParts): FeatureParts[] => feature.members ?? [feature];
 
 const SEND = new Set(
   'send email notify remind alert message text ping receive deliver broadcast announce'.split(' '),
@@ -70,6 +78,77 @@ export function featureOf(capability: Capability, type: ProjectType): string {
   if (capability.verb === 'provide' || capability.verb === 'support')
     text = text.replace(/^\w+/, type === 'mcp' ? 'expose' : 'manage');
   return capitalize(text.replace(/\b(?:our|my)\b/gi, 'the'));
+}
+
+/**
+ * Whether a coordination of two ("track expenses and invoices", "view and export reports") is
+ * one requirement, as a comma list always is (docs/decisions.md, 2026-11-29).
+ */
+const GROUP_PAIRS = true;
+
+/** A capability's object as written (article kept) and what follows it (its qualifiers). */
+function objectAndTail(capability: Capability): { object: string; tail: string } {
+  let object = capability.text.slice(capability.verb.length).trim();
+  let tail = '';
+  for (const q of [...capability.qualifiers].reverse())
+    if (object.endsWith(` ${q}`)) {
+      object = object.slice(0, -q.length - 1);
+      tail = ` ${q}${tail}`;
+    }
+  return { object, tail };
+}
+
+/**
+ * A coordination as one capability whose members are its capabilities, or undefined when it is
+ * not one requirement: every verb over every object ("manage, tag and search recipes"; not a
+ * light verb's nominal features "offers mood tracking and dark mode"), the same qualifiers and
+ * the same priority ("X, Y and optional Z" puts off Z alone), an object each.
+ *
+ * @example
+ * coordinated(readIdeaNlp('Track expenses and invoices').capabilities)?.text; // 'track expenses and invoices'
+ */
+export function coordinated(members: readonly Capability[]): Capability | undefined {
+  if (members.length < 2 || (members.length === 2 && !GROUP_PAIRS)) return undefined;
+  const parts = members.map(objectAndTail);
+  const verbs = [...new Set(members.map((m) => m.verb))];
+  const objects = [...new Set(parts.map((p) => p.object))];
+  const [first] = members;
+  if (
+    !first ||
+    verbs.length * objects.length !== members.length ||
+    parts.some((p) => p.object === '' || p.tail !== parts[0]!.tail) ||
+    members.some((m) => m.priority !== first.priority)
+  )
+    return undefined;
+  return {
+    ...first,
+    object: listing([...new Set(members.map((m) => m.object))]),
+    text: `${listing(verbs)} ${listing(objects)}${parts[0]!.tail}`,
+    members: [...members],
+  };
+}
+
+/**
+ * The idea's capabilities as the features it asks for: a coordination one (its capabilities
+ * its members), every other capability its own.
+ *
+ * @example
+ * featureCapabilities(readIdeaNlp('Manage members, payments and reports')).map((c) => c.text); // ['manage members, payments and reports']
+ */
+export function featureCapabilities(reading: IdeaCapabilities): Capability[] {
+  const out: Capability[] = [];
+  const caps = reading.capabilities;
+  for (let i = 0; i < caps.length; ) {
+    let end = i + 1;
+    const group = caps[i]!.group;
+    if (group !== undefined) while (caps[end]?.group === group) end++;
+    const run = caps.slice(i, end);
+    const one = coordinated(run);
+    if (one) out.push(one);
+    else out.push(...run);
+    i = end;
+  }
+  return out;
 }
 
 const PREPOSITION =
@@ -148,9 +227,43 @@ function partsOfCapability(
 }
 
 /**
- * A feature read back into its parts: from the idea's own capability when the feature is one
- * (the offline definition writes them so), else from reading the feature as an idea of its
- * own, else word by word.
+ * The parts of a coordination made one feature: the first member's, under the feature's own
+ * title and every object, and each member with its own parts (an idea's own capability where
+ * the idea has it, so its priority and origin stay).
+ */
+function partsOfGroup(
+  text: string,
+  group: Capability,
+  given: { reading: IdeaCapabilities; type: ProjectType; readOnly: boolean; fromIdea: boolean },
+): FeatureParts {
+  const members = group.members!.map((member) => {
+    const own = given.fromIdea
+      ? member
+      : given.reading.capabilities.find(
+          (c) => featureOf(c, given.type) === featureOf(member, given.type),
+        );
+    return partsOfCapability(
+      featureOf(own ?? member, given.type),
+      own ?? member,
+      given.readOnly,
+      own !== undefined,
+    );
+  });
+  const [first] = members;
+  return {
+    ...first!,
+    text,
+    object: listing([...new Set(members.map((m) => m.object))]),
+    fromIdea: members.some((m) => m.fromIdea),
+    members,
+  };
+}
+
+/**
+ * A feature read back into its parts: from the idea's own capability (or coordination) when
+ * the feature is one (the offline definition writes them so), else from reading the feature as
+ * an idea of its own, else word by word. A coordination ("Manage members and payments") has a
+ * member per capability.
  *
  * @example
  * partsOf('Send vaccine reminders by SMS', reading, 'web').qualifiers; // ['by SMS']
@@ -161,12 +274,16 @@ export function partsOf(
   type: ProjectType,
   readOnly: boolean,
 ): FeatureParts {
-  const own = reading.capabilities.find((capability) => featureOf(capability, type) === feature);
-  if (own) return partsOfCapability(feature, own, readOnly, true);
+  const own = featureCapabilities(reading).find((c) => featureOf(c, type) === feature);
+  if (own?.members) return partsOfGroup(feature, own, { reading, type, readOnly, fromIdea: true });
+  const single = reading.capabilities.find((capability) => featureOf(capability, type) === feature);
+  if (single) return partsOfCapability(feature, single, readOnly, true);
   const phrase = decapitalize(feature);
-  const [again] = readIdeaNlp(`A tool to ${phrase}`).capabilities;
+  const [again] = featureCapabilities(readIdeaNlp(`A tool to ${phrase}`));
   if (again && phrase.startsWith(again.verb.split(' ')[0]!))
-    return partsOfCapability(feature, again, readOnly, false);
+    return again.members
+      ? partsOfGroup(feature, again, { reading, type, readOnly, fromIdea: false })
+      : partsOfCapability(feature, again, readOnly, false);
   const [verb = 'use', ...rest] = phrase.split(' ');
   const [object = rest.join(' '), ...qualifiers] = rest.join(' ').split(PREPOSITION);
   return {

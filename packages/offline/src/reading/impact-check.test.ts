@@ -23,6 +23,28 @@ describe("the offline reading's tests on a model's answer (issue 29, item 4)", (
     expect(removalFindings(request, GROOMERS, right)).toEqual([]);
   });
 
+  it('finds a removal of a whole coordination when the request drops one of its objects', () => {
+    const ledger = [
+      { id: 'FR-1', title: 'Track expenses and invoices' },
+      { id: 'FR-2', title: 'Send receipts by email' },
+    ];
+    const removed = (id: string) => [
+      { op: 'removed' as const, id, title: ledger.find((r) => r.id === id)!.title, reason: 'r' },
+    ];
+    expect(removalFindings('Drop the invoices.', ledger, removed('FR-1'))).toEqual([
+      expect.stringMatching(
+        /^FR-1 \("Track expenses and invoices"\) was removed, but the request removes only "the invoices", part of what it holds: modify it to "Track expenses" instead/,
+      ),
+    ]);
+    expect(removalFindings('Drop the expenses and the invoices.', ledger, removed('FR-1'))).toEqual(
+      [],
+    );
+    const modified = [
+      { op: 'modified' as const, id: 'FR-1', title: 'Track expenses', text: 'It tracks expenses.' },
+    ];
+    expect(changeFindings('Drop the invoices.', ledger, modified)).toEqual([]);
+  });
+
   it('judges no removal when the request has none it can read', () => {
     const any = [{ op: 'removed' as const, id: 'FR-1', title: GROOMERS[0]!.title, reason: 'r' }];
     expect(removalFindings('Make the whole thing simpler.', GROOMERS, any)).toEqual([]);

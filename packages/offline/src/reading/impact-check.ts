@@ -2,7 +2,9 @@
  * The offline reading's tests applied to anyone's answer to a revision's impact step (issue 29,
  * item 4): a REMOVED delta must fall on a requirement that carries what the request removes.
  * "drop the emailed invoices" removes the requirement about invoices, never the neighbour that
- * only shares a word with it; a model that removed one anyway is told which and why, once.
+ * only shares a word with it, and modifies a requirement that coordinates invoices with other
+ * objects ("Track expenses and invoices" becomes "Track expenses"); a model that removed one
+ * anyway is told which and why, once.
  * A MODIFIED or RENAMED delta must fall on a requirement the request names at all (any of its
  * phrases: what it removes, renames, changes, adds to or adds). Only what the reader reads is
  * judged: a request whose removals it cannot read gives no removal finding, one with a clause
@@ -10,6 +12,7 @@
  */
 import { proseOf } from '@pgs/contract/document';
 import type { RequirementDelta, RequirementRef } from '@pgs/contract/generation';
+import { narrowedTitle } from './impact-groups.ts';
 import { clausesOf, type Intent, intentOf } from './impact-read.ts';
 import { headOf, sameStem, stemsOf, targetOf } from './impact-terms.ts';
 
@@ -53,8 +56,16 @@ export function removalFindings(
   for (const delta of deltas) {
     if (delta.op !== 'removed') continue;
     const title = titles.get(delta.id) ?? delta.title;
-    if (removals.some((phrase) => carries(title, phrase))) continue;
     const named = removals.map((p) => `"${p}"`).join(', ');
+    if (removals.some((phrase) => carries(title, phrase))) {
+      // One object of a coordination goes, the rest stays (impact-groups.ts).
+      const rest = narrowedTitle(title, removals);
+      if (rest)
+        findings.push(
+          `${delta.id} ("${title}") was removed, but the request removes only ${named}, part of what it holds: modify it to "${rest}" instead, keeping the rest of it and every other requirement unchanged`,
+        );
+      continue;
+    }
     findings.push(
       `${delta.id} ("${title}") was removed, but the request removes only ${named}: remove only the requirement that carries it, and keep every other requirement unchanged`,
     );

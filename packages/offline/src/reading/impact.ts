@@ -15,7 +15,9 @@
  *   the medical records to health records": "Keep health records for each pet").
  * - REMOVED: drop, remove, delete, cut, scrap, ditch, stop, disable, get rid of, "no longer",
  *   "don't need", "is not needed", "without". Coordinated targets each go when each names a
- *   different requirement. The reason quotes the clause.
+ *   different requirement. The reason quotes the clause. A target that is one object of a
+ *   coordinated requirement ("the invoices" of "Track expenses and invoices") MODIFIES it to
+ *   the rest ("Track expenses"); every object of it removes it (impact-groups.ts).
  * - ADDED: add, include, introduce, provide, support, offer, enable, allow, let, "we need",
  *   "there should be", "people should (be able to) …", "X should also <new action>", and a bare
  *   imperative ("Export runs as GPX files"; one with a requirement's own verb and object and a
@@ -42,6 +44,7 @@
 import { clauseKey, inertText, proseOf } from '@pgs/contract/document';
 import type { ImpactContext, RequirementDelta, RequirementRef } from '@pgs/contract/generation';
 import { capitalize, decapitalize } from '../text/words.ts';
+import { narrowedTitle } from './impact-groups.ts';
 import { changedTitle, clean, nounFeature, qualifiersOf, statementOf } from './impact-phrases.ts';
 import { clausesOf, type Intent, intentOf, modify, peopleIn } from './impact-read.ts';
 import { headOf, sameStem, stemsOf, targetOf } from './impact-terms.ts';
@@ -61,22 +64,24 @@ type Delta = RequirementDelta;
 
 function removed(clause: string, intent: Extract<Intent, { op: 'removed' }>, l: Ledger): Delta[] {
   const reason = `Removed by the change request: "${clause.trim().replace(/[\s,.;:!?]+$/, '')}".`;
-  const one = (target: RequirementRef): Delta => ({
-    op: 'removed',
-    id: target.id,
-    title: target.title,
-    reason,
-  });
+  // One object of a coordination ("the invoices" of "Track expenses and invoices") modifies it:
+  // the rest stays (impact-groups.ts); every object, or none told apart, removes it.
+  const one = (target: RequirementRef, phrases: readonly string[]): Delta => {
+    const title = narrowedTitle(target.title, phrases);
+    return title
+      ? { op: 'modified', id: target.id, title, text: statementOf(l.name, title) }
+      : { op: 'removed', id: target.id, title: target.title, reason };
+  };
   // "the medical records and the vaccine reminders": each part its own requirement, or the whole.
   const parts = intent.target.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).filter(Boolean);
   if (parts.length > 1) {
     const targets = parts.map((part) => targetOf(part, l.requirements));
     const ids = new Set(targets.map((target) => target?.id));
     if (targets.every(Boolean) && ids.size === parts.length)
-      return targets.map((target) => one(target!));
+      return targets.map((target, i) => one(target!, [parts[i]!]));
   }
   const target = targetOf(intent.target, l.requirements);
-  return target ? [one(target)] : [];
+  return target ? [one(target, parts.length > 1 ? parts : [intent.target])] : [];
 }
 
 function renamed(intent: Extract<Intent, { op: 'renamed' }>, l: Ledger): Delta[] {

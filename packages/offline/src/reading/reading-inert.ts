@@ -23,6 +23,7 @@ export function inert(reading: IdeaCapabilities): IdeaCapabilities {
       text: t(c.text),
       entity: t(c.entity),
       ...(c.priority ? { priority: c.priority } : {}),
+      ...(c.group === undefined ? {} : { group: c.group }),
     })),
     product: t(reading.product),
     name: maybe(reading.name),

@@ -13,6 +13,8 @@ export interface ParsedCapability {
   objectTokens: Tok[];
   /** The token of the verb; -1 for a capability named by a noun ("offline mode"). */
   verbIndex: number;
+  /** The coordination it was read in: the capabilities of one verb list's step share it. */
+  group?: number;
 }
 
 /** A span of tokens, end exclusive. */

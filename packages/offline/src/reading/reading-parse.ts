@@ -46,20 +46,17 @@ export function parse(toks: Tok[], text: string): Parse {
 }
 
 class Parser extends PhraseReader {
-  private readonly used: boolean[];
+  private readonly used = this.t.map(() => false);
   private readonly caps: ParsedCapability[] = [];
   /** What each capability says, case and spacing aside: a clause repeated is read once. */
   private readonly said = new Set<string>();
+  /** The verb list's step being emitted: its capabilities are one coordination (features.ts). */
+  private step: number | undefined;
   private product: Span | undefined;
   private audience: Span | undefined;
   private assistant: string | undefined;
   private assistantActs = false;
   private name: Span | undefined;
-
-  constructor(t: Tok[], text: string) {
-    super(t, text);
-    this.used = t.map(() => false);
-  }
 
   result(): Parse {
     return {
@@ -103,6 +100,7 @@ class Parser extends PhraseReader {
       text,
       objectTokens,
       verbIndex,
+      ...(this.step === undefined ? {} : { group: this.step }),
     });
   }
 
@@ -151,12 +149,14 @@ class Parser extends PhraseReader {
       const { texts, end } = this.controlled(verb, form, this.qualifiers(objectEnd, form));
       const verbs = [...pending, { verb, index: k }];
       pending.length = 0;
+      this.step = this.caps.length;
       for (const v of verbs) {
         if (LIGHT_VERBS.has(v.verb) && objects.length > 0)
           for (const p of objects) this.emitNominal(p, texts);
         else if (objects.length === 0) this.emit(v.verb, v.index, undefined, texts);
         else for (const p of objects) this.emit(v.verb, v.index, p, texts);
       }
+      this.step = undefined;
       this.mark(k, end);
       const next = this.connector(end);
       if (!next) return;

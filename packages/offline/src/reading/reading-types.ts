@@ -7,8 +7,9 @@ import type { TypeReading } from './reading-type.ts';
 
 /**
  * One thing the product lets someone do. Coordinated objects ("track expenses and invoices")
- * give one capability per object, each with the shared qualifiers: downstream every capability
- * becomes a feature, a tool or a screen about one entity, and a merged object would hide one.
+ * give one capability per object, each with the shared qualifiers and the same `group`: every
+ * capability keeps its entity, tool and screen, while features.ts makes a coordination one
+ * requirement (`members`), each capability a criterion of it (docs/decisions.md, 2026-11-29).
  */
 export interface Capability {
   /** Base form, lower case: "send", "check in". */
@@ -27,6 +28,10 @@ export interface Capability {
   entity: string;
   /** What the idea's words ask ("must" Must, "should" Should, "later", "maybe", "v2" Could); undefined when they say nothing. */
   priority?: Priority | undefined;
+  /** The coordination it was read in ("manage members, payments and reports"): shared by its capabilities. */
+  group?: number | undefined;
+  /** A coordination made one feature (features.ts): the capabilities it holds, in order. */
+  members?: Capability[] | undefined;
 }
 
 /** What readIdeaNlp() reads out of an idea. */

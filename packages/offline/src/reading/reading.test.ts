@@ -95,7 +95,7 @@ describe('readIdeaNlp', () => {
     expect(reading.entities).toEqual(['reminder', 'reward', 'chore']);
   });
 
-  it('gives each coordinated object of a shared verb its own capability, qualifiers shared', () => {
+  it('gives each coordinated object of a shared verb its own capability, qualifiers and coordination shared', () => {
     const reading = readIdeaNlp('A tool to track expenses and invoices by client');
     expect(reading.capabilities).toEqual([
       {
@@ -104,6 +104,7 @@ describe('readIdeaNlp', () => {
         qualifiers: ['by client'],
         text: 'track expenses by client',
         entity: 'expense',
+        group: 0,
       },
       {
         verb: 'track',
@@ -111,6 +112,7 @@ describe('readIdeaNlp', () => {
         qualifiers: ['by client'],
         text: 'track invoices by client',
         entity: 'invoice',
+        group: 0,
       },
     ]);
   });

@@ -147,7 +147,7 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
   return inert({
     text,
     capabilities: parsed.capabilities.map(
-      ({ verb, object, qualifiers, text: phrase, objectTokens, verbIndex }) => {
+      ({ verb, object, qualifiers, text: phrase, objectTokens, verbIndex, group }) => {
         // The object's clause decides: "supports X, Y and optional Z" puts off Z alone.
         const at = objectTokens[0]?.start ?? toks[verbIndex]?.start ?? -1;
         return {
@@ -157,6 +157,7 @@ export function readIdeaNlp(idea: string): IdeaCapabilities {
           text: phrase,
           entity: entityOf(objectTokens, exclude),
           ...priorityOf(structured.priorities, at),
+          ...(group === undefined ? {} : { group }),
         };
       },
     ),

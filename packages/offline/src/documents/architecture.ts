@@ -37,7 +37,10 @@ export function rationale(f: Facts, tech: string): Inline {
   const rules: [RegExp, Inline][] = [
     [
       /^TypeScript$/,
-      t`one typed language for ${f.name}, so the shape of ${f.main.a} is checked end to end`,
+      // Beside an API in another language (Python), TypeScript is the client's alone.
+      settledOf(f).stack.runtime === 'Python'
+        ? t`the language of the ${f.type === 'mobile' ? 'app' : 'web client'}, its types generated from the API's OpenAPI schema`
+        : t`one typed language for ${f.name}, so the shape of ${f.main.a} is checked end to end`,
     ],
     [
       /^(?:React|Next\.js|Vite)$/,

@@ -67,7 +67,10 @@ describe('a language the house conventions require', () => {
     const readme = docOf(web, 'readme');
     expect(readme).toContain('uv run alembic upgrade head');
     expect(readme).toContain('npm install --prefix web');
-    expect(docOf(web, 'architecture')).toContain('| FastAPI | schema-checked routes');
+    const architecture = docOf(web, 'architecture');
+    expect(architecture).toContain('| FastAPI | schema-checked routes');
+    // TypeScript is the web client's language only: no "checked end to end" across Python.
+    expect(architecture).toMatch(/\| TypeScript \| the language of the web client/);
   });
 });
 

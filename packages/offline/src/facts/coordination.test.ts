@@ -123,8 +123,6 @@ describe('a revision that drops one object of a coordination', () => {
       register,
       document: documentRequest(kind),
       related: [],
-      deltas,
-      previous: docOf(project, kind),
       ids,
     });
 

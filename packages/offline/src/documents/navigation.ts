@@ -22,6 +22,8 @@ function routeCode(f: Facts): string {
       ...screens.map((s) => `  data object ${capitalize(camel(s.route))} : Route`),
       '}',
     ].join('\n');
+  if (/^Flutter$/.test(f.stack[0] ?? ''))
+    return ['enum AppRoute {', ...screens.map((s) => `  ${camel(s.route)},`), '}'].join('\n');
   return [
     'export type Routes = {',
     ...screens.map((s) => `  ${camel(s.route)}: undefined;`),
@@ -30,7 +32,13 @@ function routeCode(f: Facts): string {
 }
 
 const language = (f: Facts) =>
-  /^Swift/.test(f.stack[0] ?? '') ? 'swift' : /^Kotlin/.test(f.stack[0] ?? '') ? 'kotlin' : 'ts';
+  /^Swift/.test(f.stack[0] ?? '')
+    ? 'swift'
+    : /^Kotlin/.test(f.stack[0] ?? '')
+      ? 'kotlin'
+      : /^Flutter$/.test(f.stack[0] ?? '')
+        ? 'dart'
+        : 'ts';
 
 /**
  * The writers of Navigation (NAVIGATION.md): one per section of the catalogue's `navigation`, so a

@@ -59,8 +59,13 @@ export interface LocalRun {
   lines: string[];
 }
 
-/** How to build and run a native phone app: Gradle for Kotlin, Xcode for Swift, or both. */
+/**
+ * How to build and run a phone app that npm does not build: Gradle for Kotlin, Xcode for
+ * Swift, both for an app on each phone, Flutter's own tool.
+ */
 function nativeRun(f: Facts): LocalRun | undefined {
+  if (f.stack[0] === 'Flutter')
+    return { needs: 'the Flutter SDK', lines: ['flutter pub get', 'flutter run', 'flutter test'] };
   const android = f.stack.some((tech) => /^(?:Kotlin|Jetpack Compose)\b/.test(tech));
   const ios = f.stack.some((tech) => /^(?:Swift|SwiftUI)\b/.test(tech));
   const xcode = `open ${f.name.replace(/\W/g, '')}.xcodeproj`;

@@ -107,6 +107,13 @@ describe('a native phone toolkit', () => {
     },
   );
 
+  it("builds a Flutter app with Flutter's tool and Dart routes, naming no npm or Expo", () => {
+    const flutter = offlineProject('A Flutter app for runners to log their runs offline', 'mobile');
+    expect(docOf(flutter, 'readme')).toMatch(/flutter pub get\nflutter run\nflutter test/);
+    expect(docOf(flutter, 'navigation')).toContain('```dart\nenum AppRoute {');
+    expect(naming(flutter, /React Native|\bExpo\b|expo start|\bnpx\b|\bnpm\b|```ts\b/)).toEqual([]);
+  });
+
   it('builds an app named for both phones with Gradle and Xcode', () => {
     const both = offlineProject('A Kotlin and Swift app for runners on iOS and Android', 'mobile');
     const readme = docOf(both, 'readme');

@@ -62,6 +62,8 @@ const sectionAt = (document: readonly FlowContent[], title: FlowContent) =>
 export interface ProjectRegime {
   name: string;
   fromConventions: boolean;
+  /** Whether the idea itself requires it, rather than an answer. */
+  fromIdea?: boolean;
   nfr?: string;
 }
 
@@ -76,17 +78,30 @@ export interface HousedProject {
 function complianceSection(name: string, regimes: readonly ProjectRegime[]): FlowContent[] {
   const ours = regimes.every((regime) => regime.fromConventions);
   const source = ours ? 'the house conventions' : "the team's answers";
+  // A regime the idea requires is said to be the idea's, never an answer nobody gave.
+  const stated = regimes.some((regime) => regime.fromIdea);
+  const sources = [
+    regimes.some((regime) => regime.fromConventions) && 'the house conventions',
+    regimes.some((regime) => !regime.fromConventions && !regime.fromIdea) && "the team's answers",
+    stated && 'its idea',
+  ].filter((one): one is string => one !== false);
   return blocks(
     heading(2, 'Compliance'),
     p(
       words(
         ours
           ? `The standards the house conventions require of ${name}, and how its design meets each.`
-          : `The standards ${name} must meet, as the house conventions and the team's answers require, and how its design meets each.`,
+          : stated
+            ? `The standards ${name} must meet, as required by ${sources.join(' and ')}, and how its design meets each.`
+            : `The standards ${name} must meet, as the house conventions and the team's answers require, and how its design meets each.`,
       ),
     ),
     ...regimes.map((regime) =>
-      standardSection(regime, name, regime.fromConventions ? 'the house conventions' : source),
+      standardSection(
+        regime,
+        name,
+        regime.fromConventions ? 'the house conventions' : regime.fromIdea ? 'its idea' : source,
+      ),
     ),
   );
 }

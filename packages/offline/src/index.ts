@@ -36,6 +36,7 @@ import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
+import { withStatedRegimes } from './facts/compliance.ts';
 import { forLanguage, forPlatforms, withEquivalents } from './facts/stack-choice.ts';
 import { defineProject as define } from './reading/define.ts';
 import { readImpact } from './reading/impact.ts';
@@ -73,7 +74,11 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
   // Answers are facts: an answered question is never left an assumption (docs/clarify.md);
   // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
   // A phone app answered for both platforms is built for both (stack-choice.ts).
-  const answered = forPlatforms(applyAnswers(define(request), request.answers ?? []), request.idea);
+  // A compliance regime the idea requires is a constraint, as an answered one (compliance.ts).
+  const answered = forPlatforms(
+    withStatedRegimes(applyAnswers(define(request), request.answers ?? []), request.idea),
+    request.idea,
+  );
   // A language the conventions require is the stack's language, not a name put first.
   const chosen = forLanguage(answered, request);
   const housed = applyConventions(chosen, request.conventions, request.idea).definition;

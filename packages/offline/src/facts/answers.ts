@@ -10,7 +10,7 @@
 import { CLARIFY_TOPICS } from '@pgs/contract';
 import type { Conventions, ProjectDefinition } from '@pgs/contract/generation';
 import { capitalize } from '../text/words.ts';
-import { KNOWN_REGIMES, knownRegime } from './compliance.ts';
+import { KNOWN_REGIMES, knownRegime, REQUIRED_BY_IDEA } from './compliance.ts';
 
 /** How people sign in, as far as an answer says. */
 export type SignInMethod = 'sso' | 'password' | 'email-link' | 'social' | 'none';
@@ -25,6 +25,8 @@ export interface SignIn {
 export interface Regime {
   name: string;
   fromConventions: boolean;
+  /** Whether the idea itself requires it (`Compliance: HIPAA (required by the idea)`). */
+  fromIdea?: boolean;
 }
 
 /** The decisions of the answers; a topic nobody answered is absent. */
@@ -114,7 +116,12 @@ export function answeredIn(
   const own = conventions?.compliance ?? [];
   const regimes: Regime[] = own.map((name) => ({ name, fromConventions: true }));
   for (const answer of topics.get('compliance') ?? [])
-    for (const name of regimesOf(answer)) regimes.push({ name, fromConventions: false });
+    for (const name of regimesOf(answer))
+      regimes.push(
+        answer.endsWith(REQUIRED_BY_IDEA)
+          ? { name, fromConventions: false, fromIdea: true }
+          : { name, fromConventions: false },
+      );
   // One section per standard: the conventions' spelling first (the gate checks it by name).
   const key = (name: string) => knownRegime(name)?.name ?? name.toLowerCase();
   for (const regime of regimes)

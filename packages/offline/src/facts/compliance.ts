@@ -5,6 +5,8 @@
  * requirement, nothing invented; the house conventions and the answers name them alike.
  */
 
+import type { ProjectDefinition } from '@pgs/contract/generation';
+
 /** A regime the engine knows: how it is named in text, its name, and its design and NFR texts. */
 interface KnownRegime {
   pattern: RegExp;
@@ -76,4 +78,58 @@ export function regimeNfr(standard: string, product: string): string {
     knownRegime(standard)?.nfr(product) ??
     `${product} meets ${standard}, as the team requires: each control it needs is listed with the team's compliance owner and checked before each release.`
   );
+}
+
+/** The mark of a compliance constraint the idea states rather than an answer (answers.ts). */
+export const REQUIRED_BY_IDEA = ' (required by the idea)';
+
+/** Ways an idea states a regime as a requirement of its own product, around the regime's name. */
+const REQUIRING: readonly ((regime: string) => string)[] = [
+  // "HIPAA compliance", "GDPR-compliant", "SOC 2 certified"
+  (regime) => `${regime}[- ]?(?:compliant|compliance|certified|certification|ready)\\b`,
+  // "complies with GDPR", "must meet PCI DSS", "conforms to SOC 2"
+  (regime) =>
+    `\\b(?:compl(?:y|ies|iant|iance) with|meets?|conforms? to|adheres? to)\\s+(?:the\\s+)?${regime}`,
+  // "Required: HIPAA compliance and an audit log", "Requirements: SOC 2 Type II"
+  (regime) => `\\brequire(?:d|s|ments?)?\\s*:[^.!?\\n]*${regime}`,
+];
+
+/**
+ * The regimes the engine knows that an idea states as its product's own requirement ("HIPAA
+ * compliance", "Required: SOC 2 Type II", "complies with GDPR"), each by its name; a regime
+ * the idea names as its domain ("collect evidence for SOC 2 controls") or rules out ("no
+ * HIPAA compliance") is none.
+ *
+ * @example
+ * regimesRequiredIn('A patient portal. Required: HIPAA compliance.'); // ['HIPAA']
+ */
+export function regimesRequiredIn(idea: string): string[] {
+  return KNOWN_REGIMES.filter((known) => {
+    const regime = `(?<!\\b(?:no|not|without|non)[- ])${known.pattern.source}`;
+    return REQUIRING.some((around) => new RegExp(around(regime), 'i').test(idea));
+  }).map((known) => known.name);
+}
+
+/**
+ * The definition with each regime its idea requires as a compliance constraint
+ * (`Compliance: HIPAA (required by the idea)`), as the house conventions and the answers
+ * state theirs, so the brief,
+ * the requirements (a `(Compliance)` NFR) and the architecture (a `### HIPAA` section) meet
+ * it; one the constraints already name is not added twice.
+ *
+ * @example
+ * withStatedRegimes(definition, 'A patient portal. Required: HIPAA compliance.')
+ *   .questionnaire.constraints.at(-1); // 'Compliance: HIPAA (required by the idea)'
+ */
+export function withStatedRegimes(definition: ProjectDefinition, idea: string): ProjectDefinition {
+  const q = definition.questionnaire;
+  const named = (regime: string) =>
+    q.constraints.some((c) => knownRegime(c)?.name === regime && /^compliance: /i.test(c));
+  const added = regimesRequiredIn(idea).filter((regime) => !named(regime));
+  if (added.length === 0) return definition;
+  const constraints = [
+    ...q.constraints,
+    ...added.map((regime) => `Compliance: ${regime}${REQUIRED_BY_IDEA}`),
+  ];
+  return { ...definition, questionnaire: { ...q, constraints } };
 }

@@ -36,6 +36,7 @@ import { readCodebase } from './codebase/read.ts';
 import type { CodebaseFacts } from './codebase/types.ts';
 import { type RevisionRequest, reviseDocument } from './documents/revise.ts';
 import { writeDocument as write } from './documents/write.ts';
+import { withoutSignInFeature } from './facts/settled.ts';
 import { withStatedRegimes } from './facts/compliance.ts';
 import { forLanguage, forPlatforms, withEquivalents } from './facts/stack-choice.ts';
 import { defineProject as define } from './reading/define.ts';
@@ -75,8 +76,11 @@ export function defineProject(request: DefinitionRequest): ProjectDefinition {
   // the house conventions hold unless the idea chose otherwise (docs/conventions.md).
   // A phone app answered for both platforms is built for both (stack-choice.ts).
   // A compliance regime the idea requires is a constraint, as an answered one (compliance.ts).
+  // A product answered "No accounts" has no sign-in feature (facts/settled.ts).
   const answered = forPlatforms(
-    withStatedRegimes(applyAnswers(define(request), request.answers ?? []), request.idea),
+    withoutSignInFeature(
+      withStatedRegimes(applyAnswers(define(request), request.answers ?? []), request.idea),
+    ),
     request.idea,
   );
   // A language the conventions require is the stack's language, not a name put first.

@@ -11,7 +11,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { componentsOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { databaseOf, settledOf, withoutAccounts } from '../facts/settled.ts';
+import { databaseOf, keptPerInstall, settledOf, withoutAccounts } from '../facts/settled.ts';
 import { LOCAL_STORE, phoneBrowsers } from '../facts/stack-choice.ts';
 import {
   blocks,
@@ -129,7 +129,7 @@ function flow(f: Facts, req: Requirement): Inline[] {
   return [
     t`${capitalize(f.role)} chooses to ${phrase(req)} on ${f.type === 'mobile' ? 'the phone' : 'a screen of the web client'}.`,
     t`${f.type === 'mobile' ? `The app writes it to the local store, then` : 'The client'} sends it to the API with an idempotency key.`,
-    t`The ${capitalize(req.ent.plural)} service checks ${withoutAccounts(f) ? 'the input' : 'the account'} and the rules of ${req.id}, then writes the ${req.ent.label} and its history in one transaction.`,
+    t`The ${capitalize(req.ent.plural)} service checks ${withoutAccounts(f) ? (keptPerInstall(f) ? 'the install key, the input' : 'the input') : 'the account'} and the rules of ${req.id}, then writes the ${req.ent.label} and its history in one transaction.`,
     t`${via ? t`The ${req.service!.name} adapter calls ${via}, and the` : 'The'} answer reaches the screen within the 2 seconds of ${req.criteria[0]!.id}.`,
   ];
 }
@@ -231,9 +231,11 @@ export const ARCHITECTURE = {
         bullets([
           f.type === 'mcp'
             ? t`${listing(f.integrations.map((i) => theService(i.name))) || 'Upstream'} credentials come from the environment and never appear in a tool result or a log line (NFR-3).`
-            : withoutAccounts(f)
-              ? t`${f.name} has no accounts: no one signs up, and anyone with its address can read and change its ${listing(f.entities.slice(0, 2).map((e) => e.plural))}, so it checks every input, limits each client address and stores no personal data beyond what people type (NFR-3).`
-              : t`Each request is checked against the signed-in account: no one reads or changes another account's ${listing(f.entities.slice(0, 2).map((e) => e.plural))} (NFR-3).`,
+            : keptPerInstall(f)
+              ? t`${f.name} has no accounts: no one signs up, and each phone keeps its ${listing(f.entities.slice(0, 2).map((e) => e.plural))} under a random install key the app makes at first launch, which names no one; the API serves an install only its own rows, checks every input and limits each install (NFR-3).`
+              : withoutAccounts(f)
+                ? t`${f.name} has no accounts: no one signs up, and anyone with its address can read and change its ${listing(f.entities.slice(0, 2).map((e) => e.plural))}, so it checks every input, limits each client address and stores no personal data beyond what people type (NFR-3).`
+                : t`Each request is checked against the signed-in account: no one reads or changes another account's ${listing(f.entities.slice(0, 2).map((e) => e.plural))} (NFR-3).`,
           ...(f.type !== 'mcp' && signsInAnswered(f)
             ? [
                 t`${f.name} ${signsIn(f)}; no request is served to a session that has not signed in.`,

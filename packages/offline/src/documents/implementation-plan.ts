@@ -147,7 +147,11 @@ export const IMPLEMENTATION_PLAN = {
           ),
           ...risksOf(f)
             .filter((r) => r.impact === 'High')
-            .map((r) => t`${r.id} settled by its spike, its mitigation built into ${f.name}`),
+            .map((r) =>
+              r.spike
+                ? t`${r.id} settled by its spike, its mitigation built into ${f.name}`
+                : t`${r.id} mitigated in ${f.name} as the brief says`,
+            ),
           ...(f.questions.length > 0
             ? [
                 t`${listing(f.questions.map((q) => q.id))} answered, or their defaults accepted by the client`,

@@ -1,5 +1,6 @@
 import { screensOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
+import { withoutAccounts } from '../facts/settled.ts';
 import { blocks, bold, bullets, code, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -65,7 +66,9 @@ export const NAVIGATION = {
               return t`${bold(tab.name)} (${tab.serves.join(', ')}): ${tab.purpose}${own.length > 0 ? t`; opens ${listing(own.map((a) => `"${a.name}"`))}` : ''}.`;
             }),
         ),
-        p`Sign-in comes first, once per device; Settings is reached from every tab.`,
+        withoutAccounts(f)
+          ? p`${f.name} has no accounts, so it opens straight on its first tab; Settings is reached from every tab.`
+          : p`Sign-in comes first, once per device; Settings is reached from every tab.`,
       );
     },
 
@@ -100,8 +103,14 @@ export const NAVIGATION = {
               (r) =>
                 t`A notification from "${r.text}" (${r.criteria[0]!.id}) opens ${ic(`${f.slug}://${r.ent.path}`)} on the ${r.ent.label} it is about.`,
             ),
-          t`A link to a screen the account may not see opens the first tab, with a sentence saying why.`,
-          t`A link opened before sign-in leads through Sign in, then on to the screen it names.`,
+          ...(withoutAccounts(f)
+            ? [
+                t`A link to ${f.main.a} that is not on this phone (deleted, or made on another phone) opens the first tab, with a sentence saying why.`,
+              ]
+            : [
+                t`A link to a screen the account may not see opens the first tab, with a sentence saying why.`,
+                t`A link opened before sign-in leads through Sign in, then on to the screen it names.`,
+              ]),
         ]),
       ),
 
@@ -114,7 +123,7 @@ export const NAVIGATION = {
               t`Back from "${s.name}" closes the sheet; what was typed stays as a draft until it is sent or discarded.`,
           ),
         t`Back from a deep link into ${f.main.a} leads to the list of ${f.main.plural}, not out of ${f.name}.`,
-        t`Back never signs out and never discards a queued change${f.requirements.some((r) => r.criteria.some((c) => c.role === 'offline')) ? `, offline included (${f.requirements.flatMap((r) => r.criteria.filter((c) => c.role === 'offline').map((c) => c.id)).join(', ')})` : ''}.`,
+        t`Back never ${withoutAccounts(f) ? '' : 'signs out and never '}discards a queued change${f.requirements.some((r) => r.criteria.some((c) => c.role === 'offline')) ? `, offline included (${f.requirements.flatMap((r) => r.criteria.filter((c) => c.role === 'offline').map((c) => c.id)).join(', ')})` : ''}.`,
       ]),
     ],
   },

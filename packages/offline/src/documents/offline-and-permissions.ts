@@ -6,6 +6,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { screensOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
+import { withoutAccounts } from '../facts/settled.ts';
 import { blocks, bullets, code, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -99,7 +100,9 @@ export const OFFLINE_AND_PERMISSIONS = {
 
     'Sync API': (f) =>
       blocks(
-        p`The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
+        withoutAccounts(f)
+          ? p`The app syncs with two endpoints of ${f.name}'s API; both take the random install key the app made at first launch and keeps in the phone's secure storage, which names no one, and serve only that install's rows.`
+          : p`The app syncs with two endpoints of ${f.name}'s API; both take the account's session.`,
         table(
           ['Method', 'Path', 'Does'],
           [
@@ -164,7 +167,9 @@ export const OFFLINE_AND_PERMISSIONS = {
 
     Privacy: (f) =>
       blocks(
-        p`What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
+        withoutAccounts(f)
+          ? p`What ${f.name} keeps on the phone is the install's own ${listing(f.entities.map((e) => e.plural))}, under a key that names no one; Settings exports them, and deleting the app removes them from the phone.`
+          : p`What ${f.name} keeps on the phone is the account's own ${listing(f.entities.map((e) => e.plural))}; it is removed at sign-out.`,
         bullets([
           t`Nothing leaves the phone except through the sync API of ${f.name}${f.integrations.length > 0 ? t` and ${listing(f.integrations.map((i) => i.name))}` : ''}.`,
           t`The store listings' privacy answers name exactly these data, and are reviewed each release (NFR-4).`,

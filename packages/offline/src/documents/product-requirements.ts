@@ -10,7 +10,7 @@ import { nfrsOf, phrase } from '../facts/brief-model.ts';
 import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { settledOf, withoutAccounts } from '../facts/settled.ts';
+import { keptPerInstall, settledOf, withoutAccounts } from '../facts/settled.ts';
 import {
   type BlockPart,
   blocks,
@@ -147,7 +147,7 @@ export const PRODUCT_REQUIREMENTS = {
                 ? reqs[0]?.service
                   ? reqs[0].service.name
                   : f.assistant
-                : t`${withoutAccounts(f) ? 'Shared by everyone who uses it' : 'The account that owns it'}${e === f.main ? '' : t`; may refer to ${f.main.a}`}`,
+                : t`${withoutAccounts(f) ? (keptPerInstall(f) ? 'The install of the app that made it' : 'Shared by everyone who uses it') : 'The account that owns it'}${e === f.main ? '' : t`; may refer to ${f.main.a}`}`,
             ];
           }),
         ),

@@ -5,7 +5,7 @@
 import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
-import { settledOf, withoutAccounts } from '../facts/settled.ts';
+import { keptPerInstall, settledOf, withoutAccounts } from '../facts/settled.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import {
   blocks,
@@ -123,9 +123,11 @@ export const PROJECT_BRIEF = {
           : t`Not named in the idea (${setupAssumption(f) ?? f.assumptions[0]?.id ?? 'no assumption left open'})`,
         f.type === 'mcp'
           ? 'Installs the server and gives it credentials'
-          : withoutAccounts(f)
-            ? t`Puts ${f.name} online and shares its address with the others`
-            : 'Creates the account and invites the others',
+          : keptPerInstall(f)
+            ? t`Installs ${f.name} first and tells the others where to get it; no one signs up`
+            : withoutAccounts(f)
+              ? t`Puts ${f.name} online and shares its address with the others`
+              : 'Creates the account and invites the others',
       ]);
       return blocks(
         settledOf(f).answered.audience === undefined

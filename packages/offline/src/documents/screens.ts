@@ -6,6 +6,7 @@ import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { type Screen, screensOf } from '../facts/delivery-model.ts';
 import type { Facts } from '../facts/facts.ts';
+import { withoutAccounts } from '../facts/settled.ts';
 import { blocks, bullets, h3, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
@@ -46,7 +47,9 @@ export const SCREENS = {
   sections: {
     'Screen inventory': (f) =>
       blocks(
-        p`${f.name} has ${screensOf(f).length} screens: a list for each thing it keeps, one for each action of its requirements, sign-in and settings.`,
+        withoutAccounts(f)
+          ? p`${f.name} has ${screensOf(f).length} screens: a list for each thing it keeps, one for each action of its requirements, and settings; it has no accounts, so none of them asks who someone is.`
+          : p`${f.name} has ${screensOf(f).length} screens: a list for each thing it keeps, one for each action of its requirements, sign-in and settings.`,
         table(
           ['Screen', 'Route', 'Purpose', 'Serves'],
           screensOf(f).map((s) => [

@@ -9,6 +9,7 @@ import { regimeNfr } from './compliance.ts';
 import type { Facts, Requirement } from './facts.ts';
 import { theService } from './facts.ts';
 import { settledOf, withoutAccounts } from './settled.ts';
+import { noAccountsData, noAccountsRisk, noAccountsSecurity } from './without-accounts.ts';
 
 export interface Goal {
   id: string;
@@ -103,18 +104,6 @@ export function goalsOf(f: Facts): Goal[] {
   return goals.map((goal, i) => ({ ...goal, id: `G-${i + 1}` }));
 }
 
-/** The risk a product without accounts runs: whoever has its address reads and changes it all. */
-function openToAll(f: Facts): Omit<Risk, 'id'> {
-  return {
-    risk: `${f.name} has no accounts, so anyone with its address can read and change every ${f.main.label}`,
-    likelihood: 'Medium',
-    impact: 'High',
-    mitigation: `Share the address only with the people meant to use it, keep backups, and ask for accounts again if the ${f.main.plural} hold anything private`,
-    threatens: [],
-    spike: '',
-  };
-}
-
 /**
  * Risks R-1… (3 to 6), from what the project depends on and what the idea promises.
  *
@@ -177,7 +166,7 @@ export function risksOf(f: Facts): Risk[] {
       threatens: [req.id],
       spike: '',
     });
-  if (withoutAccounts(f)) risks.push(openToAll(f));
+  if (withoutAccounts(f)) risks.push(noAccountsRisk(f));
   const lead = musts[0] ?? f.requirements[0]!;
   risks.push({
     risk: `${capitalize(f.who)} keep their current way to ${phrase(lead)} instead of ${f.name}`,
@@ -232,10 +221,7 @@ export function nfrsOf(f: Facts): Nfr[] {
           text: `No tool result or log line contains the ${listing(f.integrations.map((i) => i.name)) || 'upstream'} credentials, checked by a test that scans every tool's output for them.`,
         }
       : withoutAccounts(f)
-        ? {
-            category: 'Security',
-            text: `Without accounts, ${f.name} rejects malformed input, limits each client address to 600 requests a minute, stores no personal data beyond what people type, and backs up its ${listing(f.entities.slice(0, 3).map((e) => e.plural))} daily, checked by validation and rate-limit tests on every build and a restore test before each release.`,
-          }
+        ? { category: 'Security', text: noAccountsSecurity(f) }
         : {
             category: 'Security',
             text: `No account can read or change another account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))}, checked by an access test per endpoint on every build.`,
@@ -246,7 +232,7 @@ export function nfrsOf(f: Facts): Nfr[] {
         f.type === 'mcp'
           ? `${f.name} stores nothing it reads from ${listing(f.integrations.map((i) => theService(i.name))) || 'upstream'} beyond the life of one request, checked by inspecting its files after the test suite.`
           : withoutAccounts(f)
-            ? `All of ${f.name}'s ${listing(f.entities.slice(0, 3).map((e) => e.plural))} can be exported as JSON, and any one of them deleted within 7 days of a request, checked in the release checklist.`
+            ? noAccountsData(f)
             : `An account's ${listing(f.entities.slice(0, 3).map((e) => e.plural))} can be exported as JSON and deleted within 7 days of a request, checked in the release checklist.`,
     },
   ];

@@ -8,7 +8,7 @@
 import { namesPeople } from '../reading/reading-people.ts';
 import { participle, plural, snake } from '../text/words.ts';
 import { type Entity, type Facts, type Requirement, unitsOf } from './facts.ts';
-import { withoutAccounts } from './settled.ts';
+import { keptPerInstall, withoutAccounts } from './settled.ts';
 
 /** One attribute: its name in prose, its column, SQL type and why it is there. */
 export interface Attribute {
@@ -134,8 +134,12 @@ export function attributesOf(f: Facts, entity: Entity): Attribute[] {
     for (const q of req.qualifiers) add(fromQualifier(req, q));
   }
   add(attribute('title', 'text', `What people call the ${entity.label}, 1 to 200 characters`, ''));
-  // Without accounts nothing records who made a row: no one is known.
-  if (!withoutAccounts(f)) add(attribute('created by', 'uuid', 'The account that created it', ''));
+  // Without accounts nothing records who made a row: no one is known; a phone's rows carry the
+  // install key that keeps them apart, which names no one.
+  if (keptPerInstall(f))
+    add(attribute('install id', 'uuid', 'The install whose phone made it; names no one', ''));
+  else if (!withoutAccounts(f))
+    add(attribute('created by', 'uuid', 'The account that created it', ''));
   add(attribute('updated at', 'timestamptz', 'Set on every change', ''));
   return list;
 }

@@ -21,7 +21,7 @@ import { phrase } from './brief-model.ts';
 import { theRole } from './criteria.ts';
 import type { Criterion, Facts, Requirement } from './facts.ts';
 import { qualifierSuffix, theService, unitsOf } from './facts.ts';
-import { databaseOf, withoutAccounts } from './settled.ts';
+import { databaseOf, keptPerInstall, withoutAccounts } from './settled.ts';
 
 /** The plan's slices are written in plan-model.ts; the documents take them from here. */
 export { type Slice, slicesOf, type Task } from './plan-model.ts';
@@ -223,7 +223,7 @@ export function componentsOf(f: Facts): Component[] {
   if (f.type !== 'mcp')
     list.push({
       name: 'API and database',
-      responsibility: `${withoutAccounts(f) ? 'Checks the input of each request and the rate of its client address' : 'Checks each request against the signed-in account'}, then reads and writes ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'the database')}.`,
+      responsibility: `${withoutAccounts(f) ? `Checks the input of each request and the rate of its ${keptPerInstall(f) ? 'install, serving each install only its own rows' : 'client address'}` : 'Checks each request against the signed-in account'}, then reads and writes ${listing(f.entities.map((e) => e.plural))} in ${databaseOf(f, 'the database')}.`,
       implements: all,
     });
   return list;
@@ -273,16 +273,20 @@ export function screensOf(f: Facts): Screen[] {
       purpose: `lets ${theRole(f.role)} ${lower(req)}`,
       serves: req.criteria.filter((c) => c.role !== 'unwanted').map((c) => c.id),
     });
-  screens.push({
-    name: 'Sign in',
-    route: 'sign-in',
-    purpose: `signs ${theRole(f.role)} in, once per device`,
-    serves: f.requirements.filter((r) => r.verb.startsWith('sign')).map((r) => r.id),
-  });
+  // Without accounts no one signs in, and Settings has no account to show (settled.ts).
+  if (!withoutAccounts(f))
+    screens.push({
+      name: 'Sign in',
+      route: 'sign-in',
+      purpose: `signs ${theRole(f.role)} in, once per device`,
+      serves: f.requirements.filter((r) => r.verb.startsWith('sign')).map((r) => r.id),
+    });
   screens.push({
     name: 'Settings',
     route: 'settings',
-    purpose: `account, notifications and the data ${f.name} keeps on the phone`,
+    purpose: withoutAccounts(f)
+      ? `notifications, and the data ${f.name} keeps on the phone, with its export`
+      : `account, notifications and the data ${f.name} keeps on the phone`,
     serves: [],
   });
   return screens;

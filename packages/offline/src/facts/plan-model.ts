@@ -6,6 +6,7 @@
 import { decapitalize, listing } from '../text/words.ts';
 import { phrase, risksOf } from './brief-model.ts';
 import { type Facts, qualifierSuffix, type Requirement, theService } from './facts.ts';
+import { releaseChecks } from './without-accounts.ts';
 
 export interface Task {
   id: string;
@@ -136,7 +137,7 @@ function releaseSlice({ f, task, built }: Planning, n: number): Slice {
     estimate: '1 d',
   });
   const audit = task({
-    task: `Check ${listing(['NFR-3', 'NFR-4'])} against the build of ${f.name}: access, data export and deletion`,
+    task: `Check ${listing(['NFR-3', 'NFR-4'])} against the build of ${f.name}: ${releaseChecks(f)}`,
     implements: ['NFR-3', 'NFR-4'],
     dependsOn: built,
     estimate: '1 d',

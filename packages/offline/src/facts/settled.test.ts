@@ -22,6 +22,16 @@ function untraced(project: OfflineProject): string[] {
     );
 }
 
+/** The NFRs the requirements define that no other document cites. */
+function uncitedNfrs(project: OfflineProject): string[] {
+  const nfrs = docOf(project, 'product-requirements').match(/^\*\*NFR-\d+\*\*/gm) ?? [];
+  const cited = project.documents
+    .filter((d) => d.kind !== 'product-requirements')
+    .map((d) => d.content)
+    .join('\n');
+  return nfrs.map((nfr) => nfr.slice(2, -2)).filter((id) => !new RegExp(`\\b${id}\\b`).test(cited));
+}
+
 describe('the offline engine under a stack the conventions set', () => {
   const cases: [ProjectType, string, Conventions][] = [
     ['web', VET, { stack: { required: ['MySQL'], forbidden: ['PostgreSQL'] } }],
@@ -191,11 +201,89 @@ describe('the offline engine answered "No accounts"', () => {
 
   it('stays traced: every FR and NFR is cited as before', () => {
     expect(untraced(project)).toEqual([]);
-    const nfrs = docOf(project, 'product-requirements').match(/^\*\*NFR-\d+\*\*/gm) ?? [];
-    const cited = project.documents
-      .filter((d) => d.kind !== 'product-requirements')
-      .map((d) => d.content)
-      .join('\n');
-    for (const nfr of nfrs) expect(cited, nfr).toMatch(new RegExp(`\\b${nfr.slice(2, -2)}\\b`));
+    expect(uncitedNfrs(project)).toEqual([]);
+  });
+
+  it('drops the sign-in feature the engine adds to a short idea, from the description too', () => {
+    const idea = 'A wiki for hobby gardeners';
+    const short = offlineProject(idea, 'web', {
+      answers: [{ question: 'sign-in', answer: 'No accounts' }],
+    });
+    const { description, questionnaire } = short.definition;
+    expect(offlineProject(idea, 'web').definition.description).toMatch(/sign in with an account/);
+    expect(`${description}\n${questionnaire.coreFeatures.join('\n')}`).not.toMatch(/sign in/i);
+    expect(docOf(short, 'product-requirements')).not.toMatch(/\baccount\b|signs? in/i);
+    expect(untraced(short)).toEqual([]);
+  });
+
+  it('speaks of no account in the release task of the plan', () => {
+    expect(docOf(project, 'implementation-plan')).toMatch(
+      /Check NFR-3 and NFR-4 against the build of \w+: input checks, rate limits, backups, data export and deletion/,
+    );
+  });
+});
+
+describe('a phone app answered "No accounts"', () => {
+  // A short idea: the engine adds a sign-in feature to it unless the answer drops it.
+  const idea = 'An iPhone app for runners to log runs offline';
+  const noAccounts = { answers: [{ question: 'sign-in', answer: 'No accounts' }] };
+  const project = offlineProject(idea, 'mobile', noAccounts);
+  const withAccounts = offlineProject(idea, 'mobile');
+
+  it('writes no account, sign-in, sign-out, session or owner in any document', () => {
+    expect(docOf(withAccounts, 'screens')).toMatch(/\| Sign in \| `sign-in` \|/);
+    // Only where the documents quote the team's answer, and what it answered.
+    const answer = /\bsign-in: No accounts\b|\bthe team's answer on sign-in\b/gi;
+    for (const { kind, content } of project.documents)
+      expect(content.replace(answer, ''), kind).not.toMatch(
+        /\baccount\b|\bsign(?:s|ed)? (?:\w+ )?(?:in|out)\b|\bsign-?(?:in|out|up)\b|\bsigned-in\b|\bsessions?\b|\bcreated_by\b|\bauth/i,
+      );
+  });
+
+  it('has no sign-in feature, screen, route or deep link, and opens on its first tab', () => {
+    expect(project.definition.questionnaire.coreFeatures.join('\n')).not.toMatch(/sign in/i);
+    expect(withAccounts.definition.questionnaire.coreFeatures.join('\n')).toMatch(/sign in/i);
+    expect(docOf(project, 'screens')).toMatch(/none of them asks who someone is/);
+    const navigation = docOf(project, 'navigation');
+    expect(navigation).toMatch(/opens straight on its first tab/);
+    expect(navigation).not.toMatch(/signIn|SignIn|:\/\/sign/);
+    expect(docOf(withAccounts, 'navigation')).toMatch(/signIn|SignIn/);
+  });
+
+  it("syncs each install's own rows under a key that names no one, and says what that costs", () => {
+    expect(docOf(project, 'offline-and-permissions')).toMatch(
+      /both take the random install key the app made at first launch/,
+    );
+    expect(docOf(project, 'offline-and-permissions')).toMatch(/^\| runs \| .*\binstall_id\b/m);
+    expect(docOf(project, 'product-requirements')).toMatch(
+      /\*\*NFR-3\*\* \(Security\) Without accounts, .+ serves an install only its own rows/,
+    );
+    expect(docOf(project, 'project-brief')).toMatch(
+      /\| R-\d+ \| \w+ has no accounts, so the runs of a lost or reset phone come back only from a backup/,
+    );
+    expect(docOf(project, 'implementation-plan')).toMatch(
+      /against the build of \w+: install isolation, input checks, rate limits, data export and deletion/,
+    );
+  });
+
+  it('stays traced: every FR and NFR is cited', () => {
+    expect(untraced(project)).toEqual([]);
+    expect(uncitedNfrs(project)).toEqual([]);
+  });
+});
+
+describe('an MCP server answered "No accounts"', () => {
+  it('writes the same documents: it has no accounts of its own to drop', () => {
+    const idea = 'An MCP server that lets AI assistants search Confluence pages';
+    const answered = offlineProject(idea, 'mcp', {
+      answers: [{ question: 'sign-in', answer: 'No accounts' }],
+    });
+    const plain = offlineProject(idea, 'mcp', {
+      answers: [{ question: 'sign-in', answer: 'Email and password' }],
+    });
+    const kinds = (p: OfflineProject) => p.documents.filter((d) => d.kind !== 'project-brief');
+    expect(
+      kinds(answered).map((d) => d.content.replace(/No accounts/g, 'Email and password')),
+    ).toEqual(kinds(plain).map((d) => d.content));
   });
 });

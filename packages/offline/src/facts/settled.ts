@@ -6,7 +6,7 @@
  * and the constraint on where it runs follows the platforms.
  */
 import { inertText, mapStrings } from '@pgs/contract/document';
-import type { DocumentContext, RequirementSlot } from '@pgs/contract/generation';
+import type { DocumentContext, ProjectDefinition, RequirementSlot } from '@pgs/contract/generation';
 import { listing } from '../text/words.ts';
 import { type Answered, answeredIn } from './answers.ts';
 import { signInFailure } from './criteria.ts';
@@ -104,15 +104,56 @@ export function settledFacts(context: Context): Facts {
 }
 
 /**
- * Whether the sign-in answer settled that a web product has no accounts: no one signs in, and
- * the data is shared by everyone who reaches it. A phone app's screens still sign in (its
- * sign-in screen and sync are written for accounts), so the answer does not reach them yet.
+ * Whether the sign-in answer settled that the product has no accounts: no one signs in. A web
+ * product's data is then shared by everyone who reaches it; a phone app's stays with the
+ * install that made it (`keptPerInstall`). An MCP server has no accounts of its own to drop.
  *
  * @example
- * withoutAccounts(f); // true for a web project whose team answered "No accounts"
+ * withoutAccounts(f); // true for a web or phone project whose team answered "No accounts"
  */
 export function withoutAccounts(f: Facts): boolean {
-  return f.type === 'web' && settledOf(f).answered.signIn?.method === 'none';
+  return f.type !== 'mcp' && settledOf(f).answered.signIn?.method === 'none';
+}
+
+/**
+ * Whether a phone app without accounts keeps each install's data apart (docs/decisions.md): the
+ * app makes a random install key at first launch, names no one by it, and syncs only its own
+ * rows under it, so no one reads another phone's data and nothing personal is asked.
+ *
+ * @example
+ * keptPerInstall(f); // true for a mobile project answered "No accounts"
+ */
+export function keptPerInstall(f: Facts): boolean {
+  return f.type === 'mobile' && withoutAccounts(f);
+}
+
+/** The sign-in feature the engine adds to an app's first release (reading/define.ts). */
+const ENGINE_SIGN_IN = /^Sign in with an account per (?:person|organisation)$/;
+
+/**
+ * A definition without the sign-in feature the engine added, when the team answered that the
+ * product has no accounts: nobody signs in, so no requirement, story, screen or entity may
+ * speak of it. A feature the idea itself names is the idea's and stays.
+ *
+ * @example
+ * withoutSignInFeature(definition).questionnaire.coreFeatures; // no "Sign in with an account per person"
+ */
+export function withoutSignInFeature(definition: ProjectDefinition): ProjectDefinition {
+  const q = definition.questionnaire;
+  if (definition.type === 'mcp' || answeredIn(definition, undefined, '').signIn?.method !== 'none')
+    return definition;
+  const coreFeatures = q.coreFeatures.filter((feature) => !ENGINE_SIGN_IN.test(feature));
+  if (coreFeatures.length === q.coreFeatures.length) return definition;
+  // The description lists the features: "to a, b and sign in with …" becomes "to a and b".
+  const description = definition.description
+    .replace(/, ([^,.]*) and sign in with an account per (?:person|organisation)\./, ' and $1.')
+    .replace(/ and sign in with an account per (?:person|organisation)\./, '.');
+  const keyEntities = q.keyEntities?.filter((e) => e !== 'account');
+  return {
+    ...definition,
+    description,
+    questionnaire: { ...q, coreFeatures, ...(keyEntities ? { keyEntities } : {}) },
+  };
 }
 
 /**

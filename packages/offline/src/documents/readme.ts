@@ -29,7 +29,8 @@ import { localRun } from './settled-text.ts';
 
 function featureLine(f: Facts, index: number): Inline {
   const req = f.requirements[index]!;
-  const tool = f.type === 'mcp' ? toolsOf(f).find((candidate) => candidate.req === req) : undefined;
+  const tool =
+    f.type === 'mcp' ? toolsOf(f).find((candidate) => candidate.req.id === req.id) : undefined;
   const where = tool
     ? t`the ${ic(tool.name)} tool${tool.writes ? (tool.approval ? ', after approval' : ', after the client confirms') : ', read-only'}`
     : f.type === 'mcp'
@@ -112,7 +113,7 @@ export const README = {
       const tests = python ? 'tests' : 'test';
       const folder = (r: (typeof f.requirements)[number]) =>
         f.type === 'mcp'
-          ? `tools/${file(toolsOf(f).find((tool) => tool.req === r)?.name ?? 'setup', 4)}`
+          ? `tools/${file(toolsOf(f).find((tool) => tool.req.id === r.id)?.name ?? 'setup', 4)}`
           : `${f.type === 'web' ? 'api' : 'app'}/${r.ent.path}/`;
       const homes = new Map<string, string[]>();
       for (const r of f.requirements) homes.set(folder(r), [...(homes.get(folder(r)) ?? []), r.id]);

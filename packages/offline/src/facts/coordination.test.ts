@@ -161,3 +161,19 @@ describe('a revision that drops one object of a coordination', () => {
     expect(all).toEqual([expect.objectContaining({ op: 'removed', id: 'FR-1' })]);
   });
 });
+
+describe('an MCP server whose idea coordinates its verbs', () => {
+  const idea = 'An MCP server that lets Claude list and summarise failing CI runs on GitHub';
+  const project = offlineProject(idea, 'mcp');
+
+  it('gives each verb its tool, and the README names the first for the requirement', () => {
+    const group = project.definition.questionnaire.coreFeatures.find((f) => / and /.test(f));
+    expect(group).toMatch(/^List and summarise failing CI runs/);
+    const tools = docOf(project, 'mcp-tools');
+    expect(tools).toMatch(/\blist_failing_runs\b/);
+    expect(tools).toMatch(/\bsummarise_failing_runs\b/);
+    expect(docOf(project, 'readme')).toMatch(
+      /List and summarise failing CI runs[^\n]*\(FR-\d+\): the `list_failing_runs` tool/,
+    );
+  });
+});

@@ -17,6 +17,7 @@ export * from './build.ts';
 export { componentNode, definitionNode, titleOf } from './fields.ts';
 export * from './ids.ts';
 export { escapeIds, type ParseOptions, parseDocument } from './parse.ts';
+export { parseShared } from './parse-shared.ts';
 export { mapStrings, plainText } from './plain-text.ts';
 export { type RegisterItem, registerItems } from './register.ts';
 export { RENDER_OPTIONS, type RenderChoices, renderDocument } from './render.ts';

@@ -4,7 +4,7 @@
  * graph, the substance (docs/trace.md); critical and high findings go back to the model
  * once for a repair, and whatever remains is recorded in the document's provenance.
  */
-import { inertText, parseDocument as parseTree, visit } from '@pgs/contract/document';
+import { inertText, parseShared, visit } from '@pgs/contract/document';
 import { toString as plainText } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
 import { wishFindings } from '../models/sdk/offline-model.ts';
@@ -84,7 +84,7 @@ const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
 function outline(markdown: string): { headings: Set<string>; prose: string } {
   const headings = new Set<string>();
   const fences: { start: number; end: number }[] = [];
-  visit(parseTree(markdown, { defines: [] }), (node) => {
+  visit(parseShared(markdown, { defines: [] }), (node) => {
     if (node.type === 'heading' && node.depth === 2) headings.add(normalHeading(plainText(node)));
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;

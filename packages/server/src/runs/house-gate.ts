@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { isEnglish, languageName, namesTechnology } from '@pgs/contract';
-import { parseDocument, visit } from '@pgs/contract/document';
+import { parseShared, visit } from '@pgs/contract/document';
 import type { Nodes } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
 import { OFFLINE_ENGINE } from './estimate.ts';
@@ -36,7 +36,7 @@ const MIN_LETTERS = 200;
 export function readProse(markdown: string): { headings: string[]; prose: string[] } {
   const headings: string[] = [];
   const prose: string[] = [];
-  visit(parseDocument(markdown, { defines: [] }), (node) => {
+  visit(parseShared(markdown, { defines: [] }), (node) => {
     if (node.type === 'heading') {
       // The "## " headings stay as the catalogue lists them, in English, whatever the language.
       if (node.depth >= 2) headings.push(plainText(node));

@@ -3,7 +3,7 @@
  * previous version unless the deltas retire it, never brings a retired ID back, and leaves
  * the text of every requirement the deltas do not touch exactly as it was.
  */
-import { parseDocument as parseTree, visit } from '@pgs/contract/document';
+import { parseShared, visit } from '@pgs/contract/document';
 import type { RequirementDelta } from '../models/deltas.ts';
 import type { Finding } from './gate.ts';
 import { parseDocument, requirementOf, type TraceNode } from './trace/index.ts';
@@ -16,7 +16,7 @@ const list = (ids: readonly string[]) => ids.join(', ');
  */
 function requirementBlocks(content: string): Map<string, string> {
   const blocks = new Map<string, string>();
-  visit(parseTree(content, { defines: ['FR'] }), (node) => {
+  visit(parseShared(content, { defines: ['FR'] }), (node) => {
     if (node.type !== 'requirement' || node.form !== 'section') return;
     const heading = node.children[0];
     const depth = heading?.type === 'heading' ? heading.depth : 0;

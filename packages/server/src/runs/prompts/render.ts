@@ -3,7 +3,7 @@ import {
   definitionsOf,
   type IdPrefix,
   ownedPrefixes,
-  parseDocument,
+  parseShared,
   sectionsOf,
 } from '@pgs/contract/document';
 import {
@@ -331,7 +331,7 @@ export function citableIds(documents: readonly { filename: string; content: stri
 
 /** The IDs a digest lists (digest.ts: one list item per ID), in its order, read from its tree. */
 function idsOfDigest(digest: { filename: string; content: string }): string[] {
-  return definitionsOf(parseDocument(digest.content, { filename: digest.filename })).map(
+  return definitionsOf(parseShared(digest.content, { filename: digest.filename })).map(
     (definition) => definition.id,
   );
 }

@@ -145,15 +145,15 @@ const newWords = (delta: RequirementDelta) =>
   delta.op === 'renamed' ? delta.to : delta.op === 'removed' ? '' : `${delta.title} ${delta.text}`;
 
 /**
- * Whether one delta meets one expected delta whose capability's FR is `target` (`object` that
- * capability's object: a removal from an FR that coordinates it with others is met by a
- * MODIFIED delta of that FR no longer holding it, docs/decisions.md 2026-11-29).
+ * Whether one delta meets one expected delta whose capability's FR is `target` (`phrase` that
+ * capability's verb and object: a removal from an FR that coordinates it with others is met by
+ * a MODIFIED delta of that FR no longer holding both, docs/decisions.md 2026-11-29).
  */
 function meets(
   want: ExpectedDelta,
   target: string | undefined,
   delta: RequirementDelta,
-  object?: string,
+  phrase?: string,
 ): boolean {
   if (want.op === 'added') {
     // Every word, stop words kept: "set" and "get" are verbs the requests use.
@@ -174,7 +174,7 @@ function meets(
     return (
       delta.id === target &&
       (delta.op === 'removed' ||
-        (delta.op === 'modified' && object !== undefined && !holds(delta.title, object)))
+        (delta.op === 'modified' && phrase !== undefined && !holds(delta.title, phrase)))
     );
   return (
     (delta.op === 'modified' || delta.op === 'renamed') &&
@@ -188,9 +188,10 @@ function meets(
  * Which expected deltas a change request's deltas meet (`targets[i]` the FR id of expected
  * i's capability, undefined when the requirements never carried it), each delta meeting at most
  * one. A removal is the REMOVED delta of its FR (or a MODIFIED one no longer holding the
- * capability's object, `objects[i]`, when the FR coordinates it with others); a modification a MODIFIED (or RENAMED) delta of
- * its FR holding the new value and none of the old; a rename a RENAMED (or MODIFIED) delta of
- * its FR holding the new name; an addition an ADDED delta holding its verb and object.
+ * capability's verb and object, `phrases[i]`, when the FR coordinates it with others); a
+ * modification a MODIFIED (or RENAMED) delta of its FR holding the new value and none of the
+ * old; a rename a RENAMED (or MODIFIED) delta of its FR holding the new name; an addition an
+ * ADDED delta holding its verb and object.
  *
  * @example
  * applied([{ op: 'removed', target: 1 }], ['FR-2'], [{ op: 'removed', id: 'FR-2', title: 'x', reason: 'y' }]); // [true]
@@ -199,13 +200,13 @@ export function applied(
   expected: readonly ExpectedDelta[],
   targets: readonly (string | undefined)[],
   deltas: readonly RequirementDelta[],
-  objects: readonly (string | undefined)[] = [],
+  phrases: readonly (string | undefined)[] = [],
 ): boolean[] {
   const used = new Set<number>();
   return expected.map((want, i) => {
     const target = targets[i];
     const index = deltas.findIndex(
-      (delta, j) => !used.has(j) && meets(want, target, delta, objects[i]),
+      (delta, j) => !used.has(j) && meets(want, target, delta, phrases[i]),
     );
     if (index === -1) return false;
     used.add(index);

@@ -194,10 +194,12 @@ export function variantBench(reads: Iterable<DevRead>, misses: boolean) {
         requirements: groups.map(({ id, title }) => ({ id, title })),
         nextNumber: Math.max(0, ...numbers) + 1,
       });
-      const objects = variant.expected.map((w) =>
-        w.target === undefined ? undefined : capabilities[w.target]!.object,
+      const phrases = variant.expected.map((w) =>
+        w.target === undefined
+          ? undefined
+          : `${capabilities[w.target]!.verb} ${capabilities[w.target]!.object}`,
       );
-      const results = applied(variant.expected, targets, deltas, objects);
+      const results = applied(variant.expected, targets, deltas, phrases);
       const named = new Set(targets.filter((id) => id !== undefined));
       const touched = new Set(touchedElsewhere(named, deltas));
       const others = groups.filter((group) => !named.has(group.id));

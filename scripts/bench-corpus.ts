@@ -184,10 +184,12 @@ function changeMeasures(part: Part, changes: readonly CorpusChange[], reads: Map
       nextNumber: Math.max(0, ...numbers) + 1,
     });
     if (deltas.length === 0) empty += 1;
-    const objects = change.expected.map((w) =>
-      w.target === undefined ? undefined : entry.capabilities[w.target]!.object,
+    const phrases = change.expected.map((w) =>
+      w.target === undefined
+        ? undefined
+        : `${entry.capabilities[w.target]!.verb} ${entry.capabilities[w.target]!.object}`,
     );
-    const results = applied(change.expected, targets, deltas, objects);
+    const results = applied(change.expected, targets, deltas, phrases);
     expected += results.length;
     met += results.filter(Boolean).length;
     if (results.some((ok) => !ok)) misses.set(change.shape, (misses.get(change.shape) ?? 0) + 1);

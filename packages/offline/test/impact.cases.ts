@@ -70,6 +70,7 @@ export const LEDGER: Project = {
     'Manage members, subscriptions, payments and reports',
     'View and export monthly statements',
     'Send receipts by email',
+    'View and search members',
   ],
 };
 
@@ -284,5 +285,17 @@ export const TABLE: { project: Project; request: string; expected: Partial<Requi
         { op: 'modified', id: 'FR-3', title: 'View monthly statements' },
         { op: 'removed', id: 'FR-4' },
       ],
+    },
+    {
+      project: LEDGER,
+      request: 'Drop the members.',
+      expected: [
+        { op: 'modified', id: 'FR-2', title: 'Manage subscriptions, payments and reports' },
+      ],
+    },
+    {
+      project: LEDGER,
+      request: 'We no longer need to view and export monthly statements.',
+      expected: [{ op: 'removed', id: 'FR-3' }],
     },
   ];

@@ -157,8 +157,9 @@ function verbsAndRest(title: string): [verbs: string[], rest: string] {
 }
 
 /**
- * Whether a head is what a title acts on: the object of its verb, or of a later verb it joins
- * ("Log time against tasks and bill clients" acts on clients, "Plan sprints per client" not).
+ * Whether a head is what a title acts on: the object of its verb, one of the objects it
+ * coordinates, or the object of a later verb it joins ("Log time against tasks and bill
+ * clients" acts on clients, "Plan sprints per client" not).
  */
 function actsOn(title: string, head: readonly string[]): boolean {
   if (head.length === 0) return false;
@@ -167,7 +168,9 @@ function actsOn(title: string, head: readonly string[]): boolean {
     .split(/,?\s+and\s+|,\s+/)
     .slice(1)
     .map((part) => part.split(/\s+/).slice(1).join(' '));
-  return [first, ...later].some((rest) => hits(head, headOf(rest, true)) > 0);
+  // A coordination's objects are each what it acts on ("Manage members, invoices and emails").
+  const objects = first.split(/,?\s+and\s+|,\s+/);
+  return [first, ...later, ...objects].some((rest) => hits(head, headOf(rest, true)) > 0);
 }
 
 /** The words of a text as written, lower case and without a plural "s": "Applicants" → "applicant". */

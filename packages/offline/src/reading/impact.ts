@@ -81,7 +81,8 @@ function removed(clause: string, intent: Extract<Intent, { op: 'removed' }>, l: 
       return targets.map((target, i) => one(target!, [parts[i]!]));
   }
   const target = targetOf(intent.target, l.requirements);
-  return target ? [one(target, parts.length > 1 ? parts : [intent.target])] : [];
+  // The whole phrase too: "collect and prioritize feedback" names both members.
+  return target ? [one(target, parts.length > 1 ? [intent.target, ...parts] : parts)] : [];
 }
 
 function renamed(intent: Extract<Intent, { op: 'renamed' }>, l: Ledger): Delta[] {

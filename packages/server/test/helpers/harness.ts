@@ -232,6 +232,8 @@ export async function startHarness(
     queue = await GenerationQueue.create(database, {
       concurrency: options.workerConcurrency ?? 4,
       retryDelaySeconds: 1,
+      // New jobs wake a worker (NOTIFY); the poll finds retries come due, at a CPU cost on PGlite.
+      pollingIntervalSeconds: 5,
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     });
     // The workers' own subscription, as a worker process has (cancel aborts a run through it).

@@ -92,13 +92,15 @@ describe('a revision that drops one object of a coordination', () => {
   const features = definition.questionnaire.coreFeatures;
   const requirements = docOf(project, 'product-requirements');
   const titles = features.map((title, i) => ({ id: `FR-${i + 1}`, title }));
-  const deltas = readChangeRequest({
-    idea: CLUB,
-    changeRequest: 'Drop the payments.',
-    definition,
-    requirements: titles,
-    nextNumber: titles.length + 1,
-  });
+  const impactOf = (changeRequest: string) =>
+    readChangeRequest({
+      idea: CLUB,
+      changeRequest,
+      definition,
+      requirements: titles,
+      nextNumber: titles.length + 1,
+    });
+  const deltas = impactOf('Drop the payments.');
   const register: RequirementSlot[] = [
     ...requirements.matchAll(/^### (FR-\d+) .* \((Must|Should|Could)\)$/gm),
   ].map((m) => ({ id: m[1]!, priority: m[2] as RequirementSlot['priority'] }));
@@ -151,13 +153,7 @@ describe('a revision that drops one object of a coordination', () => {
   });
 
   it('removes the FR when every object goes', () => {
-    const all = readChangeRequest({
-      idea: CLUB,
-      changeRequest: 'Remove the members, the subscriptions, the payments and the reports.',
-      definition,
-      requirements: titles,
-      nextNumber: titles.length + 1,
-    });
+    const all = impactOf('Remove the members, the subscriptions, the payments and the reports.');
     expect(all).toEqual([expect.objectContaining({ op: 'removed', id: 'FR-1' })]);
   });
 });

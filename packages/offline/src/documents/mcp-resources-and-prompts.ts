@@ -2,6 +2,7 @@
  * The resources, resource templates, prompts and subscriptions an MCP server offers.
  */
 import { phrase } from '../facts/brief-model.ts';
+import { requirementsOn } from '../facts/columns.ts';
 import { toolsOf } from '../facts/delivery-model.ts';
 import { theService } from '../facts/facts.ts';
 import { blocks, bullets, code, ic, listingOf, p, t, table } from '../text/nodes.ts';
@@ -23,8 +24,7 @@ export const MCP_RESOURCES_AND_PROMPTS = {
           f.entities.map((e) => [
             ic(`${f.slug}://${e.path}/recent`),
             t`The 20 ${e.plural} most recently seen by ${f.name}`,
-            f.requirements
-              .filter((r) => r.ent === e)
+            requirementsOn(f, e)
               .map((r) => r.id)
               .join(', '),
           ]),
@@ -58,7 +58,7 @@ export const MCP_RESOURCES_AND_PROMPTS = {
           ['Template', 'Returns', 'Completion'],
           f.entities.map((e) => [
             ic(`${f.slug}://${e.path}/{id}`),
-            t`One ${e.label} as ${f.name} last read it${f.requirements.find((r) => r.ent === e)?.service ? t` from ${f.requirements.find((r) => r.ent === e)!.service!.name}` : ''}`,
+            t`One ${e.label} as ${f.name} last read it${requirementsOn(f, e)[0]?.service ? t` from ${requirementsOn(f, e)[0]!.service!.name}` : ''}`,
             t`The IDs of recent ${e.plural}, as the person types`,
           ]),
         ),
@@ -95,7 +95,7 @@ export const MCP_RESOURCES_AND_PROMPTS = {
         p`A client may subscribe to the resources above; ${f.name} checks ${listing(f.integrations.map((i) => theService(i.name))) || 'its source'} at most once a minute for them and sends ${ic('notifications/resources/updated')} when they change:`,
         bullets(
           f.entities.map((e) => {
-            const reqs = f.requirements.filter((r) => r.ent === e);
+            const reqs = requirementsOn(f, e);
             return t`${ic(`${f.slug}://${e.path}/recent`)} changes when ${listingOf(reqs.map((r) => (r.writes && !f.readOnly ? t`a tool call ${thirdPerson(r.verb)} ${e.a}` : t`${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
           }),
         ),

@@ -173,3 +173,16 @@ describe('an MCP server whose idea coordinates its verbs', () => {
     );
   });
 });
+
+describe('an MCP server whose idea coordinates its objects', () => {
+  const idea = 'An MCP server for Kubernetes that lets Claude read pods, logs and events';
+  const project = offlineProject(idea, 'mcp');
+
+  it('serves a resource of each object from the one requirement', () => {
+    expect(project.definition.questionnaire.coreFeatures[0]).toBe('Read pods, logs and events');
+    const resources = docOf(project, 'mcp-resources-and-prompts');
+    for (const path of ['pods', 'logs', 'events'])
+      expect(resources).toMatch(new RegExp(`\\| \`\\w+://${path}/recent\` \\|[^\\n]*\\| FR-1\\b`));
+    expect(resources).not.toMatch(/changes when \./);
+  });
+});

@@ -62,6 +62,41 @@ describe('applyConventions', () => {
     ]);
   });
 
+  it('keeps the frameworks of a required language, and a language the idea names for a required framework', () => {
+    const phone = {
+      ...definition,
+      questionnaire: {
+        ...definition.questionnaire,
+        techStack: ['Kotlin', 'Jetpack Compose', 'Room', 'FastAPI', 'React Native'],
+      },
+    };
+    const kotlin = applyConventions(phone, { stack: { required: ['Kotlin', 'Python'] } }, IDEA);
+    // React Native stands in for Kotlin and goes; Jetpack Compose and FastAPI are theirs.
+    expect(kotlin.definition.questionnaire.techStack).toEqual([
+      'Kotlin',
+      'Python',
+      'Jetpack Compose',
+      'Room',
+      'FastAPI',
+    ]);
+    const named = applyConventions(
+      definition,
+      { stack: { required: ['FastAPI'] } },
+      `${IDEA}, in Python`,
+    );
+    expect(named.findings).toEqual([]);
+    expect(named.definition.questionnaire.techStack[0]).toBe('FastAPI');
+    // Two frameworks of one language stand in for each other: the required one replaces.
+    const django = applyConventions(phone, { stack: { required: ['Django'] } }, IDEA);
+    expect(django.definition.questionnaire.techStack).toEqual([
+      'Django',
+      'Kotlin',
+      'Jetpack Compose',
+      'Room',
+      'React Native',
+    ]);
+  });
+
   it('changes nothing without conventions', () => {
     expect(applyConventions(definition, undefined, IDEA).definition).toBe(definition);
   });

@@ -124,6 +124,32 @@ const FAMILIES: readonly (readonly string[])[] = [
 const familyOf = (name: string) =>
   FAMILIES.find((family) => family.some((member) => namesTechnology(name, member)));
 
+/**
+ * A language and the frameworks written in it: one family, but a language goes with each of
+ * its frameworks, so one required never removes or overrules the other (Python required keeps
+ * FastAPI, Kotlin keeps Jetpack Compose). Two frameworks (Django, FastAPI) stay rivals.
+ */
+const FRAMEWORKS_OF: readonly (readonly [string, readonly string[]])[] = [
+  ['Python', ['Django', 'Flask', 'FastAPI']],
+  ['Ruby', ['Rails', 'Ruby on Rails']],
+  ['Java', ['Spring', 'Spring Boot']],
+  ['Kotlin', ['Spring', 'Spring Boot', 'Jetpack Compose']],
+  ['Swift', ['SwiftUI']],
+  ['C#', ['.NET', 'Xamarin']],
+  ['PHP', ['Laravel']],
+  ['Elixir', ['Phoenix']],
+];
+
+/** Whether two technologies of a family go together (a language and its framework). */
+const companions = (a: string, b: string) =>
+  FRAMEWORKS_OF.some(([language, frameworks]) =>
+    frameworks.some(
+      (framework) =>
+        (namesTechnology(a, language) && namesTechnology(b, framework)) ||
+        (namesTechnology(b, language) && namesTechnology(a, framework)),
+    ),
+  );
+
 /** A clash the conventions met in a definition, recorded with its provenance. */
 export interface ConventionsFinding {
   rule: 'conventions';
@@ -173,7 +199,8 @@ export function applyConventions(
       (member) =>
         namesTechnology(idea, member) &&
         !namesTechnology(tech, member) &&
-        !namesTechnology(member, tech),
+        !namesTechnology(member, tech) &&
+        !companions(member, tech),
     );
     if (rival !== undefined && !namesTechnology(idea, tech)) {
       finding(
@@ -186,6 +213,7 @@ export function applyConventions(
       q.techStack = q.techStack.filter(
         (chosen) =>
           namesTechnology(chosen, tech) ||
+          companions(chosen, tech) ||
           !family.some((member) => namesTechnology(chosen, member)) ||
           family.some((member) => namesTechnology(chosen, member) && namesTechnology(idea, member)),
       );

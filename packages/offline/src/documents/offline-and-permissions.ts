@@ -3,7 +3,7 @@
  * device permissions it asks for.
  */
 import { phrase } from '../facts/brief-model.ts';
-import { attributesOf } from '../facts/columns.ts';
+import { attributesOf, requirementsOn } from '../facts/columns.ts';
 import { screensOf } from '../facts/delivery-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { withoutAccounts } from '../facts/settled.ts';
@@ -84,8 +84,7 @@ export const OFFLINE_AND_PERMISSIONS = {
               attributesOf(f, e)
                 .map((a) => a.column)
                 .join(', '),
-              f.requirements
-                .filter((r) => r.ent === e)
+              requirementsOn(f, e)
                 .map((r) => r.id)
                 .join(', '),
             ]),

@@ -5,16 +5,21 @@
 import { phrase } from '../facts/brief-model.ts';
 import { attributesOf } from '../facts/columns.ts';
 import { type Screen, screensOf } from '../facts/delivery-model.ts';
-import type { Facts } from '../facts/facts.ts';
+import { type Facts, unitsOf } from '../facts/facts.ts';
 import { withoutAccounts } from '../facts/settled.ts';
 import { blocks, bullets, h3, type Inline, ic, p, t, table } from '../text/nodes.ts';
 import { capitalize, listing } from '../text/words.ts';
 import type { KindWriter } from './kind.ts';
 
 function detail(f: Facts, screen: Screen): Inline[] {
-  const req = f.requirements.find((r) =>
-    screen.serves.some((id) => id === r.id || id.startsWith(`${r.id}.`)),
-  );
+  // A coordination's parts each have their screens: the part the screen lists or acts for.
+  const parts = f.requirements
+    .flatMap(unitsOf)
+    .filter((r) => screen.serves.some((id) => id === r.id || id.startsWith(`${r.id}.`)));
+  const req =
+    parts.find((r) => r.ent.path === screen.route) ??
+    parts.find((r) => r.criteria.some((c) => screen.serves.includes(c.id))) ??
+    parts[0];
   if (!req) return [t`What ${f.name} keeps about the account, and a way to sign out`];
   const fields = attributesOf(f, req.ent)
     .filter((a) => !/^(?:id|created_by|updated_at)$/.test(a.column))
@@ -24,7 +29,12 @@ function detail(f: Facts, screen: Screen): Inline[] {
   if (screen.route === req.ent.path)
     return [
       t`Each row shows ${listing(fields.slice(0, 3)) || `the ${req.ent.label}`}.`,
-      t`A button opens ${listing(f.requirements.filter((r) => r.ent === req.ent).map((r) => `"${capitalize(phrase(r))}"`))}.`,
+      t`A button opens ${listing(
+        f.requirements
+          .flatMap(unitsOf)
+          .filter((r) => r.ent === req.ent)
+          .map((r) => `"${capitalize(phrase(r))}"`),
+      )}.`,
     ];
   return [
     req.kind === 'read' || req.kind === 'send'

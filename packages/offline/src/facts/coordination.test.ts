@@ -186,3 +186,19 @@ describe('an MCP server whose idea coordinates its objects', () => {
     expect(resources).not.toMatch(/changes when \./);
   });
 });
+
+describe('a phone app whose idea coordinates its objects', () => {
+  const idea = 'A mobile app for beekeepers to track hives, inspections and equipment offline';
+  const project = offlineProject(idea, 'mobile');
+
+  it('lists each object on a screen of its own, and keeps each in a table the FR serves', () => {
+    const screens = docOf(project, 'screens');
+    expect(screens).toMatch(
+      /### Inspections\n\nThis screen lists the inspections[^\n]*\n\n- Each row shows [^\n]*\n- A button opens "Track inspections"/,
+    );
+    expect(screens).toMatch(/\| Equipment \| `equipment` \| [^\n]* \| FR-1 \|/);
+    const offline = docOf(project, 'offline-and-permissions');
+    for (const table of ['hives', 'inspections', 'equipment'])
+      expect(offline).toMatch(new RegExp(`\\| ${table} \\| [^\\n]*\\| FR-1\\b`));
+  });
+});

@@ -264,7 +264,7 @@ export function screensOf(f: Facts): Screen[] {
       name: epic.name,
       route: epic.reqs[0]!.ent.path,
       purpose: `lists the ${epic.reqs[0]!.ent.plural} on the phone, newest first`,
-      serves: epic.reqs.map((r) => r.id),
+      serves: [...new Set(epic.reqs.map((r) => r.id))],
     });
   for (const req of f.requirements.flatMap(unitsOf).filter((r) => !r.verb.startsWith('sign')))
     screens.push({

@@ -6,6 +6,7 @@ import { goalsOf, phrase, risksOf } from '../facts/brief-model.ts';
 import type { Facts, Requirement } from '../facts/facts.ts';
 import { theService } from '../facts/facts.ts';
 import { keptPerInstall, settledOf, withoutAccounts } from '../facts/settled.ts';
+import { keptSignInNote } from '../facts/without-accounts.ts';
 import { namesPeople } from '../reading/reading-people.ts';
 import {
   blocks,
@@ -195,6 +196,7 @@ export const PROJECT_BRIEF = {
             )
           : p`The idea leaves no question only the client can answer for ${f.name}.`,
         decisions(f),
+        keptSignInNote(f) === undefined ? [] : p`${keptSignInNote(f)!}`,
       ),
   },
 } satisfies KindWriter<'project-brief'>;

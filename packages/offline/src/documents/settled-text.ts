@@ -44,6 +44,8 @@ export function signsIn(f: Facts): Inline {
     return t`signs people in as ${f.assumptions.find((a) => /sign in/i.test(a.fact))?.id ?? 'the assumptions'} chose`;
   if (signIn.method === undefined)
     return t`signs people in as the team answered ("${signIn.answer}")`;
+  if (signIn.kept !== undefined)
+    return t`signs people in as ${signIn.kept} requires, until a change request removes it (the team answered "${signIn.answer}")`;
   return t`signs people in ${METHODS[signIn.method]} (the team's answer: "${signIn.answer}")`;
 }
 

@@ -19,6 +19,12 @@ export type SignInMethod = 'sso' | 'password' | 'email-link' | 'social' | 'none'
 export interface SignIn {
   method: SignInMethod | undefined;
   answer: string;
+  /**
+   * The sign-in requirement (`FR-3`) that still stands although the team answered "No
+   * accounts": an answer settles an entry, it removes no requirement (docs/clarify.md), so the
+   * documents keep sign-in until a change request removes it (facts/settled.ts).
+   */
+  kept?: string;
 }
 
 /** A compliance regime: its name, and whether the team's conventions (rather than an answer) set it. */

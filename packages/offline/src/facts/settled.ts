@@ -42,7 +42,10 @@ export function settledOf(f: Facts): Settled {
       decisions: f.decisions,
     };
     const { audience: _, ...answered } = answeredIn({ ...f, questionnaire }, undefined, f.who);
-    known = { answered, stack: stackChoice({ ...f, questionnaire }, undefined) };
+    known = {
+      answered: keepingSignIn(answered, f),
+      stack: stackChoice({ ...f, questionnaire }, undefined),
+    };
     settledOnce.set(f, known);
   }
   return known;
@@ -71,9 +74,28 @@ function stillOut(goal: string, platforms: readonly string[]): boolean {
   return true;
 }
 
-/** A sign-in requirement's criteria with its failure as the sign-in answer has it. */
+/** Whether a requirement signs people in (criteria.ts writes its criteria as such). */
+const signsPeopleIn = (req: Requirement) => req.verb.startsWith('sign');
+
+/**
+ * The answers with a "No accounts" answer marked `kept` while a requirement still signs people
+ * in: an answer given later (docs/clarify.md#answer-later) removes no requirement, so the
+ * project keeps its accounts until a change request removes that requirement.
+ */
+function keepingSignIn(answered: Answered, f: Pick<Facts, 'type' | 'requirements'>): Answered {
+  const { signIn } = answered;
+  // Only a requirement that does nothing but sign in: removing it removes no other feature.
+  const kept = f.requirements.find((req) => signsPeopleIn(req) && !/,|\band\b/.test(req.text));
+  if (signIn?.method !== 'none' || f.type === 'mcp' || kept === undefined) return answered;
+  return { ...answered, signIn: { ...signIn, kept: kept.id } };
+}
+
+/**
+ * A sign-in requirement's criteria with its failure as the sign-in answer has it; a kept one
+ * (no accounts answered, the requirement not yet removed) keeps the criteria it was written with.
+ */
 function signingIn(req: Requirement, answered: Answered): Requirement {
-  if (!req.verb.startsWith('sign') || answered.signIn === undefined) return req;
+  if (!signsPeopleIn(req) || answered.signIn === undefined || answered.signIn.kept) return req;
   const criteria = req.criteria.map((c) =>
     c.role === 'unwanted' ? { ...c, text: signInFailure(answered.signIn!) } : c,
   );
@@ -87,11 +109,11 @@ function signingIn(req: Requirement, answered: Answered): Requirement {
  * settledFacts({ idea, definition, document, related: [], conventions }).settled?.stack.database;
  */
 export function settledFacts(context: Context): Facts {
-  const f = factsFor(context);
+  const f = factsFor({ ...context, definition: signInRemoved(context.definition) });
   // Inert as the facts are: an answer quoted in a document is the team's text, never structure.
   const definition = mapStrings(context.definition, inertText);
   const settled: Settled = {
-    answered: answeredIn(definition, context.conventions, f.who),
+    answered: keepingSignIn(answeredIn(definition, context.conventions, f.who), f),
     stack: stackChoice(definition, context.conventions),
   };
   const requirements = f.requirements.map((req) => signingIn(req, settled.answered));
@@ -107,12 +129,15 @@ export function settledFacts(context: Context): Facts {
  * Whether the sign-in answer settled that the product has no accounts: no one signs in. A web
  * product's data is then shared by everyone who reaches it; a phone app's stays with the
  * install that made it (`keptPerInstall`). An MCP server has no accounts of its own to drop.
+ * While a requirement still signs people in (`kept`: answered after it was written), the
+ * product keeps its accounts until a change request removes that requirement.
  *
  * @example
  * withoutAccounts(f); // true for a web or phone project whose team answered "No accounts"
  */
 export function withoutAccounts(f: Facts): boolean {
-  return f.type !== 'mcp' && settledOf(f).answered.signIn?.method === 'none';
+  const signIn = settledOf(f).answered.signIn;
+  return f.type !== 'mcp' && signIn?.method === 'none' && signIn.kept === undefined;
 }
 
 /**
@@ -144,16 +169,33 @@ export function withoutSignInFeature(definition: ProjectDefinition): ProjectDefi
     return definition;
   const coreFeatures = q.coreFeatures.filter((feature) => !ENGINE_SIGN_IN.test(feature));
   if (coreFeatures.length === q.coreFeatures.length) return definition;
-  // The description lists the features: "to a, b and sign in with …" becomes "to a and b".
-  const description = definition.description
-    .replace(/, ([^,.]*) and sign in with an account per (?:person|organisation)\./, ' and $1.')
-    .replace(/ and sign in with an account per (?:person|organisation)\./, '.');
   const keyEntities = q.keyEntities?.filter((e) => e !== 'account');
   return {
     ...definition,
-    description,
+    description: withoutSignInWords(definition.description),
     questionnaire: { ...q, coreFeatures, ...(keyEntities ? { keyEntities } : {}) },
   };
+}
+
+/** A description that lists the features: "to a, b and sign in with …" becomes "to a and b". */
+const withoutSignInWords = (description: string) =>
+  description
+    .replace(/, ([^,.]*) and sign in with an account per (?:person|organisation)\./, ' and $1.')
+    .replace(/ and sign in with an account per (?:person|organisation)\./, '.');
+
+/**
+ * A definition answered "No accounts" whose engine sign-in feature a change request removed
+ * (docs/clarify.md#answer-later): the description, written with the feature, no longer lists it.
+ */
+function signInRemoved(definition: ProjectDefinition): ProjectDefinition {
+  const { coreFeatures } = definition.questionnaire;
+  if (
+    definition.type === 'mcp' ||
+    coreFeatures.some((feature) => ENGINE_SIGN_IN.test(feature)) ||
+    answeredIn(definition, undefined, '').signIn?.method !== 'none'
+  )
+    return definition;
+  return { ...definition, description: withoutSignInWords(definition.description) };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { listing } from '../text/words.ts';
 import type { Facts } from './facts.ts';
-import { keptPerInstall, withoutAccounts } from './settled.ts';
+import { keptPerInstall, settledOf, withoutAccounts } from './settled.ts';
 
 const things = (f: Facts) => listing(f.entities.slice(0, 3).map((e) => e.plural));
 
@@ -84,4 +84,19 @@ export function releaseChecks(f: Facts): string {
   return keptPerInstall(f)
     ? 'install isolation, input checks, rate limits, data export and deletion'
     : 'input checks, rate limits, backups, data export and deletion';
+}
+
+/**
+ * What the brief tells the team when "No accounts" was answered after a requirement that signs
+ * people in was written (docs/clarify.md#answer-later): the answer is recorded, the requirement
+ * stands, and the change request that removes it makes every document account-free.
+ *
+ * @example
+ * keptSignInNote(f); // 'The team answered "No accounts", but FR-3 (Sign in …) still …'
+ */
+export function keptSignInNote(f: Facts): string | undefined {
+  const signIn = settledOf(f).answered.signIn;
+  const kept = f.requirements.find((req) => req.id === signIn?.kept);
+  if (signIn === undefined || kept === undefined) return undefined;
+  return `The team answered "${signIn.answer}", but ${kept.id} (${kept.text}) still signs people in: an answer removes no requirement, so ${f.name}'s documents keep sign-in and accounts. To drop them, send the change request "Remove sign-in": it removes ${kept.id}, and every document is then written without accounts.`;
 }

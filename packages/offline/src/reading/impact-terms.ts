@@ -194,6 +194,10 @@ export function targetOf(
   anchors: readonly string[] = [],
   head: readonly string[] = headOf(phrase),
 ): RequirementRef | undefined {
+  const named = namedById(phrase, requirements);
+  if (named !== null) return named;
+  const words = withoutRequirementWord(phrase);
+  if (words !== phrase) return targetOf(words, requirements, anchors);
   const own = stemsOf([phrase, ...anchors].join(' '));
   const stems = own.length > 0 ? own : stemsOf([phrase, ...anchors].join(' '), true);
   const anchorStems = anchors.map((a) => stemsOf(a, true)).filter((list) => list.length > 0);
@@ -234,3 +238,23 @@ export function targetOf(
   if (next && alike(best, next)) return undefined;
   return best.requirement;
 }
+
+/**
+ * The requirement a phrase names by its ID ("FR-3", "the requirement FR-3"): null when the
+ * phrase names none; undefined when it names one the project does not have, or several
+ * (then no other reading guesses in its place).
+ */
+function namedById(
+  phrase: string,
+  requirements: readonly RequirementRef[],
+): RequirementRef | undefined | null {
+  const ids = [...new Set([...phrase.matchAll(/\bFR-(\d+)\b/gi)].map((m) => `FR-${m[1]}`))];
+  if (ids.length === 0) return null;
+  return ids.length === 1 ? requirements.find((r) => r.id === ids[0]) : undefined;
+}
+
+/** A phrase without the word that only says it is a requirement ("the sign-in requirement"). */
+const withoutRequirementWord = (phrase: string) =>
+  phrase
+    .replace(/\s+(?:requirements?|features?|capability|capabilities|functionality)\s*$/i, '')
+    .trim() || phrase;

@@ -32,6 +32,21 @@ function contextOf(project: Project, changeRequest: string, nextNumber?: number)
 const read = (project: Project, request: string) => readImpact(contextOf(project, request));
 
 describe('readImpact', () => {
+  it('finds a requirement named by its ID, and by its title with the word "requirement"', () => {
+    expect(read(CLINIC, 'Remove FR-2.')).toEqual([
+      expect.objectContaining({ op: 'removed', id: 'FR-2' }),
+    ]);
+    expect(read(CLINIC, 'Drop FR-1 and FR-3')).toEqual([
+      expect.objectContaining({ op: 'removed', id: 'FR-1' }),
+      expect.objectContaining({ op: 'removed', id: 'FR-3' }),
+    ]);
+    expect(read(CLINIC, 'Remove the medical records requirement')).toEqual([
+      expect.objectContaining({ op: 'removed', id: 'FR-2' }),
+    ]);
+    // An ID the project does not have names nothing: the revision fails rather than guess.
+    expect(read(CLINIC, 'Remove FR-9')).toEqual([]);
+  });
+
   it('reads the acceptance example: an SMS reminder added as FR-4, the medical records removed', () => {
     const deltas = read(
       CLINIC,

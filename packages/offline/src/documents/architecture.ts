@@ -53,6 +53,8 @@ export function rationale(f: Facts, tech: string): Inline {
         : t`runs the API and the jobs behind ${gerund(phrase(lead))}`,
     ],
     [/^(?:Fastify|FastAPI)$/, t`schema-checked routes for ${things}`],
+    [/^Flask$/, t`the API's routes for ${things}`],
+    [/^Django$/, t`the API's routes, its ORM over the tables of ${things} and their migrations`],
     [
       /^(?:PostgreSQL|MySQL|MariaDB|SQL Server)$/,
       t`keeps ${things} with their relations and history`,

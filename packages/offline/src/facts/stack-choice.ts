@@ -97,6 +97,21 @@ const TOOLS: Record<string, RuntimeTools> = {
   },
 };
 
+/** What a Python web framework other than FastAPI changes of Python's commands. */
+const FRAMEWORK_TOOLS: Record<string, Pick<RuntimeTools, 'migrate' | 'dev'>> = {
+  Django: {
+    migrate: 'uv run python manage.py migrate',
+    dev: 'uv run python manage.py runserver',
+  },
+  Flask: { migrate: 'uv run flask db upgrade', dev: 'uv run flask --app src/app run --debug' },
+};
+
+/** A runtime's commands with its framework's in place (Django's manage.py). */
+function withFramework(tools: RuntimeTools | undefined, stack: readonly string[]) {
+  const framework = stack.find((tech) => FRAMEWORK_TOOLS[tech] !== undefined);
+  return tools && framework ? { ...tools, ...FRAMEWORK_TOOLS[framework] } : tools;
+}
+
 /** The stack pieces the documents name, each as the stack has it or undefined. */
 export interface StackChoice {
   /** The server's database (`PostgreSQL`, `MySQL`), or undefined: named neutrally. */
@@ -134,7 +149,7 @@ export function stackChoice(
     database: find(SERVER_DATABASE),
     localStore: find(LOCAL_STORE),
     runtime,
-    tools: runtime === undefined ? undefined : TOOLS[runtime],
+    tools: runtime === undefined ? undefined : withFramework(TOOLS[runtime], stack),
     validation: find(/^(?:Zod|Pydantic)$/),
     required: conventions?.stack?.required ?? [],
     allows,

@@ -24,6 +24,14 @@ describe('integrations read from an idea', () => {
     }
   });
 
+  it('never takes what the product is built with for a service', () => {
+    const found = readIdeaNlp(
+      'A web app built with Django and React to track lab samples, synced with Google Sheets',
+    ).integrations;
+    expect(found.join(' ')).not.toMatch(/Django|React/);
+    expect(found).toContain('Google Sheets');
+  });
+
   it('knows a regime by its usual spellings, and a service is none', () => {
     for (const name of [
       'HIPAA',

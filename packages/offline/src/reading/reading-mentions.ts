@@ -34,6 +34,13 @@ const NOT_SERVICES = new Set(
 );
 
 /**
+ * Languages, frameworks and toolkits a product is built with ("built with Django"): its stack
+ * (reading/stack.ts), never a service it works with.
+ */
+const BUILT_WITH =
+  /^(?:django|flask|fastapi|python|typescript|javascript|node(?:\.?js)?|react(?: native)?|vue(?:\.js)?|angular|svelte(?:kit)?|next(?:\.js)?|nuxt|remix|ruby(?: on rails)?|rails|laravel|php|kotlin|jetpack compose|swift(?:ui)?|flutter|dart|expo|spring(?: boot)?|java|golang|rust|elixir|phoenix|\.net|c#)$/i;
+
+/**
  * A compliance regime or standard, alone or with the word that says it is met ("HIPAA",
  * "SOC 2", "PCI-DSS", "GDPR-compliant"), or a SOC report's type read apart from it ("Type
  * II"): a rule the product meets, never a service it works with, so never an integration.
@@ -80,6 +87,7 @@ export function integrationsOf(
       lower === assistant ||
       NOT_SERVICES.has(lower) ||
       COMPLIANCE_REGIME.test(lower) ||
+      BUILT_WITH.test(lower) ||
       lower.split(' ').some((w) => w === 'mcp')
     )
       return;

@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, languagesNamedIn, platforms, techStack } from './stack.ts';
+import { languageOf, languagesNamedIn, platforms, serverNamedIn, techStack } from './stack.ts';
 
 describe('techStack', () => {
+  it('builds the API of a web or phone idea in the server the idea names, and only where it names one', () => {
+    expect(techStack('A lab inventory built with Django', 'web', [], 's')).toContain('Django');
+    const django = techStack('A lab inventory built with Django', 'web', [], 's');
+    expect(django.join(' ')).not.toMatch(/Node\.js|Fastify|Drizzle/);
+    expect(techStack('An iPhone app with a Python backend', 'mobile', [], 's')).toEqual([
+      'Swift',
+      'SwiftUI',
+      'SQLite (GRDB)',
+      'Python',
+      'FastAPI',
+      'PostgreSQL',
+    ]);
+    expect(serverNamedIn('Built on Flask, a booking tool')).toBe('Flask');
+    // A word that names no server chooses nothing.
+    expect(serverNamedIn('An app that teaches Python to kids')).toBeUndefined();
+    expect(serverNamedIn('A lab tool to track flasks and reagents')).toBeUndefined();
+  });
+
   it("builds an MCP server in a required language with that language's official SDK", () => {
     const python = techStack(
       'a server for our wiki',

@@ -80,7 +80,33 @@ const MCP_STACKS: Record<string, readonly string[]> = {
  */
 const SERVER_IN: Record<string, Record<string, readonly string[]>> = {
   Python: { 'Node.js': ['Python', 'FastAPI'], Fastify: [], 'Drizzle ORM': ['SQLAlchemy'] },
+  Django: { 'Node.js': ['Python', 'Django'], Fastify: [], 'Drizzle ORM': [] },
+  Flask: { 'Node.js': ['Python', 'Flask'], Fastify: [], 'Drizzle ORM': ['SQLAlchemy'] },
 };
+
+/**
+ * How a web or phone idea names the language or framework of its server: Django, FastAPI, or
+ * Flask and Python only where they can be nothing else ("built with Flask", "a Python
+ * backend"; a lab flask or an app that teaches Python chooses nothing).
+ */
+const SERVER_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/\bDjango\b/i, 'Django'],
+  [/\bFastAPI\b/i, 'Python'],
+  [/\b(?:in|with|using|on)\s+Flask\b|\bFlask\s+(?:app|api|backend|server)\b/, 'Flask'],
+  [/\b(?:in|with|using|on)\s+Python\b|\bPython\s+(?:api|backend|server)\b/i, 'Python'],
+];
+
+/**
+ * The server language or framework a web or phone idea names itself (`SERVER_IN`'s keys), or
+ * undefined: then the API is Node.js.
+ *
+ * @example
+ * serverNamedIn('A lab inventory built with Django'); // 'Django'
+ * serverNamedIn('An app that teaches Python to kids'); // undefined
+ */
+export function serverNamedIn(idea: string): string | undefined {
+  return SERVER_WORDS.find(([pattern]) => pattern.test(idea))?.[1];
+}
 
 /** The phone toolkits, each the stack the engine builds for it. */
 type Toolkit = 'ios' | 'android' | 'rn' | 'flutter' | 'native';
@@ -230,8 +256,10 @@ export function techStack(
     const own = MCP_STACKS[chosen] ?? MCP_STACKS.TypeScript!;
     return [...own, ...serviceApis(services, chosen)].slice(0, 10);
   }
-  const server =
-    language === undefined || SERVER_IN[language] === undefined ? 'TypeScript' : language;
+  // The server the conventions require, else the one the idea names (then a toolkit language
+  // the conventions require still chooses the phone's toolkit below).
+  const serverKey = SERVER_IN[language ?? ''] ? language : serverNamedIn(idea);
+  const server = serverKey === undefined ? 'TypeScript' : 'Python';
   const apis = serviceApis(services, server).filter((api) => !/^(?:PostgreSQL|SQLite)/.test(api));
   if (type === 'web') {
     const stack = pick(
@@ -241,7 +269,7 @@ export function techStack(
       ],
       `${seed}|web-stack`,
     );
-    return [...serverIn(stack, language), ...apis].slice(0, 10);
+    return [...serverIn(stack, serverKey), ...apis].slice(0, 10);
   }
   const stacks: Record<Toolkit, string[]> = {
     ios: ['Swift', 'SwiftUI', 'SQLite (GRDB)', 'Node.js', 'PostgreSQL'],
@@ -250,8 +278,8 @@ export function techStack(
     flutter: ['Flutter', 'Dart', 'SQLite (drift)', 'Node.js', 'PostgreSQL'],
     native: ['Kotlin (Jetpack Compose)', 'Swift (SwiftUI)', 'SQLite', 'Node.js', 'PostgreSQL'],
   };
-  const toolkit = toolkitOf(idea, seed, language === 'Python' ? undefined : language);
-  return [...serverIn(stacks[toolkit], language), ...apis].slice(0, 10);
+  const toolkit = toolkitOf(idea, seed, SERVER_IN[language ?? ''] ? undefined : language);
+  return [...serverIn(stacks[toolkit], serverKey), ...apis].slice(0, 10);
 }
 
 /**

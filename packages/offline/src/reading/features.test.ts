@@ -32,6 +32,16 @@ describe('coordinations as one feature (docs/decisions.md, 2026-11-29)', () => {
     ]);
   });
 
+  it('writes every verb of a coordination in its base form, the idea’s spelling kept', () => {
+    // The lemmatiser leaves "analyzes" (and "analyses") as written; a title is an imperative.
+    expect(
+      featuresOf('A tool for security teams that analyzes and inspects files and applications'),
+    ).toEqual(['Analyze and inspect files and applications']);
+    expect(featuresOf('A tool that inspects and analyses logs')).toEqual([
+      'Inspect and analyse logs',
+    ]);
+  });
+
   it('keeps verb phrases of their own apart, and a coordination beside them', () => {
     expect(
       featuresOf(

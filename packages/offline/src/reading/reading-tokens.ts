@@ -317,7 +317,18 @@ export function verbBase(tok: Tok): string {
   else if (tok.lower.endsWith('s')) base = tok.lemma;
   if (base.endsWith('ize') && tok.lower.startsWith(`${base.slice(0, -3)}is`))
     base = `${base.slice(0, -3)}ise`;
-  return base.toLowerCase();
+  return (inflectionLeft(tok.lower, base) ?? base).toLowerCase();
+}
+
+/**
+ * The base form of a third-person verb the lemmatiser left inflected ("analyzes" stays
+ * "analyzes", "analyses" becomes "analyzes"): the idea's own word without its "-s" or "-es",
+ * when that is a known verb; undefined when the lemmatiser did its work.
+ */
+function inflectionLeft(written: string, base: string): string | undefined {
+  if (!/[^su]s$/.test(written) || (base !== written && !spellingVariant(written, base)))
+    return undefined;
+  return [written.slice(0, -1), written.slice(0, -2)].find((w) => isKnownWord(w) && canBeVerb(w));
 }
 
 /**

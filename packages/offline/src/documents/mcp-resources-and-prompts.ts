@@ -96,7 +96,14 @@ export const MCP_RESOURCES_AND_PROMPTS = {
         bullets(
           f.entities.map((e) => {
             const reqs = requirementsOn(f, e);
-            return t`${ic(`${f.slug}://${e.path}/recent`)} changes when ${listingOf(reqs.map((r) => (r.writes && !f.readOnly ? t`a tool call ${thirdPerson(r.verb)} ${e.a}` : t`${e.a} changes at its source`)))}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
+            // Each way it changes once, however many requirements read or write it.
+            const verbs = new Set(
+              reqs.map((r) => (r.writes && !f.readOnly ? thirdPerson(r.verb) : '')),
+            );
+            const changes = [...verbs].map((verb) =>
+              verb ? t`a tool call ${verb} ${e.a}` : t`${e.a} changes at its source`,
+            );
+            return t`${ic(`${f.slug}://${e.path}/recent`)} changes when ${listingOf(changes)}${reqs.length > 0 ? ` (${reqs.map((r) => r.id).join(', ')})` : ''}.`;
           }),
         ),
         p`Subscriptions end with the session; ${f.name} keeps nothing between sessions.`,

@@ -176,11 +176,11 @@ describe('claiming work', () => {
       accept: 'text/markdown',
     });
     expect(header(markdown, 'content-type')).toBe('text/markdown; charset=utf-8');
-    expect(markdown.body.split('\n')[0]).toBe('# T-4 Build "Keep communities" until T-3 passes');
+    expect(markdown.body.split('\n')[0]).toBe('# T-4 Build "Keep communities" until T\\-3 passes');
     for (const part of ['## Acceptance criteria', '## Stories', '## Design', '## Dependencies']) {
       expect(markdown.body).toContain(part);
     }
-    expect(markdown.body).toContain('Tests for FR-1 live in test/communities.test.ts.');
+    expect(markdown.body).toContain('Tests for FR\\-1 live in test/communities.test.ts.');
     // A fraction of the documents it is cut from.
     const whole = countTokens(
       offlineDocuments()

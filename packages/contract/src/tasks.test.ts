@@ -47,6 +47,12 @@ const HOSTILE = [
   'back\\slash \\* and trailing \\',
   '  padded  ',
   '|a|b|',
+  '---',
+  '***',
+  '```js',
+  '<!-- hidden -->',
+  '[x]: https://x.test',
+  '- [ ] a task list',
   'see https://x.test, www.x.test and mail a.b@x.test',
 ];
 
@@ -63,7 +69,7 @@ function find(root: Root, test: (node: Nodes) => boolean): Nodes[] {
   return found;
 }
 
-/** The inline children of the paragraph or heading that starts with `prefix` as text. */
+/** A node's children, none for a leaf. */
 const childrenOf = (node: Nodes) => ('children' in node ? (node.children as Nodes[]) : []);
 
 describe('taskContextMarkdown with hostile user text', () => {
@@ -99,7 +105,19 @@ describe('taskContextMarkdown with hostile user text', () => {
     // Nothing but the pack's own structure: no emphasis, link, html, quote, extra heading.
     const kinds = new Set<string>();
     walk(root, (node) => kinds.add(node.type));
-    for (const kind of ['emphasis', 'strong', 'delete', 'link', 'image', 'html', 'blockquote'])
+    for (const kind of [
+      'emphasis',
+      'strong',
+      'delete',
+      'link',
+      'image',
+      'html',
+      'blockquote',
+      'code',
+      'thematicBreak',
+      'definition',
+      'linkReference',
+    ])
       expect(kinds.has(kind)).toBe(false);
     expect(find(root, (node) => node.type === 'heading')).toHaveLength(4);
     expect(find(root, (node) => node.type === 'list')).toHaveLength(3);

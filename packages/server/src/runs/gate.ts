@@ -66,6 +66,8 @@ export interface GateInput {
   projectName: string;
   /** The `## ` headings the kind requires, in order. */
   sections: readonly string[];
+  /** The document's filename: its tree is then the one the trace reads. */
+  filename?: string;
 }
 
 const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
@@ -81,10 +83,12 @@ const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
  * What the gate reads of a document's tree: its `##` headings, and its text outside fenced
  * code blocks (placeholders in a code sample, `<your-token>`, are fine there).
  */
-function outline(markdown: string): { headings: Set<string>; prose: string } {
+function outline(markdown: string, filename?: string): { headings: Set<string>; prose: string } {
   const headings = new Set<string>();
   const fences: { start: number; end: number }[] = [];
-  visit(parseShared(markdown, { defines: [] }), (node) => {
+  // Parsed as the trace parses the document, when its filename is known: one tree serves both.
+  const tree = parseShared(markdown, filename === undefined ? { defines: [] } : { filename });
+  visit(tree, (node) => {
     if (node.type === 'heading' && node.depth === 2) headings.add(normalHeading(plainText(node)));
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
@@ -110,7 +114,7 @@ export function checkDocument(input: GateInput): Finding[] {
   }
   const findings: Finding[] = [];
 
-  const { headings, prose } = outline(content);
+  const { headings, prose } = outline(content, input.filename);
   const missing = input.sections.filter((section) => !headings.has(normalHeading(section)));
   if (missing.length > 0) {
     findings.push({

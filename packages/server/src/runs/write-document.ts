@@ -218,6 +218,7 @@ async function gateDocument(
     content,
     projectName: definition.name,
     sections: doc.sections,
+    filename: doc.filename,
   });
   if (form.some((finding) => finding.rule === 'empty')) return form;
   const traced = await traceFindings(

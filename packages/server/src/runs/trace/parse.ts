@@ -11,7 +11,7 @@ import {
   isDefinition,
   kindOf,
   ownedPrefixes,
-  parseDocument as parseTree,
+  parseShared,
   visit,
 } from '@pgs/contract/document';
 import { frozenDeep, lastUsed } from '@pgs/contract/memo';
@@ -105,7 +105,8 @@ const splitPrefixes = (list: string): IdPrefix[] =>
   list === '' ? [] : (list.split(',') as IdPrefix[]);
 
 function parseFresh(filename: string, markdown: string, options: ParseOptions): ParsedDocument {
-  const tree = parseTree(markdown, {
+  // The tree the gate's outline reads too (parseShared): one parse of a document serves both.
+  const tree = parseShared(markdown, {
     filename,
     ...(options.defines ? { defines: options.defines } : {}),
   });
